@@ -1,0 +1,91 @@
+package agent
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+)
+
+// checkpointRefPrefix namespaces checkpoint tags per agent, so two agents
+// can both have a checkpoint called "before-refactor".
+const checkpointRefPrefix = "refs/tags/checkpoint/"
+
+// CheckpointRef is the tag of an agent's named checkpoint.
+func CheckpointRef(agent, name string) plumbing.ReferenceName {
+	return plumbing.ReferenceName(checkpointRefPrefix + agent + "/" + name)
+}
+
+// Checkpoint saves the agent's state under a name: pending changes are
+// committed, a checkpoint record is written, and a tag marks that commit.
+func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOptions) (Written, error) {
+	if err := project.ValidateName("checkpoint", name); err != nil {
+		return Written{}, err
+	}
+	ref := CheckpointRef(a.Name, name)
+	if existing, _ := a.store.Repo.Refs(ref.String()); !existing[ref.String()].IsZero() {
+		return Written{}, planqerr.New(planqerr.Exists, "checkpoint "+quote(name), "already exists for agent %s", a.Name).
+			WithHint("pick another name; 'planq checkpoint list' shows the ones taken")
+	}
+	if _, _, err := a.CommitPending(ctx, "save pending state for checkpoint "+name); err != nil {
+		return Written{}, err
+	}
+	if note == "" {
+		note = "Checkpoint " + name
+	}
+	w, err := a.Write(ctx, &changelog.Record{Kind: changelog.KindCheckpoint, Name: name, Body: note}, opts)
+	if err != nil {
+		return Written{}, err
+	}
+	if err := a.store.Repo.CreateRef(ctx, ref, plumbing.NewHash(w.Commit), "planq: checkpoint "+name); err != nil {
+		return Written{}, err
+	}
+	return w, nil
+}
+
+// CheckpointInfo describes one checkpoint tag.
+type CheckpointInfo struct {
+	Agent  string    `json:"agent"`
+	Name   string    `json:"name"`
+	Commit string    `json:"commit"`
+	Time   time.Time `json:"time"`
+	Note   string    `json:"note"`
+}
+
+// Checkpoints lists the checkpoints of agent ("" for every agent), oldest first.
+func (s *Store) Checkpoints(agent string) ([]CheckpointInfo, error) {
+	prefix := checkpointRefPrefix
+	if agent != "" {
+		prefix += agent + "/"
+	}
+	refs, err := s.Repo.Refs(prefix)
+	if err != nil {
+		return nil, err
+	}
+	var out []CheckpointInfo
+	for ref, h := range refs {
+		who, name, ok := strings.Cut(strings.TrimPrefix(ref, checkpointRefPrefix), "/")
+		if !ok {
+			continue
+		}
+		info := CheckpointInfo{Agent: who, Name: name, Commit: h.String()}
+		if c, err := s.Repo.Commit(h); err == nil {
+			info.Time = c.Committer.When.UTC()
+			info.Note = strings.TrimPrefix(strings.SplitN(c.Message, "\n", 2)[0], "checkpoint: ")
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Time.Equal(out[j].Time) {
+			return out[i].Time.Before(out[j].Time)
+		}
+		return out[i].Agent+"/"+out[i].Name < out[j].Agent+"/"+out[j].Name
+	})
+	return out, nil
+}

@@ -1,0 +1,9 @@
+// Package agent is what planq does with one project's agents and records:
+// it opens the state repository with its record cache (Store), finds an
+// agent and its mounted worktree (Agent), and writes records, scratch notes,
+// the current focus and checkpoints, each as one commit on the agent branch.
+//
+// Writers for one agent are serialised with a lock, so two planq processes
+// writing at once both land; plain git in the same worktree is tolerated by
+// compare-and-swap ref updates.
+package agent

@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/secrets"
+)
+
+// The agent's two mutable notes, at the top of its worktree. Unlike records
+// they are rewritten in place: they are the agent's working memory, not
+// history (git keeps the history).
+const (
+	ScratchFile = "scratch.md"
+	FocusFile   = "context.md"
+	focusHeader = "# Current focus\n\n"
+)
+
+// InitialNotes are the notes a new agent starts with.
+func InitialNotes() map[string][]byte {
+	return map[string][]byte{
+		ScratchFile: []byte("# Scratch\n"),
+		FocusFile:   []byte(focusHeader + "(none yet: set it with 'planq context set \"...\"')\n"),
+	}
+}
+
+// Scratch returns the agent's scratch notes: as on disk when the agent is
+// mounted (an agent may edit the file by hand), else as committed.
+func (a *Agent) Scratch() (string, error) { return a.readNote(ScratchFile) }
+
+// Focus returns the agent's current focus, without the file's heading.
+func (a *Agent) Focus() (string, error) {
+	text, err := a.readNote(FocusFile)
+	return strings.TrimSpace(strings.TrimPrefix(text, strings.TrimSpace(focusHeader))), err
+}
+
+func (a *Agent) readNote(name string) (string, error) {
+	if a.Dir != "" {
+		data, err := os.ReadFile(filepath.Join(a.Dir, name))
+		if err == nil || !errors.Is(err, os.ErrNotExist) {
+			return string(data), err
+		}
+	}
+	tip, err := a.store.Repo.Tip(a.Branch)
+	if err != nil {
+		return "", err
+	}
+	data, err := a.store.Repo.ReadFile(tip, name)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	return string(data), err
+}
+
+// SetScratch replaces the scratch notes.
+func (a *Agent) SetScratch(ctx context.Context, text string, opts WriteOptions) (Written, error) {
+	return a.writeNote(ctx, ScratchFile, func(string) string { return ensureNewline(text) }, "scratch: replace", opts)
+}
+
+// AppendScratch adds text to the end of the scratch notes.
+func (a *Agent) AppendScratch(ctx context.Context, text string, opts WriteOptions) (Written, error) {
+	return a.writeNote(ctx, ScratchFile, func(old string) string {
+		return ensureNewline(old) + ensureNewline(text)
+	}, "scratch: append", opts)
+}
+
+// SetFocus records what the agent is working on now.
+func (a *Agent) SetFocus(ctx context.Context, focus string, opts WriteOptions) (Written, error) {
+	focus = strings.TrimSpace(focus)
+	if focus == "" {
+		return Written{}, planqerr.New(planqerr.Invalid, "focus", "is empty").WithHint(`say what you work on: planq context set "..."`)
+	}
+	return a.writeNote(ctx, FocusFile, func(string) string { return focusHeader + focus + "\n" }, "context: "+oneLine(focus), opts)
+}
+
+// writeNote rewrites one note under the agent's lock and commits it.
+func (a *Agent) writeNote(ctx context.Context, name string, edit func(old string) string, message string, opts WriteOptions) (Written, error) {
+	wt, err := a.Worktree()
+	if err != nil {
+		return Written{}, err
+	}
+	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	if err != nil {
+		return Written{}, err
+	}
+	defer unlock()
+	path := filepath.Join(a.Dir, name)
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return Written{}, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	data := []byte(edit(string(old)))
+	if err := changelog.CheckContent(data); err != nil {
+		return Written{}, planqerr.New(planqerr.Invalid, name, "would be too large or not text: it %w", err).
+			WithHint("trim it with 'planq scratch --replace' or move long material into the code repository")
+	}
+	if !opts.AllowSecret {
+		if found := secrets.Scan(string(data)); len(found) > 0 {
+			return Written{}, planqerr.New(planqerr.Refused, name, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
+				WithHint("remove the credential; if it is not one, pass --allow-secret")
+		}
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return Written{}, err
+	}
+	commit, err := wt.CommitFiles(ctx, []string{name}, fmt.Sprintf("%s\n\n%s: %s\n", message, trailerAgent, a.Name))
+	if err != nil {
+		return Written{}, err
+	}
+	return Written{Path: name, Commit: commit.String(), Agent: a.Name}, nil
+}
+
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
+
+func ensureNewline(s string) string {
+	if s == "" || strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}
+
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}

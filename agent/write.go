@@ -1,0 +1,243 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/secrets"
+)
+
+// WriteOptions tune how a record is written.
+type WriteOptions struct {
+	// AllowSecret writes a record even though it seems to hold a credential.
+	AllowSecret bool
+}
+
+// Written says what a write changed, so that it can be cited and undone.
+type Written struct {
+	ID     string         `json:"id"`
+	Kind   changelog.Kind `json:"kind"`
+	Path   string         `json:"path"`
+	Commit string         `json:"commit"`
+	Agent  string         `json:"agent"`
+}
+
+// Trailers in planq's commit messages; they let planq find records in
+// history without reading trees.
+const (
+	trailerRecord = "Planq-Record"
+	trailerKind   = "Planq-Kind"
+	trailerAgent  = "Planq-Agent"
+)
+
+// now is the clock records are stamped with.
+var now = func() time.Time { return time.Now().UTC() }
+
+// Write stamps rec (ID, time, agent; for a log entry, its parent), checks it,
+// and commits it as one new file on the agent branch.
+func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOptions) (Written, error) {
+	wt, err := a.Worktree()
+	if err != nil {
+		return Written{}, err
+	}
+	rec.Agent = a.Name
+	rec.Timestamp = now()
+	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
+	data, err := a.check(rec, opts)
+	if err != nil {
+		return Written{}, err
+	}
+
+	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	if err != nil {
+		return Written{}, err
+	}
+	defer unlock()
+
+	if rec.Kind == changelog.KindLog && rec.Parent == "" {
+		if rec.Parent, err = a.previousLogEntry(); err != nil {
+			return Written{}, err
+		}
+		if data, err = changelog.Render(rec); err != nil {
+			return Written{}, err
+		}
+	}
+	rel := changelog.RecordPath(rec)
+	if err := createFile(filepath.Join(a.Dir, filepath.FromSlash(rel)), data); err != nil {
+		return Written{}, err
+	}
+	commit, err := wt.CommitFiles(ctx, []string{rel}, commitMessage(rec))
+	if err != nil {
+		return Written{}, planqerr.New(planqerr.Failure, filepath.Join(a.Dir, rel),
+			"record written but not committed: %w", err).
+			WithHint("nothing is lost: commit it with 'git -C %s commit' or run the command again after fixing the cause", a.Dir)
+	}
+	return Written{ID: rec.ID, Kind: rec.Kind, Path: rel, Commit: commit.String(), Agent: a.Name}, nil
+}
+
+// check validates rec and renders it, refusing what no record may hold.
+func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) {
+	subject := string(rec.Kind)
+	if err := changelog.Validate(rec); err != nil {
+		return nil, planqerr.New(planqerr.Invalid, subject, "%w", err)
+	}
+	data, err := changelog.Render(rec)
+	if err != nil {
+		return nil, err
+	}
+	if err := changelog.CheckContent(data); err != nil {
+		return nil, planqerr.New(planqerr.Invalid, subject, "record %w", err).
+			WithHint("keep records short and textual; put large material in the code repository and cite its path")
+	}
+	if !opts.AllowSecret {
+		if found := secrets.Scan(string(data)); len(found) > 0 {
+			return nil, planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s)", found[0].Rule).
+				WithHint("remove the credential; if it is not one, pass --allow-secret")
+		}
+	}
+	return data, nil
+}
+
+// createFile writes a new file, never replacing one: a record is immutable.
+func createFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return planqerr.New(planqerr.Exists, path, "a record with this ID exists already").
+			WithHint("run the command again: a new ID is drawn each time")
+	}
+	if err != nil {
+		return fmt.Errorf("failed to create %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
+
+func commitMessage(rec *changelog.Record) string {
+	title := rec.Title()
+	if title == "" {
+		title = rec.Decision
+	}
+	if len(title) > 72 {
+		title = title[:69] + "..."
+	}
+	kind := string(rec.Kind)
+	if rec.Type != "" {
+		kind += "(" + rec.Type + ")"
+	}
+	return fmt.Sprintf("%s: %s\n\n%s: %s\n%s: %s\n%s: %s\n", kind, title,
+		trailerRecord, rec.ID, trailerKind, rec.Kind, trailerAgent, rec.Agent)
+}
+
+// parentSearchDepth bounds the walk back through history for the previous
+// log entry; past it planq reads the records themselves.
+const parentSearchDepth = 64
+
+// previousLogEntry finds the agent's latest log entry: first through the
+// trailers of recent commits (usually the tip), then, for histories written
+// by hand, by reading the log records.
+func (a *Agent) previousLogEntry() (string, error) {
+	h, err := a.store.Repo.Tip(a.Branch)
+	if err != nil {
+		return "", err
+	}
+	for i := 0; i < parentSearchDepth; i++ {
+		c, err := a.store.Repo.Commit(h)
+		if err != nil {
+			return "", err
+		}
+		if id, ok := logTrailer(c.Message, a.Name); ok {
+			return id, nil
+		}
+		if len(c.ParentHashes) == 0 {
+			return "", nil
+		}
+		h = c.ParentHashes[0]
+	}
+	recs, err := a.store.BranchRecords(a.Branch)
+	if err != nil && len(recs) == 0 {
+		return "", err
+	}
+	for i := len(recs) - 1; i >= 0; i-- {
+		if recs[i].Kind == changelog.KindLog && recs[i].Agent == a.Name {
+			return recs[i].ID, nil
+		}
+	}
+	return "", nil
+}
+
+func logTrailer(message, agent string) (string, bool) {
+	var id, kind, who string
+	for _, line := range strings.Split(message, "\n") {
+		k, v, ok := strings.Cut(line, ": ")
+		if !ok {
+			continue
+		}
+		switch k {
+		case trailerRecord:
+			id = v
+		case trailerKind:
+			kind = v
+		case trailerAgent:
+			who = v
+		}
+	}
+	return id, kind == string(changelog.KindLog) && who == agent && changelog.ValidID(id)
+}
+
+// CommitPending commits whatever the agent left uncommitted in its worktree,
+// validating record files first so a malformed one is reported (it is still
+// committed: nothing is ever lost). It returns the commit, or the zero hash
+// when the worktree was clean, and the malformed records it saw.
+func (a *Agent) CommitPending(ctx context.Context, reason string) (plumbing.Hash, []error, error) {
+	wt, err := a.Worktree()
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	if err != nil {
+		return plumbing.ZeroHash, nil, err
+	}
+	defer unlock()
+	status, err := wt.Status(ctx)
+	if err != nil || len(status) == 0 {
+		return plumbing.ZeroHash, nil, err
+	}
+	var problems []error
+	for _, line := range status {
+		if len(line) < 4 {
+			continue
+		}
+		rel := strings.Trim(line[3:], `"`)
+		if !changelog.IsRecordPath(rel) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(a.Dir, rel))
+		if err != nil {
+			continue // deleted: a deletion is committed as it is
+		}
+		if _, err := changelog.Parse(rel, data); err != nil {
+			problems = append(problems, err)
+		}
+	}
+	commit, err := wt.CommitAll(ctx, fmt.Sprintf("state: %s\n\n%s: %s\n", reason, trailerAgent, a.Name))
+	return commit, problems, err
+}

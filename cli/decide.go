@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+type decideOptions struct {
+	writeFlags
+	over       []string
+	because    string
+	supersedes string
+}
+
+func newDecideCmd(env *Env) *cobra.Command {
+	var opts decideOptions
+	cmd := &cobra.Command{
+		Use:     "decide DECISION",
+		Short:   "Record a decision, the alternatives and the rationale",
+		Example: `  planq decide "Use RS256" --over HS256,session --because "public-key verification"`,
+		Args:    exactArgs(1, "the DECISION"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDecide(cmd.Context(), env, opts, args[0])
+		},
+	}
+	opts.register(cmd)
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.over, "over", nil, "`ALTERNATIVES` considered and rejected (comma-separated)")
+	f.StringVar(&opts.because, "because", "", "the `RATIONALE` (required)")
+	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the decision this one replaces")
+	return cmd
+}
+
+func runDecide(ctx context.Context, env *Env, opts decideOptions, decision string) error {
+	if err := requireText("decision", decision); err != nil {
+		return err
+	}
+	if strings.TrimSpace(opts.because) == "" {
+		return planqerr.New(planqerr.Invalid, "decision", "has no rationale").
+			WithHint(`say why with --because "..."; a decision without its reason cannot be revisited`)
+	}
+	alts := splitList(opts.over)
+	body := decision
+	if len(alts) > 0 {
+		body += fmt.Sprintf("\n\nChosen over %s, because %s.", strings.Join(alts, ", "), strings.TrimSuffix(opts.because, "."))
+	} else {
+		body += fmt.Sprintf("\n\nBecause %s.", strings.TrimSuffix(opts.because, "."))
+	}
+	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
+		Kind: changelog.KindDecision, Decision: decision, Alternatives: alts,
+		Rationale: opts.because, Supersedes: opts.supersedes, Body: body,
+	})
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/workspace"
+)
+
+type doctorOptions struct {
+	fix  bool
+	json bool
+}
+
+func newDoctorCmd(env *Env) *cobra.Command {
+	var opts doctorOptions
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Find and repair what crashes and moves leave behind",
+		Long: `Check the project for: a missing exclude entry for .planq/agent, a missing state
+repository, repository extensions planq cannot read, left-over git lock files,
+a .planq/agent directory left by a crash, an agent worktree whose checkout was
+moved, and worktree registrations whose directory is gone.
+
+With --fix, repair each. Nothing is deleted: a stray .planq/agent is moved under
+$PLANQ_HOME/orphans/<project>/. Exits 1 while problems remain.
+
+--json prints [{"check","problem","fix","fixed","error"}].`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runDoctor(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.fix, "fix", false, "repair what is found")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print findings as JSON")
+	return cmd
+}
+
+func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
+	p, err := env.project()
+	if err != nil {
+		return err
+	}
+	findings, err := workspace.Doctor(ctx, p, opts.fix)
+	if err != nil {
+		return err
+	}
+	remaining := 0
+	for _, f := range findings {
+		if !f.Fixed {
+			remaining++
+		}
+	}
+	if opts.json {
+		if findings == nil {
+			findings = []workspace.Finding{}
+		}
+		if err := env.writeJSON(findings); err != nil {
+			return err
+		}
+	} else {
+		for _, f := range findings {
+			switch {
+			case f.Fixed:
+				env.printf("fixed\t%s\t%s: %s\n", f.Check, f.Problem, f.Fix)
+			case f.Err != "":
+				env.printf("failed\t%s\t%s: %s\n", f.Check, f.Problem, f.Err)
+			default:
+				env.printf("problem\t%s\t%s (fix: %s)\n", f.Check, f.Problem, f.Fix)
+			}
+		}
+	}
+	if remaining > 0 {
+		if !opts.fix {
+			env.Log.Warn("problems found", "count", remaining, "hint", "run 'planq doctor --fix'")
+		}
+		return &silentError{code: ExitFailure}
+	}
+	if len(findings) == 0 {
+		env.Log.Info("no problems found", "project", p.Config.Project)
+	}
+	return nil
+}

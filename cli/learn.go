@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/branchctx"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+)
+
+type learnOptions struct {
+	writeFlags
+	typ            string
+	domain         string
+	classification string
+	resolution     string
+	files          []string
+	evidenceCommit string
+	evidenceIssue  string
+	evidenceFiles  []string
+	supersedes     string
+}
+
+func newLearnCmd(env *Env) *cobra.Command {
+	var opts learnOptions
+	cmd := &cobra.Command{
+		Use:   "learn INSIGHT",
+		Short: "Record a learning (INSIGHT '-' reads stdin)",
+		Long: `Record something worth knowing next time: a convention, a pattern, a failure
+with its resolution, a decision, a reference or a guide. Learnings belong to a
+domain and carry evidence; the commit and branch default to the code
+checkout's HEAD.
+
+A learning is not a log entry: "always run 'just check' before committing: the
+pre-commit hook catches unformatted SQL" is a learning; "added function X" is a
+log entry.`,
+		Example: `  planq learn "Tokens expire after 15 minutes; refresh on 401" --type pattern --domain auth
+  planq learn "go test hangs without -p 1 on CI" --type failure --domain ci \
+      --resolution "set GOFLAGS=-p=1 in .ci/run" --classification foundational`,
+		Args: exactArgs(1, "the INSIGHT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLearn(cmd.Context(), env, opts, args[0])
+		},
+	}
+	opts.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.typ, "type", "", "learning `TYPE`: "+strings.Join(changelog.LearningTypes, "|")+" (required)")
+	f.StringVar(&opts.domain, "domain", "", "`DOMAIN` it belongs to, like auth or ci (required)")
+	f.StringVar(&opts.classification, "classification", changelog.DefaultClassifier, "`CLASS`: "+strings.Join(changelog.Classifications, "|"))
+	f.StringVar(&opts.resolution, "resolution", "", "how a failure was resolved (required with --type failure)")
+	f.StringSliceVar(&opts.files, "files", nil, "code `FILES` it concerns (repeat or comma-separate)")
+	f.StringVar(&opts.evidenceCommit, "evidence-commit", "", "code `COMMIT` that shows it (default: HEAD of the code checkout)")
+	f.StringVar(&opts.evidenceIssue, "evidence-issue", "", "`ISSUE` that shows it (URL or reference)")
+	f.StringSliceVar(&opts.evidenceFiles, "evidence-file", nil, "`FILE` that shows it (repeat or comma-separate)")
+	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
+	return cmd
+}
+
+func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) error {
+	text, err := messageArg(env, arg)
+	if err != nil {
+		return err
+	}
+	if err := requireText("learning", text); err != nil {
+		return err
+	}
+	if opts.typ == "" {
+		return usagef("learn: --type is required (%s)", strings.Join(changelog.LearningTypes, ", "))
+	}
+	if err := project.ValidateName("domain", opts.domain); err != nil {
+		return err
+	}
+	ev := &changelog.Evidence{
+		Commit: opts.evidenceCommit,
+		Issue:  opts.evidenceIssue,
+		Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
+	}
+	if ev.Commit == "" {
+		// Evidence defaults to what the code checkout has checked out now.
+		if p, err := env.project(); err == nil {
+			if code, err := branchctx.Current(p.Workspace); err == nil {
+				ev.Commit, ev.Branch = code.Commit, code.Branch
+			}
+		}
+	}
+	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
+		Kind: changelog.KindLearning, Type: opts.typ, Domain: opts.domain,
+		Classification: opts.classification, Resolution: opts.resolution,
+		Evidence: ev, Supersedes: opts.supersedes, Body: text,
+	})
+}
+

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/workspace"
+)
+
+type listOptions struct {
+	json bool
+}
+
+func newListCmd(env *Env) *cobra.Command {
+	var opts listOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the project's agents",
+		Long: `List agents with their branch, status (active, unmounted, missing), workspace,
+last activity and record counts.
+
+--json prints [{"name","branch","status","workspace","agent_dir","last_activity",
+"records":{"log","learning","decision","handoff","checkpoint"}}].`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runList(ctx context.Context, env *Env, opts listOptions) error {
+	p, err := env.project()
+	if err != nil {
+		return err
+	}
+	agents, err := workspace.List(ctx, p)
+	var le *changelog.LoadError
+	if err != nil && !errors.As(err, &le) {
+		return err
+	}
+	if opts.json {
+		if jerr := env.writeJSON(agents); jerr != nil {
+			return jerr
+		}
+		return err
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tBRANCH\tSTATUS\tLAST ACTIVITY\tRECORDS\tWORKSPACE")
+	for _, a := range agents {
+		var counts []string
+		for _, k := range changelog.Kinds {
+			if n := a.Records[string(k)]; n > 0 {
+				counts = append(counts, fmt.Sprintf("%s %d", k, n))
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Branch, a.Status,
+			a.LastActivity.Local().Format("2006-01-02 15:04"), orDashList(counts), orDashStr(a.Workspace))
+	}
+	if ferr := tw.Flush(); ferr != nil {
+		return ferr
+	}
+	return err
+}
+
+func orDashList(items []string) string {
+	if len(items) == 0 {
+		return "-"
+	}
+	return strings.Join(items, ", ")
+}
+
+func orDashStr(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/brief"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+type logOptions struct {
+	agent string
+	all   bool
+	since string
+	limit int
+	json  bool
+}
+
+func newLogCmd(env *Env) *cobra.Command {
+	var opts logOptions
+	cmd := &cobra.Command{
+		Use:   "log",
+		Short: "Show an agent's changelog, or all agents' (add entries with 'log add')",
+		Long: `Show changelog entries, newest first: the current agent's, another's with
+--agent, or every agent's with --all (then also a table of active agents).
+
+--json prints {"entries": [record...], "agents": [{"agent","entries","last_entry","title"}]}.`,
+		Example: "  planq log\n  planq log --all --since 2026-11-01\n  planq log --agent auth --json",
+		Args:    exactArgs(0, "no arguments (did you mean 'planq log add'?)"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLog(env, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "show agent `NAME`'s entries")
+	f.BoolVar(&opts.all, "all", false, "show every agent's entries, aggregated")
+	f.StringVar(&opts.since, "since", "", "only entries since `WHEN` (2026-11-01, an RFC 3339 time, or a duration like 48h)")
+	f.IntVarP(&opts.limit, "limit", "n", 0, "show at most `N` entries (0: all)")
+	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	cmd.AddCommand(newLogAddCmd(env))
+	return cmd
+}
+
+func runLog(env *Env, opts logOptions) error {
+	since, err := parseSince(opts.since)
+	if err != nil {
+		return err
+	}
+	p, err := env.project()
+	if err != nil {
+		return err
+	}
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	name := opts.agent
+	if !opts.all {
+		a, err := store.Resolve(opts.agent)
+		if err != nil {
+			return err
+		}
+		name = a.Name
+	}
+	view, err := brief.Log(store, brief.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		err = env.writeJSON(view)
+	} else {
+		err = printLog(env, view)
+	}
+	if err != nil {
+		return err
+	}
+	return reportProblems(view.Problems)
+}
+
+func printLog(env *Env, view *brief.LogView) error {
+	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	if len(view.Agents) > 0 {
+		fmt.Fprintln(tw, "AGENT\tENTRIES\tLAST ENTRY\tLATEST")
+		for _, a := range view.Agents {
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", a.Agent, a.Entries, a.LastEntry.Local().Format("2006-01-02 15:04"), a.Title)
+		}
+		fmt.Fprintln(tw)
+	}
+	for _, r := range view.Entries {
+		fmt.Fprintln(tw, logLine(r))
+	}
+	return tw.Flush()
+}
+
+func logLine(r *changelog.Record) string {
+	status := ""
+	if r.Status != "" {
+		status = "[" + r.Status + "]"
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format("2006-01-02 15:04"), r.ID, r.Agent, r.Type, status, r.Title())
+}
+
+// reportProblems fails the command after printing its data when records
+// were malformed: the data is still useful, and the exit code still tells.
+func reportProblems(problems []string) error {
+	if len(problems) == 0 {
+		return nil
+	}
+	return planqerr.New(planqerr.Corrupt, "", "%s", strings.Join(problems, "\n")).WithHint("%s", malformedHint)
+}
+
+func parseSince(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
+		return time.Now().Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, planqerr.New(planqerr.Invalid, "--since", "cannot read %q as a date, time or duration", s).
+		WithHint("use 2026-11-01, 2026-11-01T09:30, an RFC 3339 time, or a duration like 48h")
+}
+
+type logAddOptions struct {
+	writeFlags
+	typ       string
+	status    string
+	dependsOn []string
+}
+
+func newLogAddCmd(env *Env) *cobra.Command {
+	var opts logAddOptions
+	cmd := &cobra.Command{
+		Use:   "add MESSAGE",
+		Short: "Add a changelog entry (MESSAGE '-' reads stdin)",
+		Long: `Add a changelog entry for the agent, committed at once. Its parent is the
+agent's previous entry. Prints the new entry's ID.`,
+		Example: `  planq log add "Added JWT validation" --type implement --status completed
+  planq log add "Wire the token refresh" --type plan --depends-on pq-3f9a1c2e4b`,
+		Args: exactArgs(1, "the MESSAGE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLogAdd(cmd.Context(), env, opts, args[0])
+		},
+	}
+	opts.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&opts.typ, "type", "implement", "entry `TYPE`: "+strings.Join(changelog.LogTypes, "|"))
+	f.StringVar(&opts.status, "status", "", "`STATUS`: "+strings.Join(changelog.LogStatuses, "|"))
+	f.StringSliceVar(&opts.dependsOn, "depends-on", nil, "`ID`s of entries this one depends on (repeat or comma-separate)")
+	return cmd
+}
+
+func runLogAdd(ctx context.Context, env *Env, opts logAddOptions, arg string) error {
+	text, err := messageArg(env, arg)
+	if err != nil {
+		return err
+	}
+	if err := requireText("log entry", text); err != nil {
+		return err
+	}
+	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
+		Kind: changelog.KindLog, Type: opts.typ, Status: opts.status,
+		DependsOn: splitList(opts.dependsOn), Body: text,
+	})
+}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/charmbracelet/log"
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/project"
+)
+
+// Version is set at build time with -ldflags "-X github.com/planq-dev/planq/cli.Version=...".
+var Version = "dev"
+
+// Env is what every command works with: its streams, its logger and the
+// directory it runs in. Tests build one around buffers.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Log    *log.Logger
+	// Dir is where the command acts (-C), default the working directory.
+	Dir string
+}
+
+// Main runs planq with the process's arguments and streams and returns the
+// exit code. Ctrl-C cancels the command's context, so git processes stop and
+// multi-step commands undo what they started.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run runs planq with args and returns the exit code.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	logger := log.NewWithOptions(stderr, log.Options{Prefix: "planq"})
+	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Log: logger}
+	root := newRootCmd(env)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	var silent *silentError
+	if errors.As(err, &silent) {
+		return silent.code
+	}
+	if isCobraUsage(err) {
+		err = &usageError{err}
+	}
+	printError(stderr, err)
+	if _, ok := err.(*usageError); ok && !strings.Contains(err.Error(), "--help") {
+		fmt.Fprintln(stderr, "planq: hint: run 'planq help' or add --help to a command for its usage")
+	}
+	return exitCode(err)
+}
+
+// isCobraUsage recognises cobra's own errors about how a command was called.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "flag needs an argument", "invalid argument", "required flag"} {
+		if strings.HasPrefix(msg, p) || strings.Contains(msg, " "+p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRootCmd(env *Env) *cobra.Command {
+	var dir string
+	var verbose, quiet bool
+	root := &cobra.Command{
+		Use:   "planq",
+		Short: "Git-native memory for AI coding agents",
+		Long: `planq gives coding agents a memory that lives in git.
+
+Each project gets a bare state repository under $PLANQ_HOME/state-repos (default
+~/.planq). Each agent works on its own branch agent-<name>, mounted as a git
+worktree at .planq/agent in its code workspace, and records scratch notes,
+changelog entries, learnings, decisions, checkpoints and handoffs there as
+Markdown files with YAML frontmatter, one commit per record.
+
+planq makes no LLM calls: agents use planq, planq does not use agents.`,
+		Version:       Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			env.Dir = dir
+			if env.Dir == "" {
+				wd, err := os.Getwd()
+				if err != nil {
+					return fmt.Errorf("failed to read the working directory: %w", err)
+				}
+				env.Dir = wd
+			}
+			switch {
+			case quiet:
+				env.Log.SetLevel(log.WarnLevel)
+			case verbose:
+				env.Log.SetLevel(log.DebugLevel)
+			}
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
+	root.PersistentFlags().StringVarP(&dir, "dir", "C", "", "run as if planq was started in `DIR`")
+	root.PersistentFlags().BoolVarP(&verbose, "verbose", "v", false, "log more detail to stderr")
+	root.PersistentFlags().BoolVarP(&quiet, "quiet", "q", false, "log only warnings and errors")
+	root.AddGroup(&cobra.Group{ID: "setup", Title: "Set up projects and agents:"},
+		&cobra.Group{ID: "record", Title: "Record what an agent does and learns:"},
+		&cobra.Group{ID: "read", Title: "Read the memory:"})
+	add := func(group string, cmds ...*cobra.Command) {
+		for _, c := range cmds {
+			c.GroupID = group
+			root.AddCommand(c)
+		}
+	}
+	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env))
+	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env))
+	add("read", newContextCmd(env))
+	return root
+}
+
+// project finds the planq project the command runs in.
+func (e *Env) project() (*project.Project, error) { return project.Find(e.Dir) }
+
+// openAgent opens the project's store and the agent a command acts on.
+// The caller closes the store.
+func (e *Env) openAgent(name string) (*agent.Store, *agent.Agent, error) {
+	p, err := e.project()
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := store.Resolve(name)
+	if err != nil {
+		_ = store.Close()
+		return nil, nil, err
+	}
+	return store, a, nil
+}
+
+// closeStore saves the store's cache; a failure there costs only speed.
+func (e *Env) closeStore(s *agent.Store) {
+	if err := s.Close(); err != nil {
+		e.Log.Debug("record cache not saved", "err", err)
+	}
+}
+
+// writeJSON writes v as indented JSON to stdout.
+func (e *Env) writeJSON(v any) error {
+	enc := json.NewEncoder(e.Stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("failed to write JSON: %w", err)
+	}
+	return nil
+}
+
+// printf writes data to stdout.
+func (e *Env) printf(format string, args ...any) { fmt.Fprintf(e.Stdout, format, args...) }
+
+// short abbreviates a commit hash for messages.
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
+// exactArgs is cobra.ExactArgs with planq's usage error and message.
+func exactArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usagef("%s: expects %s, got %d argument(s)", cmd.CommandPath(), names, len(args))
+		}
+		return nil
+	}
+}
+
+// maxArgs is cobra.MaximumNArgs with planq's usage error and message.
+func maxArgs(n int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usagef("%s: expects at most %s, got %d arguments", cmd.CommandPath(), names, len(args))
+		}
+		return nil
+	}
+}

@@ -1,0 +1,103 @@
+package project
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// ConfigPath is where the tracked project configuration lives, relative to the
+// root of the code checkout.
+const ConfigPath = ".planq/config"
+
+// AgentMount is where an agent's state worktree is mounted in a workspace.
+const AgentMount = ".planq/agent"
+
+// Config is the tracked .planq/config of a project.
+type Config struct {
+	// Project names the project and its state repository.
+	Project string `yaml:"project"`
+	// Remote is the team remote that state is pushed to and pulled from.
+	Remote string `yaml:"remote,omitempty"`
+	// Workspaces is where `planq create` makes code workspaces; relative paths
+	// are relative to the code checkout. Empty means $PLANQ_HOME/workspaces/<project>.
+	Workspaces string `yaml:"workspaces,omitempty"`
+	// Hooks switches planq's hooks on and off.
+	Hooks Hooks `yaml:"hooks"`
+}
+
+// Hooks are the hook switches of a project.
+type Hooks struct {
+	SessionStart bool `yaml:"session_start"`
+	PreCompact   bool `yaml:"pre_compact"`
+	PostCommit   bool `yaml:"post_commit"`
+	PostCheckout bool `yaml:"post_checkout"`
+}
+
+// DefaultConfig returns the configuration `planq init` writes for a project.
+func DefaultConfig(name string) Config {
+	return Config{Project: name, Hooks: Hooks{SessionStart: true, PreCompact: true}}
+}
+
+const configHeader = `# planq project configuration. Track this file in git.
+# project:    names the state repository ($PLANQ_HOME/state-repos/<project>.git)
+# remote:     optional team remote for 'planq state push' and 'planq state pull'
+# workspaces: where 'planq create' puts code workspaces (default $PLANQ_HOME/workspaces/<project>)
+# hooks:      which agent and git hooks planq installs
+`
+
+// Marshal renders the configuration as the YAML file planq writes.
+func (c Config) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(configHeader)
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(c); err != nil {
+		return nil, fmt.Errorf("failed to encode config: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("failed to encode config: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// ParseConfig decodes a .planq/config strictly: unknown keys, duplicate keys
+// and wrong types are errors that name the line.
+func ParseConfig(path string, data []byte) (Config, error) {
+	var c Config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", yamlProblem(err)).
+			WithHint("fix the file by hand; 'planq init' rewrites it only when it is missing")
+	}
+	if err := ValidateName("project", c.Project); err != nil {
+		return Config{}, planqerr.New(planqerr.Corrupt, path, "project: %w", err)
+	}
+	return c, nil
+}
+
+func yamlProblem(err error) string {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		return te.Errors[0]
+	}
+	return err.Error()
+}
+
+// LoadConfig reads the configuration of the checkout rooted at root.
+func LoadConfig(root string) (Config, error) {
+	path := filepath.Join(root, ConfigPath)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("failed to read config: %w", err)
+	}
+	return ParseConfig(path, data)
+}

@@ -1,0 +1,14 @@
+// Package project finds the planq project a command runs in and knows where
+// everything of that project lives.
+//
+// A project is a code repository with a tracked .planq/config. Its state lives
+// outside the code, under PLANQ_HOME (default ~/.planq):
+//
+//	$PLANQ_HOME/state-repos/<project>.git   the bare state repository
+//	$PLANQ_HOME/workspaces/<project>/<agent> code workspaces made by `planq create`
+//	$PLANQ_HOME/cache/<project>/             caches that can always be rebuilt
+//
+// Discovery walks up from a directory to the nearest .planq/config; in a linked
+// worktree of the code repo whose config is not committed yet it falls back to
+// the main worktree's config, so every workspace of a repository is one project.
+package project

@@ -1,0 +1,124 @@
+package staterepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// CodeRepo is the user's code repository, seen from one of its checkouts.
+// planq only ever adds and removes worktrees there and reads its state; it
+// never stages or commits the user's code.
+type CodeRepo struct {
+	Dir string
+	git Git
+}
+
+// OpenCode returns the code repository checked out at dir.
+func OpenCode(dir string) *CodeRepo { return &CodeRepo{Dir: dir, git: Git{Dir: dir}} }
+
+// BranchExists reports whether the code repository has a local branch.
+func (c *CodeRepo) BranchExists(ctx context.Context, branch string) bool {
+	_, err := c.git.Run(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+branch)
+	return err == nil
+}
+
+// ValidBranchName reports whether git accepts name as a branch name.
+func (c *CodeRepo) ValidBranchName(ctx context.Context, name string) bool {
+	_, err := c.git.Run(ctx, "check-ref-format", "--branch", name)
+	return err == nil && !strings.HasPrefix(name, "-")
+}
+
+// AddWorktree checks out branch in a new worktree at path, creating the
+// branch from HEAD when create is set.
+func (c *CodeRepo) AddWorktree(ctx context.Context, path, branch string, create bool) error {
+	args := []string{"worktree", "add", "--quiet"}
+	if create {
+		args = append(args, "-b", branch, path, "HEAD")
+	} else {
+		args = append(args, path, branch)
+	}
+	if _, err := c.git.Run(ctx, args...); err != nil {
+		return fmt.Errorf("failed to create code worktree %s: %w", path, err)
+	}
+	return nil
+}
+
+// RemoveWorktree removes the code worktree at path; force drops uncommitted
+// changes.
+func (c *CodeRepo) RemoveWorktree(ctx context.Context, path string, force bool) error {
+	args := []string{"worktree", "remove"}
+	if force {
+		args = append(args, "--force", "--force")
+	}
+	if _, err := c.git.Run(ctx, append(args, path)...); err != nil {
+		return fmt.Errorf("failed to remove code worktree %s: %w", path, err)
+	}
+	return nil
+}
+
+// DeleteBranch deletes a code branch planq created and nothing uses yet.
+func (c *CodeRepo) DeleteBranch(ctx context.Context, branch string) error {
+	if _, err := c.git.Run(ctx, "branch", "-D", branch); err != nil {
+		return fmt.Errorf("failed to delete code branch %s: %w", branch, err)
+	}
+	return nil
+}
+
+// Changes lists uncommitted changes of the checkout at dir (porcelain lines),
+// leaving out the mounted agent, which is never part of the code.
+func (c *CodeRepo) Changes(ctx context.Context, dir string) ([]string, error) {
+	out, err := (Git{Dir: dir}).Run(ctx, "status", "--porcelain", "--", ".", ":(exclude).planq/agent")
+	if err != nil {
+		return nil, fmt.Errorf("failed to read status of %s: %w", dir, err)
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\n"), nil
+}
+
+// Head describes what a code checkout has checked out.
+type Head struct {
+	// Branch is the short branch name, empty when HEAD is detached.
+	Branch string
+	// Commit is HEAD's commit, empty in a repository without commits.
+	Commit string
+}
+
+// CodeHead reads HEAD of the code checkout at dir in process.
+func CodeHead(dir string) (Head, error) {
+	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return Head{}, fmt.Errorf("failed to open code repository %s: %w", dir, err)
+	}
+	sym, err := repo.Reference(plumbing.HEAD, false)
+	if err != nil {
+		return Head{}, fmt.Errorf("failed to read HEAD of %s: %w", dir, err)
+	}
+	var h Head
+	if sym.Type() == plumbing.SymbolicReference {
+		h.Branch = sym.Target().Short()
+	}
+	ref, err := repo.Reference(plumbing.HEAD, true)
+	switch {
+	case errors.Is(err, plumbing.ErrReferenceNotFound):
+	case err != nil:
+		return Head{}, fmt.Errorf("failed to resolve HEAD of %s: %w", dir, err)
+	default:
+		h.Commit = ref.Hash().String()
+	}
+	return h, nil
+}
+
+// Repair re-links the code repository's worktrees after a move.
+func (c *CodeRepo) Repair(ctx context.Context) error {
+	if _, err := c.git.Run(ctx, "worktree", "repair"); err != nil {
+		return fmt.Errorf("failed to repair code worktrees: %w", err)
+	}
+	return nil
+}

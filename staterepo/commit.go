@@ -1,0 +1,126 @@
+package staterepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// refRetries bounds how often a commit is rebuilt after losing a race for
+// the branch to another writer (plain git in the same worktree, say).
+const refRetries = 8
+
+// CommitFiles commits exactly the given paths (relative to the worktree, as
+// they are on disk; a missing file is a deletion) on the worktree's branch
+// and returns the new commit. Anything else the user staged stays staged and
+// uncommitted, as with `git commit -- <paths>`.
+//
+// The index gets the paths through `git update-index`, so `git status` stays
+// clean; the commit itself is built in process from the branch tip, touching
+// only the trees along the paths. Its cost therefore follows the size of the
+// directories written to, not the number of files in the repository, unlike
+// `git commit`, which re-reads the whole index and stats every file.
+func (w *Worktree) CommitFiles(ctx context.Context, paths []string, message string) (plumbing.Hash, error) {
+	args := append([]string{"update-index", "--add", "--remove", "--"}, paths...)
+	if _, err := w.git.Run(ctx, args...); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to stage %v: %w", paths, err)
+	}
+	edits := make(map[string]plumbing.Hash, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(filepath.Join(w.Dir, p))
+		switch {
+		case isNotExist(err):
+			edits[filepath.ToSlash(p)] = plumbing.ZeroHash
+		case err != nil:
+			return plumbing.ZeroHash, fmt.Errorf("failed to read %s: %w", p, err)
+		default:
+			// update-index has stored the blob already; this only names it.
+			h, err := w.Repo.WriteBlob(data)
+			if err != nil {
+				return plumbing.ZeroHash, err
+			}
+			edits[filepath.ToSlash(p)] = h
+		}
+	}
+	h, err := w.commitTree(ctx, message, func(base plumbing.Hash) (plumbing.Hash, error) {
+		return w.Repo.EditTree(base, edits)
+	})
+	if errors.Is(err, errNothingToCommit) {
+		// Someone committed these very contents already (plain git, racing us).
+		return h, nil
+	}
+	return h, err
+}
+
+// CommitAll commits every pending change in the worktree, as `git add --all`
+// and `git commit` would, and returns the new commit, or the zero hash when
+// there was nothing to commit. Unlike `git commit` it needs no configured
+// identity and runs no hooks.
+func (w *Worktree) CommitAll(ctx context.Context, message string) (plumbing.Hash, error) {
+	if _, err := w.git.Run(ctx, "add", "--all"); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to stage pending state: %w", err)
+	}
+	out, err := w.git.Run(ctx, "write-tree")
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write the index as a tree: %w", err)
+	}
+	tree := plumbing.NewHash(out)
+	h, err := w.commitTree(ctx, message, func(plumbing.Hash) (plumbing.Hash, error) { return tree, nil })
+	if errors.Is(err, errNothingToCommit) {
+		return plumbing.ZeroHash, nil
+	}
+	return h, err
+}
+
+var errNothingToCommit = errors.New("nothing to commit")
+
+// commitTree commits the tree that build makes from the branch tip's tree
+// and moves the branch with a compare-and-swap, rebuilding on a lost race.
+func (w *Worktree) commitTree(ctx context.Context, message string, build func(base plumbing.Hash) (plumbing.Hash, error)) (plumbing.Hash, error) {
+	branch, err := w.Branch()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	for attempt := 0; ; attempt++ {
+		tip, err := w.Repo.Tip(branch)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		parent, err := w.Repo.Commit(tip)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		tree, err := build(parent.TreeHash)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if tree == parent.TreeHash || (tree.IsZero() && parent.TreeHash == emptyTree) {
+			return tip, errNothingToCommit
+		}
+		commit, err := w.Repo.WriteCommit(tree, []plumbing.Hash{tip}, message)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		// Through HEAD, so both the branch's and HEAD's reflogs record it.
+		err = updateRef(ctx, w.git, "HEAD", commit, tip, "planq: "+subject(message))
+		if err == nil {
+			return commit, nil
+		}
+		if !errors.Is(err, ErrRefMoved) || attempt == refRetries {
+			return plumbing.ZeroHash, err
+		}
+	}
+}
+
+func subject(message string) string {
+	for i, c := range message {
+		if c == '\n' {
+			return message[:i]
+		}
+	}
+	return message
+}

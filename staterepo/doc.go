@@ -1,0 +1,17 @@
+// Package staterepo is the only package that knows how git is driven.
+//
+// A project's state lives in a bare repository; agents work in linked
+// worktrees of it. The work is split between two engines, each used where it
+// is safe:
+//
+//   - go-git, in process, reads refs, commits, trees and blobs, walks history
+//     and writes blobs, trees and commits straight into the object store.
+//     Objects are content-addressed and immutable, so writing them never races.
+//   - the git binary (the Git type) does everything that must cooperate with
+//     other git processes through git's lock files: every ref update (with the
+//     expected old value, so a lost race is detected and retried), the index of
+//     a worktree, worktree add/remove/prune, fetch, push and maintenance.
+//
+// go-git is always opened with EnableDotGitCommonDir so that a linked worktree
+// reads and writes the shared repository, never a private copy.
+package staterepo

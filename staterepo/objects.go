@@ -1,0 +1,312 @@
+package staterepo
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// WriteBlob stores data as a blob and returns its hash.
+func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
+	h := plumbing.ComputeHash(plumbing.BlobObject, data)
+	if r.gg.Storer.HasEncodedObject(h) == nil {
+		return h, nil
+	}
+	obj := r.gg.Storer.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
+	}
+	if _, err := w.Write(data); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
+	}
+	return r.gg.Storer.SetEncodedObject(obj)
+}
+
+// ReadBlob returns the content of a blob.
+func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
+	blob, err := r.gg.BlobObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
+	}
+	rd, err := blob.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
+	}
+	defer rd.Close()
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
+	}
+	return data, nil
+}
+
+// ReadFile returns the content of path in commit's tree.
+func (r *Repo) ReadFile(commit plumbing.Hash, p string) ([]byte, error) {
+	tree, err := r.commitTree(commit)
+	if err != nil {
+		return nil, err
+	}
+	entry, err := tree.FindEntry(p)
+	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+		return nil, fmt.Errorf("failed to read %s: %w", p, os.ErrNotExist)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", p, err)
+	}
+	return r.ReadBlob(entry.Hash)
+}
+
+// EditTree returns the tree that is base with each path set to a blob; a
+// zero hash deletes the path. Only the trees along the edited paths are
+// rewritten, so the cost follows the size of those directories, not of the
+// whole repository. Directories left empty disappear, as in git.
+func (r *Repo) EditTree(base plumbing.Hash, blobs map[string]plumbing.Hash) (plumbing.Hash, error) {
+	return r.editTree(base, blobs)
+}
+
+func (r *Repo) editTree(base plumbing.Hash, edits map[string]plumbing.Hash) (plumbing.Hash, error) {
+	var entries []object.TreeEntry
+	if !base.IsZero() {
+		t, err := object.GetTree(r.gg.Storer, base)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("failed to read tree %s: %w", base, err)
+		}
+		entries = append(entries, t.Entries...)
+	}
+	files := map[string]plumbing.Hash{}
+	subdirs := map[string]map[string]plumbing.Hash{}
+	for p, h := range edits {
+		dir, rest, nested := strings.Cut(p, "/")
+		if nested {
+			if subdirs[dir] == nil {
+				subdirs[dir] = map[string]plumbing.Hash{}
+			}
+			subdirs[dir][rest] = h
+		} else {
+			files[p] = h
+		}
+	}
+	index := make(map[string]int, len(entries))
+	for i, e := range entries {
+		index[e.Name] = i
+	}
+	set := func(name string, mode filemode.FileMode, h plumbing.Hash) {
+		if i, ok := index[name]; ok {
+			entries[i].Hash, entries[i].Mode = h, mode
+			return
+		}
+		index[name] = len(entries)
+		entries = append(entries, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+	}
+	for name, h := range files {
+		set(name, filemode.Regular, h)
+	}
+	for dir, sub := range subdirs {
+		var subBase plumbing.Hash
+		if i, ok := index[dir]; ok && entries[i].Mode == filemode.Dir {
+			subBase = entries[i].Hash
+		}
+		h, err := r.editTree(subBase, sub)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		set(dir, filemode.Dir, h)
+	}
+	kept := entries[:0]
+	for _, e := range entries {
+		if !e.Hash.IsZero() {
+			kept = append(kept, e)
+		}
+	}
+	return r.writeTree(kept)
+}
+
+// emptyTree is git's well-known empty tree; an edit that empties a
+// directory yields it, and the parent then drops the entry.
+var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
+
+func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+	if len(entries) == 0 {
+		return plumbing.ZeroHash, nil
+	}
+	// git orders entries by name, comparing a directory as if it ended in '/'.
+	key := func(e object.TreeEntry) string {
+		if e.Mode == filemode.Dir {
+			return e.Name + "/"
+		}
+		return e.Name
+	}
+	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
+	tree := &object.Tree{Entries: entries}
+	obj := r.gg.Storer.NewEncodedObject()
+	if err := tree.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to encode tree: %w", err)
+	}
+	h, err := r.gg.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write tree: %w", err)
+	}
+	return h, nil
+}
+
+// WriteCommit stores a commit of tree with parents, authored by the user's
+// git identity.
+func (r *Repo) WriteCommit(tree plumbing.Hash, parents []plumbing.Hash, message string) (plumbing.Hash, error) {
+	if tree.IsZero() {
+		tree = emptyTree
+		if err := r.ensureEmptyTree(); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	sig := r.signature()
+	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
+	obj := r.gg.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to encode commit: %w", err)
+	}
+	h, err := r.gg.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to write commit: %w", err)
+	}
+	return h, nil
+}
+
+func (r *Repo) ensureEmptyTree() error {
+	obj := r.gg.Storer.NewEncodedObject()
+	if err := (&object.Tree{}).Encode(obj); err != nil {
+		return fmt.Errorf("failed to encode tree: %w", err)
+	}
+	_, err := r.gg.Storer.SetEncodedObject(obj)
+	return err
+}
+
+// Commit returns the commit object for h.
+func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(r.gg.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
+func (r *Repo) commitTree(commit plumbing.Hash) (*object.Tree, error) {
+	c, err := r.Commit(commit)
+	if err != nil {
+		return nil, err
+	}
+	t, err := object.GetTree(r.gg.Storer, c.TreeHash)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read tree of %s: %w", commit, err)
+	}
+	return t, nil
+}
+
+// signature is the identity planq commits with: the user's git identity
+// (environment, then git config), or "planq" when none is configured, so a
+// fresh machine never fails a record for want of user.email.
+func (r *Repo) signature() object.Signature {
+	r.identityOnce.Do(func() {
+		name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
+		if name == "" || email == "" {
+			if cfg, err := r.gg.ConfigScoped(config.GlobalScope); err == nil {
+				name = first(name, cfg.User.Name, cfg.Author.Name)
+				email = first(email, cfg.User.Email, cfg.Author.Email)
+			}
+		}
+		r.identity = object.Signature{Name: first(name, "planq"), Email: first(email, "planq@localhost")}
+	})
+	sig := r.identity
+	sig.When = time.Now()
+	return sig
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// identityState is embedded in Repo; kept apart to keep Repo's fields short.
+type identityState struct {
+	identityOnce sync.Once
+	identity     object.Signature
+}
+
+// File is a blob found while walking a tree.
+type File struct {
+	Path string
+	Blob plumbing.Hash
+}
+
+// Walk lists the files under the top-level directories dirs of commit's
+// tree (all files when dirs is empty). A subtree already walked at the same
+// path with the same hash (recorded in seen) is skipped, so walking many
+// branches that share history reads each directory once.
+func (r *Repo) Walk(commit plumbing.Hash, dirs []string, seen map[string]bool) ([]File, error) {
+	root, err := r.commitTree(commit)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	for _, e := range root.Entries {
+		if len(dirs) > 0 && !slices.Contains(dirs, e.Name) {
+			continue
+		}
+		if e.Mode != filemode.Dir {
+			files = append(files, File{Path: e.Name, Blob: e.Hash})
+			continue
+		}
+		if files, err = r.walkTree(e.Hash, e.Name, seen, files); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+func (r *Repo) walkTree(h plumbing.Hash, prefix string, seen map[string]bool, files []File) ([]File, error) {
+	if seen != nil {
+		key := prefix + "\x00" + h.String()
+		if seen[key] {
+			return files, nil
+		}
+		seen[key] = true
+	}
+	t, err := object.GetTree(r.gg.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read tree %s: %w", prefix, err)
+	}
+	for _, e := range t.Entries {
+		p := path.Join(prefix, e.Name)
+		switch e.Mode {
+		case filemode.Dir:
+			if files, err = r.walkTree(e.Hash, p, seen, files); err != nil {
+				return nil, err
+			}
+		case filemode.Regular, filemode.Executable:
+			files = append(files, File{Path: p, Blob: e.Hash})
+		}
+	}
+	return files, nil
+}
+

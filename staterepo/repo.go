@@ -1,0 +1,267 @@
+package staterepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// GlobalBranch is the branch that holds what the team keeps.
+const GlobalBranch = "global"
+
+// AgentBranchPrefix starts the name of every agent branch.
+const AgentBranchPrefix = "agent-"
+
+// AgentBranch is the state branch of the agent called name.
+func AgentBranch(name string) string { return AgentBranchPrefix + name }
+
+// zeroOID is git's "must not exist" old value for update-ref.
+const zeroOID = "0000000000000000000000000000000000000000"
+
+// Repo is an opened bare state repository.
+type Repo struct {
+	Path string
+	gg   *git.Repository
+	git  Git
+	identityState
+}
+
+// Exists reports whether a bare repository is at path.
+func Exists(path string) bool {
+	_, err := os.Stat(filepath.Join(path, "HEAD"))
+	return err == nil
+}
+
+// Open opens the bare state repository at path.
+func Open(path string) (*Repo, error) {
+	if !Exists(path) {
+		return nil, planqerr.New(planqerr.NotInitialized, path, "state repository does not exist").
+			WithHint("run 'planq init' (or 'planq state init') in the code repository")
+	}
+	gg, err := git.PlainOpenWithOptions(path, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return nil, openError(path, err)
+	}
+	return &Repo{Path: path, gg: gg, git: Git{Dir: path}}, nil
+}
+
+// openError explains the failures a person can fix: go-git refuses
+// repositories with extensions it does not know.
+func openError(path string, err error) error {
+	if strings.Contains(err.Error(), "extension") {
+		return planqerr.New(planqerr.Corrupt, path, "repository uses a git extension planq cannot read: %w", err).
+			WithHint("planq never sets extensions.worktreeConfig or extensions.relativeWorktrees; run 'planq doctor --fix' to unset them")
+	}
+	return fmt.Errorf("failed to open state repository %s: %w", path, err)
+}
+
+// Init creates a bare state repository at path whose global branch holds
+// files, unless one is there already. It reports whether it created anything.
+// Two processes racing here end with one repository and one global branch.
+func Init(ctx context.Context, path string, files map[string][]byte) (bool, error) {
+	if Exists(path) {
+		r, err := Open(path)
+		if err != nil {
+			return false, err
+		}
+		if _, err := r.Tip(GlobalBranch); err == nil {
+			return false, nil
+		}
+		return r.createGlobal(ctx, files)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+	}
+	if _, err := (Git{Dir: filepath.Dir(path)}).Run(ctx, "init", "--quiet", "--bare", path); err != nil {
+		return false, fmt.Errorf("failed to create state repository: %w", err)
+	}
+	g := Git{Dir: path}
+	settings := [][2]string{
+		{"symbolic-ref", "HEAD refs/heads/" + GlobalBranch},
+		// The user's global hooks are for code, not for planq's state.
+		{"config", "core.hooksPath /dev/null"},
+		// Agents commit often; a signing prompt would hang them.
+		{"config", "commit.gpgSign false"},
+		{"config", "tag.gpgSign false"},
+		// Old objects stay for two weeks: an agent may still need them.
+		{"config", "gc.pruneExpire 2.weeks.ago"},
+		{"config", "core.logAllRefUpdates always"},
+	}
+	for _, s := range settings {
+		args := append([]string{s[0]}, strings.Fields(s[1])...)
+		if _, err := g.Run(ctx, args...); err != nil {
+			return false, fmt.Errorf("failed to configure state repository: %w", err)
+		}
+	}
+	r, err := Open(path)
+	if err != nil {
+		return false, err
+	}
+	return r.createGlobal(ctx, files)
+}
+
+func (r *Repo) createGlobal(ctx context.Context, files map[string][]byte) (bool, error) {
+	blobs := make(map[string]plumbing.Hash, len(files))
+	for p, data := range files {
+		h, err := r.WriteBlob(data)
+		if err != nil {
+			return false, err
+		}
+		blobs[p] = h
+	}
+	tree, err := r.EditTree(plumbing.ZeroHash, blobs)
+	if err != nil {
+		return false, err
+	}
+	commit, err := r.WriteCommit(tree, nil, "planq: initialise state repository\n")
+	if err != nil {
+		return false, err
+	}
+	err = r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch), commit, "planq: init")
+	if planqerr.Is(err, planqerr.Exists) {
+		return false, nil // another planq created it first
+	}
+	return err == nil, err
+}
+
+// Tip returns the commit a branch points at.
+func (r *Repo) Tip(branch string) (plumbing.Hash, error) {
+	ref, err := r.gg.Reference(plumbing.NewBranchReferenceName(branch), true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, planqerr.New(planqerr.NotFound, "branch "+branch, "does not exist")
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("failed to read branch %s: %w", branch, err)
+	}
+	return ref.Hash(), nil
+}
+
+// Branches lists the local branches whose names start with prefix, with tips.
+func (r *Repo) Branches(prefix string) (map[string]plumbing.Hash, error) {
+	iter, err := r.gg.Branches()
+	if err != nil {
+		return nil, fmt.Errorf("failed to list branches: %w", err)
+	}
+	out := map[string]plumbing.Hash{}
+	err = iter.ForEach(func(ref *plumbing.Reference) error {
+		name := ref.Name().Short()
+		if strings.HasPrefix(name, prefix) {
+			out[name] = ref.Hash()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to list branches: %w", err)
+	}
+	return out, nil
+}
+
+// Refs lists references under prefix (for example "refs/tags/checkpoint/").
+func (r *Repo) Refs(prefix string) (map[string]plumbing.Hash, error) {
+	iter, err := r.gg.References()
+	if err != nil {
+		return nil, fmt.Errorf("failed to list references: %w", err)
+	}
+	out := map[string]plumbing.Hash{}
+	err = iter.ForEach(func(ref *plumbing.Reference) error {
+		if ref.Type() == plumbing.HashReference && strings.HasPrefix(ref.Name().String(), prefix) {
+			out[ref.Name().String()] = ref.Hash()
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("failed to list references: %w", err)
+	}
+	return out, nil
+}
+
+// CreateRef creates ref at commit; it fails with planqerr.Exists if the ref
+// is there already, whoever made it.
+func (r *Repo) CreateRef(ctx context.Context, ref plumbing.ReferenceName, commit plumbing.Hash, reason string) error {
+	_, err := r.git.Run(ctx, "update-ref", "-m", reason, ref.String(), commit.String(), zeroOID)
+	if err != nil {
+		if _, lookErr := r.gg.Reference(ref, false); lookErr == nil {
+			return planqerr.New(planqerr.Exists, ref.Short(), "already exists")
+		}
+		return fmt.Errorf("failed to create %s: %w", ref.Short(), err)
+	}
+	return nil
+}
+
+// UpdateRef moves ref from old to commit; ErrRefMoved reports a lost race.
+func (r *Repo) UpdateRef(ctx context.Context, ref plumbing.ReferenceName, commit, old plumbing.Hash, reason string) error {
+	return updateRef(ctx, r.git, ref.String(), commit, old, reason)
+}
+
+// DeleteRef deletes ref if it still points at old.
+func (r *Repo) DeleteRef(ctx context.Context, ref plumbing.ReferenceName, old plumbing.Hash) error {
+	if _, err := r.git.Run(ctx, "update-ref", "-d", ref.String(), old.String()); err != nil {
+		return fmt.Errorf("failed to delete %s: %w", ref.Short(), err)
+	}
+	return nil
+}
+
+// ErrRefMoved means a ref was not where the caller expected: someone else
+// updated it first. Re-read and try again.
+var ErrRefMoved = errors.New("ref moved")
+
+func updateRef(ctx context.Context, g Git, ref string, commit, old plumbing.Hash, reason string) error {
+	_, err := g.Run(ctx, "update-ref", "-m", reason, ref, commit.String(), old.String())
+	if err == nil {
+		return nil
+	}
+	if stderrContains(err, "but expected") || stderrContains(err, "cannot lock ref") || stderrContains(err, "is at ") {
+		return fmt.Errorf("failed to update %s: %w", ref, ErrRefMoved)
+	}
+	return fmt.Errorf("failed to update %s: %w", ref, err)
+}
+
+// Git returns the runner for the repository's own directory.
+func (r *Repo) Git() Git { return r.git }
+
+// isNotExist is errors.Is(err, fs.ErrNotExist), named for readability.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// unsupportedExtensions are repository extensions go-git refuses to open.
+var unsupportedExtensions = []string{"worktreeconfig", "relativeworktrees"}
+
+// UnsupportedExtensions lists the extensions set in the repository at path
+// that go-git cannot open, read from its config file directly.
+func UnsupportedExtensions(path string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(path, "config"))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read config of %s: %w", path, err)
+	}
+	var found []string
+	inExt := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.ToLower(strings.TrimSpace(line))
+		if strings.HasPrefix(line, "[") {
+			inExt = strings.HasPrefix(line, "[extensions")
+			continue
+		}
+		key, _, _ := strings.Cut(line, "=")
+		if key = strings.TrimSpace(key); inExt && slices.Contains(unsupportedExtensions, key) {
+			found = append(found, key)
+		}
+	}
+	return found, nil
+}
+
+// UnsetExtension removes extensions.<name> from the repository at path.
+func UnsetExtension(ctx context.Context, path, name string) error {
+	if _, err := (Git{Dir: path}).Run(ctx, "config", "--unset-all", "extensions."+name); err != nil {
+		return fmt.Errorf("failed to unset extensions.%s: %w", name, err)
+	}
+	return nil
+}

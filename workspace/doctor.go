@@ -1,0 +1,139 @@
+package workspace
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// StaleLockAge is how old a git lock file must be before doctor calls it
+// left over: live git processes hold theirs for well under a second.
+var StaleLockAge = 2 * time.Minute
+
+// Finding is one problem doctor found, and whether it fixed it.
+type Finding struct {
+	Check   string `json:"check"`
+	Problem string `json:"problem"`
+	Fix     string `json:"fix"`
+	Fixed   bool   `json:"fixed"`
+	Err     string `json:"error,omitempty"`
+}
+
+// Doctor looks for the problems that crashes, moves and other tools leave
+// behind, and with fix repairs them. It never deletes anyone's files: what it
+// must clear away it moves under $PLANQ_HOME/orphans.
+func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error) {
+	var out []Finding
+	add := func(f Finding, repair func() error) {
+		if fix && repair != nil {
+			if err := repair(); err != nil {
+				f.Err = err.Error()
+			} else {
+				f.Fixed = true
+			}
+		}
+		out = append(out, f)
+	}
+
+	if added, err := excludePresent(p.CommonGitDir); err != nil {
+		return nil, err
+	} else if !added {
+		add(Finding{Check: "exclude", Problem: ".planq/agent/ is not excluded from the code repository",
+			Fix: "add /.planq/agent/ to " + filepath.Join(p.CommonGitDir, "info", "exclude")},
+			func() error { _, err := EnsureExclude(p.CommonGitDir); return err })
+	}
+
+	bare := p.StateRepo()
+	if !staterepo.Exists(bare) {
+		add(Finding{Check: "state-repo", Problem: "state repository " + bare + " is missing", Fix: "create it (planq state init)"},
+			func() error { _, err := InitState(ctx, p); return err })
+		return out, nil
+	}
+	exts, err := staterepo.UnsupportedExtensions(bare)
+	if err != nil {
+		return nil, err
+	}
+	for _, ext := range exts {
+		add(Finding{Check: "extensions", Problem: "state repository sets extensions." + ext + ", which planq cannot read",
+			Fix: "unset extensions." + ext}, func() error { return staterepo.UnsetExtension(ctx, bare, ext) })
+	}
+	if len(exts) > 0 && !fix {
+		return out, nil // nothing below can open the repository
+	}
+
+	locks, err := staterepo.StaleLocks(bare, StaleLockAge)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range locks {
+		add(Finding{Check: "locks", Problem: "left-over lock file " + l, Fix: "remove it"}, func() error { return os.Remove(l) })
+	}
+
+	repo, err := staterepo.Open(bare)
+	if err != nil {
+		return nil, err
+	}
+	agentDir := filepath.Join(p.Workspace, project.AgentMount)
+	if _, err := os.Lstat(agentDir); err == nil {
+		switch {
+		case !staterepo.IsLiveWorktree(agentDir):
+			dest := filepath.Join(p.Home, "orphans", p.Config.Project, time.Now().UTC().Format("20060102T150405Z"))
+			add(Finding{Check: "mount", Problem: agentDir + " is not a mounted agent (left by a crash?)",
+				Fix: "move it to " + dest + " (its files are kept)"}, func() error { return moveAside(agentDir, dest) })
+		default:
+			if reg, err := staterepo.RegisteredPath(agentDir); err == nil && !samePath(reg, agentDir) {
+				add(Finding{Check: "moved", Problem: "agent worktree is registered at " + reg + " but is at " + agentDir,
+					Fix: "repair the registration (git worktree repair)"}, func() error {
+					if err := repo.RepairWorktree(ctx, agentDir); err != nil {
+						return err
+					}
+					return staterepo.OpenCode(p.Root).Repair(ctx)
+				})
+			}
+		}
+	}
+
+	wts, err := repo.Worktrees()
+	if err != nil {
+		return nil, err
+	}
+	for _, wt := range wts {
+		if wt.Missing {
+			add(Finding{Check: "worktrees", Problem: fmt.Sprintf("worktree of %s is registered at %s, which is gone", wt.Branch, wt.Path),
+				Fix: "prune the registration (the branch and its commits stay)"}, func() error { return repo.PruneWorktrees(ctx) })
+		}
+	}
+	return out, nil
+}
+
+func excludePresent(commonGitDir string) (bool, error) {
+	data, err := os.ReadFile(filepath.Join(commonGitDir, "info", "exclude"))
+	if err != nil && !os.IsNotExist(err) {
+		return false, fmt.Errorf("failed to read exclude file: %w", err)
+	}
+	return hasExclude(data), nil
+}
+
+func moveAside(src, dest string) error {
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", filepath.Dir(dest), err)
+	}
+	if err := os.Rename(src, dest); err != nil {
+		return fmt.Errorf("failed to move %s aside: %w", src, err)
+	}
+	return nil
+}
+
+func samePath(a, b string) bool {
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}

@@ -1,0 +1,144 @@
+package workspace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// InitOptions are the choices of `planq init`.
+type InitOptions struct {
+	// Project names the project; empty means the existing config's name, or
+	// the repository directory's name.
+	Project string
+}
+
+// InitResult says what Init changed; all false means nothing.
+type InitResult struct {
+	Project          *project.Project
+	WroteConfig      bool
+	AddedExclude     bool
+	CreatedStateRepo bool
+}
+
+// excludeLine keeps every workspace's mounted agent out of the code repo.
+const excludeLine = "/" + project.AgentMount + "/"
+
+// Init makes the code checkout at dir a planq project. It is idempotent.
+func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error) {
+	co, err := project.FindCheckout(dir)
+	if err != nil {
+		return InitResult{}, err
+	}
+	home, err := project.Home()
+	if err != nil {
+		return InitResult{}, err
+	}
+	var res InitResult
+	cfgPath := filepath.Join(co.Root, project.ConfigPath)
+	cfg, err := project.LoadConfig(co.Root)
+	switch {
+	case err == nil:
+		if opts.Project != "" && opts.Project != cfg.Project {
+			return res, planqerr.New(planqerr.Exists, cfgPath, "already names project %q", cfg.Project).
+				WithHint("edit %s by hand to rename the project", project.ConfigPath)
+		}
+	case errors.Is(err, os.ErrNotExist):
+		name := opts.Project
+		if name == "" {
+			name = nameFromDir(co.MainRoot)
+		}
+		if err := project.ValidateName("project", name); err != nil {
+			return res, err
+		}
+		cfg = project.DefaultConfig(name)
+		data, err := cfg.Marshal()
+		if err != nil {
+			return res, err
+		}
+		if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
+			return res, fmt.Errorf("failed to create %s: %w", filepath.Dir(cfgPath), err)
+		}
+		if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
+			return res, fmt.Errorf("failed to write %s: %w", cfgPath, err)
+		}
+		res.WroteConfig = true
+	default:
+		return res, err
+	}
+	p := &project.Project{Root: co.Root, Workspace: co.Root, CommonGitDir: co.CommonGitDir, Config: cfg, Home: home}
+	res.Project = p
+	if res.AddedExclude, err = EnsureExclude(co.CommonGitDir); err != nil {
+		return res, err
+	}
+	res.CreatedStateRepo, err = InitState(ctx, p)
+	return res, err
+}
+
+// InitState creates the project's state repository if it is missing.
+func InitState(ctx context.Context, p *project.Project) (bool, error) {
+	return staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
+}
+
+// EnsureExclude adds the agent mount to the repository's info/exclude,
+// shared by all its worktrees, and reports whether it had to.
+func EnsureExclude(commonGitDir string) (bool, error) {
+	path := filepath.Join(commonGitDir, "info", "exclude")
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	if hasExclude(data) {
+		return false, nil
+	}
+	if len(data) > 0 && !bytes.HasSuffix(data, []byte("\n")) {
+		data = append(data, '\n')
+	}
+	data = append(data, []byte("# planq: agent state is a separate repository\n"+excludeLine+"\n")...)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return false, fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return true, nil
+}
+
+func hasExclude(data []byte) bool {
+	for _, line := range strings.Split(string(data), "\n") {
+		switch strings.TrimSpace(line) {
+		case excludeLine, strings.TrimSuffix(excludeLine, "/"), ".planq/agent", ".planq/agent/":
+			return true
+		}
+	}
+	return false
+}
+
+// nameFromDir turns a directory name into a valid project name.
+func nameFromDir(dir string) string {
+	var b strings.Builder
+	for _, r := range filepath.Base(dir) {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteRune('-')
+		}
+	}
+	name := strings.Trim(b.String(), "-_")
+	if len(name) > changelog.MaxNameLen {
+		name = name[:changelog.MaxNameLen]
+	}
+	if name == "" {
+		name = "project"
+	}
+	return name
+}
