@@ -18,4 +18,3 @@ func Current(dir string) (Code, error) {
 	}
 	return Code(h), nil
 }
-

@@ -45,4 +45,3 @@ func ValidID(s string) bool {
 	}
 	return true
 }
-

@@ -264,4 +264,3 @@ func kindList() string {
 	}
 	return strings.Join(names, ", ")
 }
-

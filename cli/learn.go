@@ -92,4 +92,3 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 		Evidence: ev, Supersedes: opts.supersedes, Body: text,
 	})
 }
-

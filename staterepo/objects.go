@@ -309,4 +309,3 @@ func (r *Repo) walkTree(h plumbing.Hash, prefix string, seen map[string]bool, fi
 	}
 	return files, nil
 }
-

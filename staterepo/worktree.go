@@ -177,7 +177,6 @@ func (w *Worktree) Status(ctx context.Context) ([]string, error) {
 	return strings.Split(out, "\n"), nil
 }
 
-
 // IsLiveWorktree reports whether dir is a linked worktree whose registration
 // still exists, as opposed to a directory a crash or a move left behind.
 func IsLiveWorktree(dir string) bool {
