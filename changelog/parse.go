@@ -75,26 +75,40 @@ func (s *strictYAML) unmarshal(data []byte, _ any) error {
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return &lineError{m.Line, "frontmatter is not a mapping of keys to values"}
+		return &lineError{line: m.Line, msg: "frontmatter is not a mapping of keys to values"}
 	}
 	s.lines = map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k := m.Content[i]
 		if prev, dup := s.lines[k.Value]; dup {
-			return &lineError{k.Line, fmt.Sprintf("duplicate key %q (first at line %d)", k.Value, prev)}
+			return &lineError{line: k.Line, msg: fmt.Sprintf("duplicate key %q", k.Value), firstLine: prev}
 		}
 		if !knownKeys[k.Value] {
-			return &lineError{k.Line, fmt.Sprintf("unknown key %q", k.Value)}
+			return &lineError{line: k.Line, msg: fmt.Sprintf("unknown key %q", k.Value)}
 		}
 		s.lines[k.Value] = k.Line
 	}
-	return m.Decode(s.rec)
+	err := m.Decode(s.rec)
+	var te *yaml.TypeError
+	if err == nil || errors.As(err, &te) {
+		return err // type errors carry their line already
+	}
+	// Errors from a field's own decoding (a bad timestamp) carry no line:
+	// find the key whose value fails on its own.
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		one := &yaml.Node{Kind: yaml.MappingNode, Content: m.Content[i : i+2]}
+		if ferr := one.Decode(&Record{}); ferr != nil {
+			return &lineError{line: m.Content[i].Line, msg: m.Content[i].Value + ": " + ferr.Error()}
+		}
+	}
+	return err
 }
 
 // lineError is a problem at a line of the YAML block.
 type lineError struct {
-	line int
-	msg  string
+	line      int
+	msg       string
+	firstLine int // for a duplicate key, where it first appeared
 }
 
 func (e *lineError) Error() string { return e.msg }
@@ -167,7 +181,11 @@ func yamlError(path string, offset int, err error) error {
 	}
 	var le *lineError
 	if errors.As(err, &le) {
-		return &ParseError{Path: path, Line: le.line + offset, Msg: le.msg}
+		msg := le.msg
+		if le.firstLine > 0 {
+			msg += fmt.Sprintf(" (first at line %d)", le.firstLine+offset)
+		}
+		return &ParseError{Path: path, Line: le.line + offset, Msg: msg}
 	}
 	msg := err.Error()
 	var te *yaml.TypeError

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"planq": func() { os.Exit(Main()) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts in testdata/script: the real
+// planq binary against real git, one fresh HOME, PLANQ_HOME and gitconfig
+// per script.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup:               setupScriptEnv,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":   cmdExits,
+			"gitrepo": cmdGitRepo,
+			"genfile": cmdGenFile,
+			"age":     cmdAge,
+		},
+	})
+}
+
+func setupScriptEnv(e *testscript.Env) error {
+	home := filepath.Join(e.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	gitconfig := "[user]\n\tname = Script User\n\temail = script@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+		return err
+	}
+	e.Setenv("HOME", home)
+	e.Setenv("PLANQ_HOME", filepath.Join(home, ".planq"))
+	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	e.Setenv("TZ", "UTC")
+	e.Setenv("NO_COLOR", "1")
+	// Variables that would point planq or git elsewhere must not leak in.
+	kept := e.Vars[:0]
+	for _, kv := range e.Vars {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, "PLANQ_AGENT") && !strings.HasPrefix(name, "GIT_DIR") && name != "GIT_WORK_TREE" && name != "GIT_INDEX_FILE" {
+			kept = append(kept, kv)
+		}
+	}
+	e.Vars = kept
+	return nil
+}
+
+// exits N command args...: run command and require exit code N; its output
+// is kept for the stdout/stderr checks that follow.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("%v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// gitrepo DIR: make a git repository with one commit holding a README.
+func cmdGitRepo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: gitrepo DIR")
+	}
+	dir := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "README.md"), []byte("# demo\n"), 0o644))
+	for _, c := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "initial"}} {
+		if err := ts.Exec("git", append([]string{"-C", dir}, c...)...); err != nil {
+			ts.Fatalf("git %v: %v", c, err)
+		}
+	}
+}
+
+// genfile FILE SIZE [nul]: write SIZE bytes of text (with a NUL byte when asked).
+func cmdGenFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: genfile FILE SIZE [nul]")
+	}
+	size, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	data := bytes.Repeat([]byte("planq "), size/6+1)[:size]
+	if len(args) > 2 && args[2] == "nul" {
+		data[size/2] = 0
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
+}
+
+// age FILE MINUTES: make FILE look MINUTES old.
+func cmdAge(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: age FILE MINUTES")
+	}
+	m, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	t := time.Now().Add(-time.Duration(m) * time.Minute)
+	ts.Check(os.Chtimes(ts.MkAbs(args[0]), t, t))
+}
