@@ -50,27 +50,23 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	if err != nil {
 		return Written{}, err
 	}
-	rec.Agent = a.Name
-	rec.Timestamp = now()
-	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
-	data, err := a.check(rec, opts)
-	if err != nil {
-		return Written{}, err
-	}
-
+	// Stamp under the lock, so time order, parent links and commit order agree.
 	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
 	if err != nil {
 		return Written{}, err
 	}
 	defer unlock()
-
+	rec.Agent = a.Name
+	rec.Timestamp = now()
+	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
 	if rec.Kind == changelog.KindLog && rec.Parent == "" {
 		if rec.Parent, err = a.previousLogEntry(); err != nil {
 			return Written{}, err
 		}
-		if data, err = changelog.Render(rec); err != nil {
-			return Written{}, err
-		}
+	}
+	data, err := a.check(rec, opts)
+	if err != nil {
+		return Written{}, err
 	}
 	rel := changelog.RecordPath(rec)
 	if err := createFile(filepath.Join(a.Dir, filepath.FromSlash(rel)), data); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -26,7 +27,7 @@ const refRetries = 8
 // `git commit`, which re-reads the whole index and stats every file.
 func (w *Worktree) CommitFiles(ctx context.Context, paths []string, message string) (plumbing.Hash, error) {
 	args := append([]string{"update-index", "--add", "--remove", "--"}, paths...)
-	if _, err := w.git.Run(ctx, args...); err != nil {
+	if err := w.runWaitingForIndex(ctx, args...); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to stage %v: %w", paths, err)
 	}
 	edits := make(map[string]plumbing.Hash, len(paths))
@@ -61,7 +62,7 @@ func (w *Worktree) CommitFiles(ctx context.Context, paths []string, message stri
 // there was nothing to commit. Unlike `git commit` it needs no configured
 // identity and runs no hooks.
 func (w *Worktree) CommitAll(ctx context.Context, message string) (plumbing.Hash, error) {
-	if _, err := w.git.Run(ctx, "add", "--all"); err != nil {
+	if err := w.runWaitingForIndex(ctx, "add", "--all"); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to stage pending state: %w", err)
 	}
 	out, err := w.git.Run(ctx, "write-tree")
@@ -123,4 +124,25 @@ func subject(message string) string {
 		}
 	}
 	return message
+}
+
+// indexWait bounds how long planq waits for another git process's index.lock.
+const indexWait = 10 * time.Second
+
+// runWaitingForIndex runs a git command that writes the index, retrying
+// while another git process holds index.lock: git itself fails at once, but
+// an agent's plain git commit in the same worktree takes only milliseconds.
+func (w *Worktree) runWaitingForIndex(ctx context.Context, args ...string) error {
+	deadline := time.Now().Add(indexWait)
+	for delay := 5 * time.Millisecond; ; delay = min(delay*2, 200*time.Millisecond) {
+		_, err := w.git.Run(ctx, args...)
+		if err == nil || !stderrContains(err, "index.lock") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(delay):
+		}
+	}
 }
