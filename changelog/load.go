@@ -157,23 +157,31 @@ type cacheFile struct {
 	Records []Record
 }
 
-// OpenCache loads the cache at path. A missing, old or damaged cache file
-// starts an empty cache: it is only ever a shortcut.
+// OpenCache returns the cache kept at path. The file is read on first use,
+// so commands that only write records never pay for decoding it. A missing,
+// old or damaged cache file starts an empty cache: it is only a shortcut.
 func OpenCache(path string) *Cache {
-	c := &Cache{path: path, entries: map[BlobID]*Record{}}
-	f, err := os.Open(path)
+	return &Cache{path: path}
+}
+
+// loadLocked reads the cache file once; c.mu is held.
+func (c *Cache) loadLocked() {
+	if c.entries != nil {
+		return
+	}
+	c.entries = map[BlobID]*Record{}
+	f, err := os.Open(c.path)
 	if err != nil {
-		return c
+		return
 	}
 	defer f.Close()
 	var cf cacheFile
 	if err := gob.NewDecoder(f).Decode(&cf); err != nil || cf.Version != cacheVersion || len(cf.Blobs) != len(cf.Records) {
-		return c
+		return
 	}
 	for i := range cf.Blobs {
 		c.entries[cf.Blobs[i]] = &cf.Records[i]
 	}
-	return c
 }
 
 func (c *Cache) get(id BlobID) (*Record, bool) {
@@ -182,6 +190,7 @@ func (c *Cache) get(id BlobID) (*Record, bool) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.loadLocked()
 	r, ok := c.entries[id]
 	return r, ok
 }
@@ -192,6 +201,7 @@ func (c *Cache) put(id BlobID, r *Record) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.loadLocked()
 	c.entries[id] = r
 	c.added++
 }

@@ -96,6 +96,9 @@ func Init(ctx context.Context, path string, files map[string][]byte) (bool, erro
 		// Old objects stay for two weeks: an agent may still need them.
 		{"config", "gc.pruneExpire 2.weeks.ago"},
 		{"config", "core.logAllRefUpdates always"},
+		// Agents add one file at a time to worktrees of many thousand files:
+		// a split index rewrites only what changed, not the whole index.
+		{"config", "core.splitIndex true"},
 	}
 	for _, s := range settings {
 		args := append([]string{s[0]}, strings.Fields(s[1])...)
