@@ -11,9 +11,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// refRetries bounds how often a commit is rebuilt after losing a race for
-// the branch to another writer (plain git in the same worktree, say).
-const refRetries = 8
+// refWait bounds how long a commit keeps being rebuilt after losing races
+// for the branch to other writers (plain git in the same worktree, say).
+const refWait = 10 * time.Second
 
 // CommitFiles commits exactly the given paths (relative to the worktree, as
 // they are on disk; a missing file is a deletion) on the worktree's branch
@@ -86,7 +86,8 @@ func (w *Worktree) commitTree(ctx context.Context, message string, build func(ba
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	for attempt := 0; ; attempt++ {
+	deadline := time.Now().Add(refWait)
+	for delay := time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
 		tip, err := w.Repo.Tip(branch)
 		if err != nil {
 			return plumbing.ZeroHash, err
@@ -111,7 +112,11 @@ func (w *Worktree) commitTree(ctx context.Context, message string, build func(ba
 		if err == nil {
 			return commit, nil
 		}
-		if !errors.Is(err, ErrRefMoved) || attempt == refRetries {
+		if !errors.Is(err, ErrRefMoved) || time.Now().After(deadline) {
+			return plumbing.ZeroHash, err
+		}
+		// The other writer may still hold the ref's lock: back off a little.
+		if err := sleep(ctx, delay); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
@@ -139,10 +144,17 @@ func (w *Worktree) runWaitingForIndex(ctx context.Context, args ...string) error
 		if err == nil || !stderrContains(err, "index.lock") || time.Now().After(deadline) {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(delay):
+		if err := sleep(ctx, delay); err != nil {
+			return err
 		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
 	}
 }
