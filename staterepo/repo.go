@@ -69,23 +69,37 @@ func openError(path string, err error) error {
 // files, unless one is there already. It reports whether it created anything.
 // Two processes racing here end with one repository and one global branch.
 func Init(ctx context.Context, path string, files map[string][]byte) (bool, error) {
-	if Exists(path) {
-		r, err := Open(path)
-		if err != nil {
+	if !Exists(path) {
+		if err := createBare(ctx, path); err != nil {
 			return false, err
 		}
-		if _, err := r.Tip(GlobalBranch); err == nil {
-			return false, nil
-		}
-		return r.createGlobal(ctx, files)
 	}
+	r, err := Open(path)
+	if err != nil {
+		return false, err
+	}
+	if _, err := r.Tip(GlobalBranch); err == nil {
+		return false, nil
+	}
+	return r.createGlobal(ctx, files)
+}
+
+// createBare makes the bare repository beside its final place and renames
+// it in, so no one ever sees it half-configured and racing inits cannot
+// collide: the first rename wins and the others discard their copy.
+func createBare(ctx context.Context, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+		return fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
 	}
-	if _, err := (Git{Dir: filepath.Dir(path)}).Run(ctx, "init", "--quiet", "--bare", path); err != nil {
-		return false, fmt.Errorf("failed to create state repository: %w", err)
+	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".init-")
+	if err != nil {
+		return fmt.Errorf("failed to create state repository: %w", err)
 	}
-	g := Git{Dir: path}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	g := Git{Dir: tmp}
+	if _, err := g.Run(ctx, "init", "--quiet", "--bare", "."); err != nil {
+		return fmt.Errorf("failed to create state repository: %w", err)
+	}
 	settings := [][2]string{
 		{"symbolic-ref", "HEAD refs/heads/" + GlobalBranch},
 		// The user's global hooks are for code, not for planq's state.
@@ -103,14 +117,13 @@ func Init(ctx context.Context, path string, files map[string][]byte) (bool, erro
 	for _, s := range settings {
 		args := append([]string{s[0]}, strings.Fields(s[1])...)
 		if _, err := g.Run(ctx, args...); err != nil {
-			return false, fmt.Errorf("failed to configure state repository: %w", err)
+			return fmt.Errorf("failed to configure state repository: %w", err)
 		}
 	}
-	r, err := Open(path)
-	if err != nil {
-		return false, err
+	if err := os.Rename(tmp, path); err != nil && !Exists(path) {
+		return fmt.Errorf("failed to create state repository: %w", err)
 	}
-	return r.createGlobal(ctx, files)
+	return nil
 }
 
 func (r *Repo) createGlobal(ctx context.Context, files map[string][]byte) (bool, error) {
