@@ -6,11 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // checkpointRefPrefix namespaces checkpoint tags per agent, so two agents
@@ -18,8 +17,8 @@ import (
 const checkpointRefPrefix = "refs/tags/checkpoint/"
 
 // CheckpointRef is the tag of an agent's named checkpoint.
-func CheckpointRef(agent, name string) plumbing.ReferenceName {
-	return plumbing.ReferenceName(checkpointRefPrefix + agent + "/" + name)
+func CheckpointRef(agent, name string) string {
+	return checkpointRefPrefix + agent + "/" + name
 }
 
 // Checkpoint saves the agent's state under a name: pending changes are
@@ -29,7 +28,7 @@ func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOpt
 		return Written{}, err
 	}
 	ref := CheckpointRef(a.Name, name)
-	if existing, _ := a.store.Repo.Refs(ref.String()); !existing[ref.String()].IsZero() {
+	if existing, _ := a.store.Repo.Refs(ref); !existing[ref].IsZero() {
 		return Written{}, planqerr.New(planqerr.Exists, "checkpoint "+quote(name), "already exists for agent %s", a.Name).
 			WithHint("pick another name; 'planq checkpoint list' shows the ones taken")
 	}
@@ -43,7 +42,7 @@ func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOpt
 	if err != nil {
 		return Written{}, err
 	}
-	if err := a.store.Repo.CreateRef(ctx, ref, plumbing.NewHash(w.Commit), "planq: checkpoint "+name); err != nil {
+	if err := a.store.Repo.CreateRef(ctx, ref, staterepo.NewHash(w.Commit), "planq: checkpoint "+name); err != nil {
 		return Written{}, err
 	}
 	return w, nil

@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -27,7 +25,7 @@ func OpenStore(p *project.Project) (*Store, error) {
 		return nil, err
 	}
 	cache := changelog.OpenCache(filepath.Join(p.CacheDir(), "records.gob"))
-	read := func(id changelog.BlobID) ([]byte, error) { return repo.ReadBlob(plumbing.Hash(id)) }
+	read := func(id changelog.BlobID) ([]byte, error) { return repo.ReadBlob(staterepo.Hash(id)) }
 	return &Store{Project: p, Repo: repo, cache: cache, loader: changelog.NewLoader(read, cache)}, nil
 }
 
@@ -40,7 +38,7 @@ func (s *Store) BranchRecords(branch string) ([]*changelog.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.load([]plumbing.Hash{tip})
+	return s.load([]staterepo.Hash{tip})
 }
 
 // AllRecords loads every record on global and on every agent branch, each
@@ -57,14 +55,14 @@ func (s *Store) AllRecords() ([]*changelog.Record, error) {
 		}
 	}
 	sort.Strings(names)
-	tips := make([]plumbing.Hash, len(names))
+	tips := make([]staterepo.Hash, len(names))
 	for i, n := range names {
 		tips[i] = branches[n]
 	}
 	return s.load(tips)
 }
 
-func (s *Store) load(tips []plumbing.Hash) ([]*changelog.Record, error) {
+func (s *Store) load(tips []staterepo.Hash) ([]*changelog.Record, error) {
 	seen := map[string]bool{}
 	var files []changelog.File
 	for _, tip := range tips {

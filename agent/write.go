@@ -10,11 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/secrets"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // WriteOptions tune how a record is written.
@@ -203,19 +202,19 @@ func logTrailer(message, agent string) (string, bool) {
 // validating record files first so a malformed one is reported (it is still
 // committed: nothing is ever lost). It returns the commit, or the zero hash
 // when the worktree was clean, and the malformed records it saw.
-func (a *Agent) CommitPending(ctx context.Context, reason string) (plumbing.Hash, []error, error) {
+func (a *Agent) CommitPending(ctx context.Context, reason string) (staterepo.Hash, []error, error) {
 	wt, err := a.Worktree()
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return staterepo.ZeroHash, nil, err
 	}
 	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
 	if err != nil {
-		return plumbing.ZeroHash, nil, err
+		return staterepo.ZeroHash, nil, err
 	}
 	defer unlock()
 	status, err := wt.Status(ctx)
 	if err != nil || len(status) == 0 {
-		return plumbing.ZeroHash, nil, err
+		return staterepo.ZeroHash, nil, err
 	}
 	var problems []error
 	for _, line := range status {

@@ -39,7 +39,7 @@ func ValidID(s string) bool {
 		return false
 	}
 	for _, c := range hexPart {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
 			return false
 		}
 	}

@@ -40,7 +40,7 @@ decisions, its recent learnings, the pending handoff and the code branch.
 "focus","scratch","recent_log":[record],"decisions":[record],"learnings":[record],
 "handoff":record}.`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runContextShow(env, opts) },
+		RunE: func(*cobra.Command, []string) error { return runContextShow(env, opts) },
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "show agent `NAME`'s context")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")

@@ -34,7 +34,7 @@ func newLogCmd(env *Env) *cobra.Command {
 --json prints {"entries": [record...], "agents": [{"agent","entries","last_entry","title"}]}.`,
 		Example: "  planq log\n  planq log --all --since 2026-11-01\n  planq log --agent auth --json",
 		Args:    exactArgs(0, "no arguments (did you mean 'planq log add'?)"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(*cobra.Command, []string) error {
 			return runLog(env, opts)
 		},
 	}

@@ -62,7 +62,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = &usageError{err}
 	}
 	printError(stderr, err)
-	if _, ok := err.(*usageError); ok && !strings.Contains(err.Error(), "--help") {
+	if ue := (*usageError)(nil); errors.As(err, &ue) && !strings.Contains(err.Error(), "--help") {
 		fmt.Fprintln(stderr, "planq: hint: run 'planq help' or add --help to a command for its usage")
 	}
 	return exitCode(err)
@@ -97,7 +97,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 		Version:       Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+		PersistentPreRunE: func(*cobra.Command, []string) error {
 			env.Dir = dir
 			if env.Dir == "" {
 				wd, err := os.Getwd()

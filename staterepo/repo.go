@@ -143,7 +143,7 @@ func (r *Repo) createGlobal(ctx context.Context, files map[string][]byte) (bool,
 	if err != nil {
 		return false, err
 	}
-	err = r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch), commit, "planq: init")
+	err = r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch).String(), commit, "planq: init")
 	if planqerr.Is(err, planqerr.Exists) {
 		return false, nil // another planq created it first
 	}
@@ -203,26 +203,22 @@ func (r *Repo) Refs(prefix string) (map[string]plumbing.Hash, error) {
 
 // CreateRef creates ref at commit; it fails with planqerr.Exists if the ref
 // is there already, whoever made it.
-func (r *Repo) CreateRef(ctx context.Context, ref plumbing.ReferenceName, commit plumbing.Hash, reason string) error {
-	_, err := r.git.Run(ctx, "update-ref", "-m", reason, ref.String(), commit.String(), zeroOID)
+func (r *Repo) CreateRef(ctx context.Context, ref string, commit Hash, reason string) error {
+	_, err := r.git.Run(ctx, "update-ref", "-m", reason, ref, commit.String(), zeroOID)
 	if err != nil {
-		if _, lookErr := r.gg.Reference(ref, false); lookErr == nil {
-			return planqerr.New(planqerr.Exists, ref.Short(), "already exists")
+		name := plumbing.ReferenceName(ref)
+		if _, lookErr := r.gg.Reference(name, false); lookErr == nil {
+			return planqerr.New(planqerr.Exists, name.Short(), "already exists")
 		}
-		return fmt.Errorf("failed to create %s: %w", ref.Short(), err)
+		return fmt.Errorf("failed to create %s: %w", name.Short(), err)
 	}
 	return nil
 }
 
-// UpdateRef moves ref from old to commit; ErrRefMoved reports a lost race.
-func (r *Repo) UpdateRef(ctx context.Context, ref plumbing.ReferenceName, commit, old plumbing.Hash, reason string) error {
-	return updateRef(ctx, r.git, ref.String(), commit, old, reason)
-}
-
 // DeleteRef deletes ref if it still points at old.
-func (r *Repo) DeleteRef(ctx context.Context, ref plumbing.ReferenceName, old plumbing.Hash) error {
-	if _, err := r.git.Run(ctx, "update-ref", "-d", ref.String(), old.String()); err != nil {
-		return fmt.Errorf("failed to delete %s: %w", ref.Short(), err)
+func (r *Repo) DeleteRef(ctx context.Context, ref string, old Hash) error {
+	if _, err := r.git.Run(ctx, "update-ref", "-d", ref, old.String()); err != nil {
+		return fmt.Errorf("failed to delete %s: %w", ref, err)
 	}
 	return nil
 }
@@ -280,4 +276,41 @@ func UnsetExtension(ctx context.Context, path, name string) error {
 		return fmt.Errorf("failed to unset extensions.%s: %w", name, err)
 	}
 	return nil
+}
+
+// CreateBranch creates branch at a new commit on top of from's tip that adds
+// files, without any worktree. It fails with planqerr.Exists when the branch
+// exists, whoever created it.
+func (r *Repo) CreateBranch(ctx context.Context, branch, from string, files map[string][]byte, message string) (Hash, error) {
+	base, err := r.Tip(from)
+	if err != nil {
+		return ZeroHash, err
+	}
+	parent, err := r.Commit(base)
+	if err != nil {
+		return ZeroHash, err
+	}
+	blobs := make(map[string]plumbing.Hash, len(files))
+	for p, data := range files {
+		if blobs[p], err = r.WriteBlob(data); err != nil {
+			return ZeroHash, err
+		}
+	}
+	tree, err := r.EditTree(parent.TreeHash, blobs)
+	if err != nil {
+		return ZeroHash, err
+	}
+	commit, err := r.WriteCommit(tree, []plumbing.Hash{base}, message)
+	if err != nil {
+		return ZeroHash, err
+	}
+	if err := r.CreateRef(ctx, plumbing.NewBranchReferenceName(branch).String(), commit, "planq: "+subject(message)); err != nil {
+		return ZeroHash, err
+	}
+	return commit, nil
+}
+
+// DeleteBranch deletes branch if it still points at old.
+func (r *Repo) DeleteBranch(ctx context.Context, branch string, old Hash) error {
+	return r.DeleteRef(ctx, plumbing.NewBranchReferenceName(branch).String(), old)
 }

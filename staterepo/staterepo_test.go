@@ -92,7 +92,7 @@ func TestEditTreeMatchesGit(t *testing.T) {
 				files[p] = h
 			}
 		}
-		if want := gitTree(t, r, files); tree.String() != want && !(tree.IsZero() && len(files) == 0) {
+		if want := gitTree(t, r, files); tree.String() != want && (!tree.IsZero() || len(files) != 0) {
 			t.Fatalf("round %d: EditTree = %s, git write-tree = %s", round, tree, want)
 		}
 	}
@@ -134,7 +134,7 @@ func TestCommitFilesKeepsWorktreeCleanAndBuildsOnTip(t *testing.T) {
 	r := newRepo(t)
 	ctx := context.Background()
 	tip, _ := r.Tip(GlobalBranch)
-	if err := r.CreateRef(ctx, plumbing.NewBranchReferenceName("agent-a"), tip, "test"); err != nil {
+	if err := r.CreateRef(ctx, "refs/heads/agent-a", tip, "test"); err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "wt")
@@ -221,7 +221,7 @@ func TestWorktreesReportsMissingDirectories(t *testing.T) {
 	ctx := context.Background()
 	tip, _ := r.Tip(GlobalBranch)
 	for _, b := range []string{"agent-x", "agent-y"} {
-		if err := r.CreateRef(ctx, plumbing.NewBranchReferenceName(b), tip, "test"); err != nil {
+		if err := r.CreateRef(ctx, "refs/heads/"+b, tip, "test"); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -97,7 +95,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 		if tip, err = newAgentBranch(ctx, repo, opts.Name); err != nil {
 			return fail(err)
 		}
-		undo = append(undo, func() { _ = repo.DeleteRef(cleanup, plumbing.NewBranchReferenceName(branch), tip) })
+		undo = append(undo, func() { _ = repo.DeleteBranch(cleanup, branch, tip) })
 	}
 	res := Created{Commit: tip.String(), Resumed: exists}
 	if !opts.Here {
@@ -172,36 +170,13 @@ func checkMountFree(agentDir string) error {
 }
 
 // newAgentBranch creates agent-<name> from global, adding the agent's notes.
-func newAgentBranch(ctx context.Context, repo *staterepo.Repo, name string) (plumbing.Hash, error) {
-	global, err := repo.Tip(staterepo.GlobalBranch)
-	if err != nil {
-		return plumbing.ZeroHash, err
+func newAgentBranch(ctx context.Context, repo *staterepo.Repo, name string) (staterepo.Hash, error) {
+	branch := staterepo.AgentBranch(name)
+	commit, err := repo.CreateBranch(ctx, branch, staterepo.GlobalBranch, agent.InitialNotes(),
+		"planq: create agent "+name+"\n\nPlanq-Agent: "+name+"\n")
+	if planqerr.Is(err, planqerr.Exists) {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Exists, `agent "`+name+`"`, "branch %s already exists", branch).
+			WithHint("another planq created it a moment ago; pick another name")
 	}
-	base, err := repo.Commit(global)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	blobs := map[string]plumbing.Hash{}
-	for path, data := range agent.InitialNotes() {
-		if blobs[path], err = repo.WriteBlob(data); err != nil {
-			return plumbing.ZeroHash, err
-		}
-	}
-	tree, err := repo.EditTree(base.TreeHash, blobs)
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	commit, err := repo.WriteCommit(tree, []plumbing.Hash{global}, "planq: create agent "+name+"\n\nPlanq-Agent: "+name+"\n")
-	if err != nil {
-		return plumbing.ZeroHash, err
-	}
-	ref := plumbing.NewBranchReferenceName(staterepo.AgentBranch(name))
-	if err := repo.CreateRef(ctx, ref, commit, "planq: create agent "+name); err != nil {
-		if planqerr.Is(err, planqerr.Exists) {
-			return plumbing.ZeroHash, planqerr.New(planqerr.Exists, `agent "`+name+`"`, "branch %s already exists", ref.Short()).
-				WithHint("another planq created it a moment ago; pick another name")
-		}
-		return plumbing.ZeroHash, err
-	}
-	return commit, nil
+	return commit, err
 }

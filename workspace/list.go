@@ -30,7 +30,7 @@ type AgentStatus struct {
 
 // List describes every agent of the project, sorted by name. Malformed
 // records do not hide the listing; they are returned as the error beside it.
-func List(ctx context.Context, p *project.Project) ([]AgentStatus, error) {
+func List(_ context.Context, p *project.Project) ([]AgentStatus, error) {
 	store, err := agent.OpenStore(p)
 	if err != nil {
 		return nil, err

@@ -28,9 +28,9 @@ import (
 )
 
 var (
-	runs    = flag.Int("runs", 21, "timed runs per measurement")
-	only    = flag.String("only", "", "comma-separated measurements: logadd,flat,read,create")
-	keep    = flag.Bool("keep", false, "keep the temporary directory")
+	runs     = flag.Int("runs", 21, "timed runs per measurement")
+	only     = flag.String("only", "", "comma-separated measurements: logadd,flat,read,create")
+	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
 )
