@@ -26,7 +26,7 @@ const (
 func InitialNotes() map[string][]byte {
 	return map[string][]byte{
 		ScratchFile: []byte("# Scratch\n"),
-		FocusFile:   []byte(focusHeader + "(none yet: set it with 'planq context set \"...\"')\n"),
+		FocusFile:   []byte(focusHeader),
 	}
 }
 

@@ -74,7 +74,11 @@ func printSummary(env *Env, s *brief.Summary) error {
 	if s.Code.Branch != "" || s.Code.Commit != "" {
 		fmt.Fprintf(&b, "code branch: %s at %s\n", orDash(s.Code.Branch), short(s.Code.Commit))
 	}
-	fmt.Fprintf(&b, "\n## Focus\n%s\n", orNone(s.Focus))
+	focus := s.Focus
+	if focus == "" {
+		focus = `(none: set it with planq context set "...")`
+	}
+	fmt.Fprintf(&b, "\n## Focus\n%s\n", focus)
 	if s.Handoff != nil {
 		from := s.Handoff.Agent
 		fmt.Fprintf(&b, "\n## Pending handoff (%s from %s, %s)\n%s\n", s.Handoff.ID, from, s.Handoff.Timestamp.Local().Format("2006-01-02 15:04"), s.Handoff.Body)

@@ -21,16 +21,21 @@ type CodeRepo struct {
 // OpenCode returns the code repository checked out at dir.
 func OpenCode(dir string) *CodeRepo { return &CodeRepo{Dir: dir, git: Git{Dir: dir}} }
 
-// BranchExists reports whether the code repository has a local branch.
-func (c *CodeRepo) BranchExists(ctx context.Context, branch string) bool {
-	_, err := c.git.Run(ctx, "show-ref", "--verify", "--quiet", "refs/heads/"+branch)
+// BranchExists reports whether the code repository has a local branch,
+// read in process.
+func (c *CodeRepo) BranchExists(branch string) bool {
+	repo, err := git.PlainOpenWithOptions(c.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if err != nil {
+		return false
+	}
+	_, err = repo.Reference(plumbing.NewBranchReferenceName(branch), false)
 	return err == nil
 }
 
-// ValidBranchName reports whether git accepts name as a branch name.
-func (c *CodeRepo) ValidBranchName(ctx context.Context, name string) bool {
-	_, err := c.git.Run(ctx, "check-ref-format", "--branch", name)
-	return err == nil && !strings.HasPrefix(name, "-")
+// ValidBranchName reports whether name follows git's rules for branch names
+// (git check-ref-format --branch), checked in process.
+func ValidBranchName(name string) bool {
+	return plumbing.NewBranchReferenceName(name).Validate() == nil
 }
 
 // AddWorktree checks out branch in a new worktree at path, creating the

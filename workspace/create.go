@@ -63,16 +63,20 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 		return Created{}, planqerr.New(planqerr.NotFound, subject, "has no branch %s to resume", branch).
 			WithHint("drop --resume to create it")
 	}
+	staleMount := false
 	if exists {
-		if wt, ok, err := repo.WorktreeOf(branch); err != nil {
+		wt, ok, err := repo.WorktreeOf(branch)
+		if err != nil {
 			return Created{}, err
-		} else if ok && !wt.Missing {
+		}
+		if ok && !wt.Missing {
 			return Created{}, planqerr.New(planqerr.Exists, subject, "is already mounted at %s", wt.Path).
 				WithHint("work there, or 'planq remove %s' first", opts.Name)
 		}
+		staleMount = ok // registered, but its directory is gone
 	}
 
-	ws, codeBranch, err := planWorkspace(ctx, p, opts)
+	ws, codeBranch, err := planWorkspace(p, opts)
 	if err != nil {
 		return Created{}, err
 	}
@@ -100,7 +104,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	res := Created{Commit: tip.String(), Resumed: exists}
 	if !opts.Here {
 		code := staterepo.OpenCode(p.Root)
-		createBranch := !code.BranchExists(ctx, codeBranch)
+		createBranch := !code.BranchExists(codeBranch)
 		if err := os.MkdirAll(filepath.Dir(ws), 0o755); err != nil {
 			return fail(err)
 		}
@@ -118,8 +122,10 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err := os.MkdirAll(filepath.Dir(agentDir), 0o755); err != nil {
 		return fail(err)
 	}
-	if err := repo.PruneWorktrees(ctx); err != nil { // a stale registration would block the branch
-		return fail(err)
+	if staleMount { // a stale registration would block the branch
+		if err := repo.PruneWorktrees(ctx); err != nil {
+			return fail(err)
+		}
 	}
 	if err := repo.AddWorktree(ctx, agentDir, branch); err != nil {
 		return fail(err)
@@ -132,7 +138,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 }
 
 // planWorkspace decides where the agent is mounted and on which code branch.
-func planWorkspace(ctx context.Context, p *project.Project, opts CreateOptions) (string, string, error) {
+func planWorkspace(p *project.Project, opts CreateOptions) (string, string, error) {
 	if opts.Here {
 		if opts.Branch != "" {
 			return "", "", planqerr.New(planqerr.Invalid, "--branch", "does not go with --here").
@@ -149,7 +155,7 @@ func planWorkspace(ctx context.Context, p *project.Project, opts CreateOptions) 
 	if branch == "" {
 		branch = DefaultCodeBranch(opts.Name)
 	}
-	if !staterepo.OpenCode(p.Root).ValidBranchName(ctx, branch) {
+	if !staterepo.ValidBranchName(branch) {
 		return "", "", planqerr.New(planqerr.Invalid, "branch "+`"`+branch+`"`, "is not a valid git branch name")
 	}
 	return ws, branch, nil

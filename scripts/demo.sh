@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# planq end to end on a throwaway project: build planq, make a code repository,
+# set planq up, create two agents in their own workspaces, let them record
+# what they do and learn, read it back, hand off, checkpoint, and remove one.
+# Everything happens under a temporary directory (kept with KEEP=1).
+#
+#   ./scripts/demo.sh
+set -euo pipefail
+
+repo_root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/planq-demo.XXXXXX")
+if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; fi
+
+# A private HOME: the demo never touches your ~/.planq or your git config.
+export HOME="$work/home" PLANQ_HOME="$work/home/.planq"
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/home/.gitconfig"
+mkdir -p "$HOME"
+git config --global user.name "Demo User"
+git config --global user.email demo@example.com
+git config --global init.defaultBranch main
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+run() { step "$@"; "$@"; }
+
+step "go build -o $work/bin/planq ./cmd/planq"
+(cd "$repo_root" && go build -o "$work/bin/planq" ./cmd/planq)
+export PATH="$work/bin:$PATH"
+
+step "make a code repository: shop"
+mkdir -p "$work/shop" && cd "$work/shop"
+git init -q && printf '# shop\n' > README.md && git add . && git commit -qm "initial commit"
+
+run planq init --project shop
+run git status --short
+run planq create auth
+run planq create api --branch feature/api
+
+step "cd \$PLANQ_HOME/workspaces/shop/auth   (agent auth's workspace)"
+cd "$PLANQ_HOME/workspaces/shop/auth"
+run planq context set "JWT validation for the login endpoint"
+run planq log add "Plan: validate JWTs in middleware, then refresh on 401" --type plan
+run planq decide "Use RS256" --over HS256,session --because "services verify tokens with the public key only"
+run planq learn "Tokens expire after 15 minutes; the client must refresh on 401" --type pattern --domain auth
+run planq learn "go test hangs on the integration suite without -p 1" --type failure --domain ci \
+  --resolution "run it with -p 1; the suites share one database" --classification foundational
+run planq log add "Added JWT validation middleware" --type implement --status completed
+run planq scratch --append "next: refresh path, then logout"
+run planq checkpoint jwt-done -m "middleware merged, tests green"
+run planq handoff "Refresh endpoint is next; see the scratch notes" --to api
+
+step "plain git works inside the agent's state worktree"
+run git -C .planq/agent log --oneline -5
+run git -C .planq/agent status --short
+
+step "cd \$PLANQ_HOME/workspaces/shop/api   (agent api's workspace)"
+cd "$PLANQ_HOME/workspaces/shop/api"
+run planq log add "Started the refresh endpoint" --type start --status in_progress
+run planq context show
+
+run planq log --all
+run planq list
+run planq checkpoint list --all
+
+step "cd $work/shop && planq remove api   (pending state is committed first)"
+cd "$work/shop"
+printf 'left uncommitted by the agent\n' > "$PLANQ_HOME/workspaces/shop/api/.planq/agent/notes.md"
+run planq remove api
+run git -C "$PLANQ_HOME/state-repos/shop.git" log --oneline -3 agent-api
+run planq list --json
+run planq doctor
+
+printf '\ndemo finished: two agents, %s state commits\n' \
+  "$(git -C "$PLANQ_HOME/state-repos/shop.git" rev-list --all --count)"
