@@ -1,6 +1,6 @@
 module github.com/planq-dev/planq
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/adrg/frontmatter v0.2.0
