@@ -62,11 +62,24 @@ func (s *Store) AllRecords() ([]*changelog.Record, error) {
 	return s.load(tips)
 }
 
+// CommitRecords loads the records under the given kind directories (all
+// kinds when none) of one commit, oldest first.
+func (s *Store) CommitRecords(commit staterepo.Hash, dirs ...string) ([]*changelog.Record, error) {
+	return s.loadDirs([]staterepo.Hash{commit}, dirs)
+}
+
 func (s *Store) load(tips []staterepo.Hash) ([]*changelog.Record, error) {
+	return s.loadDirs(tips, changelog.Dirs())
+}
+
+func (s *Store) loadDirs(tips []staterepo.Hash, dirs []string) ([]*changelog.Record, error) {
+	if len(dirs) == 0 {
+		dirs = changelog.Dirs()
+	}
 	seen := map[string]bool{}
 	var files []changelog.File
 	for _, tip := range tips {
-		fs, err := s.Repo.Walk(tip, changelog.Dirs(), seen)
+		fs, err := s.Repo.Walk(tip, dirs, seen)
 		if err != nil {
 			return nil, err
 		}

@@ -77,6 +77,13 @@ type Evidence struct {
 	Issue  string   `yaml:"issue,omitempty" json:"issue,omitempty"`
 }
 
+// Source names a record that promote found equivalent to another and
+// merged into it: the same learning or decision, from another agent.
+type Source struct {
+	ID    string `yaml:"id" json:"id"`
+	Agent string `yaml:"agent" json:"agent"`
+}
+
 // Record is one record: frontmatter fields and a Markdown body. The field
 // order here is the order of keys in the files planq writes.
 type Record struct {
@@ -90,6 +97,11 @@ type Record struct {
 	Status     string    `yaml:"status,omitempty" json:"status,omitempty"`
 	Supersedes string    `yaml:"supersedes,omitempty" json:"supersedes,omitempty"`
 	Tombstone  bool      `yaml:"tombstone,omitempty" json:"tombstone,omitempty"`
+
+	// Learnings and decisions: what it is about (see SubjectKey), and the
+	// equivalent records promote merged into this one.
+	Subject string   `yaml:"subject,omitempty" json:"subject,omitempty"`
+	Sources []Source `yaml:"sources,omitempty" json:"sources,omitempty"`
 
 	// Decisions.
 	Decision     string   `yaml:"decision,omitempty" json:"decision,omitempty"`
@@ -161,6 +173,14 @@ func Validate(r *Record) error {
 			return fieldErr(refField(r, ref), "%q is not a record id", ref)
 		}
 	}
+	if strings.ContainsAny(r.Subject, "\n\r") || len(r.Subject) > 200 {
+		return fieldErr("subject", "must be one line of at most 200 characters")
+	}
+	for _, s := range r.Sources {
+		if !ValidID(s.ID) || !validAgentName(s.Agent) {
+			return fieldErr("sources", "%q from %q is not a record id and agent", s.ID, s.Agent)
+		}
+	}
 	switch r.Kind {
 	case KindLog:
 		if err := oneOf("type", r.Type, LogTypes, true); err != nil {
@@ -224,9 +244,11 @@ func validateKindFields(r *Record) error {
 		"resolution":     r.Resolution != "" && r.Kind != KindLearning,
 		"evidence":       r.Evidence != nil && r.Kind != KindLearning,
 		"to":             r.To != "" && r.Kind != KindHandoff,
+		"subject":        r.Subject != "" && r.Kind != KindLearning && r.Kind != KindDecision,
+		"sources":        len(r.Sources) > 0 && r.Kind != KindLearning && r.Kind != KindDecision,
 		"name":           r.Name != "" && r.Kind != KindCheckpoint,
 	}
-	for _, f := range []string{"decision", "alternatives", "rationale", "domain", "classification", "resolution", "evidence", "to", "name"} {
+	for _, f := range []string{"decision", "alternatives", "rationale", "domain", "classification", "resolution", "evidence", "to", "name", "subject", "sources"} {
 		if foreign[f] {
 			return fieldErr(f, "a %s has no %s", r.Kind, f)
 		}

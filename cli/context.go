@@ -15,11 +15,11 @@ import (
 func newContextCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "context",
-		Short: "Show or set what the agent works on",
+		Short: "Show or set what the agent works on; promote it into global",
 		Args:  exactArgs(0, "a subcommand: show or set"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newContextShowCmd(env), newContextSetCmd(env))
+	cmd.AddCommand(newContextShowCmd(env), newContextSetCmd(env), newPromoteCmd(env))
 	return cmd
 }
 

@@ -16,6 +16,7 @@ type decideOptions struct {
 	over       []string
 	because    string
 	supersedes string
+	subject    string
 }
 
 func newDecideCmd(env *Env) *cobra.Command {
@@ -34,6 +35,7 @@ func newDecideCmd(env *Env) *cobra.Command {
 	f.StringSliceVar(&opts.over, "over", nil, "`ALTERNATIVES` considered and rejected (comma-separated)")
 	f.StringVar(&opts.because, "because", "", "the `RATIONALE` (required)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the decision this one replaces")
+	f.StringVar(&opts.subject, "subject", "", "what it decides, as a short `KEY` like jwt-signing (default: the decision text); promote flags two decisions with one subject and different content as disputed")
 	return cmd
 }
 
@@ -54,6 +56,6 @@ func runDecide(ctx context.Context, env *Env, opts decideOptions, decision strin
 	}
 	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
 		Kind: changelog.KindDecision, Decision: decision, Alternatives: alts,
-		Rationale: opts.because, Supersedes: opts.supersedes, Body: body,
+		Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject, Body: body,
 	})
 }

@@ -10,6 +10,7 @@ import (
 
 type initOptions struct {
 	project string
+	remote  string
 }
 
 func newInitCmd(env *Env) *cobra.Command {
@@ -21,7 +22,8 @@ func newInitCmd(env *Env) *cobra.Command {
 
   - write the tracked .planq/config (project name, hook switches, workspace location),
   - create the bare state repository $PLANQ_HOME/state-repos/<project>.git with an
-    orphan 'global' branch,
+    orphan 'global' branch; when the config names a team remote (--remote, or a
+    committed .planq/config), global is fetched from it instead,
   - keep .planq/agent out of the code repository (in .git/info/exclude).
 
 Running it again changes nothing. Commit .planq/config so every clone and
@@ -33,11 +35,12 @@ workspace of the repository is the same project.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "project `NAME` (default: the repository directory's name)")
+	cmd.Flags().StringVar(&opts.remote, "remote", "", "team remote `URL` to record in a new .planq/config")
 	return cmd
 }
 
 func runInit(ctx context.Context, env *Env, opts initOptions) error {
-	res, err := workspace.Init(ctx, env.Dir, workspace.InitOptions{Project: opts.project})
+	res, err := workspace.Init(ctx, env.Dir, workspace.InitOptions{Project: opts.project, Remote: opts.remote})
 	if err != nil {
 		return err
 	}
@@ -48,47 +51,13 @@ func runInit(ctx context.Context, env *Env, opts initOptions) error {
 	if res.AddedExclude {
 		env.Log.Info("excluded .planq/agent/ from the code repository", "file", p.CommonGitDir+"/info/exclude")
 	}
-	if res.CreatedStateRepo {
-		env.Log.Info("created state repository", "path", p.StateRepo(), "branch", "global")
+	if res.State.Created {
+		reportStateInit(env, p, res.State)
 	}
-	if !res.WroteConfig && !res.AddedExclude && !res.CreatedStateRepo {
+	if !res.WroteConfig && !res.AddedExclude && !res.State.Created {
 		env.Log.Info("already initialised; nothing changed", "project", p.Config.Project)
 	}
 	env.printf("%s\n", p.StateRepo())
 	return nil
 }
 
-func newStateCmd(env *Env) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "state",
-		Short: "Manage the project's state repository",
-		Args:  exactArgs(0, "a subcommand"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "init",
-		Short: "Create the state repository of an initialised project",
-		Long: `Create $PLANQ_HOME/state-repos/<project>.git with its 'global' branch, for a
-repository whose .planq/config is already committed (a fresh clone, a new machine).
-Running it again changes nothing.`,
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := env.project()
-			if err != nil {
-				return err
-			}
-			created, err := workspace.InitState(cmd.Context(), p)
-			if err != nil {
-				return err
-			}
-			if created {
-				env.Log.Info("created state repository", "path", p.StateRepo(), "branch", "global")
-			} else {
-				env.Log.Info("state repository exists; nothing changed", "path", p.StateRepo())
-			}
-			env.printf("%s\n", p.StateRepo())
-			return nil
-		},
-	})
-	return cmd
-}

@@ -22,6 +22,7 @@ type learnOptions struct {
 	evidenceIssue  string
 	evidenceFiles  []string
 	supersedes     string
+	subject        string
 }
 
 func newLearnCmd(env *Env) *cobra.Command {
@@ -56,6 +57,7 @@ log entry.`,
 	f.StringVar(&opts.evidenceIssue, "evidence-issue", "", "`ISSUE` that shows it (URL or reference)")
 	f.StringSliceVar(&opts.evidenceFiles, "evidence-file", nil, "`FILE` that shows it (repeat or comma-separate)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
+	f.StringVar(&opts.subject, "subject", "", "what it is about, as a short `KEY` (default: its domain and first line); promote flags two learnings with one subject and different content as disputed")
 	return cmd
 }
 
@@ -89,6 +91,6 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
 		Kind: changelog.KindLearning, Type: opts.typ, Domain: opts.domain,
 		Classification: opts.classification, Resolution: opts.resolution,
-		Evidence: ev, Supersedes: opts.supersedes, Body: text,
+		Evidence: ev, Supersedes: opts.supersedes, Subject: opts.subject, Body: text,
 	})
 }

@@ -268,6 +268,40 @@ func (r *Repo) Walk(commit plumbing.Hash, dirs []string, seen map[string]bool) (
 	if err != nil {
 		return nil, err
 	}
+	return r.walkRoot(root, dirs, seen)
+}
+
+// WalkTree is Walk for a tree rather than a commit.
+func (r *Repo) WalkTree(tree Hash, dirs []string) ([]File, error) {
+	if tree.IsZero() || tree == emptyTree {
+		return nil, nil
+	}
+	root, err := object.GetTree(r.gg.Storer, tree)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read tree %s: %w", tree, err)
+	}
+	return r.walkRoot(root, dirs, nil)
+}
+
+// BlobAt returns the blob at path in tree; an error wrapping os.ErrNotExist
+// when there is none.
+func (r *Repo) BlobAt(tree Hash, p string) (Hash, error) {
+	if tree.IsZero() || tree == emptyTree {
+		return ZeroHash, fmt.Errorf("failed to find %s: %w", p, os.ErrNotExist)
+	}
+	t, err := object.GetTree(r.gg.Storer, tree)
+	if err != nil {
+		return ZeroHash, fmt.Errorf("failed to read tree %s: %w", tree, err)
+	}
+	e, err := t.FindEntry(p)
+	if err != nil {
+		return ZeroHash, fmt.Errorf("failed to find %s: %w", p, os.ErrNotExist)
+	}
+	return e.Hash, nil
+}
+
+func (r *Repo) walkRoot(root *object.Tree, dirs []string, seen map[string]bool) ([]File, error) {
+	var err error
 	var files []File
 	for _, e := range root.Entries {
 		if len(dirs) > 0 && !slices.Contains(dirs, e.Name) {

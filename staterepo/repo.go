@@ -69,36 +69,48 @@ func openError(path string, err error) error {
 // files, unless one is there already. It reports whether it created anything.
 // Two processes racing here end with one repository and one global branch.
 func Init(ctx context.Context, path string, files map[string][]byte) (bool, error) {
-	if !Exists(path) {
-		if err := createBare(ctx, path); err != nil {
-			return false, err
-		}
-	}
-	r, err := Open(path)
-	if err != nil {
-		return false, err
-	}
-	if _, err := r.Tip(GlobalBranch); err == nil {
-		return false, nil
-	}
-	return r.createGlobal(ctx, files)
+	return InitWith(ctx, path, func(r *Repo) error { return r.CreateGlobal(ctx, files) })
 }
 
-// createBare makes the bare repository beside its final place and renames
-// it in, so no one ever sees it half-configured and racing inits cannot
+// InitWith creates a bare state repository at path and lets fill give it
+// its global branch before anyone can see it, unless a repository with a
+// global branch is there already. It reports whether it created one. A fill
+// that fails leaves nothing behind.
+func InitWith(ctx context.Context, path string, fill func(*Repo) error) (bool, error) {
+	if Exists(path) {
+		r, err := Open(path)
+		if err != nil {
+			return false, err
+		}
+		if _, err := r.Tip(GlobalBranch); err == nil {
+			return false, nil
+		}
+		switch err := fill(r); {
+		case planqerr.Is(err, planqerr.Exists):
+			return false, nil // another planq filled it first
+		case err != nil:
+			return false, err
+		}
+		return true, nil
+	}
+	return createBare(ctx, path, fill)
+}
+
+// createBare makes the bare repository beside its final place, fills it, and
+// renames it in, so no one ever sees it half-made and racing inits cannot
 // collide: the first rename wins and the others discard their copy.
-func createBare(ctx context.Context, path string) error {
+func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+		return false, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".init-")
 	if err != nil {
-		return fmt.Errorf("failed to create state repository: %w", err)
+		return false, fmt.Errorf("failed to create state repository: %w", err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 	g := Git{Dir: tmp}
 	if _, err := g.Run(ctx, "init", "--quiet", "--bare", "."); err != nil {
-		return fmt.Errorf("failed to create state repository: %w", err)
+		return false, fmt.Errorf("failed to create state repository: %w", err)
 	}
 	settings := [][2]string{
 		{"symbolic-ref", "HEAD refs/heads/" + GlobalBranch},
@@ -117,37 +129,45 @@ func createBare(ctx context.Context, path string) error {
 	for _, s := range settings {
 		args := append([]string{s[0]}, strings.Fields(s[1])...)
 		if _, err := g.Run(ctx, args...); err != nil {
-			return fmt.Errorf("failed to configure state repository: %w", err)
+			return false, fmt.Errorf("failed to configure state repository: %w", err)
 		}
 	}
-	if err := os.Rename(tmp, path); err != nil && !Exists(path) {
-		return fmt.Errorf("failed to create state repository: %w", err)
+	r, err := Open(tmp)
+	if err != nil {
+		return false, err
 	}
-	return nil
+	if err := fill(r); err != nil {
+		return false, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		if Exists(path) {
+			return false, nil // another planq got there first; theirs is as good
+		}
+		return false, fmt.Errorf("failed to create state repository: %w", err)
+	}
+	return true, nil
 }
 
-func (r *Repo) createGlobal(ctx context.Context, files map[string][]byte) (bool, error) {
+// CreateGlobal gives a new repository its global branch holding files. It
+// fails with planqerr.Exists when another process made global first.
+func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error {
 	blobs := make(map[string]plumbing.Hash, len(files))
 	for p, data := range files {
 		h, err := r.WriteBlob(data)
 		if err != nil {
-			return false, err
+			return err
 		}
 		blobs[p] = h
 	}
 	tree, err := r.EditTree(plumbing.ZeroHash, blobs)
 	if err != nil {
-		return false, err
+		return err
 	}
 	commit, err := r.WriteCommit(tree, nil, "planq: initialise state repository\n")
 	if err != nil {
-		return false, err
+		return err
 	}
-	err = r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch).String(), commit, "planq: init")
-	if planqerr.Is(err, planqerr.Exists) {
-		return false, nil // another planq created it first
-	}
-	return err == nil, err
+	return r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch).String(), commit, "planq: init")
 }
 
 // Tip returns the commit a branch points at.

@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/team"
 )
 
 // InitOptions are the choices of `planq init`.
@@ -20,14 +21,16 @@ type InitOptions struct {
 	// Project names the project; empty means the existing config's name, or
 	// the repository directory's name.
 	Project string
+	// Remote is the team remote to record in a new config.
+	Remote string
 }
 
 // InitResult says what Init changed; all false means nothing.
 type InitResult struct {
 	Project          *project.Project
 	WroteConfig      bool
-	AddedExclude     bool
-	CreatedStateRepo bool
+	AddedExclude bool
+	State        StateInit
 }
 
 // excludeLine keeps every workspace's mounted agent out of the code repo.
@@ -61,6 +64,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 			return res, err
 		}
 		cfg = project.DefaultConfig(name)
+		cfg.Remote = opts.Remote
 		data, err := cfg.Marshal()
 		if err != nil {
 			return res, err
@@ -80,13 +84,31 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 	if res.AddedExclude, err = EnsureExclude(co.CommonGitDir); err != nil {
 		return res, err
 	}
-	res.CreatedStateRepo, err = InitState(ctx, p)
+	res.State, err = InitState(ctx, p)
+	if err != nil && res.WroteConfig {
+		// Nothing half-made: without a state repository the config goes too.
+		_ = os.Remove(cfgPath)
+		res.WroteConfig = false
+	}
 	return res, err
 }
 
-// InitState creates the project's state repository if it is missing.
-func InitState(ctx context.Context, p *project.Project) (bool, error) {
-	return staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
+// StateInit says what InitState did.
+type StateInit struct {
+	Created bool
+	// Fetched is true when global came from the team's remote.
+	Fetched bool
+}
+
+// InitState creates the project's state repository if it is missing. When
+// the config names a team remote, global comes from there.
+func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
+	if p.Config.Remote != "" {
+		created, fetched, err := team.InitFromRemote(ctx, p)
+		return StateInit{Created: created, Fetched: fetched}, err
+	}
+	created, err := staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
+	return StateInit{Created: created}, err
 }
 
 // EnsureExclude adds the agent mount to the repository's info/exclude,

@@ -1,0 +1,173 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/planq-dev/planq/team"
+)
+
+type promoteOptions struct {
+	agent  string
+	ids    []string
+	all    bool
+	dryRun bool
+	json   bool
+}
+
+func newPromoteCmd(env *Env) *cobra.Command {
+	var opts promoteOptions
+	cmd := &cobra.Command{
+		Use:   "promote",
+		Short: "Merge an agent's new learnings, decisions and branch context into global",
+		Long: `Merge what agent NAME learned since its last promote into the shared 'global'
+branch: its new learnings and decisions, and the branch context it changed. The
+merge commit has global's old tip and the agent's tip as parents, so 'planq state
+gc' can later prove the agent branch merged. It is built in the state repository
+directly: the agent keeps working while it runs.
+
+The same learning or decision from two agents lands once, as a new version that
+cites both. One that contradicts global (same subject, different content) lands
+marked 'disputed' beside the old one, and is reported. Nothing in global is
+overwritten.
+
+--all promotes every candidate, --id only the given ones; in a terminal without
+either, you pick from a list. --dry-run shows exactly what would land.
+
+--json prints {"agent","candidates":[{"action","id","kind","title","path","existing"}],
+"commit","previous","choices"}; action is add, duplicate, disputed or branch.`,
+		Example: "  planq context promote --agent auth --dry-run\n  planq context promote --agent auth --all\n  planq context promote --agent auth --id pq-3f9a1c2e4b",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runPromote(cmd.Context(), env, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "promote agent `NAME` (default: the agent mounted here)")
+	f.StringSliceVar(&opts.ids, "id", nil, "promote only these record `ID`s (repeat or comma-separate)")
+	f.BoolVar(&opts.all, "all", false, "promote every candidate")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "show what would land, change nothing")
+	f.BoolVar(&opts.json, "json", false, "print the result as JSON")
+	cmd.MarkFlagsMutuallyExclusive("all", "id")
+	return cmd
+}
+
+func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
+	store, a, err := env.openAgent(opts.agent)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	ids := splitList(opts.ids)
+	if !opts.all && len(ids) == 0 && !opts.dryRun {
+		if !isTerminal(env.Stdin) {
+			return usagef("context promote: pass --all, --id ID or --dry-run (a list to pick from needs a terminal)")
+		}
+		preview, err := team.Promote(ctx, store, a, team.PromoteOptions{DryRun: true})
+		if err != nil {
+			return err
+		}
+		if ids, err = pick(env, preview.Candidates); err != nil || len(ids) == 0 {
+			return err
+		}
+	}
+	res, err := team.Promote(ctx, store, a, team.PromoteOptions{IDs: ids, DryRun: opts.dryRun})
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(res.Candidates) == 0:
+		env.Log.Info("nothing new to promote", "agent", a.Name)
+	case opts.dryRun:
+		env.Log.Info("dry run: nothing changed", "agent", a.Name, "would_land", len(res.Candidates))
+	default:
+		env.Log.Info("promoted into global", "agent", a.Name, "records", len(res.Candidates), "commit", short(res.Commit), "previous", short(res.Previous))
+	}
+	for _, c := range res.Disputed() {
+		env.Log.Warn("disputed: contradicts global", "record", c.ID, "existing", c.Existing, "title", c.Title)
+	}
+	for _, c := range res.Choices {
+		env.Log.Warn("branch context changed on both sides; kept the newer", "path", c.Path, "other_version", short(c.Other))
+	}
+	if opts.json {
+		if res.Candidates == nil {
+			res.Candidates = []team.Candidate{}
+		}
+		return env.writeJSON(res)
+	}
+	return printCandidates(env, res.Candidates, false)
+}
+
+func printCandidates(env *Env, cs []team.Candidate, numbered bool) error {
+	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	for i, c := range cs {
+		prefix := ""
+		if numbered {
+			prefix = strconv.Itoa(i+1) + "\t"
+		}
+		note := ""
+		switch c.Action {
+		case team.ActionDuplicate:
+			note = "(same as " + c.Existing + " in global: lands once, citing both)"
+		case team.ActionDisputed:
+			note = "(contradicts " + c.Existing + " in global: lands disputed)"
+		}
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\n", prefix, c.Action, orDashStr(c.ID), orDashStr(string(c.Kind)), c.Title, note)
+	}
+	return tw.Flush()
+}
+
+// pick shows the candidates and reads the lead's choice from the terminal.
+func pick(env *Env, cs []team.Candidate) ([]string, error) {
+	if len(cs) == 0 {
+		return nil, nil
+	}
+	if err := printCandidates(env, cs, true); err != nil {
+		return nil, err
+	}
+	fmt.Fprint(env.Stderr, "promote which? (all, none, or numbers like 1,3-5): ")
+	line, _ := bufio.NewReader(env.Stdin).ReadString('\n')
+	line = strings.TrimSpace(strings.ToLower(line))
+	switch line {
+	case "all", "a":
+		var ids []string
+		for _, c := range cs {
+			if c.ID != "" {
+				ids = append(ids, c.ID)
+			}
+		}
+		return ids, nil
+	case "", "none", "n", "q":
+		return nil, nil
+	}
+	var ids []string
+	for _, part := range strings.Split(line, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		from, err1 := strconv.Atoi(lo)
+		to := from
+		var err2 error
+		if isRange {
+			to, err2 = strconv.Atoi(hi)
+		}
+		if err1 != nil || err2 != nil || from < 1 || to > len(cs) || from > to {
+			return nil, usagef("cannot read %q as numbers between 1 and %d", part, len(cs))
+		}
+		for i := from; i <= to; i++ {
+			if cs[i-1].ID != "" {
+				ids = append(ids, cs[i-1].ID)
+			}
+		}
+	}
+	return ids, nil
+}
+
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}

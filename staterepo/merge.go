@@ -1,0 +1,190 @@
+package staterepo
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Resolver decides a file's content when the two sides of a merge disagree
+// in a way the three-way rule does not settle: both changed it differently,
+// or one side deleted it. Each hash is the file's blob on that side, zero
+// where the file is absent. It returns the blob to keep, zero to delete.
+type Resolver func(path string, base, ours, theirs Hash) (Hash, error)
+
+// MergeTrees merges the trees ours and theirs with base as their common
+// ancestor, per path: a path changed on one side only takes that side, a
+// path changed the same way on both takes it once, and everything else,
+// deletions included, goes to resolve. Whole directories unchanged on one
+// side are taken from the other without being read, so the cost follows the
+// size of what changed.
+func (r *Repo) MergeTrees(base, ours, theirs Hash, resolve Resolver) (Hash, error) {
+	return r.mergeTree("", base, ours, theirs, resolve)
+}
+
+func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolver) (Hash, error) {
+	eb, err := r.treeEntries(base)
+	if err != nil {
+		return ZeroHash, err
+	}
+	eo, err := r.treeEntries(ours)
+	if err != nil {
+		return ZeroHash, err
+	}
+	et, err := r.treeEntries(theirs)
+	if err != nil {
+		return ZeroHash, err
+	}
+	names := map[string]bool{}
+	for _, m := range []map[string]object.TreeEntry{eb, eo, et} {
+		for n := range m {
+			names[n] = true
+		}
+	}
+	var out []object.TreeEntry
+	for name := range names {
+		b, hasB := eb[name]
+		o, hasO := eo[name]
+		t, hasT := et[name]
+		p := path.Join(prefix, name)
+		isDir := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode == filemode.Dir }
+		isFile := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode != filemode.Dir }
+		switch {
+		case hasO && hasT && o.Hash == t.Hash && o.Mode == t.Mode:
+			out = append(out, o)
+		case (isDir(b, hasB) || !hasB) && (isDir(o, hasO) || !hasO) && (isDir(t, hasT) || !hasT):
+			h, err := r.mergeDir(p, hashOf(b, hasB), hashOf(o, hasO), hashOf(t, hasT), resolve)
+			if err != nil {
+				return ZeroHash, err
+			}
+			if !h.IsZero() {
+				out = append(out, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+			}
+		case (isFile(b, hasB) || !hasB) && (isFile(o, hasO) || !hasO) && (isFile(t, hasT) || !hasT):
+			h, mode, err := mergeFile(p, b, hasB, o, hasO, t, hasT, resolve)
+			if err != nil {
+				return ZeroHash, err
+			}
+			if !h.IsZero() {
+				out = append(out, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+			}
+		default:
+			return ZeroHash, fmt.Errorf("failed to merge %s: a file on one side, a directory on the other", p)
+		}
+	}
+	return r.writeTree(out)
+}
+
+// mergeDir merges one directory, taking a whole side when the other left
+// the directory as it was.
+func (r *Repo) mergeDir(p string, b, o, t Hash, resolve Resolver) (Hash, error) {
+	switch {
+	case o == b && !t.IsZero():
+		return t, nil
+	case t == b && !o.IsZero():
+		return o, nil
+	}
+	return r.mergeTree(p, b, o, t, resolve)
+}
+
+func mergeFile(p string, b object.TreeEntry, hasB bool, o object.TreeEntry, hasO bool, t object.TreeEntry, hasT bool, resolve Resolver) (Hash, filemode.FileMode, error) {
+	switch {
+	case hasO && hasB && o.Hash == b.Hash && hasT:
+		return t.Hash, t.Mode, nil
+	case hasT && hasB && t.Hash == b.Hash && hasO:
+		return o.Hash, o.Mode, nil
+	case hasO && !hasB && !hasT:
+		return o.Hash, o.Mode, nil
+	case hasT && !hasB && !hasO:
+		return t.Hash, t.Mode, nil
+	}
+	h, err := resolve(p, hashOf(b, hasB), hashOf(o, hasO), hashOf(t, hasT))
+	if err != nil {
+		return ZeroHash, 0, err
+	}
+	mode := filemode.Regular
+	if hasO && h == o.Hash {
+		mode = o.Mode
+	} else if hasT && h == t.Hash {
+		mode = t.Mode
+	}
+	return h, mode, nil
+}
+
+func hashOf(e object.TreeEntry, ok bool) Hash {
+	if !ok {
+		return ZeroHash
+	}
+	return e.Hash
+}
+
+func (r *Repo) treeEntries(h Hash) (map[string]object.TreeEntry, error) {
+	out := map[string]object.TreeEntry{}
+	if h.IsZero() || h == emptyTree {
+		return out, nil
+	}
+	t, err := object.GetTree(r.gg.Storer, h)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read tree %s: %w", h, err)
+	}
+	for _, e := range t.Entries {
+		out[e.Name] = e
+	}
+	return out, nil
+}
+
+// TreeOf returns the tree of a commit.
+func (r *Repo) TreeOf(commit Hash) (Hash, error) {
+	c, err := r.Commit(commit)
+	if err != nil {
+		return ZeroHash, err
+	}
+	return c.TreeHash, nil
+}
+
+// MergeBase returns the best common ancestor of two commits, or false when
+// they share no history.
+func (r *Repo) MergeBase(a, b Hash) (Hash, bool, error) {
+	ca, err := r.Commit(a)
+	if err != nil {
+		return ZeroHash, false, err
+	}
+	cb, err := r.Commit(b)
+	if err != nil {
+		return ZeroHash, false, err
+	}
+	bases, err := ca.MergeBase(cb)
+	if err != nil {
+		return ZeroHash, false, fmt.Errorf("failed to find the merge base of %s and %s: %w", a, b, err)
+	}
+	if len(bases) == 0 {
+		return ZeroHash, false, nil
+	}
+	return bases[0].Hash, true, nil
+}
+
+// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
+func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
+	if a == b {
+		return true, nil
+	}
+	ca, err := r.Commit(a)
+	if err != nil {
+		return false, err
+	}
+	cb, err := r.Commit(b)
+	if err != nil {
+		return false, err
+	}
+	ok, err := ca.IsAncestor(cb)
+	if err != nil {
+		return false, fmt.Errorf("failed to compare %s and %s: %w", a, b, err)
+	}
+	return ok, nil
+}
+
+// HasObject reports whether the object store holds h.
+func (r *Repo) HasObject(h Hash) bool { return r.gg.Storer.HasEncodedObject(plumbing.Hash(h)) == nil }

@@ -1,0 +1,244 @@
+package staterepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// ErrRemoteMoved means a push was refused because the remote ref is not
+// where we last saw it: a teammate pushed first. Pull and try again.
+var ErrRemoteMoved = errors.New("remote moved")
+
+// RemoteURL returns the URL of a configured remote, "" when there is none.
+func (r *Repo) RemoteURL(ctx context.Context, name string) (string, error) {
+	out, err := r.git.Run(ctx, "config", "--get", "remote."+name+".url")
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return "", nil // exit 1: not set
+		}
+		return "", err
+	}
+	return out, nil
+}
+
+// SetRemote records a remote's URL. planq gives remotes no default fetch
+// refspec: it names exactly what it fetches and pushes.
+func (r *Repo) SetRemote(ctx context.Context, name, url string) error {
+	if _, err := r.git.Run(ctx, "config", "remote."+name+".url", url); err != nil {
+		return fmt.Errorf("failed to set remote %s: %w", name, err)
+	}
+	return nil
+}
+
+// Remotes lists configured remotes and their URLs.
+func (r *Repo) Remotes(ctx context.Context) (map[string]string, error) {
+	out, err := r.git.Run(ctx, "config", "--get-regexp", `^remote\..*\.url$`)
+	if err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return map[string]string{}, nil
+		}
+		return nil, err
+	}
+	remotes := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		key, url, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(key, "remote."), ".url")
+		remotes[name] = url
+	}
+	return remotes, nil
+}
+
+// FetchResult says which refspecs a fetch could not apply because they
+// were not fast-forwards.
+type FetchResult struct {
+	Rejected []string
+}
+
+// Fetch runs git fetch from remote with refspecs. Refspecs without '+' only
+// fast-forward; those git refuses are reported, not failed. Transport goes
+// through the git binary, so the user's ssh config and credential helpers
+// apply.
+func (r *Repo) Fetch(ctx context.Context, remote string, refspecs ...string) (FetchResult, error) {
+	args := append([]string{"fetch", "--no-tags", "--no-write-fetch-head", "--no-progress", remote}, refspecs...)
+	_, err := r.git.Run(ctx, args...)
+	if err == nil {
+		return FetchResult{}, nil
+	}
+	var ge *GitError
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "[rejected]") && !strings.Contains(ge.Stderr, "fatal:") {
+		var res FetchResult
+		for _, line := range strings.Split(ge.Stderr, "\n") {
+			if strings.Contains(line, "[rejected]") {
+				res.Rejected = append(res.Rejected, strings.TrimSpace(line))
+			}
+		}
+		return res, nil
+	}
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "couldn't find remote ref") {
+		return FetchResult{}, planqerr.New(planqerr.NotFound, remote, "has no planq state yet")
+	}
+	return FetchResult{}, unreachable(remote, err)
+}
+
+// Push pushes refspec to remote, only if the remote ref is still at lease
+// (zero: it must not exist). A refused push returns ErrRemoteMoved.
+func (r *Repo) Push(ctx context.Context, remote, refspec, remoteRef string, lease Hash) error {
+	expect := lease.String()
+	if lease.IsZero() {
+		expect = ""
+	}
+	_, err := r.git.Run(ctx, "push", "--quiet", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
+	if err == nil {
+		return nil
+	}
+	var ge *GitError
+	if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "stale info") || strings.Contains(ge.Stderr, "[rejected]") || strings.Contains(ge.Stderr, "fetch first")) {
+		return fmt.Errorf("failed to push to %s: %w", remote, ErrRemoteMoved)
+	}
+	return unreachable(remote, err)
+}
+
+// LsRemote returns the remote's refs under prefix.
+func (r *Repo) LsRemote(ctx context.Context, remote, pattern string) (map[string]Hash, error) {
+	out, err := r.git.Run(ctx, "ls-remote", remote, pattern)
+	if err != nil {
+		return nil, unreachable(remote, err)
+	}
+	refs := map[string]Hash{}
+	for _, line := range strings.Split(out, "\n") {
+		h, ref, ok := strings.Cut(line, "\t")
+		if ok {
+			refs[ref] = NewHash(h)
+		}
+	}
+	return refs, nil
+}
+
+func unreachable(remote string, err error) error {
+	return planqerr.New(planqerr.Failure, "remote "+remote, "cannot be reached: %w", err).
+		WithHint("check the URL ('planq state remote list') and your network, ssh keys or credentials")
+}
+
+// RefUpdate is one change in an atomic ref transaction. A zero New deletes
+// the ref; a zero Old requires that it does not exist yet.
+type RefUpdate struct {
+	Ref string
+	New Hash
+	Old Hash
+}
+
+// UpdateRefs applies updates atomically (`git update-ref --stdin`): all of
+// them, each only if its ref is still at Old, or none. A lost race returns
+// ErrRefMoved.
+func (r *Repo) UpdateRefs(ctx context.Context, reason string, updates []RefUpdate) error {
+	var in strings.Builder
+	in.WriteString("start\n")
+	for _, u := range updates {
+		switch {
+		case u.New.IsZero():
+			fmt.Fprintf(&in, "delete %s %s\n", u.Ref, u.Old)
+		case u.Old.IsZero():
+			fmt.Fprintf(&in, "create %s %s\n", u.Ref, u.New)
+		default:
+			fmt.Fprintf(&in, "update %s %s %s\n", u.Ref, u.New, u.Old)
+		}
+	}
+	in.WriteString("prepare\ncommit\n")
+	_, err := r.git.RunInput(ctx, strings.NewReader(in.String()), "update-ref", "-m", reason, "--stdin")
+	if err != nil {
+		if stderrContains(err, "but expected") || stderrContains(err, "cannot lock ref") || stderrContains(err, "already exists") || stderrContains(err, "is at ") {
+			return fmt.Errorf("failed to update refs: %w", ErrRefMoved)
+		}
+		return fmt.Errorf("failed to update refs: %w", err)
+	}
+	return nil
+}
+
+// MergedBranches lists branches matching pattern that are ancestors of
+// target, in one git process.
+func (r *Repo) MergedBranches(ctx context.Context, target, pattern string) (map[string]Hash, error) {
+	out, err := r.git.Run(ctx, "for-each-ref", "--merged="+target, "--format=%(objectname) %(refname:short)", pattern)
+	if err != nil {
+		return nil, fmt.Errorf("failed to list merged branches: %w", err)
+	}
+	merged := map[string]Hash{}
+	for _, line := range strings.Split(out, "\n") {
+		h, name, ok := strings.Cut(line, " ")
+		if ok {
+			merged[name] = NewHash(h)
+		}
+	}
+	return merged, nil
+}
+
+// Maintain runs git's housekeeping: packing objects and refs. Unreachable
+// objects younger than gc.pruneExpire (two weeks, set at init) are kept, so
+// an agent writing right now never loses an object it just made.
+func (r *Repo) Maintain(ctx context.Context) error {
+	if _, err := r.git.Run(ctx, "gc", "--quiet"); err != nil {
+		return fmt.Errorf("failed to run git gc: %w", err)
+	}
+	return nil
+}
+
+// PushForce pushes refspecs that this repository alone owns (they carry '+').
+func (r *Repo) PushForce(ctx context.Context, remote string, refspecs ...string) error {
+	args := append([]string{"push", "--quiet", "--no-verify", remote}, refspecs...)
+	if _, err := r.git.Run(ctx, args...); err != nil {
+		return unreachable(remote, err)
+	}
+	return nil
+}
+
+// RefTip returns where a full ref name points.
+func (r *Repo) RefTip(ref string) (Hash, error) {
+	h, err := r.gg.Reference(plumbing.ReferenceName(ref), true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return ZeroHash, planqerr.New(planqerr.NotFound, ref, "does not exist")
+	}
+	if err != nil {
+		return ZeroHash, fmt.Errorf("failed to read %s: %w", ref, err)
+	}
+	return h.Hash(), nil
+}
+
+// SetRef points ref at h unconditionally: for refs planq alone writes, such
+// as the record of what a remote had.
+func (r *Repo) SetRef(ctx context.Context, ref string, h Hash) error {
+	if _, err := r.git.Run(ctx, "update-ref", ref, h.String()); err != nil {
+		return fmt.Errorf("failed to set %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ConfigValue reads one key of the repository's git config ("" when unset).
+func (r *Repo) ConfigValue(ctx context.Context, key string) (string, error) {
+	out, err := r.git.Run(ctx, "config", "--get", key)
+	var ge *GitError
+	if errors.As(err, &ge) {
+		return "", nil
+	}
+	return out, err
+}
+
+// SetConfigValue writes one key of the repository's git config.
+func (r *Repo) SetConfigValue(ctx context.Context, key, value string) error {
+	if _, err := r.git.Run(ctx, "config", key, value); err != nil {
+		return fmt.Errorf("failed to set %s: %w", key, err)
+	}
+	return nil
+}
+
+// UserName is the name planq commits with.
+func (r *Repo) UserName() string { return r.signature().Name }

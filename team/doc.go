@@ -1,0 +1,22 @@
+// Package team is how agents learn from each other and teams share what
+// they learned: promote (an agent's new learnings, decisions and branch
+// context into global), pull and push of global through any git remote, and
+// gc of agent branches that global already holds.
+//
+// Merges follow one policy, used by promote and pull alike:
+//
+//   - a path changed on one side takes that side; the same change on both
+//     sides is taken once;
+//   - a record is never deleted because it is absent: deletions are
+//     tombstone records;
+//   - a record both sides changed differently (only hand edits do that, as
+//     records are immutable) keeps the version with the later timestamp, ties
+//     broken by blob ID, the same whichever side merges; the other version
+//     stays reachable through the merge commit's parents;
+//   - other files (branch context) keep the version with the later
+//     updated_at, ties broken by blob ID.
+//
+// No conflict marker is ever written. Every merge is a commit built in the
+// bare repository and published with a compare-and-swap on the branch, so a
+// merge that is interrupted or loses a race leaves global as it was.
+package team

@@ -1,0 +1,378 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// What promote does with a candidate.
+const (
+	ActionAdd       = "add"       // lands as it is
+	ActionDuplicate = "duplicate" // global has the same: a new version of that one cites both
+	ActionDisputed  = "disputed"  // global says otherwise on the same subject: lands marked disputed
+	ActionBranch    = "branch"    // branch context, merged per file
+)
+
+// Candidate is one thing promote would bring into global.
+type Candidate struct {
+	Action string `json:"action"`
+	// ID, Kind and Title describe a record; Path is where it lands.
+	ID    string         `json:"id,omitempty"`
+	Kind  changelog.Kind `json:"kind,omitempty"`
+	Title string         `json:"title"`
+	Path  string         `json:"path"`
+	// Existing is the global record a duplicate or dispute is about.
+	Existing string `json:"existing,omitempty"`
+
+	record *changelog.Record
+}
+
+// PromoteOptions select what to promote.
+type PromoteOptions struct {
+	// IDs promotes only these records; empty means every candidate.
+	IDs    []string
+	DryRun bool
+}
+
+// PromoteResult says what promote did (or, on a dry run, would do).
+type PromoteResult struct {
+	Agent      string      `json:"agent"`
+	Candidates []Candidate `json:"candidates"`
+	// Commit is global's new tip, "" when nothing changed or on a dry run.
+	Commit   string `json:"commit,omitempty"`
+	Previous string `json:"previous,omitempty"`
+	Choices  []Choice `json:"choices,omitempty"`
+}
+
+// Disputed returns the candidates that landed as disputes.
+func (r PromoteResult) Disputed() []Candidate { return r.filter(ActionDisputed) }
+
+func (r PromoteResult) filter(action string) []Candidate {
+	var out []Candidate
+	for _, c := range r.Candidates {
+		if c.Action == action {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Promote merges agent a's new learnings, decisions and branch context into
+// global as a merge commit whose parents are global's tip and the agent's
+// tip. It runs entirely in the bare repository: agents keep writing while it
+// runs, and what they write after it read their tip waits for the next
+// promote. A lost race with another promote or pull is retried from the new
+// global, so every record lands exactly once.
+func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts PromoteOptions) (PromoteResult, error) {
+	repo := store.Repo
+	res := PromoteResult{Agent: a.Name}
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+		globalTip, err := repo.Tip(staterepo.GlobalBranch)
+		if err != nil {
+			return res, err
+		}
+		agentTip, err := repo.Tip(a.Branch)
+		if err != nil {
+			return res, err
+		}
+		plan, err := planPromote(store, a, globalTip, agentTip, opts.IDs)
+		if err != nil {
+			return res, err
+		}
+		res.Candidates, res.Previous = plan.candidates, globalTip.String()
+		if opts.DryRun || len(plan.candidates) == 0 {
+			return res, nil
+		}
+		tree, choices, err := plan.tree(repo)
+		if err != nil {
+			return res, err
+		}
+		commit, err := repo.WriteCommit(tree, []staterepo.Hash{globalTip, agentTip}, promoteMessage(a.Name, plan.candidates))
+		if err != nil {
+			return res, err
+		}
+		err = repo.UpdateRefs(ctx, "planq: promote "+a.Name, []staterepo.RefUpdate{{Ref: "refs/heads/" + staterepo.GlobalBranch, New: commit, Old: globalTip}})
+		if err == nil {
+			res.Commit, res.Choices = commit.String(), choices
+			return res, nil
+		}
+		if !errors.Is(err, staterepo.ErrRefMoved) {
+			return res, err
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return res, err
+		}
+	}
+}
+
+// promotePlan is what one promote attempt will write.
+type promotePlan struct {
+	globalTree staterepo.Hash
+	agentTree  staterepo.Hash
+	baseTree   staterepo.Hash
+	candidates []Candidate
+	files      map[string][]byte // new or rewritten record files
+	blobs      map[string]staterepo.Hash
+}
+
+func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
+	repo := store.Repo
+	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}}
+	var err error
+	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
+		return nil, err
+	}
+	if p.agentTree, err = repo.TreeOf(agentTip); err != nil {
+		return nil, err
+	}
+	if base, ok, err := repo.MergeBase(globalTip, agentTip); err != nil {
+		return nil, err
+	} else if ok {
+		if p.baseTree, err = repo.TreeOf(base); err != nil {
+			return nil, err
+		}
+	}
+	global, err := loadKinds(store, globalTip)
+	if err != nil {
+		return nil, err
+	}
+	mine, err := loadKinds(store, agentTip)
+	if err != nil {
+		return nil, err
+	}
+
+	// Present in global: by ID, or merged into a global record as a source.
+	present := map[string]bool{}
+	for _, r := range global {
+		present[r.ID] = true
+		for _, s := range r.Sources {
+			present[s.ID] = true
+		}
+	}
+	// What global says now, by subject, for duplicates and disputes.
+	bySubject := map[string]*changelog.Record{}
+	for _, r := range changelog.Current(global) {
+		bySubject[changelog.SubjectKey(r)] = r
+	}
+	wanted := map[string]bool{}
+	for _, id := range ids {
+		wanted[id] = true
+	}
+	now := time.Now().UTC()
+	for _, r := range mine {
+		if present[r.ID] || (len(ids) > 0 && !wanted[r.ID]) {
+			continue
+		}
+		delete(wanted, r.ID)
+		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: titleOf(r), Path: changelog.RecordPath(r), record: r}
+		if r.Supersedes == "" && !r.Tombstone {
+			if existing, ok := bySubject[changelog.SubjectKey(r)]; ok {
+				if changelog.ContentKey(existing) == changelog.ContentKey(r) {
+					merged := cite(existing, r, now)
+					c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
+				} else {
+					disputed := *r
+					disputed.Status = "disputed"
+					c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
+				}
+			}
+		}
+		if c.Action != ActionAdd || c.record != r {
+			data, err := changelog.Render(c.record)
+			if err != nil {
+				return nil, err
+			}
+			p.files[c.Path] = data
+		}
+		if c.Action == ActionDuplicate {
+			bySubject[changelog.SubjectKey(c.record)] = c.record
+		} else {
+			bySubject[changelog.SubjectKey(r)] = r
+		}
+		p.candidates = append(p.candidates, c)
+	}
+	if len(wanted) > 0 {
+		missing := make([]string, 0, len(wanted))
+		for id := range wanted {
+			missing = append(missing, id)
+		}
+		sort.Strings(missing)
+		return nil, planqerr.New(planqerr.NotFound, strings.Join(missing, ", "), "not a new learning or decision of agent %s", a.Name).
+			WithHint("'planq context promote --agent %s --dry-run' lists what can be promoted", a.Name)
+	}
+	if len(ids) == 0 {
+		branches, err := branchCandidates(repo, p)
+		if err != nil {
+			return nil, err
+		}
+		p.candidates = append(p.candidates, branches...)
+	}
+	return p, nil
+}
+
+// loadKinds loads the learnings and decisions of a commit.
+func loadKinds(store *agent.Store, tip staterepo.Hash) ([]*changelog.Record, error) {
+	recs, err := store.CommitRecords(tip, changelog.KindLearning.Dir(), changelog.KindDecision.Dir())
+	if err != nil {
+		var le *changelog.LoadError
+		if !errors.As(err, &le) {
+			return nil, err
+		}
+		// Malformed records stay where they are; promote moves only good ones.
+	}
+	return recs, nil
+}
+
+// cite makes the new version of existing that also cites dup.
+func cite(existing, dup *changelog.Record, now time.Time) *changelog.Record {
+	merged := *existing
+	merged.Sources = append([]changelog.Source(nil), existing.Sources...)
+	if len(merged.Sources) == 0 {
+		merged.Sources = []changelog.Source{{ID: existing.ID, Agent: existing.Agent}}
+	}
+	merged.Sources = append(merged.Sources, changelog.Source{ID: dup.ID, Agent: dup.Agent})
+	merged.Supersedes = existing.ID
+	merged.Timestamp = now
+	merged.ID = changelog.NewID(existing.Agent, existing.Kind, existing.Body+dup.ID, now)
+	return &merged
+}
+
+// branchCandidates finds branch context files the agent changed since its
+// last promote (relative to the merge base).
+func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error) {
+	files := func(tree staterepo.Hash) (map[string]staterepo.Hash, error) {
+		out := map[string]staterepo.Hash{}
+		if tree.IsZero() {
+			return out, nil
+		}
+		fs, err := repo.WalkTree(tree, []string{"branches"})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			out[f.Path] = f.Blob
+		}
+		return out, nil
+	}
+	mine, err := files(p.agentTree)
+	if err != nil {
+		return nil, err
+	}
+	base, err := files(p.baseTree)
+	if err != nil {
+		return nil, err
+	}
+	global, err := files(p.globalTree)
+	if err != nil {
+		return nil, err
+	}
+	var out []Candidate
+	for path, blob := range mine {
+		if blob == base[path] || blob == global[path] || strings.HasSuffix(path, "/README.md") {
+			continue
+		}
+		out = append(out, Candidate{Action: ActionBranch, Title: strings.TrimSuffix(strings.TrimPrefix(path, "branches/"), ".md"), Path: path})
+		p.blobs[path] = blob
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// tree builds global's new tree: records are added as files; branch context
+// is merged three-way with the policy of the package doc.
+func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, error) {
+	edits := map[string]staterepo.Hash{}
+	for _, c := range p.candidates {
+		if c.Action == ActionBranch {
+			continue
+		}
+		if data, ok := p.files[c.Path]; ok {
+			h, err := repo.WriteBlob(data)
+			if err != nil {
+				return staterepo.ZeroHash, nil, err
+			}
+			edits[c.Path] = h
+			continue
+		}
+		h, err := repo.BlobAt(p.agentTree, c.Path)
+		if err != nil {
+			return staterepo.ZeroHash, nil, err
+		}
+		edits[c.Path] = h
+	}
+	tree, err := repo.EditTree(p.globalTree, edits)
+	if err != nil || len(p.blobs) == 0 {
+		return tree, nil, err
+	}
+	// Branch context: a three-way merge of just those files.
+	rs := &resolver{repo: repo}
+	ours, err := repo.EditTree(staterepo.ZeroHash, p.blobs)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	baseBlobs, globalBlobs := map[string]staterepo.Hash{}, map[string]staterepo.Hash{}
+	for path := range p.blobs {
+		if h, err := repo.BlobAt(p.baseTree, path); err == nil {
+			baseBlobs[path] = h
+		}
+		if h, err := repo.BlobAt(tree, path); err == nil {
+			globalBlobs[path] = h
+		}
+	}
+	baseT, err := repo.EditTree(staterepo.ZeroHash, baseBlobs)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	theirsT, err := repo.EditTree(staterepo.ZeroHash, globalBlobs)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	merged, err := repo.MergeTrees(baseT, ours, theirsT, rs.resolve)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	files, err := repo.WalkTree(merged, nil)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	final := map[string]staterepo.Hash{}
+	for _, f := range files {
+		final[f.Path] = f.Blob
+	}
+	tree, err = repo.EditTree(tree, final)
+	return tree, rs.choices, err
+}
+
+func titleOf(r *changelog.Record) string {
+	if r.Kind == changelog.KindDecision && r.Decision != "" {
+		return r.Decision
+	}
+	return r.Title()
+}
+
+func promoteMessage(agentName string, cs []Candidate) string {
+	counts := map[string]int{}
+	for _, c := range cs {
+		counts[c.Action]++
+	}
+	return fmt.Sprintf("promote %s: %d new, %d duplicate, %d disputed, %d branch context\n\nPlanq-Agent: %s\n",
+		agentName, counts[ActionAdd], counts[ActionDuplicate], counts[ActionDisputed], counts[ActionBranch], agentName)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}

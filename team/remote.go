@@ -1,0 +1,352 @@
+package team
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/secrets"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// DefaultRemote is the remote that .planq/config's remote URL is known by.
+const DefaultRemote = "origin"
+
+// Where planq keeps state on a remote and in the local repository. Nothing
+// lives under refs/heads on the remote, so a code host never offers planq's
+// state as a branch to open a pull request from, even when the remote is the
+// code repository itself.
+const (
+	remoteGlobal    = "refs/planq/global"
+	remoteAgents    = "refs/planq/agents/"
+	trackingPrefix  = "refs/planq/remotes/"
+	localGlobalRef  = "refs/heads/" + staterepo.GlobalBranch
+	ownerConfigKey  = "planq.owner"
+	maxPushAttempts = 8
+)
+
+func trackingGlobal(remote string) string { return trackingPrefix + remote + "/global" }
+
+// ResolveRemote returns the URL of remote, registering .planq/config's
+// remote as origin the first time it is needed.
+func ResolveRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, remote string) (string, error) {
+	if err := project.ValidateName("remote", remote); err != nil {
+		return "", err
+	}
+	url, err := repo.RemoteURL(ctx, remote)
+	if err != nil || url != "" {
+		return url, err
+	}
+	if remote == DefaultRemote && p.Config.Remote != "" {
+		return p.Config.Remote, repo.SetRemote(ctx, remote, p.Config.Remote)
+	}
+	return "", planqerr.New(planqerr.NotFound, "remote "+remote, "is not configured").
+		WithHint("add it with 'planq state remote add %s URL', or set remote: in .planq/config", remote)
+}
+
+// InitFromRemote creates the project's state repository from the team's
+// remote when .planq/config names one: global comes from the remote, so a
+// new machine never starts an empty history beside the team's. A remote
+// that has no planq state yet gets a fresh global (this machine is first).
+// An unreachable remote is an error and leaves nothing behind.
+func InitFromRemote(ctx context.Context, p *project.Project) (created, fetched bool, err error) {
+	created, err = staterepo.InitWith(ctx, p.StateRepo(), func(r *staterepo.Repo) error {
+		if err := r.SetRemote(ctx, DefaultRemote, p.Config.Remote); err != nil {
+			return err
+		}
+		_, ferr := r.Fetch(ctx, DefaultRemote, "+"+remoteGlobal+":"+trackingGlobal(DefaultRemote), remoteGlobal+":"+localGlobalRef)
+		switch {
+		case ferr == nil:
+			fetched = true
+			return nil
+		case planqerr.Is(ferr, planqerr.NotFound):
+			return r.CreateGlobal(ctx, changelog.Skeleton())
+		default:
+			return ferr
+		}
+	})
+	return created, fetched, err
+}
+
+// PullResult says what a pull did.
+type PullResult struct {
+	Remote string `json:"remote"`
+	// Outcome is one of up-to-date, fast-forward, merged, ahead, empty.
+	Outcome  string   `json:"outcome"`
+	Before   string   `json:"before"`
+	After    string   `json:"after"`
+	Choices  []Choice `json:"choices,omitempty"`
+	Agents   int      `json:"agents,omitempty"`
+}
+
+// Pull fetches the team's global from remote and merges it into global: a
+// fast-forward when possible (done by the fetch itself, which only ever
+// fast-forwards), else a three-way, per-path merge committed with both tips
+// as parents. With agents it also fetches teammates' agent branches, read
+// only, under refs/planq/remotes/<remote>/agents/.
+func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (PullResult, error) {
+	repo := store.Repo
+	res := PullResult{Remote: remote}
+	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
+		return res, err
+	}
+	before, err := repo.Tip(staterepo.GlobalBranch)
+	if err != nil {
+		return res, err
+	}
+	res.Before = before.String()
+	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote), remoteGlobal + ":" + localGlobalRef}
+	if agents {
+		specs = append(specs, "+"+remoteAgents+"*:"+trackingPrefix+remote+"/agents/*")
+	}
+	if _, err := repo.Fetch(ctx, remote, specs...); err != nil {
+		if planqerr.Is(err, planqerr.NotFound) {
+			res.Outcome, res.After = "empty", res.Before
+			return res, nil
+		}
+		return res, err
+	}
+	if agents {
+		refs, _ := repo.Refs(trackingPrefix + remote + "/agents/")
+		res.Agents = len(refs)
+	}
+	theirs, err := repo.RefTip(trackingGlobal(remote))
+	if err != nil {
+		return res, err
+	}
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+		ours, err := repo.Tip(staterepo.GlobalBranch)
+		if err != nil {
+			return res, err
+		}
+		res.After = ours.String()
+		switch ahead, err := repo.IsAncestor(theirs, ours); {
+		case err != nil:
+			return res, err
+		case ahead && ours == before && ours == theirs:
+			res.Outcome = "up-to-date"
+			return res, nil
+		case ahead && ours != before:
+			res.Outcome = "fast-forward"
+			return res, nil
+		case ahead:
+			res.Outcome = "ahead"
+			return res, nil
+		}
+		commit, choices, err := mergeCommits(repo, ours, theirs, "pull "+remote)
+		if err != nil {
+			return res, err
+		}
+		err = repo.UpdateRefs(ctx, "planq: pull "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: ours}})
+		if err == nil {
+			res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
+			return res, nil
+		}
+		if !errors.Is(err, staterepo.ErrRefMoved) {
+			return res, err
+		}
+		if err := sleep(ctx, delay); err != nil {
+			return res, err
+		}
+	}
+}
+
+// mergeCommits builds the merge commit of ours and theirs (ours first).
+func mergeCommits(repo *staterepo.Repo, ours, theirs staterepo.Hash, what string) (staterepo.Hash, []Choice, error) {
+	base, ok, err := repo.MergeBase(ours, theirs)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	baseTree := staterepo.ZeroHash // unrelated histories merge as two additions
+	if ok {
+		if baseTree, err = repo.TreeOf(base); err != nil {
+			return staterepo.ZeroHash, nil, err
+		}
+	}
+	oursTree, err := repo.TreeOf(ours)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	theirsTree, err := repo.TreeOf(theirs)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	rs := &resolver{repo: repo}
+	tree, err := repo.MergeTrees(baseTree, oursTree, theirsTree, rs.resolve)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
+	}
+	commit, err := repo.WriteCommit(tree, []staterepo.Hash{ours, theirs}, "planq: "+what+"\n")
+	return commit, rs.choices, err
+}
+
+// PushResult says what a push did.
+type PushResult struct {
+	Remote string `json:"remote"`
+	Global string `json:"global"`
+	// Pulls counts the merges needed because teammates pushed first.
+	Pulls  int      `json:"pulls"`
+	Agents []string `json:"agents,omitempty"`
+}
+
+// Push publishes global to remote, with a lease on the remote value it last
+// saw: if a teammate pushed since, it pulls, merges and tries again, so it
+// never overwrites anyone's push. With agents it also publishes this
+// machine's agent branches under a namespace of their own. Records that look
+// like credentials stop the push before anything is sent.
+func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (PushResult, error) {
+	repo := store.Repo
+	res := PushResult{Remote: remote}
+	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
+		return res, err
+	}
+	var agentSpecs []string
+	if agents {
+		owner, err := ownerID(ctx, repo)
+		if err != nil {
+			return res, err
+		}
+		branches, err := repo.Branches(staterepo.AgentBranchPrefix)
+		if err != nil {
+			return res, err
+		}
+		for b := range branches {
+			name := strings.TrimPrefix(b, staterepo.AgentBranchPrefix)
+			agentSpecs = append(agentSpecs, "+refs/heads/"+b+":"+remoteAgents+owner+"/"+name)
+			res.Agents = append(res.Agents, owner+"/"+name)
+		}
+		sort.Strings(res.Agents)
+	}
+	for attempt := 1; attempt <= maxPushAttempts; attempt++ {
+		if attempt == maxPushAttempts {
+			return res, planqerr.New(planqerr.Busy, "remote "+remote, "kept moving: %d pushes lost the race", maxPushAttempts).
+				WithHint("run 'planq state push' again")
+		}
+		ours, err := repo.Tip(staterepo.GlobalBranch)
+		if err != nil {
+			return res, err
+		}
+		lease, err := repo.RefTip(trackingGlobal(remote))
+		if err != nil && !planqerr.Is(err, planqerr.NotFound) {
+			return res, err
+		}
+		// The lease is what the remote had when last fetched. It must already
+		// be merged into what we push, or the push would drop a teammate's work.
+		if !lease.IsZero() {
+			merged, err := repo.IsAncestor(lease, ours)
+			if err != nil {
+				return res, err
+			}
+			if !merged {
+				res.Pulls++
+				if _, err := Pull(ctx, store, remote, false); err != nil {
+					return res, err
+				}
+				continue
+			}
+		}
+		if err := scanOutgoing(repo, ours, lease); err != nil {
+			return res, err
+		}
+		err = repo.Push(ctx, remote, "refs/heads/"+staterepo.GlobalBranch+":"+remoteGlobal, remoteGlobal, lease)
+		if err == nil {
+			res.Global = ours.String()
+			// Remember what the remote now has: the next push leases on it.
+			if uerr := repo.SetRef(ctx, trackingGlobal(remote), ours); uerr != nil {
+				return res, uerr
+			}
+			break
+		}
+		if !errors.Is(err, staterepo.ErrRemoteMoved) {
+			return res, err
+		}
+		res.Pulls++
+		if _, err := Pull(ctx, store, remote, false); err != nil {
+			return res, err
+		}
+	}
+	if len(agentSpecs) > 0 {
+		for _, spec := range agentSpecs {
+			src := strings.TrimPrefix(strings.SplitN(spec, ":", 2)[0], "+")
+			tip, err := repo.RefTip(src)
+			if err != nil {
+				return res, err
+			}
+			if err := scanOutgoing(repo, tip, staterepo.ZeroHash); err != nil {
+				return res, err
+			}
+		}
+		if err := repo.PushForce(ctx, remote, agentSpecs...); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// scanOutgoing refuses to publish record files that look like credentials,
+// among the files of tip that differ from since (everything when zero).
+func scanOutgoing(repo *staterepo.Repo, tip, since staterepo.Hash) error {
+	known := map[string]staterepo.Hash{}
+	if !since.IsZero() {
+		old, err := repo.Walk(since, nil, nil)
+		if err == nil {
+			for _, f := range old {
+				known[f.Path] = f.Blob
+			}
+		}
+	}
+	files, err := repo.Walk(tip, nil, nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if known[f.Path] == f.Blob || !strings.HasSuffix(f.Path, ".md") {
+			continue
+		}
+		data, err := repo.ReadBlob(f.Blob)
+		if err != nil {
+			return err
+		}
+		if found := secrets.Scan(string(data)); len(found) > 0 {
+			return planqerr.New(planqerr.Refused, fmt.Sprintf("%s:%d", f.Path, found[0].Line), "looks like a credential (%s); nothing was pushed", found[0].Rule).
+				WithHint("remove it with a new version of the record (--supersedes) or a tombstone, then push again")
+		}
+	}
+	return nil
+}
+
+// ownerID names this machine's agents on a shared remote, so two people with
+// an agent called auth never collide: the user's name and a random suffix
+// chosen once per state repository.
+func ownerID(ctx context.Context, repo *staterepo.Repo) (string, error) {
+	if id, err := repo.ConfigValue(ctx, ownerConfigKey); err != nil || id != "" {
+		return id, err
+	}
+	var salt [3]byte
+	_, _ = rand.Read(salt[:])
+	user := repo.UserName()
+	var b strings.Builder
+	for _, r := range strings.ToLower(user) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if name == "" {
+		name = "user"
+	}
+	if len(name) > 16 {
+		name = name[:16]
+	}
+	id := name + "-" + hex.EncodeToString(salt[:])
+	return id, repo.SetConfigValue(ctx, ownerConfigKey, id)
+}
