@@ -109,3 +109,9 @@ func (a *Agent) Worktree() (*staterepo.Worktree, error) {
 	}
 	return a.store.Repo.OpenWorktree(a.Dir), nil
 }
+
+// Global is a read-only view of the global branch as if it were an agent
+// without a worktree: what readers use where no agent is mounted.
+func (s *Store) Global() *Agent {
+	return &Agent{Name: staterepo.GlobalBranch, Branch: staterepo.GlobalBranch, store: s}
+}

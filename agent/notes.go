@@ -60,12 +60,12 @@ func (a *Agent) readNote(name string) (string, error) {
 
 // SetScratch replaces the scratch notes.
 func (a *Agent) SetScratch(ctx context.Context, text string, opts WriteOptions) (Written, error) {
-	return a.writeNote(ctx, ScratchFile, func(string) string { return ensureNewline(text) }, "scratch: replace", opts)
+	return a.EditFile(ctx, ScratchFile, func(string) string { return ensureNewline(text) }, "scratch: replace", opts)
 }
 
 // AppendScratch adds text to the end of the scratch notes.
 func (a *Agent) AppendScratch(ctx context.Context, text string, opts WriteOptions) (Written, error) {
-	return a.writeNote(ctx, ScratchFile, func(old string) string {
+	return a.EditFile(ctx, ScratchFile, func(old string) string {
 		return ensureNewline(old) + ensureNewline(text)
 	}, "scratch: append", opts)
 }
@@ -76,11 +76,13 @@ func (a *Agent) SetFocus(ctx context.Context, focus string, opts WriteOptions) (
 	if focus == "" {
 		return Written{}, planqerr.New(planqerr.Invalid, "focus", "is empty").WithHint(`say what you work on: planq context set "..."`)
 	}
-	return a.writeNote(ctx, FocusFile, func(string) string { return focusHeader + focus + "\n" }, "context: "+oneLine(focus), opts)
+	return a.EditFile(ctx, FocusFile, func(string) string { return focusHeader + focus + "\n" }, "context: "+oneLine(focus), opts)
 }
 
-// writeNote rewrites one note under the agent's lock and commits it.
-func (a *Agent) writeNote(ctx context.Context, name string, edit func(old string) string, message string, opts WriteOptions) (Written, error) {
+// EditFile rewrites one mutable file of the agent's worktree (a note, a
+// branch context) under the agent's lock and commits it. edit gets the
+// current content ("" when the file is new).
+func (a *Agent) EditFile(ctx context.Context, name string, edit func(old string) string, message string, opts WriteOptions) (Written, error) {
 	wt, err := a.Worktree()
 	if err != nil {
 		return Written{}, err
@@ -90,7 +92,10 @@ func (a *Agent) writeNote(ctx context.Context, name string, edit func(old string
 		return Written{}, err
 	}
 	defer unlock()
-	path := filepath.Join(a.Dir, name)
+	path := filepath.Join(a.Dir, filepath.FromSlash(name))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return Written{}, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+	}
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return Written{}, fmt.Errorf("failed to read %s: %w", path, err)

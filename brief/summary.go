@@ -2,10 +2,12 @@ package brief
 
 import (
 	"errors"
+	"sort"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // How much of each section a summary keeps.
@@ -13,6 +15,7 @@ const (
 	RecentLogEntries = 5
 	MaxDecisions     = 10
 	MaxLearnings     = 10
+	MaxTeam          = 10
 )
 
 // Summary is what an agent needs to pick up its work.
@@ -28,6 +31,12 @@ type Summary struct {
 	Decisions []*changelog.Record `json:"decisions"`
 	Learnings []*changelog.Record `json:"learnings"`
 	Handoff   *changelog.Record   `json:"handoff,omitempty"`
+	// BranchContext is the context of the checked-out code branch.
+	BranchContext *branchctx.Context `json:"branch_context,omitempty"`
+	// Team holds what global keeps: promoted learnings and decisions, newest
+	// first, foundational learnings before the rest.
+	TeamLearnings []*changelog.Record `json:"team_learnings"`
+	TeamDecisions []*changelog.Record `json:"team_decisions"`
 	// Problems lists malformed records that were left out.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -36,7 +45,8 @@ type Summary struct {
 func Build(a *agent.Agent) (*Summary, error) {
 	store := a.Store()
 	s := &Summary{Project: store.Project.Config.Project, Agent: a.Name, Branch: a.Branch, AgentDir: a.Dir,
-		RecentLog: []*changelog.Record{}, Decisions: []*changelog.Record{}, Learnings: []*changelog.Record{}}
+		RecentLog: []*changelog.Record{}, Decisions: []*changelog.Record{}, Learnings: []*changelog.Record{},
+		TeamLearnings: []*changelog.Record{}, TeamDecisions: []*changelog.Record{}}
 	var err error
 	if s.Focus, err = a.Focus(); err != nil {
 		return nil, err
@@ -48,6 +58,11 @@ func Build(a *agent.Agent) (*Summary, error) {
 		if s.Code, err = branchctx.Current(a.Workspace); err != nil {
 			return nil, err
 		}
+		if s.Code.Branch != "" {
+			if s.BranchContext, _, err = a.BranchContext(s.Code.Branch); err != nil {
+				s.Problems = append(s.Problems, err.Error())
+			}
+		}
 	}
 	all, err := store.AllRecords()
 	if s.Problems, err = problems(err); err != nil {
@@ -57,16 +72,39 @@ func Build(a *agent.Agent) (*Summary, error) {
 	if _, err = problems(err); err != nil {
 		return nil, err
 	}
+	team, err := store.BranchRecords(staterepo.GlobalBranch)
+	if _, err = problems(err); err != nil {
+		return nil, err
+	}
+	inGlobal := map[string]bool{}
+	for _, r := range team {
+		inGlobal[r.ID] = true
+		for _, src := range r.Sources {
+			inGlobal[src.ID] = true
+		}
+	}
 	own = changelog.Current(own)
 	for i := len(own) - 1; i >= 0; i-- {
 		r := own[i]
 		switch {
+		case inGlobal[r.ID]:
+			// shown with the team's
 		case r.Kind == changelog.KindLog && r.Agent == a.Name && len(s.RecentLog) < RecentLogEntries:
 			s.RecentLog = append(s.RecentLog, r)
 		case r.Kind == changelog.KindDecision && len(s.Decisions) < MaxDecisions:
 			s.Decisions = append(s.Decisions, r)
 		case r.Kind == changelog.KindLearning && r.Agent == a.Name && len(s.Learnings) < MaxLearnings:
 			s.Learnings = append(s.Learnings, r)
+		}
+	}
+	team = changelog.Current(team)
+	sortTeam(team)
+	for _, r := range team {
+		switch {
+		case r.Kind == changelog.KindLearning && len(s.TeamLearnings) < MaxTeam:
+			s.TeamLearnings = append(s.TeamLearnings, r)
+		case r.Kind == changelog.KindDecision && len(s.TeamDecisions) < MaxTeam:
+			s.TeamDecisions = append(s.TeamDecisions, r)
 		}
 	}
 	s.Handoff = PendingHandoff(changelog.Current(all), a.Name)
@@ -100,4 +138,21 @@ func problems(err error) ([]string, error) {
 		out[i] = p.Error()
 	}
 	return out, nil
+}
+
+// sortTeam orders global's records for reading: foundational first, then
+// newest first.
+func sortTeam(recs []*changelog.Record) {
+	rank := func(r *changelog.Record) int {
+		if r.Classification == "foundational" {
+			return 0
+		}
+		return 1
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if rank(recs[i]) != rank(recs[j]) {
+			return rank(recs[i]) < rank(recs[j])
+		}
+		return recs[i].Timestamp.After(recs[j].Timestamp)
+	})
 }

@@ -83,24 +83,17 @@ func printSummary(env *Env, s *brief.Summary) error {
 		from := s.Handoff.Agent
 		fmt.Fprintf(&b, "\n## Pending handoff (%s from %s, %s)\n%s\n", s.Handoff.ID, from, s.Handoff.Timestamp.Local().Format("2006-01-02 15:04"), s.Handoff.Body)
 	}
+	if c := s.BranchContext; c != nil {
+		fmt.Fprintf(&b, "\n## Branch %s (%s, by %s)\n%s\n", c.Branch, c.Status, c.Agent, strings.TrimSpace(c.Body))
+	}
 	fmt.Fprintf(&b, "\n## Scratch\n%s\n", orNone(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s.Scratch), "# Scratch"))))
 	section(&b, "Recent log", s.RecentLog, func(r *changelog.Record) string {
 		return fmt.Sprintf("%s %s [%s] %s", r.Timestamp.Local().Format("2006-01-02 15:04"), r.ID, r.Type, r.Title())
 	})
-	section(&b, "Active decisions", s.Decisions, func(r *changelog.Record) string {
-		line := fmt.Sprintf("%s %s", r.ID, r.Decision)
-		if len(r.Alternatives) > 0 {
-			line += " (over " + strings.Join(r.Alternatives, ", ") + ")"
-		}
-		return line + ": " + r.Rationale
-	})
-	section(&b, "Recent learnings", s.Learnings, func(r *changelog.Record) string {
-		line := fmt.Sprintf("%s [%s/%s] %s", r.ID, r.Domain, r.Type, r.Title())
-		if r.Resolution != "" {
-			line += " (resolution: " + r.Resolution + ")"
-		}
-		return line
-	})
+	section(&b, "Active decisions", s.Decisions, decisionLine)
+	section(&b, "Recent learnings", s.Learnings, learningLine)
+	section(&b, "Team learnings (global)", s.TeamLearnings, learningLine)
+	section(&b, "Team decisions (global)", s.TeamDecisions, decisionLine)
 	_, err := fmt.Fprint(env.Stdout, b.String())
 	return err
 }
@@ -159,4 +152,35 @@ func runContextSet(ctx context.Context, env *Env, opts contextSetOptions, focus 
 		return err
 	}
 	return reportWritten(env, opts.writeFlags, w)
+}
+
+func learningLine(r *changelog.Record) string {
+	line := fmt.Sprintf("%s [%s/%s] %s", r.ID, r.Domain, r.Type, r.Title())
+	if r.Resolution != "" {
+		line += " (resolution: " + r.Resolution + ")"
+	}
+	return line + statusTag(r)
+}
+
+func decisionLine(r *changelog.Record) string {
+	line := fmt.Sprintf("%s %s", r.ID, r.Decision)
+	if len(r.Alternatives) > 0 {
+		line += " (over " + strings.Join(r.Alternatives, ", ") + ")"
+	}
+	return line + ": " + r.Rationale + statusTag(r)
+}
+
+func statusTag(r *changelog.Record) string {
+	tag := ""
+	if r.Status == "disputed" {
+		tag += " [disputed]"
+	}
+	if len(r.Sources) > 1 {
+		agents := make([]string, len(r.Sources))
+		for i, s := range r.Sources {
+			agents[i] = s.Agent
+		}
+		tag += " (from " + strings.Join(agents, ", ") + ")"
+	}
+	return tag
 }

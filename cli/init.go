@@ -60,4 +60,3 @@ func runInit(ctx context.Context, env *Env, opts initOptions) error {
 	env.printf("%s\n", p.StateRepo())
 	return nil
 }
-

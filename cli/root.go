@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/charmbracelet/log"
 	"github.com/spf13/cobra"
@@ -128,9 +129,9 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			root.AddCommand(c)
 		}
 	}
-	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env))
+	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
 	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env))
-	add("read", newContextCmd(env))
+	add("read", newContextCmd(env), newBranchCmd(env))
 	return root
 }
 
@@ -203,3 +204,5 @@ func maxArgs(n int, names string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+func nowUTC() time.Time { return time.Now().UTC() }

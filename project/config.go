@@ -101,3 +101,16 @@ func LoadConfig(root string) (Config, error) {
 	}
 	return ParseConfig(path, data)
 }
+
+// SaveConfig writes the configuration of the checkout rooted at root.
+func SaveConfig(root string, c Config) error {
+	data, err := c.Marshal()
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(root, ConfigPath)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}

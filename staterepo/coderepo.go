@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -126,4 +127,17 @@ func (c *CodeRepo) Repair(ctx context.Context) error {
 		return fmt.Errorf("failed to repair code worktrees: %w", err)
 	}
 	return nil
+}
+
+// HooksDir is where git looks for the code repository's hooks
+// (core.hooksPath, else .git/hooks).
+func (c *CodeRepo) HooksDir(ctx context.Context) (string, error) {
+	out, err := c.git.Run(ctx, "rev-parse", "--git-path", "hooks")
+	if err != nil {
+		return "", fmt.Errorf("failed to find the hooks directory: %w", err)
+	}
+	if !filepath.IsAbs(out) {
+		out = filepath.Join(c.Dir, out)
+	}
+	return out, nil
 }

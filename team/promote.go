@@ -48,8 +48,8 @@ type PromoteResult struct {
 	Agent      string      `json:"agent"`
 	Candidates []Candidate `json:"candidates"`
 	// Commit is global's new tip, "" when nothing changed or on a dry run.
-	Commit   string `json:"commit,omitempty"`
-	Previous string `json:"previous,omitempty"`
+	Commit   string   `json:"commit,omitempty"`
+	Previous string   `json:"previous,omitempty"`
 	Choices  []Choice `json:"choices,omitempty"`
 }
 

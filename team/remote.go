@@ -81,11 +81,11 @@ func InitFromRemote(ctx context.Context, p *project.Project) (created, fetched b
 type PullResult struct {
 	Remote string `json:"remote"`
 	// Outcome is one of up-to-date, fast-forward, merged, ahead, empty.
-	Outcome  string   `json:"outcome"`
-	Before   string   `json:"before"`
-	After    string   `json:"after"`
-	Choices  []Choice `json:"choices,omitempty"`
-	Agents   int      `json:"agents,omitempty"`
+	Outcome string   `json:"outcome"`
+	Before  string   `json:"before"`
+	After   string   `json:"after"`
+	Choices []Choice `json:"choices,omitempty"`
+	Agents  int      `json:"agents,omitempty"`
 }
 
 // Pull fetches the team's global from remote and merges it into global: a

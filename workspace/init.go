@@ -27,8 +27,8 @@ type InitOptions struct {
 
 // InitResult says what Init changed; all false means nothing.
 type InitResult struct {
-	Project          *project.Project
-	WroteConfig      bool
+	Project      *project.Project
+	WroteConfig  bool
 	AddedExclude bool
 	State        StateInit
 }
