@@ -18,9 +18,9 @@ type Resolver func(path string, base, ours, theirs Hash) (Hash, error)
 // MergeTrees merges the trees ours and theirs with base as their common
 // ancestor, per path: a path changed on one side only takes that side, a
 // path changed the same way on both takes it once, and everything else,
-// deletions included, goes to resolve. Whole directories unchanged on one
-// side are taken from the other without being read, so the cost follows the
-// size of what changed.
+// deletions included, goes to resolve. Directories the two sides have alike,
+// or only one side has, are taken without being read, so the cost follows
+// the directories that changed.
 func (r *Repo) MergeTrees(base, ours, theirs Hash, resolve Resolver) (Hash, error) {
 	return r.mergeTree("", base, ours, theirs, resolve)
 }
@@ -78,14 +78,15 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 	return r.writeTree(out)
 }
 
-// mergeDir merges one directory, taking a whole side when the other left
-// the directory as it was.
+// mergeDir merges one directory. A directory only one side has is taken
+// whole. One that one side left unchanged is still read: the other side may
+// have deleted files in it, and deletions go to the resolver.
 func (r *Repo) mergeDir(p string, b, o, t Hash, resolve Resolver) (Hash, error) {
 	switch {
-	case o == b && !t.IsZero():
-		return t, nil
-	case t == b && !o.IsZero():
+	case b.IsZero() && t.IsZero():
 		return o, nil
+	case b.IsZero() && o.IsZero():
+		return t, nil
 	}
 	return r.mergeTree(p, b, o, t, resolve)
 }
