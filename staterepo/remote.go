@@ -98,15 +98,30 @@ func (r *Repo) Push(ctx context.Context, remote, refspec, remoteRef string, leas
 	if lease.IsZero() {
 		expect = ""
 	}
-	_, err := r.git.Run(ctx, "push", "--quiet", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
+	_, err := r.git.Run(ctx, "push", "--porcelain", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
 	if err == nil {
 		return nil
 	}
-	var ge *GitError
-	if errors.As(err, &ge) && (strings.Contains(ge.Stderr, "stale info") || strings.Contains(ge.Stderr, "[rejected]") || strings.Contains(ge.Stderr, "fetch first")) {
+	if refused(err) {
 		return fmt.Errorf("failed to push to %s: %w", remote, ErrRemoteMoved)
 	}
 	return unreachable(remote, err)
+}
+
+// refused reports whether a failed push reached the remote and was turned
+// down for a ref (stale lease, not a fast-forward, or the remote's ref lock
+// taken by a concurrent push) rather than failing to connect.
+func refused(err error) bool {
+	var ge *GitError
+	if !errors.As(err, &ge) {
+		return false
+	}
+	for _, s := range []string{"stale info", "[rejected]", "[remote rejected]", "fetch first", "failed to push some refs"} {
+		if strings.Contains(ge.Stderr, s) {
+			return !strings.Contains(ge.Stderr, "fatal:")
+		}
+	}
+	return false
 }
 
 // LsRemote returns the remote's refs under prefix.
