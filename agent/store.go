@@ -38,12 +38,12 @@ func (s *Store) BranchRecords(branch string) ([]*changelog.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.load([]staterepo.Hash{tip})
+	return s.loadDirs([]staterepo.Hash{tip}, nil)
 }
 
 // AllRecords loads every record on global and on every agent branch, each
-// once, oldest first.
-func (s *Store) AllRecords() ([]*changelog.Record, error) {
+// once, oldest first; with dirs, only the records of those kind directories.
+func (s *Store) AllRecords(dirs ...string) ([]*changelog.Record, error) {
 	branches, err := s.Repo.Branches("")
 	if err != nil {
 		return nil, err
@@ -59,17 +59,13 @@ func (s *Store) AllRecords() ([]*changelog.Record, error) {
 	for i, n := range names {
 		tips[i] = branches[n]
 	}
-	return s.load(tips)
+	return s.loadDirs(tips, dirs)
 }
 
 // CommitRecords loads the records under the given kind directories (all
 // kinds when none) of one commit, oldest first.
 func (s *Store) CommitRecords(commit staterepo.Hash, dirs ...string) ([]*changelog.Record, error) {
 	return s.loadDirs([]staterepo.Hash{commit}, dirs)
-}
-
-func (s *Store) load(tips []staterepo.Hash) ([]*changelog.Record, error) {
-	return s.loadDirs(tips, changelog.Dirs())
 }
 
 func (s *Store) loadDirs(tips []staterepo.Hash, dirs []string) ([]*changelog.Record, error) {

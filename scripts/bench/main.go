@@ -55,7 +55,8 @@ func main() {
 	for _, m := range []struct {
 		name string
 		fn   func(string) bool
-	}{{"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate}} {
+	}{{"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
+		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
 			dir := filepath.Join(tmp, m.name)
 			check(os.MkdirAll(dir, 0o755))
@@ -166,14 +167,14 @@ func benchCreate(dir string) bool {
 
 // project makes a code repository with agents, each holding perAgent
 // records spread over the last 24 months, and returns the agent directories.
-func project(dir, name string, agents []string, perAgent int) []string {
+func project(dir, name string, agents []string, perAgent int, initArgs ...string) []string {
 	repo := filepath.Join(dir, "code")
 	check(os.MkdirAll(repo, 0o755))
 	check(os.WriteFile(filepath.Join(repo, "README.md"), []byte("bench\n"), 0o644))
 	run(repo, "git", "init", "-q")
 	run(repo, "git", "add", ".")
 	run(repo, "git", "commit", "-q", "-m", "init")
-	run(repo, planqBin, "init", "--project", name)
+	run(repo, planqBin, append([]string{"init", "--project", name}, initArgs...)...)
 	var dirs []string
 	for _, a := range agents {
 		run(repo, planqBin, "create", a)
@@ -186,20 +187,27 @@ func project(dir, name string, agents []string, perAgent int) []string {
 
 // seed writes n records of every kind into an agent worktree and commits
 // them at once, as if the agent had written them over two years.
-func seed(agentDir, agent string, n int) {
+func seed(agentDir, agent string, n int) { seedRecords(agentDir, agent, n, false) }
+
+// seedRecords is seed with a choice: promotable records are all learnings
+// and decisions, what promote moves; otherwise most are log entries.
+func seedRecords(agentDir, agent string, n int, promotable bool) {
+	if n == 0 {
+		return
+	}
 	start := time.Now().UTC().AddDate(-2, 0, 0)
 	step := 2 * 365 * 24 * time.Hour / time.Duration(n)
 	domains := []string{"auth", "api", "db", "ci", "ui", "infra", "docs", "perf"}
 	for i := 0; i < n; i++ {
 		at := start.Add(time.Duration(i) * step)
 		r := &changelog.Record{Agent: agent, Timestamp: at}
-		switch i % 10 {
-		case 0, 1:
+		switch {
+		case i%10 == 2:
+			r.Kind, r.Decision, r.Rationale = changelog.KindDecision, fmt.Sprintf("Decision %d of %s", i, agent), "it is simpler"
+			r.Alternatives, r.Body = []string{"option a", "option b"}, fmt.Sprintf("Decision %d of %s\n\nBecause it is simpler.", i, agent)
+		case promotable || i%10 < 2:
 			r.Kind, r.Type, r.Domain, r.Classification = changelog.KindLearning, "pattern", domains[i%len(domains)], "tactical"
-			r.Body = fmt.Sprintf("Learning %d: the %s layer retries idempotent calls with backoff.", i, r.Domain)
-		case 2:
-			r.Kind, r.Decision, r.Rationale = changelog.KindDecision, fmt.Sprintf("Decision %d", i), "it is simpler"
-			r.Alternatives, r.Body = []string{"option a", "option b"}, fmt.Sprintf("Decision %d\n\nBecause it is simpler.", i)
+			r.Body = fmt.Sprintf("Learning %d of %s: the %s layer retries idempotent calls with backoff.", i, agent, r.Domain)
 		default:
 			r.Kind, r.Type, r.Status = changelog.KindLog, "implement", "completed"
 			r.Body = fmt.Sprintf("Entry %d: implemented part %d of the feature and its tests.", i, i)
