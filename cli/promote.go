@@ -82,6 +82,8 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 		return err
 	}
 	switch {
+	case res.MarkedMerged:
+		env.Log.Info("nothing new to promote; recorded the agent as merged", "agent", a.Name, "commit", short(res.Commit))
 	case len(res.Candidates) == 0:
 		env.Log.Info("nothing new to promote", "agent", a.Name)
 	case opts.dryRun:

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# planq end to end on a throwaway project: build planq, make a code repository,
-# set planq up, create two agents in their own workspaces, let them record
-# what they do and learn, read it back, hand off, checkpoint, and remove one.
+# planq end to end on a throwaway project: build planq, make a code repository
+# with a team remote, create two agents in their own workspaces, let them record
+# what they do and learn, promote it into global, push it, pull it into a second
+# clone on a "second machine" (another PLANQ_HOME), hand off, checkpoint, gc.
 # Everything happens under a temporary directory (kept with KEEP=1).
 #
 #   ./scripts/demo.sh
@@ -26,12 +27,15 @@ step "go build -o $work/bin/planq ./cmd/planq"
 (cd "$repo_root" && go build -o "$work/bin/planq" ./cmd/planq)
 export PATH="$work/bin:$PATH"
 
-step "make a code repository: shop"
+step "make a code repository, shop, and a bare repository for the team's state"
+git init -q --bare "$work/team-state.git"
 mkdir -p "$work/shop" && cd "$work/shop"
 git init -q && printf '# shop\n' > README.md && git add . && git commit -qm "initial commit"
 
-run planq init --project shop
+run planq init --project shop --remote "$work/team-state.git"
 run git status --short
+run git add .planq/config
+run git commit -qm "planq: project config"
 run planq create auth
 run planq create api --branch feature/api
 
@@ -57,17 +61,50 @@ cd "$PLANQ_HOME/workspaces/shop/api"
 run planq log add "Started the refresh endpoint" --type start --status in_progress
 run planq context show
 
+run planq learn "The refresh endpoint must be idempotent: clients retry on timeouts" --type convention --domain auth
+run planq learn "Tokens expire after 15 minutes; the client must refresh on 401" --type pattern --domain auth
+
 run planq log --all
 run planq list
 run planq checkpoint list --all
+
+step "the lead promotes both agents into global (the same learning lands once, citing both)"
+cd "$work/shop"
+run planq context promote --agent auth --dry-run
+run planq context promote --agent auth --all
+run planq context promote --agent api --all
+run planq state push
+
+step "a second machine: a clone of the code and a PLANQ_HOME of its own"
+git clone -q "$work/shop" "$work/shop-laptop"
+cd "$work/shop-laptop"
+export PLANQ_HOME="$work/laptop/.planq"
+run planq init
+run planq create docs --here
+run planq context show
+run planq learn "Docs build with mkdocs; run it before pushing docs changes" --type guide --domain docs
+run planq context promote --all
+run planq state push
+
+step "back on the first machine: pull what the laptop learned"
+export PLANQ_HOME="$work/home/.planq"
+cd "$work/shop"
+run planq state pull
+run git -C "$PLANQ_HOME/state-repos/shop.git" log --oneline --graph -8 global
 
 step "cd $work/shop && planq remove api   (pending state is committed first)"
 cd "$work/shop"
 printf 'left uncommitted by the agent\n' > "$PLANQ_HOME/workspaces/shop/api/.planq/agent/notes.md"
 run planq remove api
 run git -C "$PLANQ_HOME/state-repos/shop.git" log --oneline -3 agent-api
-run planq list --json
+run planq context promote --agent api --all
+run planq state gc
+run planq state archives
+run planq list
 run planq doctor
 
-printf '\ndemo finished: two agents, %s state commits\n' \
-  "$(git -C "$PLANQ_HOME/state-repos/shop.git" rev-list --all --count)"
+learnings=$(git -C "$PLANQ_HOME/state-repos/shop.git" ls-tree -r --name-only global learnings | grep -c 'pq-')
+laptop=$(git -C "$work/laptop/.planq/state-repos/shop.git" rev-parse global)
+remote=$(git -C "$work/team-state.git" rev-parse refs/planq/global)
+printf '\ndemo finished: global holds %s learning records; the laptop and the remote agree: %s\n' \
+  "$learnings" "$([ "$laptop" = "$remote" ] && echo yes || echo no)"

@@ -51,6 +51,9 @@ type PromoteResult struct {
 	Commit   string   `json:"commit,omitempty"`
 	Previous string   `json:"previous,omitempty"`
 	Choices  []Choice `json:"choices,omitempty"`
+	// MarkedMerged is true when nothing was new but global now records the
+	// agent's tip as merged.
+	MarkedMerged bool `json:"marked_merged,omitempty"`
 }
 
 // Disputed returns the candidates that landed as disputes.
@@ -89,11 +92,20 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 			return res, err
 		}
 		res.Candidates, res.Previous = plan.candidates, globalTip.String()
-		if opts.DryRun || len(plan.candidates) == 0 {
+		if opts.DryRun {
 			return res, nil
 		}
-		tree, choices, err := plan.tree(repo)
-		if err != nil {
+		tree, choices := plan.globalTree, []Choice(nil)
+		if len(plan.candidates) == 0 {
+			// Nothing to bring, but the agent's later commits (log entries,
+			// notes) are reviewed too: record its tip as merged, so gc can
+			// prove it, unless global has it already.
+			merged, err := repo.IsAncestor(agentTip, globalTip)
+			if err != nil || merged {
+				return res, err
+			}
+			res.MarkedMerged = true
+		} else if tree, choices, err = plan.tree(repo); err != nil {
 			return res, err
 		}
 		commit, err := repo.WriteCommit(tree, []staterepo.Hash{globalTip, agentTip}, promoteMessage(a.Name, plan.candidates))
