@@ -41,9 +41,13 @@ func Log(store *agent.Store, opts LogOptions) (*LogView, error) {
 	var recs []*changelog.Record
 	var err error
 	if opts.All {
-		recs, err = store.AllRecords()
+		recs, err = store.AllRecords(changelog.KindLog.Dir())
 	} else {
-		recs, err = store.BranchRecords(staterepo.AgentBranch(opts.Agent))
+		var tip staterepo.Hash
+		if tip, err = store.Repo.Tip(staterepo.AgentBranch(opts.Agent)); err != nil {
+			return nil, err
+		}
+		recs, err = store.CommitRecords(tip, changelog.KindLog.Dir())
 	}
 	view := &LogView{Entries: []*changelog.Record{}}
 	if view.Problems, err = problems(err); err != nil {

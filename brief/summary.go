@@ -64,15 +64,23 @@ func Build(a *agent.Agent) (*Summary, error) {
 			}
 		}
 	}
-	all, err := store.AllRecords()
+	// Each load reads only the kinds it needs: handoffs from every branch,
+	// everything from the agent's own, learnings and decisions from global.
+	handoffs, err := store.AllRecords(changelog.KindHandoff.Dir())
 	if s.Problems, err = problems(err); err != nil {
 		return nil, err
 	}
 	own, err := store.BranchRecords(a.Branch)
-	if _, err = problems(err); err != nil {
+	more, err := problems(err)
+	if err != nil {
 		return nil, err
 	}
-	team, err := store.BranchRecords(staterepo.GlobalBranch)
+	s.Problems = append(s.Problems, more...)
+	globalTip, err := store.Repo.Tip(staterepo.GlobalBranch)
+	if err != nil {
+		return nil, err
+	}
+	team, err := store.CommitRecords(globalTip, changelog.KindLearning.Dir(), changelog.KindDecision.Dir())
 	if _, err = problems(err); err != nil {
 		return nil, err
 	}
@@ -107,23 +115,8 @@ func Build(a *agent.Agent) (*Summary, error) {
 			s.TeamDecisions = append(s.TeamDecisions, r)
 		}
 	}
-	s.Handoff = PendingHandoff(changelog.Current(all), a.Name)
+	s.Handoff = agent.PendingHandoff(changelog.Current(handoffs), a.Name)
 	return s, nil
-}
-
-// PendingHandoff is the latest pending handoff for agent: one it left for
-// its own next session, or one another agent addressed to it.
-func PendingHandoff(recs []*changelog.Record, agent string) *changelog.Record {
-	for i := len(recs) - 1; i >= 0; i-- {
-		r := recs[i]
-		if r.Kind != changelog.KindHandoff || r.Status == "acknowledged" {
-			continue
-		}
-		if r.To == agent || (r.To == "" && r.Agent == agent) {
-			return r
-		}
-	}
-	return nil
 }
 
 // problems turns malformed-record errors into report lines and passes any

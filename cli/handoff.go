@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 )
@@ -30,6 +31,37 @@ agent) should pick up. 'planq context show' shows the latest pending handoff.`,
 	}
 	opts.register(cmd)
 	cmd.Flags().StringVar(&opts.to, "to", "", "`AGENT` meant to pick it up (default: this agent's next session)")
+	cmd.AddCommand(newHandoffAckCmd(env))
+	return cmd
+}
+
+func newHandoffAckCmd(env *Env) *cobra.Command {
+	var flags writeFlags
+	cmd := &cobra.Command{
+		Use:   "ack [ID]",
+		Short: "Acknowledge a pending handoff once picked up",
+		Long: `Mark the handoff ID (default: the one pending for this agent) as picked up:
+a new version of it with status acknowledged. Until then every session start
+shows it, so a handoff is never lost to a session that started twice.`,
+		Args: maxArgs(1, "one handoff ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			store, a, err := env.openAgent(flags.agent)
+			if err != nil {
+				return err
+			}
+			defer env.closeStore(store)
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			}
+			w, err := a.AckHandoff(cmd.Context(), id, agent.WriteOptions{AllowSecret: flags.allowSecret})
+			if err != nil {
+				return err
+			}
+			return reportWritten(env, flags, w)
+		},
+	}
+	flags.register(cmd)
 	return cmd
 }
 

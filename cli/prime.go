@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/prime"
+)
+
+type primeOptions struct {
+	agent  string
+	format string
+	budget int
+	role   string
+	source string
+	dryRun bool
+}
+
+func newPrimeCmd(env *Env) *cobra.Command {
+	var opts primeOptions
+	cmd := &cobra.Command{
+		Use:   "prime",
+		Short: "Print the context an agent gets at session start",
+		Long: `Print what an agent should know when a session starts: its focus and pending
+handoff, the context of its code branch, the project's learnings by priority
+(foundational first, failures with their resolutions, then conventions and
+patterns), recent decisions, what other agents did, and how to record.
+--role lead shows what awaits promotion, what is disputed, and each agent's
+activity instead.
+
+After a compaction or on resume (--source compact|resume) it prints a short
+recovery form and a reminder to record what was learned before it. A pending
+handoff is shown until 'planq handoff ack ID'.
+
+The output stays under --budget characters (default 9000, under Claude Code's
+10,000): the least important items are left out first and a closing line says
+how many, with the command that shows them. --dry-run lists every item, its
+size, and whether it was included. .planq/PRIME.md, a Go text/template, replaces
+the layout. Outside a planq project, prime prints nothing and exits 0.`,
+		Example: "  planq prime\n  planq prime --source compact\n  planq prime --role lead --format xml\n  planq prime --dry-run",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runPrime(cmd.Context(), env, opts) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "prime agent `NAME` (default: the agent mounted here)")
+	f.StringVar(&opts.format, "format", "markdown", "`FORMAT`: "+strings.Join(prime.Formats, "|"))
+	f.IntVar(&opts.budget, "budget", prime.DefaultBudget, "at most `N` characters")
+	f.StringVar(&opts.role, "role", prime.RoleAgent, "`ROLE`: agent|lead")
+	f.StringVar(&opts.source, "source", prime.SourceStartup, "how the session started: startup|resume|compact|clear")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "list what is included and left out, with sizes")
+	return cmd
+}
+
+func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
+	if opts.role != prime.RoleAgent && opts.role != prime.RoleLead {
+		return planqerr.New(planqerr.Invalid, "--role", "unknown role %q", opts.role).WithHint("use agent or lead")
+	}
+	p, err := env.project()
+	if planqerr.Is(err, planqerr.NotInitialized) {
+		return nil // not a planq project: nothing to say, and no failure
+	}
+	if err != nil {
+		return err
+	}
+	out, doc, err := primeText(ctx, p.Root, env, opts)
+	if err != nil {
+		return err
+	}
+	if opts.dryRun {
+		tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+		fmt.Fprintln(tw, "STATE\tSECTION\tPRIORITY\tSIZE\tTEXT")
+		for _, it := range doc.Items {
+			state := "included"
+			if it.Dropped {
+				state = "dropped"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\n", state, it.Section, it.Priority, len(it.Text), firstLine(it.Text, 60))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		env.printf("total %d characters, budget %d, %d items left out\n", len(out), budgetOr(opts.budget), doc.Dropped())
+		return nil
+	}
+	env.printf("%s", out)
+	return nil
+}
+
+// primeText builds and fits the prime document; shared with the hooks.
+func primeText(ctx context.Context, root string, env *Env, opts primeOptions) (string, *prime.Document, error) {
+	p, err := env.project()
+	if err != nil {
+		return "", nil, err
+	}
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return "", nil, err
+	}
+	defer env.closeStore(store)
+	a, err := store.Resolve(opts.agent)
+	if err != nil {
+		if opts.role != prime.RoleLead || opts.agent != "" {
+			return "", nil, err
+		}
+		a = store.Global()
+	}
+	doc, err := prime.Build(ctx, a, prime.Options{Role: opts.role, Source: opts.source})
+	if err != nil {
+		return "", nil, err
+	}
+	tmpl, err := prime.LoadTemplate(root)
+	if err != nil {
+		return "", nil, err
+	}
+	out, err := prime.Fit(doc, opts.format, opts.budget, tmpl)
+	return out, doc, err
+}
+
+func budgetOr(b int) int {
+	if b <= 0 {
+		return prime.DefaultBudget
+	}
+	return b
+}
+
+func firstLine(s string, n int) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > n {
+		s = s[:n-3] + "..."
+	}
+	return s
+}

@@ -1,0 +1,288 @@
+package prime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/brief"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/team"
+)
+
+// DefaultBudget fits under every agent's cap on injected context, with room
+// for the agent's own framing (Claude Code keeps 10,000 characters).
+const DefaultBudget = 9000
+
+// Roles.
+const (
+	RoleAgent = "agent"
+	RoleLead  = "lead"
+)
+
+// Session sources, as the agents report them.
+const (
+	SourceStartup = "startup"
+	SourceResume  = "resume"
+	SourceCompact = "compact"
+	SourceClear   = "clear"
+)
+
+// Options choose the document.
+type Options struct {
+	Role   string
+	Source string
+	// Budget caps the rendered size in characters; 0 means DefaultBudget.
+	Budget int
+	Format string
+}
+
+// Item is one piece of the document.
+type Item struct {
+	Section  string `json:"section"`
+	Text     string `json:"text"`
+	Priority int    `json:"priority"` // lower is more important
+	Dropped  bool   `json:"dropped,omitempty"`
+}
+
+// Document is what prime produces, before rendering.
+type Document struct {
+	Project string `json:"project"`
+	Agent   string `json:"agent"`
+	Role    string `json:"role"`
+	Source  string `json:"source"`
+	Items   []Item `json:"items"`
+	// Omitted counts learnings never made into items: far more than any
+	// budget holds.
+	Omitted int `json:"omitted,omitempty"`
+	// Problems are malformed records left out.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// maxLearnings bounds the learnings considered for one document.
+const maxLearnings = 400
+
+// Section names, in the order they are rendered.
+var sectionOrder = []string{
+	"Recovery", "Handoff", "Focus", "Branch", "Awaiting promotion", "Disputed",
+	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
+}
+
+// Build assembles the document for agent a.
+func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error) {
+	if opts.Role == "" {
+		opts.Role = RoleAgent
+	}
+	if opts.Source == "" {
+		opts.Source = SourceStartup
+	}
+	store := a.Store()
+	doc := &Document{Project: store.Project.Config.Project, Agent: a.Name, Role: opts.Role, Source: opts.Source}
+	s, err := brief.Build(a)
+	if err != nil {
+		return nil, err
+	}
+	doc.Problems = s.Problems
+	recovering := opts.Source == SourceCompact || opts.Source == SourceResume
+	add := func(section string, priority int, format string, args ...any) {
+		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
+	}
+	if recovering {
+		add("Recovery", 0, "This session resumes after a %s. Before going on, record what you learned before it that is not recorded yet: planq learn \"...\" --type ... --domain ..., planq decide \"...\" --because \"...\", planq log add \"...\".", map[bool]string{true: "compaction", false: "pause"}[opts.Source == SourceCompact])
+	}
+	if h := s.Handoff; h != nil {
+		add("Handoff", 0, "From %s (%s): %s\nAcknowledge it once you have picked it up: planq handoff ack %s", h.Agent, h.ID, strings.TrimSpace(h.Body), h.ID)
+	}
+	if s.Focus != "" {
+		add("Focus", 1, "%s", s.Focus)
+	}
+	if c := s.BranchContext; c != nil {
+		add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))
+	} else if s.Code.Branch != "" {
+		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
+	}
+	if opts.Role == RoleLead {
+		if err := leadItems(ctx, store, add); err != nil {
+			return nil, err
+		}
+	}
+	learnings, err := teamLearnings(store)
+	if err != nil {
+		return nil, err
+	}
+	limit := min(len(learnings), maxLearnings)
+	if recovering {
+		limit = min(limit, 10)
+	}
+	doc.Omitted = len(learnings) - limit
+	for _, r := range learnings[:limit] {
+		add("Learnings", learningPriority(r), "%s", learningText(r))
+	}
+	for _, r := range s.Learnings {
+		add("Learnings", learningPriority(r), "%s (yours, not promoted yet)", learningText(r))
+	}
+	if !recovering {
+		for i, r := range s.TeamDecisions {
+			add("Decisions", 5+i/5, "%s", decisionText(r))
+		}
+		for i, r := range s.Decisions {
+			add("Decisions", 6+i/5, "%s", decisionText(r))
+		}
+		for i, r := range s.RecentLog {
+			add("Your recent work", 6+i/3, "%s [%s] %s", r.Timestamp.Format("2006-01-02 15:04"), r.Type, r.Title())
+		}
+		if err := otherAgents(store, a.Name, add); err != nil {
+			return nil, err
+		}
+	}
+	add("Recording", 1, "%s", recordingGuide)
+	return doc, nil
+}
+
+// teamLearnings is global's current learnings, most important first:
+// foundational, then failures with their resolutions, then conventions and
+// patterns, then the rest; newest first within each.
+func teamLearnings(store *agent.Store) ([]*changelog.Record, error) {
+	tip, err := store.Repo.Tip(staterepo.GlobalBranch)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := store.CommitRecords(tip, changelog.KindLearning.Dir())
+	if err != nil {
+		var le *changelog.LoadError
+		if !errors.As(err, &le) {
+			return nil, err
+		}
+	}
+	recs = changelog.Current(recs)
+	sort.SliceStable(recs, func(i, j int) bool {
+		pi, pj := learningPriority(recs[i]), learningPriority(recs[j])
+		if pi != pj {
+			return pi < pj
+		}
+		return recs[i].Timestamp.After(recs[j].Timestamp)
+	})
+	return recs, nil
+}
+
+func learningPriority(r *changelog.Record) int {
+	switch {
+	case r.Classification == "foundational":
+		return 2
+	case r.Type == "failure":
+		return 3
+	case r.Type == "convention" || r.Type == "pattern":
+		return 4
+	case r.Classification == "observational":
+		return 8
+	}
+	return 7
+}
+
+func learningText(r *changelog.Record) string {
+	text := fmt.Sprintf("[%s/%s] %s", r.Domain, r.Type, r.Title())
+	if r.Resolution != "" {
+		text += " Resolution: " + r.Resolution
+	}
+	if r.Status == "disputed" {
+		text += " (disputed)"
+	}
+	return text
+}
+
+func decisionText(r *changelog.Record) string {
+	text := r.Decision
+	if len(r.Alternatives) > 0 {
+		text += " (over " + strings.Join(r.Alternatives, ", ") + ")"
+	}
+	if r.Rationale != "" {
+		text += ": " + r.Rationale
+	}
+	if r.Status == "disputed" {
+		text += " (disputed)"
+	}
+	return text
+}
+
+// otherAgents says what the other agents did lately: each one's latest entry.
+func otherAgents(store *agent.Store, self string, add func(string, int, string, ...any)) error {
+	view, err := brief.Log(store, brief.LogOptions{All: true})
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, act := range view.Agents {
+		if act.Agent == self {
+			continue
+		}
+		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
+		n++
+	}
+	return nil
+}
+
+// leadItems: what awaits promotion per agent, and what global has disputed.
+func leadItems(ctx context.Context, store *agent.Store, add func(string, int, string, ...any)) error {
+	names, err := store.AgentNames()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		a, err := store.Agent(name)
+		if err != nil {
+			return err
+		}
+		res, err := team.Promote(ctx, store, a, team.PromoteOptions{DryRun: true})
+		if err != nil {
+			return err
+		}
+		if len(res.Candidates) == 0 {
+			continue
+		}
+		titles := make([]string, 0, 3)
+		for _, c := range res.Candidates[:min(3, len(res.Candidates))] {
+			titles = append(titles, c.Title)
+		}
+		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", name, len(res.Candidates), strings.Join(titles, "; "), name)
+	}
+	learnings, err := teamLearnings(store)
+	if err != nil {
+		return err
+	}
+	for _, r := range learnings {
+		if r.Status == "disputed" {
+			add("Disputed", 1, "%s %s", r.ID, learningText(r))
+		}
+	}
+	tip, err := store.Repo.Tip(staterepo.GlobalBranch)
+	if err != nil {
+		return err
+	}
+	decisions, _ := store.CommitRecords(tip, changelog.KindDecision.Dir())
+	for _, r := range changelog.Current(decisions) {
+		if r.Status == "disputed" {
+			add("Disputed", 1, "%s %s", r.ID, decisionText(r))
+		}
+	}
+	view, err := brief.Log(store, brief.LogOptions{All: true})
+	if err != nil {
+		return err
+	}
+	for _, act := range view.Agents {
+		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
+	}
+	return nil
+}
+
+// recordingGuide tells an agent how to write back, with what is and is not
+// a learning.
+const recordingGuide = `Record as you work; each command commits at once:
+- planq log add "what you did" --type plan|implement|decision|end
+- planq learn "insight" --type convention|pattern|failure|reference|guide --domain NAME (failures need --resolution)
+- planq decide "choice" --over alt1,alt2 --because "why"
+- planq handoff "what the next session should pick up"
+A learning is what the next session must know, e.g. "always run 'just check' before committing: the pre-commit hook rejects unformatted SQL". "Added function X" is not a learning: it is a log entry.`

@@ -1,0 +1,206 @@
+package prime
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// Formats prime renders.
+var Formats = []string{"markdown", "plain", "xml", "json"}
+
+// TemplatePath is where a project overrides prime's layout.
+const TemplatePath = ".planq/PRIME.md"
+
+// Fit marks items dropped until the rendering fits budget: the least
+// important first, and within one priority the last added first. It returns
+// the rendered text.
+func Fit(doc *Document, format string, budget int, tmpl *template.Template) (string, error) {
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	order := make([]int, len(doc.Items))
+	for i := range order {
+		order[i] = i
+	}
+	// Drop order: highest priority number first, later items before earlier.
+	sort.SliceStable(order, func(a, b int) bool {
+		ia, ib := doc.Items[order[a]], doc.Items[order[b]]
+		if ia.Priority != ib.Priority {
+			return ia.Priority > ib.Priority
+		}
+		return order[a] > order[b]
+	})
+	droppable := 0 // what must be said (priority 0) is never dropped
+	for droppable < len(order) && doc.Items[order[droppable]].Priority > 0 {
+		droppable++
+	}
+	drop := func(k int) (string, error) {
+		for i, idx := range order {
+			doc.Items[idx].Dropped = i < k
+		}
+		return render(doc, format, budget, tmpl)
+	}
+	out, err := drop(0)
+	if err != nil || len(out) <= budget {
+		return out, err
+	}
+	// The size only shrinks as more is dropped: find the fewest drops that fit.
+	lo, hi := 1, droppable
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if out, err = drop(mid); err != nil {
+			return "", err
+		}
+		if len(out) <= budget {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return drop(lo)
+}
+
+// Dropped counts the items left out.
+func (d *Document) Dropped() int {
+	n := d.Omitted
+	for _, it := range d.Items {
+		if it.Dropped {
+			n++
+		}
+	}
+	return n
+}
+
+type section struct {
+	Title string   `json:"title"`
+	Items []string `json:"items"`
+}
+
+func (d *Document) sections() []section {
+	by := map[string][]string{}
+	for _, it := range d.Items {
+		if !it.Dropped {
+			by[it.Section] = append(by[it.Section], it.Text)
+		}
+	}
+	var out []section
+	for _, name := range sectionOrder {
+		if len(by[name]) > 0 {
+			out = append(out, section{Title: name, Items: by[name]})
+		}
+	}
+	return out
+}
+
+func (d *Document) closing(budget int) string {
+	n := d.Dropped()
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d less important items were left out to stay under %d characters; 'planq prime --budget %d' shows them all.", n, budget, budget*4)
+}
+
+func render(d *Document, format string, budget int, tmpl *template.Template) (string, error) {
+	if tmpl != nil {
+		var b bytes.Buffer
+		err := tmpl.Execute(&b, map[string]any{
+			"Project": d.Project, "Agent": d.Agent, "Role": d.Role, "Source": d.Source,
+			"Sections": d.sections(), "Closing": d.closing(budget),
+		})
+		if err != nil {
+			return "", planqerr.New(planqerr.Invalid, TemplatePath, "%w", err).WithHint("fix the template; it uses Go's text/template syntax")
+		}
+		return b.String(), nil
+	}
+	var b strings.Builder
+	switch format {
+	case "", "markdown":
+		fmt.Fprintf(&b, "# planq: %s, agent %s\n", d.Project, d.Agent)
+		for _, s := range d.sections() {
+			fmt.Fprintf(&b, "\n## %s\n", s.Title)
+			for _, it := range s.Items {
+				fmt.Fprintf(&b, "- %s\n", indent(it, "  "))
+			}
+		}
+		if c := d.closing(budget); c != "" {
+			fmt.Fprintf(&b, "\n%s\n", c)
+		}
+	case "plain":
+		fmt.Fprintf(&b, "planq: %s, agent %s\n", d.Project, d.Agent)
+		for _, s := range d.sections() {
+			fmt.Fprintf(&b, "\n%s:\n", strings.ToUpper(s.Title))
+			for _, it := range s.Items {
+				fmt.Fprintf(&b, "  %s\n", indent(it, "  "))
+			}
+		}
+		if c := d.closing(budget); c != "" {
+			fmt.Fprintf(&b, "\n%s\n", c)
+		}
+	case "xml":
+		fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))
+		for _, s := range d.sections() {
+			fmt.Fprintf(&b, "<section name=%q>\n", xmlText(s.Title))
+			for _, it := range s.Items {
+				fmt.Fprintf(&b, "<item>%s</item>\n", xmlText(it))
+			}
+			b.WriteString("</section>\n")
+		}
+		if c := d.closing(budget); c != "" {
+			fmt.Fprintf(&b, "<omitted>%s</omitted>\n", xmlText(c))
+		}
+		b.WriteString("</planq-context>\n")
+	case "json":
+		type out struct {
+			Project  string    `json:"project"`
+			Agent    string    `json:"agent"`
+			Role     string    `json:"role"`
+			Source   string    `json:"source"`
+			Sections []section `json:"sections"`
+			Omitted  int       `json:"omitted"`
+			Closing  string    `json:"closing,omitempty"`
+		}
+		data, err := json.MarshalIndent(out{d.Project, d.Agent, d.Role, d.Source, d.sections(), d.Dropped(), d.closing(budget)}, "", "  ")
+		if err != nil {
+			return "", fmt.Errorf("failed to encode prime: %w", err)
+		}
+		b.Write(data)
+		b.WriteString("\n")
+	default:
+		return "", planqerr.New(planqerr.Invalid, "--format", "unknown format %q", format).
+			WithHint("use one of %s", strings.Join(Formats, ", "))
+	}
+	return b.String(), nil
+}
+
+func indent(s, prefix string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix) }
+
+func xmlText(s string) string {
+	var b bytes.Buffer
+	_ = xml.EscapeText(&b, []byte(s)) // writes to a buffer: cannot fail
+	return b.String()
+}
+
+// LoadTemplate reads the project's PRIME.md, if it has one.
+func LoadTemplate(root string) (*template.Template, error) {
+	data, err := os.ReadFile(filepath.Join(root, TemplatePath))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", TemplatePath, err)
+	}
+	t, err := template.New("PRIME.md").Parse(string(data))
+	if err != nil {
+		return nil, planqerr.New(planqerr.Invalid, TemplatePath, "%w", err).WithHint("fix the template; it uses Go's text/template syntax")
+	}
+	return t, nil
+}
