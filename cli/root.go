@@ -122,7 +122,8 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 	root.PersistentFlags().BoolVarP(&quiet, "quiet", "q", false, "log only warnings and errors")
 	root.AddGroup(&cobra.Group{ID: "setup", Title: "Set up projects and agents:"},
 		&cobra.Group{ID: "record", Title: "Record what an agent does and learns:"},
-		&cobra.Group{ID: "read", Title: "Read the memory:"})
+		&cobra.Group{ID: "read", Title: "Read the memory:"},
+		&cobra.Group{ID: "agents", Title: "Connect coding agents:"})
 	add := func(group string, cmds ...*cobra.Command) {
 		for _, c := range cmds {
 			c.GroupID = group
@@ -132,6 +133,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
 	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env))
 	add("read", newContextCmd(env), newBranchCmd(env), newPrimeCmd(env))
+	add("agents", newHookCmd(env))
 	return root
 }
 

@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/hooks"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/prime"
+)
+
+// hookBudget bounds an agent hook: a session must never wait on planq.
+const hookBudget = 5 * time.Second
+
+// projectDirVars are where agents tell a hook the project's directory.
+var projectDirVars = []string{"PLANQ_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"}
+
+type hookOptions struct {
+	agent string
+}
+
+func newHookCmd(env *Env) *cobra.Command {
+	var opts hookOptions
+	cmd := &cobra.Command{
+		Use:   "hook EVENT --agent " + strings.Join(hooks.Agents, "|"),
+		Short: "Answer a coding agent's hook (the agent calls this)",
+		Long: `Handle one hook event of a coding agent, reading the agent's JSON on stdin and
+answering in exactly the form that agent validates:
+
+  session-start  the context of 'planq prime' (after a compaction or on resume,
+                 the short recovery form): Claude and Codex get
+                 {"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":…}},
+                 Gemini {"hookSpecificOutput":{"additionalContext":…}}, Cursor
+                 {"continue":true,"additional_context":…}
+  pre-compact    commits the agent's pending state; never blocks compaction
+  session-end    commits the agent's pending state
+  stop           commits the agent's pending state
+
+Every handler finishes within 5 seconds, exits 0 even on its own errors (they
+are logged on stderr), is harmless when called twice, and says nothing outside
+a planq project. 'planq setup' installs these hooks.`,
+		Args: exactArgs(1, "the EVENT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runHook(cmd.Context(), env, args[0], opts)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&opts.agent, "agent", "claude", "the coding `AGENT`: "+strings.Join(hooks.Agents, "|"))
+	return cmd
+}
+
+func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
+	ctx, cancel := context.WithTimeout(ctx, hookBudget)
+	defer cancel()
+	input := readBounded(ctx, env.Stdin, 1<<20)
+	req := hooks.Request{Event: event, Agent: opts.agent, Input: hooks.ParseInput(input)}
+	dir := hookDir(env, req)
+	acts := hooks.Actions{
+		Prime: func(ctx context.Context, source string) (string, error) {
+			if !isProject(dir) {
+				return "", nil
+			}
+			hookEnv := *env
+			hookEnv.Dir = dir
+			out, _, err := primeText(ctx, dir, &hookEnv, primeOptions{format: "markdown", role: prime.RoleAgent, source: source, budget: prime.DefaultBudget})
+			if planqerr.Is(err, planqerr.NotFound) {
+				return "", nil // no agent here: nothing to say
+			}
+			return out, err
+		},
+		Save: func(ctx context.Context, reason string) error {
+			if !isProject(dir) {
+				return nil
+			}
+			hookEnv := *env
+			hookEnv.Dir = dir
+			store, a, err := hookEnv.openAgent("")
+			if err != nil {
+				if planqerr.Is(err, planqerr.NotFound) {
+					return nil
+				}
+				return err
+			}
+			defer env.closeStore(store)
+			if a.Dir == "" {
+				return nil
+			}
+			commit, problems, err := a.CommitPending(ctx, reason)
+			if !commit.IsZero() {
+				env.Log.Info("committed pending agent state", "agent", a.Name, "commit", short(commit.String()), "reason", reason)
+			}
+			for _, p := range problems {
+				env.Log.Warn("malformed record committed as it was", "problem", p)
+			}
+			return err
+		},
+	}
+	out, err := hooks.Handle(ctx, req, acts)
+	if err != nil {
+		env.Log.Warn("hook handler failed; the agent goes on without it", "event", event, "agent", opts.agent, "err", err)
+		out = hooks.NoOpOutput(opts.agent)
+		if event == hooks.EventSessionStart {
+			out = hooks.SessionStartOutput(opts.agent, "")
+		}
+	}
+	_, _ = env.Stdout.Write(out)
+}
+
+// hookDir is where the hook acts: the directory the agent reported, else
+// the agent's project-directory variable, else -C or the working directory.
+func hookDir(env *Env, req hooks.Request) string {
+	if d := req.Dir(); d != "" {
+		return d
+	}
+	for _, v := range projectDirVars {
+		if d := os.Getenv(v); d != "" {
+			return d
+		}
+	}
+	return env.Dir
+}
+
+func isProject(dir string) bool {
+	p, err := (&Env{Dir: dir}).project()
+	return err == nil && p != nil
+}
+
+// readBounded reads at most limit bytes, giving up when ctx ends: an agent
+// that never closes stdin must not hang the hook.
+func readBounded(ctx context.Context, r io.Reader, limit int64) []byte {
+	if r == nil || isTerminal(r) {
+		return nil
+	}
+	done := make(chan []byte, 1)
+	go func() {
+		data, _ := io.ReadAll(io.LimitReader(r, limit))
+		done <- data
+	}()
+	select {
+	case data := <-done:
+		return data
+	case <-ctx.Done():
+		return nil
+	}
+}
