@@ -286,3 +286,16 @@ func kindList() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// NewDecision is a decision record with its body written out, so that a
+// reader of the file (or of git log) sees the whole decision in prose.
+func NewDecision(decision string, alternatives []string, rationale, subject string) *Record {
+	body := decision
+	because := strings.TrimSuffix(strings.TrimSpace(rationale), ".")
+	if len(alternatives) > 0 {
+		body += fmt.Sprintf("\n\nChosen over %s, because %s.", strings.Join(alternatives, ", "), because)
+	} else {
+		body += fmt.Sprintf("\n\nBecause %s.", because)
+	}
+	return &Record{Kind: KindDecision, Decision: decision, Alternatives: alternatives, Rationale: rationale, Subject: subject, Body: body}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,15 +46,7 @@ func runDecide(ctx context.Context, env *Env, opts decideOptions, decision strin
 		return planqerr.New(planqerr.Invalid, "decision", "has no rationale").
 			WithHint(`say why with --because "..."; a decision without its reason cannot be revisited`)
 	}
-	alts := splitList(opts.over)
-	body := decision
-	if len(alts) > 0 {
-		body += fmt.Sprintf("\n\nChosen over %s, because %s.", strings.Join(alts, ", "), strings.TrimSuffix(opts.because, "."))
-	} else {
-		body += fmt.Sprintf("\n\nBecause %s.", strings.TrimSuffix(opts.because, "."))
-	}
-	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
-		Kind: changelog.KindDecision, Decision: decision, Alternatives: alts,
-		Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject, Body: body,
-	})
+	rec := changelog.NewDecision(decision, splitList(opts.over), opts.because, opts.subject)
+	rec.Supersedes = opts.supersedes
+	return writeRecord(ctx, env, opts.writeFlags, rec)
 }
