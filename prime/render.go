@@ -181,7 +181,9 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 	return b.String(), nil
 }
 
-func indent(s, prefix string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix) }
+func indent(s, prefix string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
+}
 
 func xmlText(s string) string {
 	var b bytes.Buffer

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/mcpserver"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+func newMCPCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve planq to coding agents over MCP",
+		Args:  exactArgs(0, "a subcommand: serve"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	var project string
+	serve := &cobra.Command{
+		Use:   "serve [--project DIR]",
+		Short: "Run the MCP server on stdin and stdout",
+		Long: `Run planq's MCP server over stdio. Tools: planq_context, planq_scratch,
+planq_log, planq_learn, planq_decide, planq_checkpoint, planq_handoff,
+planq_search and planq_get.
+
+The project is --project, else the agent's project-directory variable
+(PLANQ_PROJECT_DIR, CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR),
+else the working directory, only if that is a planq project. Logs go to stderr.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
+	}
+	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
+	cmd.AddCommand(serve)
+	return cmd
+}
+
+func runMCPServe(ctx context.Context, env *Env, project string) error {
+	dir := project
+	for _, v := range projectDirVars {
+		if dir == "" {
+			dir = os.Getenv(v)
+		}
+	}
+	if dir == "" {
+		dir = env.Dir
+	}
+	srv, err := mcpserver.New(dir, Version)
+	if err != nil {
+		if planqerr.Is(err, planqerr.NotInitialized) && project == "" {
+			return planqerr.New(planqerr.NotInitialized, dir, "not a planq project, and no --project was given").
+				WithHint("pass --project DIR (planq setup does), or set CLAUDE_PROJECT_DIR")
+		}
+		return err
+	}
+	defer func() {
+		if err := srv.Close(); err != nil {
+			env.Log.Debug("record cache not saved", "err", err)
+		}
+	}()
+	env.Log.Debug("serving MCP", "project", dir)
+	return srv.Run(ctx)
+}

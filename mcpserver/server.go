@@ -1,0 +1,98 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/project"
+)
+
+// Server is planq's MCP server for one project.
+type Server struct {
+	mu      sync.Mutex // tool calls share one store; git work is serialised
+	project *project.Project
+	store   *agent.Store
+	version string
+}
+
+// New opens the project at dir for serving.
+func New(dir, version string) (*Server, error) {
+	p, err := project.Find(dir)
+	if err != nil {
+		return nil, err
+	}
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return nil, err
+	}
+	return &Server{project: p, store: store, version: version}, nil
+}
+
+// Close saves what the record cache learned.
+func (s *Server) Close() error { return s.store.Close() }
+
+// MCP builds the SDK server with every tool registered.
+func (s *Server) MCP() *mcp.Server {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "planq", Version: s.version}, &mcp.ServerOptions{
+		Instructions: "planq is this project's memory in git. Before answering about prior work, decisions or conventions, call planq_search. Record what you learn with planq_learn and what you do with planq_log.",
+	})
+	s.register(srv)
+	return srv
+}
+
+// Run serves over stdin and stdout until the client goes away.
+func (s *Server) Run(ctx context.Context) error {
+	return s.MCP().Run(ctx, &mcp.StdioTransport{})
+}
+
+// withAgent runs fn for the named agent (or the one mounted in the project
+// directory), holding the server's lock.
+func (s *Server) withAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, err := s.store.Resolve(name)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	text, err := fn(a)
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return textResult(text), nil, nil
+}
+
+func textResult(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}
+}
+
+// toolError is an error the SDK reports as a tool error (isError), with
+// planq's hint, so the agent can correct itself.
+func toolError(err error) error {
+	msg := err.Error()
+	if h := hintOf(err); h != "" {
+		msg += " (hint: " + h + ")"
+	}
+	return errors.New(msg)
+}
+
+// next formats the calls that dig deeper, ending every result.
+func next(calls ...string) string {
+	if len(calls) == 0 {
+		return ""
+	}
+	return "\n\nNext: " + strings.Join(calls, " or ")
+}
+
+func call(tool string, args ...any) string {
+	var parts []string
+	for i := 0; i+1 < len(args); i += 2 {
+		parts = append(parts, fmt.Sprintf("%q: %q", args[i], fmt.Sprint(args[i+1])))
+	}
+	return tool + " {" + strings.Join(parts, ", ") + "}"
+}

@@ -1,0 +1,241 @@
+package mcpserver_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var planqBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "planq-mcp-test-")
+	if err != nil {
+		panic(err)
+	}
+	planqBin = filepath.Join(dir, "planq")
+	if out, err := exec.Command("go", "build", "-o", planqBin, "../cmd/planq").CombinedOutput(); err != nil {
+		panic(string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// project makes a planq project with agent "a" mounted in it, in a private
+// HOME, and returns its directory.
+func project(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".gitconfig")
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PLANQ_HOME", filepath.Join(home, ".planq"))
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	dir := filepath.Join(t.TempDir(), "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"git", "init", "-q"}, {"git", "commit", "-q", "--allow-empty", "-m", "init"},
+		{planqBin, "init", "--project", "demo"}, {planqBin, "create", "a", "--here"},
+	} {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	return dir
+}
+
+func connect(t *testing.T, args ...string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	cmd := exec.Command(planqBin, append([]string{"mcp", "serve"}, args...)...)
+	cmd.Dir = os.TempDir() // never the project: the server must not rely on it
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return session
+}
+
+func callTool(t *testing.T, s *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		// Arguments the schema rejects come back as protocol errors in
+		// some SDK versions and tool errors in others: both are refusals.
+		return err.Error(), true
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String(), res.IsError
+}
+
+func TestToolsOverARealProcess(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir)
+
+	tools, err := s.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get"}
+	got := map[string]*mcp.Tool{}
+	descriptions := 0
+	for _, tool := range tools.Tools {
+		got[tool.Name] = tool
+		descriptions += len(tool.Description) + len(tool.Name)
+		if schema, ok := tool.InputSchema.(map[string]any); ok {
+			descriptions += len(strings.Join(schemaDescriptions(schema), " "))
+		}
+	}
+	for _, name := range want {
+		if got[name] == nil {
+			t.Fatalf("tool %s missing; have %v", name, keys(got))
+		}
+	}
+	for _, name := range []string{"planq_context", "planq_search", "planq_get"} {
+		if got[name].Annotations == nil || !got[name].Annotations.ReadOnlyHint {
+			t.Errorf("%s is not annotated read-only", name)
+		}
+	}
+	// About four characters a token: 2,500 tokens is about 10,000 characters.
+	if descriptions > 10000 {
+		t.Errorf("tool descriptions take %d characters, over the 2,500-token budget", descriptions)
+	}
+	if !strings.Contains(got["planq_search"].Description, "Before answering about prior work") {
+		t.Error("planq_search does not carry the recall rule")
+	}
+
+	text, isErr := callTool(t, s, "planq_learn", map[string]any{"insight": "Tokens expire after 15 minutes", "type": "pattern", "domain": "auth"})
+	if isErr || !strings.Contains(text, "recorded learning pq-") || !strings.Contains(text, "Next: planq_get") {
+		t.Fatalf("planq_learn: %v %s", isErr, text)
+	}
+	steps := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"planq_log", map[string]any{"message": "Added JWT validation", "type": "implement", "status": "completed"}, "recorded log pq-"},
+		{"planq_log", map[string]any{}, "Added JWT validation"},
+		{"planq_decide", map[string]any{"decision": "Use RS256", "over": []string{"HS256"}, "because": "public keys"}, "recorded decision pq-"},
+		{"planq_handoff", map[string]any{"message": "Continue with the API tests"}, "recorded handoff pq-"},
+		{"planq_scratch", map[string]any{"append": "remember the refresh path"}, "remember the refresh path"},
+		{"planq_checkpoint", map[string]any{"name": "cp1", "note": "green"}, "recorded checkpoint pq-"},
+		{"planq_context", map[string]any{}, "Continue with the API tests"},
+		{"planq_search", map[string]any{"query": "tokens expire"}, "learnings/auth/pq-"},
+		{"planq_search", map[string]any{"query": "RS256", "kind": "decision"}, "Next: planq_get"},
+		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
+	}
+	for _, st := range steps {
+		text, isErr := callTool(t, s, st.tool, st.args)
+		if isErr || !strings.Contains(text, st.want) {
+			t.Fatalf("%s %v: error=%v, want %q in:\n%s", st.tool, st.args, isErr, st.want, text)
+		}
+	}
+	// A search result is a snippet of at most 700 characters with a line range.
+	text, _ = callTool(t, s, "planq_search", map[string]any{"query": "tokens"})
+	line := strings.SplitN(strings.SplitN(text, "\n\n", 2)[1], "\n", 2)[0]
+	if !strings.Contains(line, ".md:") || !strings.Contains(line, "-") {
+		t.Errorf("search result does not name file and line range: %q", line)
+	}
+	// The record written is in git, and git agrees the worktree is clean.
+	status, err := exec.Command("git", "-C", filepath.Join(dir, ".planq", "agent"), "status", "--porcelain").Output()
+	if err != nil || len(status) != 0 {
+		t.Fatalf("agent worktree not clean after MCP writes: %q %v", status, err)
+	}
+}
+
+func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir)
+	bad := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"planq_learn", map[string]any{"type": "pattern", "domain": "auth"}, "insight"},
+		{"planq_learn", map[string]any{"insight": "x", "type": "guess", "domain": "auth"}, "unknown value"},
+		{"planq_learn", map[string]any{"insight": "x", "type": "pattern", "domain": "../etc"}, "domain"},
+		{"planq_learn", map[string]any{"insight": strings.Repeat("big ", 20000), "type": "pattern", "domain": "auth"}, "64 KiB"},
+		{"planq_log", map[string]any{"message": "key AKIAIOSFODNN7EXAMPLE"}, "credential"},
+		{"planq_get", map[string]any{"path": "../../../etc/passwd"}, "not a record"},
+		{"planq_get", map[string]any{"path": "/etc/passwd"}, "not a record"},
+		{"planq_get", map[string]any{"path": "log/2026-11/pq-0000000000.md"}, "no file"},
+		{"planq_search", map[string]any{"query": ""}, "query"},
+		{"planq_search", map[string]any{"query": "x", "kind": "memo"}, "unknown kind"},
+		{"planq_decide", map[string]any{"decision": "Use X"}, "because"},
+		{"planq_checkpoint", map[string]any{"name": "a b"}, "white space"},
+		{"planq_context", map[string]any{"agent": "ghost"}, "does not exist"},
+	}
+	for _, b := range bad {
+		text, isErr := callTool(t, s, b.tool, b.args)
+		if !isErr || !strings.Contains(text, b.want) {
+			t.Errorf("%s %v: error=%v, want a tool error mentioning %q, got:\n%s", b.tool, trim(b.args), isErr, b.want, text)
+		}
+	}
+	if text, isErr := callTool(t, s, "planq_context", map[string]any{}); isErr || !strings.Contains(text, "agent a") {
+		t.Fatalf("server stopped serving after bad arguments: %v %s", isErr, text)
+	}
+}
+
+func TestProjectFromVariableNotWorkingDirectory(t *testing.T) {
+	dir := project(t)
+	t.Setenv("CLAUDE_PROJECT_DIR", dir)
+	s := connect(t)
+	if text, isErr := callTool(t, s, "planq_context", map[string]any{}); isErr || !strings.Contains(text, "agent a") {
+		t.Fatalf("planq_context via CLAUDE_PROJECT_DIR: %v %s", isErr, text)
+	}
+}
+
+func schemaDescriptions(schema map[string]any) []string {
+	var out []string
+	props, _ := schema["properties"].(map[string]any)
+	for name, p := range props {
+		out = append(out, name)
+		if m, ok := p.(map[string]any); ok {
+			if d, ok := m["description"].(string); ok {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+func keys(m map[string]*mcp.Tool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func trim(args map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range args {
+		if s, ok := v.(string); ok && len(s) > 40 {
+			v = s[:40] + "..."
+		}
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,194 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/branchctx"
+	"github.com/planq-dev/planq/brief"
+	"github.com/planq-dev/planq/changelog"
+)
+
+// Inputs. Descriptions go to the agent; keep them short: all tool
+// descriptions together stay well under 2,500 tokens.
+
+type agentArg struct {
+	Agent string `json:"agent,omitempty" jsonschema:"agent name; default: the agent mounted in the project"`
+}
+
+type contextIn struct{ agentArg }
+
+type scratchIn struct {
+	agentArg
+	Append  string `json:"append,omitempty" jsonschema:"text to add to the scratch notes"`
+	Replace string `json:"replace,omitempty" jsonschema:"new scratch notes, replacing the old"`
+}
+
+type logIn struct {
+	agentArg
+	Message   string   `json:"message,omitempty" jsonschema:"what you did; omit to list recent entries"`
+	Type      string   `json:"type,omitempty" jsonschema:"start, plan, implement (default), decision, handoff or end"`
+	Status    string   `json:"status,omitempty" jsonschema:"pending, in_progress, completed or blocked"`
+	DependsOn []string `json:"depends_on,omitempty" jsonschema:"IDs of entries this depends on"`
+	All       bool     `json:"all,omitempty" jsonschema:"list every agent's entries"`
+}
+
+type learnIn struct {
+	agentArg
+	Insight        string   `json:"insight" jsonschema:"what the next session must know"`
+	Type           string   `json:"type" jsonschema:"convention, pattern, failure, decision, reference or guide"`
+	Domain         string   `json:"domain" jsonschema:"area it belongs to, like auth or ci"`
+	Classification string   `json:"classification,omitempty" jsonschema:"foundational, tactical (default) or observational"`
+	Resolution     string   `json:"resolution,omitempty" jsonschema:"how a failure was resolved (required for failures)"`
+	Files          []string `json:"files,omitempty" jsonschema:"code files it concerns"`
+	Subject        string   `json:"subject,omitempty" jsonschema:"short key of what it is about"`
+}
+
+type decideIn struct {
+	agentArg
+	Decision string   `json:"decision" jsonschema:"the choice made"`
+	Over     []string `json:"over,omitempty" jsonschema:"alternatives rejected"`
+	Because  string   `json:"because" jsonschema:"the rationale"`
+	Subject  string   `json:"subject,omitempty" jsonschema:"short key of what it decides"`
+}
+
+type checkpointIn struct {
+	agentArg
+	Name string `json:"name" jsonschema:"checkpoint name (letters, digits, - and _)"`
+	Note string `json:"note,omitempty" jsonschema:"what state this is"`
+}
+
+type handoffIn struct {
+	agentArg
+	Message string `json:"message" jsonschema:"what the next session should pick up"`
+	To      string `json:"to,omitempty" jsonschema:"agent meant to pick it up; default: your next session"`
+}
+
+func (s *Server) register(srv *mcp.Server) {
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_context", Annotations: readOnly,
+		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions, and the team's learnings. Call at the start of work and after a compaction."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				sum, err := brief.Build(a)
+				if err != nil {
+					return "", err
+				}
+				return sum.Markdown() + next(call("planq_search", "query", "<topic>"), call("planq_log", "all", true)), nil
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_scratch",
+		Description: "Show your scratch notes, or append to or replace them."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in scratchIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				var err error
+				switch {
+				case in.Append != "":
+					_, err = a.AppendScratch(ctx, in.Append, agent.WriteOptions{})
+				case in.Replace != "":
+					_, err = a.SetScratch(ctx, in.Replace, agent.WriteOptions{})
+				}
+				if err != nil {
+					return "", err
+				}
+				text, err := a.Scratch()
+				return text + next(call("planq_scratch", "append", "<text>")), err
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_log",
+		Description: "Add a changelog entry of what you did (message), or list recent entries (no message)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in logIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				if strings.TrimSpace(in.Message) == "" {
+					return s.listLog(a, in.All)
+				}
+				typ := in.Type
+				if typ == "" {
+					typ = "implement"
+				}
+				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindLog, Type: typ, Status: in.Status, DependsOn: in.DependsOn, Body: in.Message}, agent.WriteOptions{}))
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_learn",
+		Description: "Record a learning the next session must know: a convention, pattern, failure with its resolution, reference or guide. Not for what you did (use planq_log)."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in learnIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				class := in.Classification
+				if class == "" {
+					class = changelog.DefaultClassifier
+				}
+				ev := &changelog.Evidence{Files: in.Files}
+				if a.Workspace != "" {
+					if code, err := branchctx.Current(a.Workspace); err == nil {
+						ev.Commit, ev.Branch = code.Commit, code.Branch
+					}
+				}
+				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindLearning, Type: in.Type, Domain: in.Domain,
+					Classification: class, Resolution: in.Resolution, Subject: in.Subject, Evidence: ev, Body: in.Insight}, agent.WriteOptions{}))
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_decide",
+		Description: "Record a decision with the alternatives rejected and the rationale."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in decideIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				if strings.TrimSpace(in.Decision) == "" || strings.TrimSpace(in.Because) == "" {
+					return "", fmt.Errorf("decision and because are both required")
+				}
+				return written(a.Write(ctx, changelog.NewDecision(in.Decision, in.Over, in.Because, in.Subject), agent.WriteOptions{}))
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_checkpoint",
+		Description: "Save your state under a name: commits pending state and tags it."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in checkpointIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				return written(a.Checkpoint(ctx, in.Name, in.Note, agent.WriteOptions{}))
+			})
+		})
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_handoff",
+		Description: "Leave a handoff for your next session or another agent."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in handoffIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				if strings.TrimSpace(in.Message) == "" {
+					return "", fmt.Errorf("message is required")
+				}
+				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindHandoff, To: in.To, Status: "pending", Body: in.Message}, agent.WriteOptions{}))
+			})
+		})
+	s.registerSearch(srv, readOnly)
+}
+
+// written reports a write, with the calls to see it.
+func written(w agent.Written, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	what := string(w.Kind) + " " + w.ID
+	if w.ID == "" {
+		what = w.Path
+	}
+	return fmt.Sprintf("recorded %s at %s (commit %s)", strings.TrimSpace(what), w.Path, w.Commit[:12]) +
+		next(call("planq_get", "path", w.Path)), nil
+}
+
+func (s *Server) listLog(a *agent.Agent, all bool) (string, error) {
+	view, err := brief.Log(s.store, brief.LogOptions{Agent: a.Name, All: all, Limit: 20})
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for _, r := range view.Entries {
+		fmt.Fprintf(&b, "%s %s %s [%s] %s (%s)\n", r.Timestamp.Format("2006-01-02 15:04"), r.ID, r.Agent, r.Type, r.Title(), r.Path)
+	}
+	if b.Len() == 0 {
+		b.WriteString("no entries yet\n")
+	}
+	first := ""
+	if len(view.Entries) > 0 {
+		first = view.Entries[0].Path
+	}
+	return b.String() + next(call("planq_get", "path", first), call("planq_search", "query", "<topic>")), nil
+}
