@@ -14,7 +14,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve planq to coding agents over MCP",
-		Args:  exactArgs(0, "a subcommand: serve"),
+		Args:  exactArgs(0, "a subcommand: serve or install"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	var project string
@@ -32,7 +32,7 @@ else the working directory, only if that is a planq project. Logs go to stderr.`
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
 	}
 	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
-	cmd.AddCommand(serve)
+	cmd.AddCommand(serve, newMCPInstallCmd(env))
 	return cmd
 }
 

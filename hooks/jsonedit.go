@@ -1,0 +1,179 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// JSONEntries is planq's part of a JSON settings file: object members it
+// owns (an MCP server entry) and array elements it owns (hook groups),
+// edited in place with sjson so the user's keys, their order and their
+// formatting stay as they are.
+type JSONEntries struct {
+	Path string
+	// Members maps a gjson path ("mcpServers.planq") to the value planq sets.
+	Members map[string]any
+	// Elements maps a gjson path of an array ("hooks.SessionStart") to the
+	// element planq appends; an element is planq's when it runs "planq ".
+	Elements map[string]any
+	// Owns tells planq's array elements from the user's.
+	Owns func(raw string) bool
+}
+
+// File implements Edit.
+func (j JSONEntries) File() string { return j.Path }
+
+func parseJSON(data []byte) (string, error) {
+	text := string(data)
+	if strings.TrimSpace(text) == "" {
+		return "{}", nil
+	}
+	if !json.Valid(data) {
+		return "", errors.New("is not valid JSON (comments or trailing commas?)")
+	}
+	if !gjson.Parse(text).IsObject() {
+		return "", errors.New("is not a JSON object")
+	}
+	return text, nil
+}
+
+func compact(raw string) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(raw)); err != nil {
+		return raw
+	}
+	return b.String()
+}
+
+func mustRaw(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("planq: settings value cannot be encoded: %v", err)) // values are planq's own literals
+	}
+	return string(data)
+}
+
+// Install implements Edit.
+func (j JSONEntries) Install(data []byte, exists bool) ([]byte, error) {
+	text, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	created := !exists || strings.TrimSpace(string(data)) == ""
+	// sjson edits the document, not what follows it: keep the trailing
+	// white space as it was.
+	text, trail := splitTrail(text)
+	for _, path := range sortedKeys(j.Members) {
+		want := mustRaw(j.Members[path])
+		if cur := gjson.Get(text, path); cur.Exists() && compact(cur.Raw) == want {
+			continue
+		}
+		if text, err = sjson.SetRaw(text, path, want); err != nil {
+			return nil, fmt.Errorf("failed to set %s: %w", path, err)
+		}
+	}
+	for _, path := range sortedKeys(j.Elements) {
+		want := mustRaw(j.Elements[path])
+		arr := gjson.Get(text, path)
+		if arr.Exists() && !arr.IsArray() {
+			return nil, fmt.Errorf("%s is not a list", path)
+		}
+		var ours []int
+		for i, el := range arr.Array() {
+			if j.Owns(el.Raw) {
+				ours = append(ours, i)
+			}
+		}
+		if len(ours) == 1 && compact(arr.Array()[ours[0]].Raw) == want {
+			continue
+		}
+		for k := len(ours) - 1; k >= 0; k-- {
+			if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, ours[k])); err != nil {
+				return nil, err
+			}
+		}
+		if text, err = sjson.SetRaw(text, path+".-1", want); err != nil {
+			return nil, fmt.Errorf("failed to add to %s: %w", path, err)
+		}
+	}
+	if created {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(text), "", "  "); err == nil {
+			text, trail = b.String(), "\n"
+		}
+	}
+	return []byte(text + trail), nil
+}
+
+func splitTrail(text string) (string, string) {
+	body := strings.TrimRight(text, " \t\r\n")
+	return body, text[len(body):]
+}
+
+// Remove implements Edit: delete planq's members and elements, then any
+// list or object that planq's removal left empty.
+func (j JSONEntries) Remove(data []byte) ([]byte, bool, error) {
+	text, err := parseJSON(data)
+	if err != nil {
+		return nil, false, err
+	}
+	text, trail := splitTrail(text)
+	for _, path := range sortedKeys(j.Members) {
+		if gjson.Get(text, path).Exists() {
+			if text, err = sjson.Delete(text, path); err != nil {
+				return nil, false, err
+			}
+			text = pruneEmpty(text, parent(path))
+		}
+	}
+	for _, path := range sortedKeys(j.Elements) {
+		arr := gjson.Get(text, path)
+		els := arr.Array()
+		removed := false
+		for i := len(els) - 1; i >= 0; i-- {
+			if j.Owns(els[i].Raw) {
+				if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, i)); err != nil {
+					return nil, false, err
+				}
+				removed = true
+			}
+		}
+		if removed {
+			text = pruneEmpty(text, path)
+		}
+	}
+	return []byte(text + trail), compact(text) == "{}", nil
+}
+
+// pruneEmpty deletes path, and then its parents, while they are empty.
+func pruneEmpty(text, path string) string {
+	for path != "" {
+		v := gjson.Get(text, path)
+		if !v.Exists() || compact(v.Raw) != "{}" && compact(v.Raw) != "[]" {
+			return text
+		}
+		out, err := sjson.Delete(text, path)
+		if err != nil {
+			return text
+		}
+		text, path = out, parent(path)
+	}
+	return text
+}
+
+func parent(path string) string {
+	if i := strings.LastIndex(path, "."); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }

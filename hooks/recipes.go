@@ -1,0 +1,214 @@
+package hooks
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// Snippet is what planq adds to an agent's instructions file (AGENTS.md,
+// CLAUDE.md, GEMINI.md, …): short, and pointing at planq prime.
+const Snippet = `## Project memory: planq
+
+This project keeps its agents' memory in git with planq. At the start of a
+session, and after a compaction, read it: ` + "`planq prime`" + ` (hooks may have done it
+already). Before answering about prior work, decisions or conventions, search
+it: ` + "`planq log --all`" + `, ` + "`planq context show`" + `, or the planq_search MCP tool.
+
+Record as you work; each command commits at once:
+- ` + "`planq log add \"what you did\" --type implement`" + `
+- ` + "`planq learn \"insight\" --type convention|pattern|failure|guide --domain NAME`" + `
+- ` + "`planq decide \"choice\" --over a,b --because \"why\"`" + `
+- ` + "`planq handoff \"what the next session should pick up\"`" + `
+`
+
+// Target says where a recipe writes.
+type Target struct {
+	// Root is the project's code checkout.
+	Root string
+	// Home is the user's home directory, for --global.
+	Home string
+	// Global writes the user's settings instead of the project's.
+	Global bool
+	// Local writes Claude's settings.local.json (not committed).
+	Local bool
+	// MCPOnly limits the recipe to registering the MCP server.
+	MCPOnly bool
+}
+
+// SetupAgents lists the agents planq sets up, in help order.
+var SetupAgents = []string{"claude", "codex", "gemini", "cursor", "opencode", "windsurf", "copilot", "aider"}
+
+// mcpCommand is how agents start planq's MCP server.
+var mcpCommand = []string{"planq", "mcp", "serve"}
+
+// ownsHook tells planq's hook groups from the user's.
+func ownsHook(raw string) bool { return strings.Contains(raw, "planq hook ") }
+
+// Recipe returns the edits that set agent up.
+func Recipe(agent string, t Target) ([]Edit, error) {
+	base := t.Root
+	if t.Global {
+		base = t.Home
+	}
+	var edits, mcp []Edit
+	switch agent {
+	case "claude":
+		settings := filepath.Join(base, ".claude", "settings.json")
+		if t.Local && !t.Global {
+			settings = filepath.Join(base, ".claude", "settings.local.json")
+		}
+		edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
+			"hooks.SessionStart": claudeGroup("session-start", "claude", ""),
+			"hooks.PreCompact":   claudeGroup("pre-compact", "claude", ""),
+			"hooks.SessionEnd":   claudeGroup("session-end", "claude", ""),
+		}})
+		mcpFile := filepath.Join(base, ".mcp.json")
+		if t.Global {
+			mcpFile = filepath.Join(base, ".claude.json")
+		}
+		mcp = append(mcp, JSONEntries{Path: mcpFile, Owns: ownsHook, Members: map[string]any{
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:]},
+		}})
+	case "codex":
+		dir := filepath.Join(base, ".codex")
+		edits = append(edits, JSONEntries{Path: filepath.Join(dir, "hooks.json"), Owns: ownsHook, Elements: map[string]any{
+			"hooks.SessionStart": claudeGroup("session-start", "codex", ""),
+			"hooks.Stop":         claudeGroup("stop", "codex", ""),
+		}})
+		agents := filepath.Join(base, "AGENTS.md")
+		if t.Global {
+			agents = filepath.Join(dir, "AGENTS.md")
+		}
+		edits = append(edits, MarkdownBlock{Path: agents, Content: Snippet})
+		mcp = append(mcp, TOMLBlock{Path: filepath.Join(dir, "config.toml"), Table: "mcp_servers.planq",
+			Content: "[mcp_servers.planq]\ncommand = \"planq\"\nargs = [\"mcp\", \"serve\"]"})
+	case "gemini":
+		settings := filepath.Join(base, ".gemini", "settings.json")
+		edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
+			"hooks.SessionStart": geminiGroup("session-start"),
+			"hooks.PreCompress":  geminiGroup("pre-compact"),
+			"hooks.SessionEnd":   geminiGroup("session-end"),
+		}})
+		md := filepath.Join(base, "GEMINI.md")
+		if t.Global {
+			md = filepath.Join(base, ".gemini", "GEMINI.md")
+		}
+		edits = append(edits, MarkdownBlock{Path: md, Content: Snippet})
+		mcp = append(mcp, JSONEntries{Path: settings, Owns: ownsHook, Members: map[string]any{
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:], Timeout: 30000},
+		}})
+	case "cursor":
+		// Rules and MCP only: Cursor also runs Claude's hooks, and planq's
+		// session hooks must not run twice in one session.
+		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".cursor", "rules", "planq.mdc"), Content: cursorRule})
+		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".cursor", "mcp.json"), Owns: ownsHook, Members: map[string]any{
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:]},
+		}})
+	case "opencode":
+		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, "AGENTS.md"), Content: Snippet})
+		cfg := filepath.Join(base, "opencode.json")
+		if t.Global {
+			cfg = filepath.Join(base, ".config", "opencode", "opencode.json")
+		}
+		mcp = append(mcp, JSONEntries{Path: cfg, Owns: ownsHook, Members: map[string]any{
+			"mcp.planq": localServer{Type: "local", Command: mcpCommand, Enabled: true},
+		}})
+	case "windsurf":
+		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".windsurf", "rules", "planq.md"), Content: windsurfRule})
+	case "copilot":
+		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, ".github", "copilot-instructions.md"), Content: Snippet})
+		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".vscode", "mcp.json"), Owns: ownsHook, Members: map[string]any{
+			"servers.planq": stdioServer{Type: "stdio", Command: mcpCommand[0], Args: mcpCommand[1:]},
+		}})
+	case "aider":
+		edits = append(edits,
+			OwnedFile{Path: filepath.Join(base, ".planq", "instructions.md"), Content: "<!-- " + ownedMarker + ": written by 'planq setup aider' -->\n" + Snippet},
+			YAMLListItem{Path: filepath.Join(base, ".aider.conf.yml"), Key: "read", Item: ".planq/instructions.md"})
+	default:
+		return nil, planqerr.New(planqerr.Invalid, `agent "`+agent+`"`, "is not an agent planq sets up").
+			WithHint("one of: %s", strings.Join(SetupAgents, ", "))
+	}
+	if t.MCPOnly {
+		if len(mcp) == 0 {
+			return nil, planqerr.New(planqerr.Invalid, `agent "`+agent+`"`, "has no MCP configuration planq knows")
+		}
+		return mcp, nil
+	}
+	return append(edits, mcp...), nil
+}
+
+// claudeGroup is one hook group in the layout Claude Code and Codex share.
+func claudeGroup(event, agent, matcher string) map[string]any {
+	g := map[string]any{"hooks": []any{map[string]any{
+		"type": "command", "command": fmt.Sprintf("planq hook %s --agent %s", event, agent), "timeout": 10,
+	}}}
+	if matcher != "" {
+		g["matcher"] = matcher
+	}
+	return g
+}
+
+// geminiGroup is one hook group for Gemini CLI, whose timeouts are in
+// milliseconds.
+func geminiGroup(event string) map[string]any {
+	return map[string]any{"hooks": []any{map[string]any{
+		"name": "planq-" + event, "type": "command", "command": "planq hook " + event + " --agent gemini", "timeout": 10000,
+	}}}
+}
+
+const cursorRule = `---
+description: planq, this project's memory in git
+alwaysApply: true
+---
+<!-- ` + ownedMarker + `: written by 'planq setup cursor'; 'planq setup cursor --remove' deletes it -->
+` + Snippet
+
+const windsurfRule = `---
+trigger: always_on
+---
+<!-- ` + ownedMarker + `: written by 'planq setup windsurf'; 'planq setup windsurf --remove' deletes it -->
+` + Snippet
+
+// OtherClaudeSettings lists Claude settings files other than the one a
+// recipe writes, where planq's hooks would make them run twice.
+func OtherClaudeSettings(t Target) []string {
+	all := []string{
+		filepath.Join(t.Root, ".claude", "settings.json"),
+		filepath.Join(t.Root, ".claude", "settings.local.json"),
+		filepath.Join(t.Home, ".claude", "settings.json"),
+	}
+	mine := filepath.Join(t.Root, ".claude", "settings.json")
+	switch {
+	case t.Global:
+		mine = filepath.Join(t.Home, ".claude", "settings.json")
+	case t.Local:
+		mine = filepath.Join(t.Root, ".claude", "settings.local.json")
+	}
+	var out []string
+	for _, f := range all {
+		if f != mine {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// stdioServer is an MCP server entry, keys in the order people write them.
+type stdioServer struct {
+	Type    string   `json:"type,omitempty"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Timeout int      `json:"timeout,omitempty"`
+}
+
+// localServer is opencode's MCP server entry.
+type localServer struct {
+	Type    string   `json:"type"`
+	Command []string `json:"command"`
+	Enabled bool     `json:"enabled"`
+}

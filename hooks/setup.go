@@ -1,0 +1,293 @@
+package hooks
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// An Edit is planq's part of one settings file: it knows how to put it in,
+// find it, and take it out again, leaving everything else as it was.
+type Edit interface {
+	// File is the path edited.
+	File() string
+	// Install returns the file with planq's part in it. exists says whether
+	// the file was there; data is its content.
+	Install(data []byte, exists bool) ([]byte, error)
+	// Remove returns the file without planq's part; remove reports that the
+	// file should go, because planq made it and nothing else is left.
+	Remove(data []byte) (out []byte, remove bool, err error)
+}
+
+// FileState is what setup found (or did) in one file.
+type FileState struct {
+	File string `json:"file"`
+	// State is one of installed, missing, stale, created, updated, removed,
+	// unchanged, skipped.
+	State  string `json:"state"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// Mode says what Apply does.
+type Mode int
+
+// Modes of Apply.
+const (
+	ModeInstall Mode = iota
+	ModeCheck
+	ModeRemove
+	ModeDryRun
+)
+
+// Apply runs edits in mode and reports each file's state. It never writes a
+// file it cannot parse, never follows a symbolic link, and writes atomically.
+func Apply(edits []Edit, mode Mode) ([]FileState, error) {
+	var out []FileState
+	for _, e := range edits {
+		st, err := applyOne(e, mode)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+func applyOne(e Edit, mode Mode) (FileState, error) {
+	path := e.File()
+	st := FileState{File: path}
+	info, err := os.Lstat(path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return st, fmt.Errorf("failed to inspect %s: %w", path, err)
+	}
+	if exists && info.Mode()&os.ModeSymlink != 0 {
+		st.State, st.Detail = "skipped", "a symbolic link: planq leaves it alone; edit the file it points to by hand"
+		return st, nil
+	}
+	var data []byte
+	if exists {
+		if data, err = os.ReadFile(path); err != nil {
+			return st, fmt.Errorf("failed to read %s: %w", path, err)
+		}
+	}
+	switch mode {
+	case ModeRemove:
+		if !exists {
+			st.State = "unchanged"
+			return st, nil
+		}
+		out, remove, err := e.Remove(data)
+		if err != nil {
+			return st, refuse(path, err)
+		}
+		switch {
+		case remove:
+			st.State = "removed"
+			return st, os.Remove(path)
+		case bytes.Equal(out, data):
+			st.State = "unchanged"
+			return st, nil
+		}
+		st.State = "updated"
+		return st, writeAtomic(path, out, info)
+	default:
+		out, err := e.Install(data, exists)
+		if err != nil {
+			return st, refuse(path, err)
+		}
+		switch {
+		case exists && bytes.Equal(out, data):
+			st.State = map[Mode]string{ModeCheck: "installed"}[mode]
+			if st.State == "" {
+				st.State = "unchanged"
+			}
+			return st, nil
+		case mode == ModeCheck:
+			st.State = "missing"
+			if exists && containsMarker(data) {
+				st.State = "stale"
+			}
+			return st, nil
+		case mode == ModeDryRun:
+			st.State, st.Detail = "would change", diffSummary(data, out)
+			return st, nil
+		}
+		st.State = "updated"
+		if !exists {
+			st.State = "created"
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return st, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+			}
+		}
+		return st, writeAtomic(path, out, info)
+	}
+}
+
+func refuse(path string, err error) error {
+	return planqerr.New(planqerr.Refused, path, "%w", err).
+		WithHint("fix the file by hand (planq never rewrites a file it cannot parse), then run setup again")
+}
+
+func containsMarker(data []byte) bool {
+	return bytes.Contains(data, []byte("planq")) // any trace of planq: something of ours is out of date
+}
+
+func diffSummary(old, new []byte) string {
+	return fmt.Sprintf("%d bytes -> %d bytes", len(old), len(new))
+}
+
+// writeAtomic replaces path with data through a temporary file and a
+// rename, keeping the file's mode.
+func writeAtomic(path string, data []byte, info os.FileInfo) error {
+	mode := os.FileMode(0o644)
+	if info != nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".planq-*")
+	if err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
+
+// contentHash fingerprints the text planq puts in a fenced block, so that
+// --check can tell an up-to-date block from a stale one.
+func contentHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// BlockVersion is the format version written into fenced blocks.
+const BlockVersion = 1
+
+// MarkdownBlock is planq's fenced block in a Markdown file (AGENTS.md,
+// GEMINI.md, copilot-instructions.md): between two HTML comments that carry
+// a version and a hash of the content.
+type MarkdownBlock struct {
+	Path    string
+	Content string
+}
+
+// File implements Edit.
+func (m MarkdownBlock) File() string { return m.Path }
+
+const mdBegin, mdEnd = "<!-- planq:begin", "<!-- planq:end -->"
+
+func (m MarkdownBlock) block() string {
+	body := strings.TrimRight(m.Content, "\n")
+	return fmt.Sprintf("%s v%d sha256:%s -->\n%s\n%s\n", mdBegin, BlockVersion, contentHash(body), body, mdEnd)
+}
+
+// Install implements Edit: replace planq's block, or append it.
+func (m MarkdownBlock) Install(data []byte, exists bool) ([]byte, error) {
+	return installBlock(data, exists, mdBegin, mdEnd, m.block())
+}
+
+// Remove implements Edit: take planq's block out, and the blank line
+// Install put before it.
+func (m MarkdownBlock) Remove(data []byte) ([]byte, bool, error) {
+	return removeBlock(data, mdBegin, mdEnd)
+}
+
+func installBlock(data []byte, exists bool, begin, end, block string) ([]byte, error) {
+	text := string(data)
+	start, stop, err := findBlock(text, begin, end)
+	if err != nil {
+		return nil, err
+	}
+	if start >= 0 {
+		return []byte(text[:start] + block + text[stop:]), nil
+	}
+	if !exists || len(text) == 0 {
+		return []byte(block), nil
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return []byte(text + "\n" + block), nil
+}
+
+func removeBlock(data []byte, begin, end string) ([]byte, bool, error) {
+	text := string(data)
+	start, stop, err := findBlock(text, begin, end)
+	if err != nil || start < 0 {
+		return data, false, err
+	}
+	before := text[:start]
+	if stop == len(text) && strings.HasSuffix(before, "\n\n") {
+		before = strings.TrimSuffix(before, "\n")
+	}
+	out := before + text[stop:]
+	return []byte(out), out == "", nil
+}
+
+// findBlock locates a fenced block, whole lines from begin to end.
+func findBlock(text, begin, end string) (int, int, error) {
+	start := strings.Index(text, begin)
+	if start < 0 {
+		return -1, -1, nil
+	}
+	if start > 0 && text[start-1] != '\n' {
+		return -1, -1, errors.New("planq's begin marker is not at the start of a line")
+	}
+	rel := strings.Index(text[start:], end)
+	if rel < 0 {
+		return -1, -1, errors.New("planq's block has a begin marker but no end marker")
+	}
+	stop := start + rel + len(end)
+	if stop < len(text) && text[stop] == '\n' {
+		stop++
+	}
+	return start, stop, nil
+}
+
+// OwnedFile is a file planq writes whole (a Cursor or Windsurf rule). It is
+// recognised by a marker line, and never written over a file that lacks it.
+type OwnedFile struct {
+	Path    string
+	Content string
+}
+
+// ownedMarker is written into every whole file planq owns.
+const ownedMarker = "planq-managed"
+
+// File implements Edit.
+func (o OwnedFile) File() string { return o.Path }
+
+// Install implements Edit.
+func (o OwnedFile) Install(data []byte, exists bool) ([]byte, error) {
+	if exists && !bytes.Contains(data, []byte(ownedMarker)) {
+		return nil, errors.New("the file exists and is not planq's; move it away or merge planq's rule into it by hand")
+	}
+	return []byte(o.Content), nil
+}
+
+// Remove implements Edit.
+func (o OwnedFile) Remove(data []byte) ([]byte, bool, error) {
+	if !bytes.Contains(data, []byte(ownedMarker)) {
+		return data, false, nil
+	}
+	return nil, true, nil
+}
