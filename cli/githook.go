@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -23,7 +24,8 @@ func newGitHookCmd(env *Env) *cobra.Command {
 		Use:   "githook",
 		Short: "Install, remove or run planq's git hooks in the code repository",
 		Long: `planq's git hooks are opt-in. post-checkout prints the context of the branch
-just checked out (see 'planq branch').
+just checked out (see 'planq branch'); post-commit records each code commit
+(hash, subject, files) as a log entry of the agent mounted in the checkout.
 
 Installing never overwrites a hook you already have: yours is moved to
 <hook>.planq-chained and runs first, and its exit status stays the hook's.
@@ -99,11 +101,17 @@ func runGitHookSetup(ctx context.Context, env *Env, name string, install bool) e
 
 func setHookSwitch(env *Env, p *project.Project, name string, on bool) error {
 	cfg := p.Config
-	if name == "post-checkout" {
+	switch name {
+	case "post-checkout":
 		if cfg.Hooks.PostCheckout == on {
 			return nil
 		}
 		cfg.Hooks.PostCheckout = on
+	case "post-commit":
+		if cfg.Hooks.PostCommit == on {
+			return nil
+		}
+		cfg.Hooks.PostCommit = on
 	}
 	if err := project.SaveConfig(p.Root, cfg); err != nil {
 		return err
@@ -125,7 +133,10 @@ func runGitHook(ctx context.Context, env *Env, args []string) {
 	}
 }
 
-func gitHookHandler(_ context.Context, env *Env, hook string, args []string) error {
+func gitHookHandler(ctx context.Context, env *Env, hook string, args []string) error {
+	if hook == "post-commit" {
+		return recordCommit(ctx, env)
+	}
 	if hook != "post-checkout" || len(args) < 3 || args[2] != "1" {
 		return nil // only branch checkouts, not file checkouts
 	}
@@ -152,4 +163,39 @@ func gitHookHandler(_ context.Context, env *Env, hook string, args []string) err
 	}
 	_, err = fmt.Fprintf(env.Stdout, "planq: context of branch %s (%s, %s):\n%s\n", c.Branch, c.Status, source, strings.TrimSpace(c.Body))
 	return err
+}
+
+// recordCommit writes the code commit just made as a log entry of the agent
+// mounted in this checkout.
+func recordCommit(ctx context.Context, env *Env) error {
+	p, err := env.project()
+	if err != nil || !p.Config.Hooks.PostCommit {
+		return err
+	}
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	a, ok, err := store.AgentAt(p.Workspace)
+	if err != nil || !ok {
+		return err
+	}
+	cc, err := staterepo.OpenCode(p.Workspace).LastCommit(ctx)
+	if err != nil {
+		return err
+	}
+	body := fmt.Sprintf("commit %s: %s", cc.Hash[:min(12, len(cc.Hash))], cc.Subject)
+	if len(cc.Files) > 0 {
+		body += "\n\nFiles:\n- " + strings.Join(cc.Files[:min(50, len(cc.Files))], "\n- ")
+		if len(cc.Files) > 50 {
+			body += fmt.Sprintf("\n- ... and %d more", len(cc.Files)-50)
+		}
+	}
+	w, err := a.Write(ctx, &changelog.Record{Kind: changelog.KindLog, Type: "implement", Status: "completed", Body: body}, agent.WriteOptions{})
+	if err != nil {
+		return err
+	}
+	env.Log.Info("recorded code commit in the agent's log", "agent", a.Name, "record", w.ID)
+	return nil
 }

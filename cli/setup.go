@@ -43,7 +43,7 @@ change); --dry-run shows what would change. --global edits the user's settings
 instead of the project's.`,
 		Example: "  planq setup claude\n  planq setup claude --check\n  planq setup gemini --global\n  planq setup codex --remove",
 		Args:    exactArgs(1, "the AGENT"),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(_ *cobra.Command, args []string) error {
 			return runSetup(env, args[0], opts, false)
 		},
 	}

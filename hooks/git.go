@@ -11,7 +11,7 @@ import (
 )
 
 // GitHooks are the git hooks planq knows how to install.
-var GitHooks = []string{"post-checkout"}
+var GitHooks = []string{"post-checkout", "post-commit"}
 
 // marker identifies a hook script planq wrote.
 const marker = "# planq-managed git hook"

@@ -141,3 +141,29 @@ func (c *CodeRepo) HooksDir(ctx context.Context) (string, error) {
 	}
 	return out, nil
 }
+
+// CodeCommit describes one commit of the code repository.
+type CodeCommit struct {
+	Hash    string
+	Subject string
+	Files   []string
+}
+
+// LastCommit reads HEAD's commit of the checkout: hash, subject and files.
+func (c *CodeRepo) LastCommit(ctx context.Context) (CodeCommit, error) {
+	out, err := c.git.Run(ctx, "log", "-1", "--format=%H%n%s", "--name-only", "HEAD")
+	if err != nil {
+		return CodeCommit{}, fmt.Errorf("failed to read the last commit: %w", err)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 2 {
+		return CodeCommit{}, fmt.Errorf("failed to read the last commit: unexpected output %q", out)
+	}
+	cc := CodeCommit{Hash: lines[0], Subject: lines[1]}
+	for _, f := range lines[2:] {
+		if f = strings.TrimSpace(f); f != "" {
+			cc.Files = append(cc.Files, f)
+		}
+	}
+	return cc, nil
+}
