@@ -2,6 +2,7 @@ package brief
 
 import (
 	"errors"
+	"slices"
 	"sort"
 
 	"github.com/planq-dev/planq/agent"
@@ -37,6 +38,9 @@ type Summary struct {
 	// first, foundational learnings before the rest.
 	TeamLearnings []*changelog.Record `json:"team_learnings"`
 	TeamDecisions []*changelog.Record `json:"team_decisions"`
+	// Team is every current learning and decision in global, for readers
+	// that rank them their own way (prime).
+	Team []*changelog.Record `json:"-"`
 	// Problems lists malformed records that were left out.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -106,6 +110,8 @@ func Build(a *agent.Agent) (*Summary, error) {
 		}
 	}
 	team = changelog.Current(team)
+	s.Team = team
+	team = slices.Clone(team)
 	sortTeam(team)
 	for _, r := range team {
 		switch {

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -61,10 +61,9 @@ func (l *Loader) Load(files []File) ([]*Record, error) {
 			continue
 		}
 		seen[key{f.Path, f.Blob}] = true
-		if r, ok := l.cache.get(f.Blob); ok && strings.HasSuffix(f.Path, RecordPath(r)) {
-			rc := *r
-			rc.Path = f.Path
-			recs = append(recs, &rc)
+		if r, ok := l.cache.get(f.Blob); ok && r.Path == f.Path {
+			// Shared, not copied: records are immutable once loaded.
+			recs = append(recs, r)
 			continue
 		}
 		data, err := l.read(f.Blob)
@@ -112,12 +111,11 @@ func (e *LoadError) Error() string {
 // SortByTime orders records oldest first; ties keep ID order so the result
 // is the same on every machine.
 func SortByTime(recs []*Record) {
-	sort.SliceStable(recs, func(i, j int) bool {
-		a, b := recs[i], recs[j]
-		if !a.Timestamp.Equal(b.Timestamp) {
-			return a.Timestamp.Before(b.Timestamp)
+	slices.SortFunc(recs, func(a, b *Record) int {
+		if c := a.Timestamp.Compare(b.Timestamp); c != 0 {
+			return c
 		}
-		return a.ID < b.ID
+		return strings.Compare(a.ID, b.ID)
 	})
 }
 
@@ -180,7 +178,9 @@ func (c *Cache) loadLocked() {
 		return
 	}
 	for i := range cf.Blobs {
-		c.entries[cf.Blobs[i]] = &cf.Records[i]
+		r := &cf.Records[i]
+		r.Path = RecordPath(r) // a valid record lives only there
+		c.entries[cf.Blobs[i]] = r
 	}
 }
 

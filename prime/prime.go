@@ -110,10 +110,7 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 			return nil, err
 		}
 	}
-	learnings, err := teamLearnings(store)
-	if err != nil {
-		return nil, err
-	}
+	learnings := rankLearnings(s.Team)
 	limit := min(len(learnings), maxLearnings)
 	if recovering {
 		limit = min(limit, 10)
@@ -158,7 +155,17 @@ func teamLearnings(store *agent.Store) ([]*changelog.Record, error) {
 			return nil, err
 		}
 	}
-	recs = changelog.Current(recs)
+	return rankLearnings(changelog.Current(recs)), nil
+}
+
+// rankLearnings keeps the learnings of recs, most important first.
+func rankLearnings(all []*changelog.Record) []*changelog.Record {
+	var recs []*changelog.Record
+	for _, r := range all {
+		if r.Kind == changelog.KindLearning {
+			recs = append(recs, r)
+		}
+	}
 	sort.SliceStable(recs, func(i, j int) bool {
 		pi, pj := learningPriority(recs[i]), learningPriority(recs[j])
 		if pi != pj {
@@ -166,7 +173,7 @@ func teamLearnings(store *agent.Store) ([]*changelog.Record, error) {
 		}
 		return recs[i].Timestamp.After(recs[j].Timestamp)
 	})
-	return recs, nil
+	return recs
 }
 
 func learningPriority(r *changelog.Record) int {

@@ -56,7 +56,8 @@ func main() {
 		name string
 		fn   func(string) bool
 	}{{"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
-		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC}} {
+		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
+		{"prime", benchPrime}, {"mcp", benchMCP}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
 			dir := filepath.Join(tmp, m.name)
 			check(os.MkdirAll(dir, 0o755))
@@ -187,11 +188,27 @@ func project(dir, name string, agents []string, perAgent int, initArgs ...string
 
 // seed writes n records of every kind into an agent worktree and commits
 // them at once, as if the agent had written them over two years.
-func seed(agentDir, agent string, n int) { seedRecords(agentDir, agent, n, false) }
+func seed(agentDir, agent string, n int) { seedMix(agentDir, agent, n, mixLog) }
 
-// seedRecords is seed with a choice: promotable records are all learnings
-// and decisions, what promote moves; otherwise most are log entries.
+// seedRecords seeds promotable records (learnings and decisions) or log-heavy ones.
 func seedRecords(agentDir, agent string, n int, promotable bool) {
+	mix := mixLog
+	if promotable {
+		mix = mixPromotable
+	}
+	seedMix(agentDir, agent, n, mix)
+}
+
+// What seeded records are: mostly log entries (as agents write them), all
+// learnings and decisions (what promote moves), or learnings only.
+const (
+	mixLog = iota
+	mixPromotable
+	mixLearnings
+)
+
+func seedMix(agentDir, agent string, n, mix int) {
+	promotable := mix != mixLog
 	if n == 0 {
 		return
 	}
@@ -202,7 +219,7 @@ func seedRecords(agentDir, agent string, n int, promotable bool) {
 		at := start.Add(time.Duration(i) * step)
 		r := &changelog.Record{Agent: agent, Timestamp: at}
 		switch {
-		case i%10 == 2:
+		case i%10 == 2 && mix != mixLearnings:
 			r.Kind, r.Decision, r.Rationale = changelog.KindDecision, fmt.Sprintf("Decision %d of %s", i, agent), "it is simpler"
 			r.Alternatives, r.Body = []string{"option a", "option b"}, fmt.Sprintf("Decision %d of %s\n\nBecause it is simpler.", i, agent)
 		case promotable || i%10 < 2:
