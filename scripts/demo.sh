@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # planq end to end on a throwaway project: build planq, make a code repository
 # with a team remote, create two agents in their own workspaces, let them record
-# what they do and learn, promote it into global, push it, pull it into a second
-# clone on a "second machine" (another PLANQ_HOME), hand off, checkpoint, gc.
+# what they do and learn, show what a coding agent gets at session start, promote
+# into global, push, pull into a second clone on a "second machine" (another
+# PLANQ_HOME), hand off, checkpoint, gc.
 # Everything happens under a temporary directory (kept with KEEP=1).
 #
 #   ./scripts/demo.sh
@@ -67,6 +68,15 @@ run planq learn "Tokens expire after 15 minutes; the client must refresh on 401"
 run planq log --all
 run planq list
 run planq checkpoint list --all
+
+step "what a coding agent is told at session start, and wiring Claude Code up"
+run planq prime --budget 2500
+run planq setup claude
+run planq setup claude --check
+printf '{"session_id":"demo","hook_event_name":"SessionStart","source":"compact"}' > "$work/hook.json"
+step "planq hook session-start --agent claude < hook.json   (after a compaction)"
+planq hook session-start --agent claude < "$work/hook.json" | head -c 400; echo
+run planq setup claude --remove
 
 step "the lead promotes both agents into global (the same learning lands once, citing both)"
 cd "$work/shop"
