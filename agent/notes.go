@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/planq-dev/planq/changelog"
+	"github.com/google/renameio/v2"
+
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/secrets"
 )
 
 // The agent's two mutable notes, at the top of its worktree. Unlike records
@@ -83,11 +83,7 @@ func (a *Agent) SetFocus(ctx context.Context, focus string, opts WriteOptions) (
 // branch context) under the agent's lock and commits it. edit gets the
 // current content ("" when the file is new).
 func (a *Agent) EditFile(ctx context.Context, name string, edit func(old string) string, message string, opts WriteOptions) (Written, error) {
-	wt, err := a.Worktree()
-	if err != nil {
-		return Written{}, err
-	}
-	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	wt, unlock, err := a.lockedWorktree(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -101,46 +97,17 @@ func (a *Agent) EditFile(ctx context.Context, name string, edit func(old string)
 		return Written{}, fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	data := []byte(edit(string(old)))
-	if err := changelog.CheckContent(data); err != nil {
-		return Written{}, planqerr.New(planqerr.Invalid, name, "would be too large or not text: it %w", err).
-			WithHint("trim it with 'planq scratch --replace' or move long material into the code repository")
-	}
-	if !opts.AllowSecret {
-		if found := secrets.Scan(string(data)); len(found) > 0 {
-			return Written{}, planqerr.New(planqerr.Refused, name, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-				WithHint("remove the credential; if it is not one, pass --allow-secret")
-		}
-	}
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := guard(name, data, opts); err != nil {
 		return Written{}, err
+	}
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+		return Written{}, fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	commit, err := wt.CommitFiles(ctx, []string{name}, fmt.Sprintf("%s\n\n%s: %s\n", message, trailerAgent, a.Name))
 	if err != nil {
 		return Written{}, err
 	}
 	return Written{Path: name, Commit: commit.String(), Agent: a.Name}, nil
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	return nil
 }
 
 func ensureNewline(s string) string {

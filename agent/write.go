@@ -45,12 +45,8 @@ var now = func() time.Time { return time.Now().UTC() }
 // Write stamps rec (ID, time, agent; for a log entry, its parent), checks it,
 // and commits it as one new file on the agent branch.
 func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOptions) (Written, error) {
-	wt, err := a.Worktree()
-	if err != nil {
-		return Written{}, err
-	}
 	// Stamp under the lock, so time order, parent links and commit order agree.
-	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	wt, unlock, err := a.lockedWorktree(ctx)
 	if err != nil {
 		return Written{}, err
 	}
@@ -90,17 +86,37 @@ func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
+	return data, guard(subject, data, opts)
+}
+
+// guard refuses content no file of an agent may hold: too large, binary, or
+// carrying what looks like a credential (unless opts allow it).
+func guard(subject string, data []byte, opts WriteOptions) error {
 	if err := changelog.CheckContent(data); err != nil {
-		return nil, planqerr.New(planqerr.Invalid, subject, "record %w", err).
-			WithHint("keep records short and textual; put large material in the code repository and cite its path")
+		return planqerr.New(planqerr.Invalid, subject, "%w", err).
+			WithHint("keep it short and textual; put large material in the code repository and cite its path")
 	}
 	if !opts.AllowSecret {
 		if found := secrets.Scan(string(data)); len(found) > 0 {
-			return nil, planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s)", found[0].Rule).
+			return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
 				WithHint("remove the credential; if it is not one, pass --allow-secret")
 		}
 	}
-	return data, nil
+	return nil
+}
+
+// lockedWorktree takes the agent's lock and returns its worktree; the
+// caller releases the lock.
+func (a *Agent) lockedWorktree(ctx context.Context) (*staterepo.Worktree, func(), error) {
+	wt, err := a.Worktree()
+	if err != nil {
+		return nil, nil, err
+	}
+	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	if err != nil {
+		return nil, nil, err
+	}
+	return wt, unlock, nil
 }
 
 // createFile writes a new file, never replacing one: a record is immutable.
@@ -203,11 +219,7 @@ func logTrailer(message, agent string) (string, bool) {
 // committed: nothing is ever lost). It returns the commit, or the zero hash
 // when the worktree was clean, and the malformed records it saw.
 func (a *Agent) CommitPending(ctx context.Context, reason string) (staterepo.Hash, []error, error) {
-	wt, err := a.Worktree()
-	if err != nil {
-		return staterepo.ZeroHash, nil, err
-	}
-	unlock, err := a.store.Repo.Lock(ctx, a.Branch)
+	wt, unlock, err := a.lockedWorktree(ctx)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/google/renameio/v2"
 )
 
 // BlobID is the git object ID of a record file's content.
@@ -224,19 +226,15 @@ func (c *Cache) Save() error {
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return fmt.Errorf("failed to create cache directory: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.path), ".records-*.tmp")
+	f, err := renameio.NewPendingFile(c.path, renameio.WithPermissions(0o644))
 	if err != nil {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := gob.NewEncoder(tmp).Encode(&cf); err != nil {
-		tmp.Close()
+	defer func() { _ = f.Cleanup() }() // after a successful replace there is nothing left to clean
+	if err := gob.NewEncoder(f).Encode(&cf); err != nil {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), c.path); err != nil {
+	if err := f.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
 	c.added = 0

@@ -70,15 +70,10 @@ func newCheckpointListCmd(env *Env) *cobra.Command {
 }
 
 func runCheckpointList(env *Env, opts checkpointListOptions) error {
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
+	return withStore(env, func(store *agent.Store) error { return listCheckpoints(env, store, opts) })
+}
+
+func listCheckpoints(env *Env, store *agent.Store, opts checkpointListOptions) error {
 	who := ""
 	if !opts.all {
 		a, err := store.Resolve(opts.agent)

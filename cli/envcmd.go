@@ -37,26 +37,19 @@ PLANQ_AGENT_BRANCH, PLANQ_AGENT_DIR, PLANQ_WORKSPACE.`,
 }
 
 func runEnv(env *Env, opts envOptions, name string) error {
-	p, err := env.project()
-	if err != nil {
+	return withStore(env, func(store *agent.Store) error {
+		a, err := store.Resolve(name)
+		if err != nil {
+			return err
+		}
+		if _, err := a.Worktree(); err != nil {
+			return err
+		}
+		e := workspace.EnvFor(store.Project, a.Name, a.Workspace)
+		if opts.json {
+			return env.writeJSON(e)
+		}
+		_, err = fmt.Fprint(env.Stdout, e.Exports())
 		return err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	a, err := store.Resolve(name)
-	if err != nil {
-		return err
-	}
-	if _, err := a.Worktree(); err != nil {
-		return err
-	}
-	e := workspace.EnvFor(p, a.Name, a.Workspace)
-	if opts.json {
-		return env.writeJSON(e)
-	}
-	_, err = fmt.Fprint(env.Stdout, e.Exports())
-	return err
+	})
 }

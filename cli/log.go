@@ -53,36 +53,29 @@ func runLog(env *Env, opts logOptions) error {
 	if err != nil {
 		return err
 	}
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	name := opts.agent
-	if !opts.all {
-		a, err := store.Resolve(opts.agent)
+	return withStore(env, func(store *agent.Store) error {
+		name := opts.agent
+		if !opts.all {
+			a, err := store.Resolve(opts.agent)
+			if err != nil {
+				return err
+			}
+			name = a.Name
+		}
+		view, err := brief.Log(store, brief.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
 		if err != nil {
 			return err
 		}
-		name = a.Name
-	}
-	view, err := brief.Log(store, brief.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		err = env.writeJSON(view)
-	} else {
-		err = printLog(env, view)
-	}
-	if err != nil {
-		return err
-	}
-	return reportProblems(view.Problems)
+		if opts.json {
+			err = env.writeJSON(view)
+		} else {
+			err = printLog(env, view)
+		}
+		if err != nil {
+			return err
+		}
+		return reportProblems(view.Problems)
+	})
 }
 
 func printLog(env *Env, view *brief.LogView) error {

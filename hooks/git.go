@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/google/renameio/v2"
+
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -79,8 +81,8 @@ func InstallGitHook(hooksDir, name, planqPath string) (InstallResult, error) {
 	if err := os.MkdirAll(hooksDir, 0o755); err != nil {
 		return res, fmt.Errorf("failed to create %s: %w", hooksDir, err)
 	}
-	if err := writeExecutable(path, want); err != nil {
-		return res, err
+	if err := renameio.WriteFile(path, []byte(want), 0o755); err != nil {
+		return res, fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	res.Changed = true
 	return res, nil
@@ -127,26 +129,4 @@ func checkName(name string) error {
 	}
 	return planqerr.New(planqerr.Invalid, "hook "+`"`+name+`"`, "is not a hook planq installs").
 		WithHint("one of: %s", strings.Join(GitHooks, ", "))
-}
-
-func writeExecutable(path, content string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(content); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o755); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	return nil
 }
