@@ -26,9 +26,19 @@ const refWait = 10 * time.Second
 // directories written to, not the number of files in the repository, unlike
 // `git commit`, which re-reads the whole index and stats every file.
 func (w *Worktree) CommitFiles(ctx context.Context, paths []string, message string) (plumbing.Hash, error) {
-	args := append([]string{"update-index", "--add", "--remove", "--"}, paths...)
-	if err := w.runWaitingForIndex(ctx, args...); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("failed to stage %v: %w", paths, err)
+	// Stage in the background while the commit is built: the two are
+	// independent, and the ref moves only once both are done, so the index
+	// is never behind the branch.
+	staged := make(chan error, 1)
+	go func() {
+		args := append([]string{"update-index", "--add", "--remove", "--"}, paths...)
+		staged <- w.runWaitingForIndex(ctx, args...)
+	}()
+	waitStaged := func() error {
+		if err := <-staged; err != nil {
+			return fmt.Errorf("failed to stage %v: %w", paths, err)
+		}
+		return nil
 	}
 	edits := make(map[string]plumbing.Hash, len(paths))
 	for _, p := range paths {
@@ -37,17 +47,18 @@ func (w *Worktree) CommitFiles(ctx context.Context, paths []string, message stri
 		case isNotExist(err):
 			edits[filepath.ToSlash(p)] = plumbing.ZeroHash
 		case err != nil:
+			_ = waitStaged()
 			return plumbing.ZeroHash, fmt.Errorf("failed to read %s: %w", p, err)
 		default:
-			// update-index has stored the blob already; this only names it.
-			h, err := w.Repo.WriteBlob(data)
+			h, err := w.Repo.writeBlob(data)
 			if err != nil {
+				_ = waitStaged()
 				return plumbing.ZeroHash, err
 			}
 			edits[filepath.ToSlash(p)] = h
 		}
 	}
-	h, err := w.commitTree(ctx, message, func(base plumbing.Hash) (plumbing.Hash, error) {
+	h, err := w.commitTreeAfter(ctx, message, waitStaged, func(base plumbing.Hash) (plumbing.Hash, error) {
 		return w.Repo.EditTree(base, edits)
 	})
 	if errors.Is(err, errNothingToCommit) {
@@ -82,6 +93,21 @@ var errNothingToCommit = errors.New("nothing to commit")
 // commitTree commits the tree that build makes from the branch tip's tree
 // and moves the branch with a compare-and-swap, rebuilding on a lost race.
 func (w *Worktree) commitTree(ctx context.Context, message string, build func(base plumbing.Hash) (plumbing.Hash, error)) (plumbing.Hash, error) {
+	return w.commitTreeAfter(ctx, message, func() error { return nil }, build)
+}
+
+// commitTreeAfter is commitTree that waits for ready (exactly once) before
+// the branch first moves, and fails with its error.
+func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready func() error, build func(base plumbing.Hash) (plumbing.Hash, error)) (plumbing.Hash, error) {
+	waited := false
+	wait := func() error {
+		if waited {
+			return nil
+		}
+		waited = true
+		return ready()
+	}
+	defer func() { _ = wait() }() // never leave the staging process behind
 	branch, err := w.Branch()
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -101,10 +127,16 @@ func (w *Worktree) commitTree(ctx context.Context, message string, build func(ba
 			return plumbing.ZeroHash, err
 		}
 		if tree == parent.TreeHash || (tree.IsZero() && parent.TreeHash == emptyTree) {
+			if err := wait(); err != nil {
+				return plumbing.ZeroHash, err
+			}
 			return tip, errNothingToCommit
 		}
 		commit, err := w.Repo.WriteCommit(tree, []plumbing.Hash{tip}, message)
 		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		if err := wait(); err != nil {
 			return plumbing.ZeroHash, err
 		}
 		// Through HEAD, so both the branch's and HEAD's reflogs record it.

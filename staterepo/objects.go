@@ -24,6 +24,12 @@ func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
 	if r.gg.Storer.HasEncodedObject(h) == nil {
 		return h, nil
 	}
+	return r.writeBlob(data)
+}
+
+// writeBlob stores data without looking for it first: looking may load
+// every pack index, which costs more than writing a small blob again.
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 	obj := r.gg.Storer.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	obj.SetSize(int64(len(data)))

@@ -125,6 +125,8 @@ func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool,
 		// Agents add one file at a time to worktrees of many thousand files:
 		// a split index rewrites only what changed, not the whole index.
 		{"config", "core.splitIndex true"},
+		// Path-compressed index entries: record paths share long prefixes.
+		{"config", "index.version 4"},
 	}
 	for _, s := range settings {
 		args := append([]string{s[0]}, strings.Fields(s[1])...)
