@@ -6,11 +6,11 @@
 // ID, in a directory per kind, sharded so that adding a record rewrites only
 // a small directory:
 //
-//	log/<YYYY-MM-DD>/<id>.md          changelog entries
+//	log/<YYYY-MM>/<id>.md          changelog entries
 //	learnings/<domain>/<id>.md     learnings
-//	decisions/<YYYY-MM-DD>/<id>.md    decisions
-//	handoffs/<YYYY-MM-DD>/<id>.md     handoffs
-//	checkpoints/<YYYY-MM-DD>/<id>.md  checkpoint notes
+//	decisions/<YYYY-MM>/<id>.md    decisions
+//	handoffs/<YYYY-MM>/<id>.md     handoffs
+//	checkpoints/<YYYY-MM>/<id>.md  checkpoint notes
 //
 // An edit is a new record that supersedes the old one; a deletion is a
 // tombstone record. Nothing is inferred from a file's absence.

@@ -46,7 +46,7 @@ func TestRenderParseRoundTrip(t *testing.T) {
 }
 
 func TestParseErrorsNameFileAndLine(t *testing.T) {
-	const path = "log/2026-01-15/pq-00000000aa.md"
+	const path = "log/2026-01/pq-00000000aa.md"
 	head := "---\nid: pq-00000000aa\nkind: log\n"
 	tail := "timestamp: 2026-01-15T10:00:00Z\nagent: auth\n---\nbody\n"
 	cases := []struct {
@@ -65,7 +65,7 @@ func TestParseErrorsNameFileAndLine(t *testing.T) {
 		{"no frontmatter", "just text\n", 1, "no frontmatter"},
 		{"unclosed frontmatter", "---\nid: pq-00000000aa\n", 1, "no frontmatter"},
 		{"not a mapping", "---\n- a\n- b\n---\n", 2, "not a mapping"},
-		{"wrong shard", strings.Replace(head+"type: start\n"+tail, "2026-01-15", "2025-03-15", 1), 2, "belongs at log/2025-03-15/pq-00000000aa.md"},
+		{"wrong shard", strings.Replace(head+"type: start\n"+tail, "2026-01-15", "2025-03-15", 1), 2, "belongs at log/2025-03/pq-00000000aa.md"},
 		{"nul byte", head + "type: start\n" + tail + "\x00", 0, "NUL byte"},
 		{"too large", head + "type: start\n" + tail + strings.Repeat("x", MaxRecordSize), 0, "at most 65536"},
 		{"invalid utf-8", head + "type: start\n" + tail + "\xff\xfe", 0, "not valid UTF-8"},

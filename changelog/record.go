@@ -137,7 +137,7 @@ func (r *Record) Title() string {
 
 // RecordPath is where r lives in the state tree.
 func RecordPath(r *Record) string {
-	shard := r.Timestamp.UTC().Format("2006-01-02")
+	shard := r.Timestamp.UTC().Format("2006-01")
 	if r.Kind == KindLearning {
 		shard = r.Domain
 	}

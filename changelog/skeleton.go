@@ -19,10 +19,10 @@ deletion is a record with ` + "`tombstone: true`" + `.
 		"branches/README.md": []byte("# branches\n\nContext attached to code branches, one file per branch.\n"),
 	}
 	about := map[Kind]string{
-		KindLog:        "Changelog entries: what an agent did, one file each, sharded by day.",
+		KindLog:        "Changelog entries: what an agent did, one file each, sharded by month.",
 		KindLearning:   "Learnings: conventions, patterns, failures with their resolutions; sharded by domain.",
-		KindDecision:   "Decisions with the alternatives considered and the rationale; sharded by day.",
-		KindHandoff:    "Handoffs: what the next session, or another agent, should pick up; sharded by day.",
+		KindDecision:   "Decisions with the alternatives considered and the rationale; sharded by month.",
+		KindHandoff:    "Handoffs: what the next session, or another agent, should pick up; sharded by month.",
 		KindCheckpoint: "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
 	}
 	for _, k := range Kinds {

@@ -180,7 +180,7 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		{"planq_log", map[string]any{"message": "key AKIAIOSFODNN7EXAMPLE"}, "credential"},
 		{"planq_get", map[string]any{"path": "../../../etc/passwd"}, "not a record"},
 		{"planq_get", map[string]any{"path": "/etc/passwd"}, "not a record"},
-		{"planq_get", map[string]any{"path": "log/2026-11-01/pq-0000000000.md"}, "no file"},
+		{"planq_get", map[string]any{"path": "log/2026-11/pq-0000000000.md"}, "no file"},
 		{"planq_search", map[string]any{"query": ""}, "query"},
 		{"planq_search", map[string]any{"query": "x", "kind": "memo"}, "unknown kind"},
 		{"planq_decide", map[string]any{"decision": "Use X"}, "because"},
