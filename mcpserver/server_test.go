@@ -239,3 +239,22 @@ func trim(args map[string]any) map[string]any {
 	}
 	return out
 }
+
+func TestServingSurvivesGitGC(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir)
+	if _, isErr := callTool(t, s, "planq_learn", map[string]any{"insight": "before gc", "type": "guide", "domain": "ops"}); isErr {
+		t.Fatal("planq_learn failed")
+	}
+	// Repack everything, deleting the loose objects the server has seen.
+	state := filepath.Join(os.Getenv("PLANQ_HOME"), "state-repos", "demo.git")
+	if out, err := exec.Command("git", "-C", state, "gc", "--quiet", "--prune=now").CombinedOutput(); err != nil {
+		t.Fatalf("git gc: %v\n%s", err, out)
+	}
+	if text, isErr := callTool(t, s, "planq_log", map[string]any{"message": "after gc"}); isErr {
+		t.Fatalf("planq_log after git gc: %s", text)
+	}
+	if text, isErr := callTool(t, s, "planq_search", map[string]any{"query": "before gc"}); isErr || !strings.Contains(text, "learnings/ops/") {
+		t.Fatalf("planq_search after git gc: %v %s", isErr, text)
+	}
+}
