@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/google/renameio/v2"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/planq-dev/planq/planqerr"
@@ -109,7 +110,7 @@ func SaveConfig(root string, c Config) error {
 		return err
 	}
 	path := filepath.Join(root, ConfigPath)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	if err := renameio.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"context"
+	"path/filepath"
 	"time"
 
 	"github.com/planq-dev/planq/agent"
@@ -79,6 +80,7 @@ func List(_ context.Context, p *project.Project) ([]AgentStatus, error) {
 	return out, loadErr
 }
 
+// workspaceDir maps <workspace>/.planq/agent to <workspace>.
 func workspaceDir(agentDir string) string {
-	return parent(parent(agentDir))
+	return filepath.Dir(filepath.Dir(agentDir))
 }

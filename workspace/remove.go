@@ -7,6 +7,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Removed says what Remove did.
@@ -41,9 +42,10 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		// Not mounted: only a stale registration can remain.
 		return res, store.Repo.PruneWorktrees(ctx)
 	}
+	code := staterepo.OpenCode(p.Root)
 	ownsWorkspace := filepath.Clean(a.Workspace) == filepath.Clean(p.WorkspacePath(name))
 	if ownsWorkspace && !force {
-		changes, err := codeChanges(ctx, p, a.Workspace)
+		changes, err := code.Changes(ctx, a.Workspace)
 		if err != nil {
 			return res, err
 		}
@@ -68,7 +70,7 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 	}
 	res.AgentDir = a.Dir
 	if ownsWorkspace {
-		if err := codeRepo(p).RemoveWorktree(ctx, a.Workspace, force); err != nil {
+		if err := code.RemoveWorktree(ctx, a.Workspace, force); err != nil {
 			return res, err
 		}
 		res.Workspace = a.Workspace
