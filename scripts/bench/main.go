@@ -94,8 +94,9 @@ func benchFlat(dir string) bool {
 	large := project(filepath.Join(dir, "large"), "l", []string{"a"}, 50000)[0]
 	var s, l []time.Duration
 	// A ratio of two medians of ~15 ms processes swings with the machine's
-	// noise: take at least 41 runs of each.
-	for i := 0; i < max(*runs, 41); i++ {
+	// noise (1.3x to 1.6x from one 21-run batch to the next): take at least
+	// 101 runs of each, alternating, for a stable estimate.
+	for i := 0; i < max(*runs, 101); i++ {
 		s = append(s, timed(small, planqBin, "log", "add", fmt.Sprintf("entry %d", i)))
 		l = append(l, timed(large, planqBin, "log", "add", fmt.Sprintf("entry %d", i)))
 	}
