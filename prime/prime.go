@@ -2,7 +2,6 @@ package prime
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/brief"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -105,8 +103,18 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
+	// Each agent's latest entry: read once, for the lead's table and for
+	// what other agents did.
+	var activity []brief.Activity
+	if opts.Role == RoleLead || !recovering {
+		view, err := brief.Log(store, brief.LogOptions{All: true})
+		if err != nil {
+			return nil, err
+		}
+		activity = view.Agents
+	}
 	if opts.Role == RoleLead {
-		if err := leadItems(ctx, store, add); err != nil {
+		if err := leadItems(ctx, store, s.Team, activity, add); err != nil {
 			return nil, err
 		}
 	}
@@ -132,33 +140,15 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 		for i, r := range s.RecentLog {
 			add("Your recent work", 6+i/3, "%s [%s] %s", r.Timestamp.Format("2006-01-02 15:04"), r.Type, r.Title())
 		}
-		if err := otherAgents(store, a.Name, add); err != nil {
-			return nil, err
-		}
+		otherAgents(activity, a.Name, add)
 	}
 	add("Recording", 1, "%s", recordingGuide)
 	return doc, nil
 }
 
-// teamLearnings is global's current learnings, most important first:
+// rankLearnings keeps the learnings of recs, most important first:
 // foundational, then failures with their resolutions, then conventions and
 // patterns, then the rest; newest first within each.
-func teamLearnings(store *agent.Store) ([]*changelog.Record, error) {
-	tip, err := store.Repo.Tip(staterepo.GlobalBranch)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := store.CommitRecords(tip, changelog.KindLearning.Dir())
-	if err != nil {
-		var le *changelog.LoadError
-		if !errors.As(err, &le) {
-			return nil, err
-		}
-	}
-	return rankLearnings(changelog.Current(recs)), nil
-}
-
-// rankLearnings keeps the learnings of recs, most important first.
 func rankLearnings(all []*changelog.Record) []*changelog.Record {
 	var recs []*changelog.Record
 	for _, r := range all {
@@ -216,24 +206,19 @@ func decisionText(r *changelog.Record) string {
 }
 
 // otherAgents says what the other agents did lately: each one's latest entry.
-func otherAgents(store *agent.Store, self string, add func(string, int, string, ...any)) error {
-	view, err := brief.Log(store, brief.LogOptions{All: true})
-	if err != nil {
-		return err
-	}
+func otherAgents(activity []brief.Activity, self string, add func(string, int, string, ...any)) {
 	n := 0
-	for _, act := range view.Agents {
+	for _, act := range activity {
 		if act.Agent == self {
 			continue
 		}
 		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
 		n++
 	}
-	return nil
 }
 
 // leadItems: what awaits promotion per agent, and what global has disputed.
-func leadItems(ctx context.Context, store *agent.Store, add func(string, int, string, ...any)) error {
+func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Record, activity []brief.Activity, add func(string, int, string, ...any)) error {
 	names, err := store.AgentNames()
 	if err != nil {
 		return err
@@ -256,30 +241,17 @@ func leadItems(ctx context.Context, store *agent.Store, add func(string, int, st
 		}
 		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", name, len(res.Candidates), strings.Join(titles, "; "), name)
 	}
-	learnings, err := teamLearnings(store)
-	if err != nil {
-		return err
-	}
-	for _, r := range learnings {
-		if r.Status == "disputed" {
-			add("Disputed", 1, "%s %s", r.ID, learningText(r))
+	for _, r := range global {
+		if r.Status != "disputed" {
+			continue
 		}
-	}
-	tip, err := store.Repo.Tip(staterepo.GlobalBranch)
-	if err != nil {
-		return err
-	}
-	decisions, _ := store.CommitRecords(tip, changelog.KindDecision.Dir())
-	for _, r := range changelog.Current(decisions) {
-		if r.Status == "disputed" {
-			add("Disputed", 1, "%s %s", r.ID, decisionText(r))
+		text := learningText(r)
+		if r.Kind == changelog.KindDecision {
+			text = decisionText(r)
 		}
+		add("Disputed", 1, "%s %s", r.ID, text)
 	}
-	view, err := brief.Log(store, brief.LogOptions{All: true})
-	if err != nil {
-		return err
-	}
-	for _, act := range view.Agents {
+	for _, act := range activity {
 		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
 	}
 	return nil
