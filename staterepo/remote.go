@@ -172,7 +172,7 @@ func (r *Repo) UpdateRefs(ctx context.Context, reason string, updates []RefUpdat
 	in.WriteString("prepare\ncommit\n")
 	_, err := r.git.RunInput(ctx, strings.NewReader(in.String()), "update-ref", "-m", reason, "--stdin")
 	if err != nil {
-		if stderrContains(err, "but expected") || stderrContains(err, "cannot lock ref") || stderrContains(err, "already exists") || stderrContains(err, "is at ") {
+		if refMoved(err) || stderrContains(err, "already exists") {
 			return fmt.Errorf("failed to update refs: %w", ErrRefMoved)
 		}
 		return fmt.Errorf("failed to update refs: %w", err)

@@ -249,12 +249,18 @@ func (r *Repo) DeleteRef(ctx context.Context, ref string, old Hash) error {
 // updated it first. Re-read and try again.
 var ErrRefMoved = errors.New("ref moved")
 
+// refMoved reports whether git refused a ref update because the ref was not
+// at the expected old value, or another writer held its lock.
+func refMoved(err error) bool {
+	return stderrContains(err, "but expected") || stderrContains(err, "cannot lock ref") || stderrContains(err, "is at ")
+}
+
 func updateRef(ctx context.Context, g Git, ref string, commit, old plumbing.Hash, reason string) error {
 	_, err := g.Run(ctx, "update-ref", "-m", reason, ref, commit.String(), old.String())
 	if err == nil {
 		return nil
 	}
-	if stderrContains(err, "but expected") || stderrContains(err, "cannot lock ref") || stderrContains(err, "is at ") {
+	if refMoved(err) {
 		return fmt.Errorf("failed to update %s: %w", ref, ErrRefMoved)
 	}
 	return fmt.Errorf("failed to update %s: %w", ref, err)
