@@ -219,7 +219,11 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		if err != nil {
 			return res, err
 		}
-		for b := range branches {
+		for b, tip := range branches {
+			// Scan before anything is sent, global included.
+			if err := scanOutgoing(repo, tip, staterepo.ZeroHash); err != nil {
+				return res, err
+			}
 			name := strings.TrimPrefix(b, staterepo.AgentBranchPrefix)
 			agentSpecs = append(agentSpecs, "+refs/heads/"+b+":"+remoteAgents+owner+"/"+name)
 			res.Agents = append(res.Agents, owner+"/"+name)
@@ -275,16 +279,6 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		}
 	}
 	if len(agentSpecs) > 0 {
-		for _, spec := range agentSpecs {
-			src := strings.TrimPrefix(strings.SplitN(spec, ":", 2)[0], "+")
-			tip, err := repo.RefTip(src)
-			if err != nil {
-				return res, err
-			}
-			if err := scanOutgoing(repo, tip, staterepo.ZeroHash); err != nil {
-				return res, err
-			}
-		}
 		if err := repo.PushForce(ctx, remote, agentSpecs...); err != nil {
 			return res, err
 		}
