@@ -32,7 +32,7 @@ func (s *Store) Agent(name string) (*Agent, error) {
 	if err := project.ValidateName("agent", name); err != nil {
 		return nil, err
 	}
-	branch := staterepo.AgentBranch(name)
+	branch := project.AgentBranch(name)
 	if _, err := s.Repo.Tip(branch); err != nil {
 		if planqerr.Is(err, planqerr.NotFound) {
 			return nil, planqerr.New(planqerr.NotFound, "agent "+quote(name), "does not exist").
@@ -62,7 +62,7 @@ func (s *Store) AgentAt(workspace string) (*Agent, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	name, ok := strings.CutPrefix(branch, staterepo.AgentBranchPrefix)
+	name, ok := strings.CutPrefix(branch, project.AgentBranchPrefix)
 	if !ok {
 		return nil, false, planqerr.New(planqerr.Corrupt, dir, "has branch %s checked out, not an agent branch", branch).
 			WithHint("switch it back: git -C %s switch agent-<name>", dir)
@@ -113,5 +113,5 @@ func (a *Agent) Worktree() (*staterepo.Worktree, error) {
 // Global is a read-only view of the global branch as if it were an agent
 // without a worktree: what readers use where no agent is mounted.
 func (s *Store) Global() *Agent {
-	return &Agent{Name: staterepo.GlobalBranch, Branch: staterepo.GlobalBranch, store: s}
+	return &Agent{Name: project.GlobalBranch, Branch: project.GlobalBranch, store: s}
 }

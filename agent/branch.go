@@ -10,7 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/project"
 )
 
 // BranchContext returns the context of a code branch as this agent sees it:
@@ -24,7 +24,7 @@ func (a *Agent) BranchContext(branch string) (*branchctx.Context, string, error)
 			return c, "agent", err
 		}
 	}
-	for _, from := range []string{a.Branch, staterepo.GlobalBranch} {
+	for _, from := range []string{a.Branch, project.GlobalBranch} {
 		tip, err := a.store.Repo.Tip(from)
 		if err != nil {
 			return nil, "", err
@@ -38,7 +38,7 @@ func (a *Agent) BranchContext(branch string) (*branchctx.Context, string, error)
 		}
 		c, err := parseBranch(rel, data)
 		source := "agent"
-		if from == staterepo.GlobalBranch {
+		if from == project.GlobalBranch {
 			source = "global"
 		}
 		return c, source, err

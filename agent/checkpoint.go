@@ -12,22 +12,14 @@ import (
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// checkpointRefPrefix namespaces checkpoint tags per agent, so two agents
-// can both have a checkpoint called "before-refactor".
-const checkpointRefPrefix = "refs/tags/checkpoint/"
-
-// CheckpointRef is the tag of an agent's named checkpoint.
-func CheckpointRef(agent, name string) string {
-	return checkpointRefPrefix + agent + "/" + name
-}
-
 // Checkpoint saves the agent's state under a name: pending changes are
 // committed, a checkpoint record is written, and a tag marks that commit.
 func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOptions) (Written, error) {
-	if err := project.ValidateName("checkpoint", name); err != nil {
+	rec, err := changelog.NewCheckpoint(changelog.CheckpointInput{Name: name, Note: note})
+	if err != nil {
 		return Written{}, err
 	}
-	ref := CheckpointRef(a.Name, name)
+	ref := project.CheckpointRef(a.Name, name)
 	if existing, _ := a.store.Repo.Refs(ref); !existing[ref].IsZero() {
 		return Written{}, planqerr.New(planqerr.Exists, "checkpoint "+quote(name), "already exists for agent %s", a.Name).
 			WithHint("pick another name; 'planq checkpoint list' shows the ones taken")
@@ -35,10 +27,7 @@ func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOpt
 	if _, _, err := a.CommitPending(ctx, "save pending state for checkpoint "+name); err != nil {
 		return Written{}, err
 	}
-	if note == "" {
-		note = "Checkpoint " + name
-	}
-	w, err := a.Write(ctx, &changelog.Record{Kind: changelog.KindCheckpoint, Name: name, Body: note}, opts)
+	w, err := a.Write(ctx, rec, opts)
 	if err != nil {
 		return Written{}, err
 	}
@@ -59,7 +48,7 @@ type CheckpointInfo struct {
 
 // Checkpoints lists the checkpoints of agent ("" for every agent), oldest first.
 func (s *Store) Checkpoints(agent string) ([]CheckpointInfo, error) {
-	prefix := checkpointRefPrefix
+	prefix := project.CheckpointRefPrefix
 	if agent != "" {
 		prefix += agent + "/"
 	}
@@ -69,14 +58,14 @@ func (s *Store) Checkpoints(agent string) ([]CheckpointInfo, error) {
 	}
 	var out []CheckpointInfo
 	for ref, h := range refs {
-		who, name, ok := strings.Cut(strings.TrimPrefix(ref, checkpointRefPrefix), "/")
+		who, name, ok := strings.Cut(strings.TrimPrefix(ref, project.CheckpointRefPrefix), "/")
 		if !ok {
 			continue
 		}
 		info := CheckpointInfo{Agent: who, Name: name, Commit: h.String()}
 		if c, err := s.Repo.Commit(h); err == nil {
-			info.Time = c.Committer.When.UTC()
-			info.Note = strings.TrimPrefix(strings.SplitN(c.Message, "\n", 2)[0], "checkpoint: ")
+			info.Time = c.Time.UTC()
+			info.Note = strings.TrimPrefix(c.Subject(), "checkpoint: ")
 		}
 		out = append(out, info)
 	}

@@ -11,14 +11,15 @@ import (
 	"github.com/google/renameio/v2"
 
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
 
 // The agent's two mutable notes, at the top of its worktree. Unlike records
 // they are rewritten in place: they are the agent's working memory, not
 // history (git keeps the history).
 const (
-	ScratchFile = "scratch.md"
-	FocusFile   = "context.md"
+	ScratchFile = project.ScratchFile
+	FocusFile   = project.FocusFile
 	focusHeader = "# Current focus\n\n"
 )
 

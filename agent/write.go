@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/secrets"
@@ -53,6 +54,7 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	defer unlock()
 	rec.Agent = a.Name
 	rec.Timestamp = now()
+	a.fillEvidence(rec)
 	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
 	if rec.Kind == changelog.KindLog && rec.Parent == "" {
 		if rec.Parent, err = a.previousLogEntry(); err != nil {
@@ -74,6 +76,28 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 			WithHint("nothing is lost: commit it with 'git -C %s commit' or run the command again after fixing the cause", a.Dir)
 	}
 	return Written{ID: rec.ID, Kind: rec.Kind, Path: rel, Commit: commit.String(), Agent: a.Name}, nil
+}
+
+// fillEvidence applies the evidence default: a learning that names no
+// commit is tied to what the agent's code checkout has checked out now (its
+// HEAD commit and branch). Without a checkout, or before its first commit,
+// the learning carries no commit.
+func (a *Agent) fillEvidence(rec *changelog.Record) {
+	spec := rec.Kind.Spec()
+	if spec == nil || !spec.HasField(changelog.FieldEvidence) || a.Workspace == "" || (rec.Evidence != nil && rec.Evidence.Commit != "") {
+		return
+	}
+	code, err := branchctx.Current(a.Workspace)
+	if err != nil || code.Commit == "" {
+		return
+	}
+	if rec.Evidence == nil {
+		rec.Evidence = &changelog.Evidence{}
+	}
+	rec.Evidence.Commit = code.Commit
+	if rec.Evidence.Branch == "" {
+		rec.Evidence.Branch = code.Branch
+	}
 }
 
 // check validates rec and renders it, refusing what no record may hold.
@@ -152,7 +176,7 @@ func commitMessage(rec *changelog.Record) string {
 	}
 	kind := string(rec.Kind)
 	if rec.Type != "" {
-		kind += "(" + rec.Type + ")"
+		kind += "(" + string(rec.Type) + ")"
 	}
 	return fmt.Sprintf("%s: %s\n\n%s: %s\n%s: %s\n%s: %s\n", kind, title,
 		trailerRecord, rec.ID, trailerKind, rec.Kind, trailerAgent, rec.Agent)
@@ -178,15 +202,16 @@ func (a *Agent) previousLogEntry() (string, error) {
 		if id, ok := logTrailer(c.Message, a.Name); ok {
 			return id, nil
 		}
-		if len(c.ParentHashes) == 0 {
+		if len(c.Parents) == 0 {
 			return "", nil
 		}
-		h = c.ParentHashes[0]
+		h = c.Parents[0]
 	}
-	recs, err := a.store.BranchRecords(a.Branch)
-	if err != nil && len(recs) == 0 {
+	set, err := a.store.Records.Branch(a.Branch, changelog.KindLog)
+	if err != nil {
 		return "", err
 	}
+	recs := set.Records
 	for i := len(recs) - 1; i >= 0; i-- {
 		if recs[i].Kind == changelog.KindLog && recs[i].Agent == a.Name {
 			return recs[i].ID, nil

@@ -10,10 +10,9 @@ import (
 
 	"github.com/adrg/frontmatter"
 	"go.yaml.in/yaml/v3"
-)
 
-// Dir is where branch context files live in the state tree.
-const Dir = "branches"
+	"github.com/planq-dev/planq/project"
+)
 
 // Statuses of a branch's context.
 var Statuses = []string{"active", "merged", "abandoned"}
@@ -30,12 +29,8 @@ type Context struct {
 	Body      string    `yaml:"-" json:"body"`
 }
 
-// pathEscaper keeps a branch name one path component and reversible:
-// "feature/login" is stored as branches/feature%2Flogin.md.
-var pathEscaper = strings.NewReplacer("%", "%25", "/", "%2F")
-
 // Path is where the context of branch lives in the state tree.
-func Path(branch string) string { return Dir + "/" + pathEscaper.Replace(branch) + ".md" }
+func Path(branch string) string { return project.BranchContextPath(branch) }
 
 // New is the context a branch starts with.
 func New(branch, agent string, now time.Time) *Context {

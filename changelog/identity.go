@@ -34,7 +34,7 @@ func ContentKey(r *Record) string {
 		sort.Strings(alts)
 		return strings.Join([]string{normalize(r.Decision), strings.Join(alts, ","), normalize(r.Rationale)}, "\x00")
 	default:
-		return strings.Join([]string{r.Type, r.Domain, normalize(r.Body), normalize(r.Resolution)}, "\x00")
+		return strings.Join([]string{string(r.Type), r.Domain, normalize(r.Body), normalize(r.Resolution)}, "\x00")
 	}
 }
 

@@ -1,11 +1,13 @@
 package changelog
 
+import "github.com/planq-dev/planq/project"
+
 // Skeleton is the initial tree of a state repository's global branch: a
 // README at the top and in each kind's directory, so that a person or an
 // agent browsing the repository with plain git knows what goes where.
 func Skeleton() map[string][]byte {
 	files := map[string][]byte{
-		"README.md": []byte(`# planq state
+		project.ReadmeFile: []byte(`# planq state
 
 This repository holds the memory of a project's coding agents, managed by planq.
 
@@ -16,17 +18,10 @@ Every record is one Markdown file with YAML frontmatter, named by its ID. Record
 are never edited in place: an edit is a new record with ` + "`supersedes: <id>`" + `, and a
 deletion is a record with ` + "`tombstone: true`" + `.
 `),
-		"branches/README.md": []byte("# branches\n\nContext attached to code branches, one file per branch.\n"),
+		project.BranchesDir + "/" + project.ReadmeFile: []byte("# branches\n\nContext attached to code branches, one file per branch.\n"),
 	}
-	about := map[Kind]string{
-		KindLog:        "Changelog entries: what an agent did, one file each, sharded by month.",
-		KindLearning:   "Learnings: conventions, patterns, failures with their resolutions; sharded by domain.",
-		KindDecision:   "Decisions with the alternatives considered and the rationale; sharded by month.",
-		KindHandoff:    "Handoffs: what the next session, or another agent, should pick up; sharded by month.",
-		KindCheckpoint: "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
-	}
-	for _, k := range Kinds {
-		files[k.Dir()+"/README.md"] = []byte("# " + k.Dir() + "\n\n" + about[k] + "\n")
+	for _, spec := range table {
+		files[spec.Dir+"/"+project.ReadmeFile] = []byte("# " + spec.Dir + "\n\n" + spec.About + "\n")
 	}
 	return files
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/brief"
+	"github.com/planq-dev/planq/prime"
 )
 
 func newContextCmd(env *Env) *cobra.Command {
@@ -51,7 +51,7 @@ func runContextShow(env *Env, opts contextShowOptions) error {
 		return err
 	}
 	defer env.closeStore(store)
-	s, err := brief.Build(a)
+	s, err := prime.BuildSummary(a)
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func runContextShow(env *Env, opts contextShowOptions) error {
 	return reportProblems(s.Problems)
 }
 
-func printSummary(env *Env, s *brief.Summary) error {
+func printSummary(env *Env, s *prime.Summary) error {
 	_, err := fmt.Fprint(env.Stdout, s.Markdown())
 	return err
 }

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/planqerr"
 )
 
 type decideOptions struct {
@@ -39,14 +37,10 @@ func newDecideCmd(env *Env) *cobra.Command {
 }
 
 func runDecide(ctx context.Context, env *Env, opts decideOptions, decision string) error {
-	if err := requireText("decision", decision); err != nil {
+	rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: decision, Alternatives: splitList(opts.over),
+		Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject})
+	if err != nil {
 		return err
 	}
-	if strings.TrimSpace(opts.because) == "" {
-		return planqerr.New(planqerr.Invalid, "decision", "has no rationale").
-			WithHint(`say why with --because "..."; a decision without its reason cannot be revisited`)
-	}
-	rec := changelog.NewDecision(decision, splitList(opts.over), opts.because, opts.subject)
-	rec.Supersedes = opts.supersedes
 	return writeRecord(ctx, env, opts.writeFlags, rec)
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -28,12 +27,8 @@ func exitCode(err error) int {
 		return ExitOK
 	}
 	var ue *usageError
-	var le *changelog.LoadError
-	switch {
-	case errors.As(err, &ue):
+	if errors.As(err, &ue) {
 		return ExitUsage
-	case errors.As(err, &le):
-		return ExitInvalidData
 	}
 	switch planqerr.KindOf(err) {
 	case planqerr.Invalid:
@@ -73,10 +68,6 @@ func printError(w io.Writer, err error) {
 	hint := ""
 	if errors.As(err, &pe) {
 		hint = pe.Hint
-	}
-	var le *changelog.LoadError
-	if errors.As(err, &le) && hint == "" {
-		hint = malformedHint
 	}
 	for _, line := range strings.Split(strings.TrimRight(err.Error(), "\n"), "\n") {
 		fmt.Fprintf(w, "planq: %s\n", line)

@@ -9,10 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -134,68 +133,26 @@ func runGitHook(ctx context.Context, env *Env, args []string) {
 }
 
 func gitHookHandler(ctx context.Context, env *Env, hook string, args []string) error {
-	if hook == "post-commit" {
-		return recordCommit(ctx, env)
-	}
-	if hook != "post-checkout" || len(args) < 3 || args[2] != "1" {
-		return nil // only branch checkouts, not file checkouts
-	}
 	p, err := env.project()
-	if err != nil || !p.Config.Hooks.PostCheckout {
-		return err
-	}
-	store, err := agent.OpenStore(p)
 	if err != nil {
 		return err
 	}
-	defer env.closeStore(store)
-	code, err := staterepo.CodeHead(p.Workspace)
-	if err != nil || code.Branch == "" {
-		return err
-	}
-	a, err := store.Resolve("")
-	if err != nil {
-		a = store.Global()
-	}
-	c, source, err := a.BranchContext(code.Branch)
-	if err != nil || c == nil {
-		return err
-	}
-	_, err = fmt.Fprintf(env.Stdout, "planq: context of branch %s (%s, %s):\n%s\n", c.Branch, c.Status, source, strings.TrimSpace(c.Body))
-	return err
-}
-
-// recordCommit writes the code commit just made as a log entry of the agent
-// mounted in this checkout.
-func recordCommit(ctx context.Context, env *Env) error {
-	p, err := env.project()
-	if err != nil || !p.Config.Hooks.PostCommit {
-		return err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	a, ok, err := store.AgentAt(p.Workspace)
-	if err != nil || !ok {
-		return err
-	}
-	cc, err := staterepo.OpenCode(p.Workspace).LastCommit(ctx)
-	if err != nil {
-		return err
-	}
-	body := fmt.Sprintf("commit %s: %s", cc.Hash[:min(12, len(cc.Hash))], cc.Subject)
-	if len(cc.Files) > 0 {
-		body += "\n\nFiles:\n- " + strings.Join(cc.Files[:min(50, len(cc.Files))], "\n- ")
-		if len(cc.Files) > 50 {
-			body += fmt.Sprintf("\n- ... and %d more", len(cc.Files)-50)
+	switch {
+	case hook == "post-commit" && p.Config.Hooks.PostCommit:
+		w, recorded, err := session.RecordCommit(ctx, p)
+		if recorded {
+			env.Log.Info("recorded code commit in the agent's log", "agent", w.Agent, "record", w.ID)
 		}
-	}
-	w, err := a.Write(ctx, &changelog.Record{Kind: changelog.KindLog, Type: "implement", Status: "completed", Body: body}, agent.WriteOptions{})
-	if err != nil {
+		return err
+	case hook == "post-checkout" && p.Config.Hooks.PostCheckout && len(args) >= 3 && args[2] == "1":
+		// Only branch checkouts (flag 1), not file checkouts.
+		note, err := session.BranchSwitched(ctx, p)
+		if err != nil || note == nil {
+			return err
+		}
+		c := note.Context
+		_, err = fmt.Fprintf(env.Stdout, "planq: context of branch %s (%s, %s):\n%s\n", c.Branch, c.Status, note.Source, strings.TrimSpace(c.Body))
 		return err
 	}
-	env.Log.Info("recorded code commit in the agent's log", "agent", a.Name, "record", w.ID)
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 )
 
 type handoffOptions struct {
@@ -70,15 +69,9 @@ func runHandoff(ctx context.Context, env *Env, opts handoffOptions, arg string) 
 	if err != nil {
 		return err
 	}
-	if err := requireText("handoff", text); err != nil {
+	rec, err := changelog.NewHandoff(changelog.HandoffInput{Text: text, To: opts.to})
+	if err != nil {
 		return err
 	}
-	if opts.to != "" {
-		if err := project.ValidateName("agent", opts.to); err != nil {
-			return err
-		}
-	}
-	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
-		Kind: changelog.KindHandoff, To: opts.to, Status: "pending", Body: text,
-	})
+	return writeRecord(ctx, env, opts.writeFlags, rec)
 }

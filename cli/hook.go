@@ -10,8 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
-	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/session"
 )
 
 // hookBudget bounds an agent hook: a session must never wait on planq.
@@ -59,43 +60,31 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 	defer cancel()
 	input := readBounded(ctx, env.Stdin, 1<<20)
 	req := hooks.Request{Event: event, Agent: opts.agent, Input: hooks.ParseInput(input)}
-	dir := hookDir(env, req)
+	p, err := project.Find(hookDir(env, req))
+	if err != nil {
+		p = nil // not a planq project: every action says nothing
+	}
 	acts := hooks.Actions{
 		Prime: func(ctx context.Context, source string) (string, error) {
-			if !isProject(dir) {
+			if p == nil {
 				return "", nil
 			}
-			hookEnv := *env
-			hookEnv.Dir = dir
-			out, _, err := primeText(ctx, dir, &hookEnv, primeOptions{format: "markdown", role: prime.RoleAgent, source: source, budget: prime.DefaultBudget})
-			if planqerr.Is(err, planqerr.NotFound) {
+			out, _, err := session.Prime(ctx, p, session.PrimeOptions{Format: "markdown", Role: prime.RoleAgent, Source: source})
+			if session.NoAgent(err) {
 				return "", nil // no agent here: nothing to say
 			}
 			return out, err
 		},
 		Save: func(ctx context.Context, reason string) error {
-			if !isProject(dir) {
+			if p == nil {
 				return nil
 			}
-			hookEnv := *env
-			hookEnv.Dir = dir
-			store, a, err := hookEnv.openAgent("")
-			if err != nil {
-				if planqerr.Is(err, planqerr.NotFound) {
-					return nil
-				}
-				return err
+			saved, err := session.Save(ctx, p, reason)
+			if !saved.Commit.IsZero() {
+				env.Log.Info("committed pending agent state", "agent", saved.Agent, "commit", short(saved.Commit.String()), "reason", reason)
 			}
-			defer env.closeStore(store)
-			if a.Dir == "" {
-				return nil
-			}
-			commit, problems, err := a.CommitPending(ctx, reason)
-			if !commit.IsZero() {
-				env.Log.Info("committed pending agent state", "agent", a.Name, "commit", short(commit.String()), "reason", reason)
-			}
-			for _, p := range problems {
-				env.Log.Warn("malformed record committed as it was", "problem", p)
+			for _, problem := range saved.Problems {
+				env.Log.Warn("malformed record committed as it was", "problem", problem)
 			}
 			return err
 		},
@@ -123,11 +112,6 @@ func hookDir(env *Env, req hooks.Request) string {
 		}
 	}
 	return env.Dir
-}
-
-func isProject(dir string) bool {
-	p, err := (&Env{Dir: dir}).project()
-	return err == nil && p != nil
 }
 
 // readBounded reads at most limit bytes, giving up when ctx ends: an agent

@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 )
 
 type learnOptions struct {
@@ -48,12 +45,13 @@ log entry.`,
 	}
 	opts.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&opts.typ, "type", "", "learning `TYPE`: "+strings.Join(changelog.LearningTypes, "|")+" (required)")
+	spec := changelog.KindLearning.Spec()
+	f.StringVar(&opts.typ, "type", "", "learning `TYPE`: "+changelog.Join(spec.Types, "|")+" (required)")
 	f.StringVar(&opts.domain, "domain", "", "`DOMAIN` it belongs to, like auth or ci (required)")
-	f.StringVar(&opts.classification, "classification", changelog.DefaultClassifier, "`CLASS`: "+strings.Join(changelog.Classifications, "|"))
+	f.StringVar(&opts.classification, "classification", string(changelog.DefaultClassification), "`CLASS`: "+changelog.Join(changelog.Classifications, "|"))
 	f.StringVar(&opts.resolution, "resolution", "", "how a failure was resolved (required with --type failure)")
 	f.StringSliceVar(&opts.files, "files", nil, "code `FILES` it concerns (repeat or comma-separate)")
-	f.StringVar(&opts.evidenceCommit, "evidence-commit", "", "code `COMMIT` that shows it (default: HEAD of the code checkout)")
+	f.StringVar(&opts.evidenceCommit, "evidence-commit", "", "code `COMMIT` that shows it (default: HEAD of the agent's code checkout)")
 	f.StringVar(&opts.evidenceIssue, "evidence-issue", "", "`ISSUE` that shows it (URL or reference)")
 	f.StringSliceVar(&opts.evidenceFiles, "evidence-file", nil, "`FILE` that shows it (repeat or comma-separate)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
@@ -66,31 +64,21 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	if err != nil {
 		return err
 	}
-	if err := requireText("learning", text); err != nil {
-		return err
-	}
 	if opts.typ == "" {
-		return usagef("learn: --type is required (%s)", strings.Join(changelog.LearningTypes, ", "))
+		return usagef("learn: --type is required (%s)", changelog.Join(changelog.KindLearning.Spec().Types, ", "))
 	}
-	if err := project.ValidateName("domain", opts.domain); err != nil {
+	rec, err := changelog.NewLearning(changelog.LearningInput{
+		Text: text, Type: changelog.Type(opts.typ), Domain: opts.domain,
+		Classification: changelog.Classification(opts.classification), Resolution: opts.resolution,
+		Evidence: changelog.Evidence{
+			Commit: opts.evidenceCommit,
+			Issue:  opts.evidenceIssue,
+			Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
+		},
+		Supersedes: opts.supersedes, Subject: opts.subject,
+	})
+	if err != nil {
 		return err
 	}
-	ev := &changelog.Evidence{
-		Commit: opts.evidenceCommit,
-		Issue:  opts.evidenceIssue,
-		Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
-	}
-	if ev.Commit == "" {
-		// Evidence defaults to what the code checkout has checked out now.
-		if p, err := env.project(); err == nil {
-			if code, err := branchctx.Current(p.Workspace); err == nil {
-				ev.Commit, ev.Branch = code.Commit, code.Branch
-			}
-		}
-	}
-	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
-		Kind: changelog.KindLearning, Type: opts.typ, Domain: opts.domain,
-		Classification: opts.classification, Resolution: opts.resolution,
-		Evidence: ev, Supersedes: opts.supersedes, Subject: opts.subject, Body: text,
-	})
+	return writeRecord(ctx, env, opts.writeFlags, rec)
 }

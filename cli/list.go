@@ -2,15 +2,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/workspace"
 )
 
 type listOptions struct {
@@ -39,16 +38,20 @@ func runList(ctx context.Context, env *Env, opts listOptions) error {
 	if err != nil {
 		return err
 	}
-	agents, err := workspace.List(ctx, p)
-	var le *changelog.LoadError
-	if err != nil && !errors.As(err, &le) {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	agents, problems, err := store.Records.Agents()
+	if err != nil {
 		return err
 	}
 	if opts.json {
-		if jerr := env.writeJSON(agents); jerr != nil {
-			return jerr
+		if err := env.writeJSON(agents); err != nil {
+			return err
 		}
-		return err
+		return reportProblems(problems)
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tBRANCH\tSTATUS\tLAST ACTIVITY\tRECORDS\tWORKSPACE")
@@ -62,10 +65,10 @@ func runList(ctx context.Context, env *Env, opts listOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Branch, a.Status,
 			a.LastActivity.Local().Format("2006-01-02 15:04"), orDashList(counts), orDashStr(a.Workspace))
 	}
-	if ferr := tw.Flush(); ferr != nil {
-		return ferr
+	if err := tw.Flush(); err != nil {
+		return err
 	}
-	return err
+	return reportProblems(problems)
 }
 
 func orDashList(items []string) string {

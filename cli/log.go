@@ -10,9 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/brief"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type logOptions struct {
@@ -62,7 +62,7 @@ func runLog(env *Env, opts logOptions) error {
 			}
 			name = a.Name
 		}
-		view, err := brief.Log(store, brief.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
+		view, err := store.Records.Log(readmodel.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
 		if err != nil {
 			return err
 		}
@@ -78,12 +78,12 @@ func runLog(env *Env, opts logOptions) error {
 	})
 }
 
-func printLog(env *Env, view *brief.LogView) error {
+func printLog(env *Env, view *readmodel.LogView) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
 	if len(view.Agents) > 0 {
 		fmt.Fprintln(tw, "AGENT\tENTRIES\tLAST ENTRY\tLATEST")
 		for _, a := range view.Agents {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", a.Agent, a.Entries, a.LastEntry.Local().Format("2006-01-02 15:04"), a.Title)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", a.Agent, a.Entries, a.LastEntry.Local().Format(readmodel.TimeLayout), a.Title)
 		}
 		fmt.Fprintln(tw)
 	}
@@ -96,9 +96,9 @@ func printLog(env *Env, view *brief.LogView) error {
 func logLine(r *changelog.Record) string {
 	status := ""
 	if r.Status != "" {
-		status = "[" + r.Status + "]"
+		status = "[" + string(r.Status) + "]"
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format("2006-01-02 15:04"), r.ID, r.Agent, r.Type, status, r.Title())
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status, r.Title())
 }
 
 // reportProblems fails the command after printing its data when records
@@ -149,8 +149,9 @@ agent's previous entry. Prints the new entry's ID.`,
 	}
 	opts.register(cmd)
 	f := cmd.Flags()
-	f.StringVar(&opts.typ, "type", "implement", "entry `TYPE`: "+strings.Join(changelog.LogTypes, "|"))
-	f.StringVar(&opts.status, "status", "", "`STATUS`: "+strings.Join(changelog.LogStatuses, "|"))
+	spec := changelog.KindLog.Spec()
+	f.StringVar(&opts.typ, "type", string(spec.DefaultType), "entry `TYPE`: "+changelog.Join(spec.Types, "|"))
+	f.StringVar(&opts.status, "status", "", "`STATUS`: "+changelog.Join(spec.Statuses, "|"))
 	f.StringSliceVar(&opts.dependsOn, "depends-on", nil, "`ID`s of entries this one depends on (repeat or comma-separate)")
 	return cmd
 }
@@ -160,11 +161,10 @@ func runLogAdd(ctx context.Context, env *Env, opts logAddOptions, arg string) er
 	if err != nil {
 		return err
 	}
-	if err := requireText("log entry", text); err != nil {
+	rec, err := changelog.NewLog(changelog.LogInput{Text: text, Type: changelog.Type(opts.typ),
+		Status: changelog.Status(opts.status), DependsOn: splitList(opts.dependsOn)})
+	if err != nil {
 		return err
 	}
-	return writeRecord(ctx, env, opts.writeFlags, &changelog.Record{
-		Kind: changelog.KindLog, Type: opts.typ, Status: opts.status,
-		DependsOn: splitList(opts.dependsOn), Body: text,
-	})
+	return writeRecord(ctx, env, opts.writeFlags, rec)
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/session"
 )
 
 type primeOptions struct {
@@ -68,7 +68,7 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	out, doc, err := primeText(ctx, p.Root, env, opts)
+	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget})
 	if err != nil {
 		return err
 	}
@@ -90,36 +90,6 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	}
 	env.printf("%s", out)
 	return nil
-}
-
-// primeText builds and fits the prime document; shared with the hooks.
-func primeText(ctx context.Context, root string, env *Env, opts primeOptions) (string, *prime.Document, error) {
-	p, err := env.project()
-	if err != nil {
-		return "", nil, err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return "", nil, err
-	}
-	defer env.closeStore(store)
-	a, err := store.Resolve(opts.agent)
-	if err != nil {
-		if opts.role != prime.RoleLead || opts.agent != "" {
-			return "", nil, err
-		}
-		a = store.Global()
-	}
-	doc, err := prime.Build(ctx, a, prime.Options{Role: opts.role, Source: opts.source})
-	if err != nil {
-		return "", nil, err
-	}
-	tmpl, err := prime.LoadTemplate(root)
-	if err != nil {
-		return "", nil, err
-	}
-	out, err := prime.Fit(doc, opts.format, opts.budget, tmpl)
-	return out, doc, err
 }
 
 func budgetOr(b int) int {

@@ -174,7 +174,9 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		want string
 	}{
 		{"planq_learn", map[string]any{"type": "pattern", "domain": "auth"}, "insight"},
-		{"planq_learn", map[string]any{"insight": "x", "type": "guess", "domain": "auth"}, "unknown value"},
+		// Enumerations come from the kind table, in the schema: the refusal lists them.
+		{"planq_learn", map[string]any{"insight": "x", "type": "guess", "domain": "auth"}, "convention pattern failure decision reference guide"},
+		{"planq_log", map[string]any{"message": "x", "status": "done"}, "pending in_progress completed blocked"},
 		{"planq_learn", map[string]any{"insight": "x", "type": "pattern", "domain": "../etc"}, "domain"},
 		{"planq_learn", map[string]any{"insight": strings.Repeat("big ", 20000), "type": "pattern", "domain": "auth"}, "64 KiB"},
 		{"planq_log", map[string]any{"message": "key AKIAIOSFODNN7EXAMPLE"}, "credential"},
@@ -182,7 +184,7 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		{"planq_get", map[string]any{"path": "/etc/passwd"}, "not a record"},
 		{"planq_get", map[string]any{"path": "log/2026-11/pq-0000000000.md"}, "no file"},
 		{"planq_search", map[string]any{"query": ""}, "query"},
-		{"planq_search", map[string]any{"query": "x", "kind": "memo"}, "unknown kind"},
+		{"planq_search", map[string]any{"query": "x", "kind": "memo"}, "log learning decision handoff checkpoint"},
 		{"planq_decide", map[string]any{"decision": "Use X"}, "because"},
 		{"planq_checkpoint", map[string]any{"name": "a b"}, "white space"},
 		{"planq_context", map[string]any{"agent": "ghost"}, "does not exist"},

@@ -8,9 +8,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/branchctx"
-	"github.com/planq-dev/planq/brief"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Inputs. Descriptions go to the agent; keep them short: all tool
@@ -31,8 +31,8 @@ type scratchIn struct {
 type logIn struct {
 	agentArg
 	Message   string   `json:"message,omitempty" jsonschema:"what you did; omit to list recent entries"`
-	Type      string   `json:"type,omitempty" jsonschema:"start, plan, implement (default), decision, handoff or end"`
-	Status    string   `json:"status,omitempty" jsonschema:"pending, in_progress, completed or blocked"`
+	Type      string   `json:"type,omitempty" jsonschema:"what sort of entry (default implement)"`
+	Status    string   `json:"status,omitempty" jsonschema:"where the work stands"`
 	DependsOn []string `json:"depends_on,omitempty" jsonschema:"IDs of entries this depends on"`
 	All       bool     `json:"all,omitempty" jsonschema:"list every agent's entries"`
 }
@@ -40,9 +40,9 @@ type logIn struct {
 type learnIn struct {
 	agentArg
 	Insight        string   `json:"insight" jsonschema:"what the next session must know"`
-	Type           string   `json:"type" jsonschema:"convention, pattern, failure, decision, reference or guide"`
+	Type           string   `json:"type" jsonschema:"what sort of learning"`
 	Domain         string   `json:"domain" jsonschema:"area it belongs to, like auth or ci"`
-	Classification string   `json:"classification,omitempty" jsonschema:"foundational, tactical (default) or observational"`
+	Classification string   `json:"classification,omitempty" jsonschema:"how long it stays true (default tactical)"`
 	Resolution     string   `json:"resolution,omitempty" jsonschema:"how a failure was resolved (required for failures)"`
 	Files          []string `json:"files,omitempty" jsonschema:"code files it concerns"`
 	Subject        string   `json:"subject,omitempty" jsonschema:"short key of what it is about"`
@@ -74,7 +74,7 @@ func (s *Server) register(srv *mcp.Server) {
 		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions, and the team's learnings. Call at the start of work and after a compaction."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				sum, err := brief.Build(a)
+				sum, err := prime.BuildSummary(a)
 				if err != nil {
 					return "", err
 				}
@@ -99,46 +99,38 @@ func (s *Server) register(srv *mcp.Server) {
 				return text + next(call("planq_scratch", "append", "<text>")), err
 			})
 		})
+	logSpec := changelog.KindLog.Spec()
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_log",
-		Description: "Add a changelog entry of what you did (message), or list recent entries (no message)."},
+		Description: "Add a changelog entry of what you did (message), or list recent entries (no message).",
+		InputSchema: schemaFor[logIn](enums{"type": values(logSpec.Types), "status": values(logSpec.Statuses)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in logIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				if strings.TrimSpace(in.Message) == "" {
 					return s.listLog(a, in.All)
 				}
-				typ := in.Type
-				if typ == "" {
-					typ = "implement"
-				}
-				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindLog, Type: typ, Status: in.Status, DependsOn: in.DependsOn, Body: in.Message}, agent.WriteOptions{}))
+				rec, err := changelog.NewLog(changelog.LogInput{Text: in.Message, Type: changelog.Type(in.Type),
+					Status: changelog.Status(in.Status), DependsOn: in.DependsOn})
+				return s.write(ctx, a, rec, err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_learn",
-		Description: "Record a learning the next session must know: a convention, pattern, failure with its resolution, reference or guide. Not for what you did (use planq_log)."},
+		Description: "Record a learning the next session must know: a convention, pattern, failure with its resolution, reference or guide. Not for what you did (use planq_log).",
+		InputSchema: schemaFor[learnIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in learnIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				class := in.Classification
-				if class == "" {
-					class = changelog.DefaultClassifier
-				}
-				ev := &changelog.Evidence{Files: in.Files}
-				if a.Workspace != "" {
-					if code, err := branchctx.Current(a.Workspace); err == nil {
-						ev.Commit, ev.Branch = code.Commit, code.Branch
-					}
-				}
-				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindLearning, Type: in.Type, Domain: in.Domain,
-					Classification: class, Resolution: in.Resolution, Subject: in.Subject, Evidence: ev, Body: in.Insight}, agent.WriteOptions{}))
+				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
+					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
+					Evidence: changelog.Evidence{Files: in.Files}, Subject: in.Subject})
+				return s.write(ctx, a, rec, err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_decide",
 		Description: "Record a decision with the alternatives rejected and the rationale."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in decideIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				if strings.TrimSpace(in.Decision) == "" || strings.TrimSpace(in.Because) == "" {
-					return "", fmt.Errorf("decision and because are both required")
-				}
-				return written(a.Write(ctx, changelog.NewDecision(in.Decision, in.Over, in.Because, in.Subject), agent.WriteOptions{}))
+				rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: in.Decision, Alternatives: in.Over,
+					Rationale: in.Because, Subject: in.Subject})
+				return s.write(ctx, a, rec, err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_checkpoint",
@@ -152,13 +144,19 @@ func (s *Server) register(srv *mcp.Server) {
 		Description: "Leave a handoff for your next session or another agent."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in handoffIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				if strings.TrimSpace(in.Message) == "" {
-					return "", fmt.Errorf("message is required")
-				}
-				return written(a.Write(ctx, &changelog.Record{Kind: changelog.KindHandoff, To: in.To, Status: "pending", Body: in.Message}, agent.WriteOptions{}))
+				rec, err := changelog.NewHandoff(changelog.HandoffInput{Text: in.Message, To: in.To})
+				return s.write(ctx, a, rec, err)
 			})
 		})
 	s.registerSearch(srv, readOnly)
+}
+
+// write commits a record the constructor made, or passes on why it could not.
+func (s *Server) write(ctx context.Context, a *agent.Agent, rec *changelog.Record, err error) (string, error) {
+	if err != nil {
+		return "", err
+	}
+	return written(a.Write(ctx, rec, agent.WriteOptions{}))
 }
 
 // written reports a write, with the calls to see it.
@@ -175,13 +173,13 @@ func written(w agent.Written, err error) (string, error) {
 }
 
 func (s *Server) listLog(a *agent.Agent, all bool) (string, error) {
-	view, err := brief.Log(s.store, brief.LogOptions{Agent: a.Name, All: all, Limit: 20})
+	view, err := s.store.Records.Log(readmodel.LogOptions{Agent: a.Name, All: all, Limit: 20})
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	for _, r := range view.Entries {
-		fmt.Fprintf(&b, "%s %s %s [%s] %s (%s)\n", r.Timestamp.Format("2006-01-02 15:04"), r.ID, r.Agent, r.Type, r.Title(), r.Path)
+		fmt.Fprintf(&b, "%s %s %s %s (%s)\n", r.Timestamp.Format(readmodel.TimeLayout), r.ID, r.Agent, readmodel.Line(r), r.Path)
 	}
 	if b.Len() == 0 {
 		b.WriteString("no entries yet\n")

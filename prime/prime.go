@@ -3,12 +3,11 @@ package prime
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/brief"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -80,7 +79,7 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	store := a.Store()
 	doc := &Document{Project: store.Project.Config.Project, Agent: a.Name, Role: opts.Role, Source: opts.Source}
-	s, err := brief.Build(a)
+	s, err := BuildSummary(a)
 	if err != nil {
 		return nil, err
 	}
@@ -105,9 +104,9 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	// Each agent's latest entry: read once, for the lead's table and for
 	// what other agents did.
-	var activity []brief.Activity
+	var activity []readmodel.Activity
 	if opts.Role == RoleLead || !recovering {
-		view, err := brief.Log(store, brief.LogOptions{All: true})
+		view, err := store.Records.Log(readmodel.LogOptions{All: true})
 		if err != nil {
 			return nil, err
 		}
@@ -118,27 +117,27 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 			return nil, err
 		}
 	}
-	learnings := rankLearnings(s.Team)
+	learnings := readmodel.OfKind(s.Team, changelog.KindLearning) // ranked already
 	limit := min(len(learnings), maxLearnings)
 	if recovering {
 		limit = min(limit, 10)
 	}
 	doc.Omitted = len(learnings) - limit
 	for _, r := range learnings[:limit] {
-		add("Learnings", learningPriority(r), "%s", learningText(r))
+		add("Learnings", readmodel.Priority(r), "%s", readmodel.Line(r))
 	}
 	for _, r := range s.Learnings {
-		add("Learnings", learningPriority(r), "%s (yours, not promoted yet)", learningText(r))
+		add("Learnings", readmodel.Priority(r), "%s (yours, not promoted yet)", readmodel.Line(r))
 	}
 	if !recovering {
 		for i, r := range s.TeamDecisions {
-			add("Decisions", 5+i/5, "%s", decisionText(r))
+			add("Decisions", 5+i/5, "%s", readmodel.Line(r))
 		}
 		for i, r := range s.Decisions {
-			add("Decisions", 6+i/5, "%s", decisionText(r))
+			add("Decisions", 6+i/5, "%s", readmodel.Line(r))
 		}
 		for i, r := range s.RecentLog {
-			add("Your recent work", 6+i/3, "%s [%s] %s", r.Timestamp.Format("2006-01-02 15:04"), r.Type, r.Title())
+			add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
 		}
 		otherAgents(activity, a.Name, add)
 	}
@@ -146,79 +145,20 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	return doc, nil
 }
 
-// rankLearnings keeps the learnings of recs, most important first:
-// foundational, then failures with their resolutions, then conventions and
-// patterns, then the rest; newest first within each.
-func rankLearnings(all []*changelog.Record) []*changelog.Record {
-	var recs []*changelog.Record
-	for _, r := range all {
-		if r.Kind == changelog.KindLearning {
-			recs = append(recs, r)
-		}
-	}
-	sort.SliceStable(recs, func(i, j int) bool {
-		pi, pj := learningPriority(recs[i]), learningPriority(recs[j])
-		if pi != pj {
-			return pi < pj
-		}
-		return recs[i].Timestamp.After(recs[j].Timestamp)
-	})
-	return recs
-}
-
-func learningPriority(r *changelog.Record) int {
-	switch {
-	case r.Classification == "foundational":
-		return 2
-	case r.Type == "failure":
-		return 3
-	case r.Type == "convention" || r.Type == "pattern":
-		return 4
-	case r.Classification == "observational":
-		return 8
-	}
-	return 7
-}
-
-func learningText(r *changelog.Record) string {
-	text := fmt.Sprintf("[%s/%s] %s", r.Domain, r.Type, r.Title())
-	if r.Resolution != "" {
-		text += " Resolution: " + r.Resolution
-	}
-	if r.Status == "disputed" {
-		text += " (disputed)"
-	}
-	return text
-}
-
-func decisionText(r *changelog.Record) string {
-	text := r.Decision
-	if len(r.Alternatives) > 0 {
-		text += " (over " + strings.Join(r.Alternatives, ", ") + ")"
-	}
-	if r.Rationale != "" {
-		text += ": " + r.Rationale
-	}
-	if r.Status == "disputed" {
-		text += " (disputed)"
-	}
-	return text
-}
-
 // otherAgents says what the other agents did lately: each one's latest entry.
-func otherAgents(activity []brief.Activity, self string, add func(string, int, string, ...any)) {
+func otherAgents(activity []readmodel.Activity, self string, add func(string, int, string, ...any)) {
 	n := 0
 	for _, act := range activity {
 		if act.Agent == self {
 			continue
 		}
-		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
+		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 		n++
 	}
 }
 
 // leadItems: what awaits promotion per agent, and what global has disputed.
-func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Record, activity []brief.Activity, add func(string, int, string, ...any)) error {
+func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Record, activity []readmodel.Activity, add func(string, int, string, ...any)) error {
 	names, err := store.AgentNames()
 	if err != nil {
 		return err
@@ -242,17 +182,12 @@ func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Reco
 		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", name, len(res.Candidates), strings.Join(titles, "; "), name)
 	}
 	for _, r := range global {
-		if r.Status != "disputed" {
-			continue
+		if r.Status == changelog.StatusDisputed {
+			add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
 		}
-		text := learningText(r)
-		if r.Kind == changelog.KindDecision {
-			text = decisionText(r)
-		}
-		add("Disputed", 1, "%s %s", r.ID, text)
 	}
 	for _, act := range activity {
-		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format("2006-01-02 15:04"), act.Title)
+		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 	}
 	return nil
 }

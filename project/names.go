@@ -1,17 +1,56 @@
 package project
 
 import (
-	"github.com/planq-dev/planq/changelog"
+	"strings"
+
 	"github.com/planq-dev/planq/planqerr"
 )
+
+// MaxNameLen keeps names short enough for branch names, paths and tmux sessions.
+const MaxNameLen = 40
+
+// NameProblem says what is wrong with an agent, project, domain or checkpoint
+// name, or returns "" for a good one. Names become branch names and path
+// components, so only letters, digits, '-' and '_' are allowed, starting with
+// a letter or digit.
+func NameProblem(name string) string {
+	switch {
+	case name == "":
+		return "name is empty"
+	case strings.Contains(name, "/") || strings.Contains(name, `\`):
+		return "name contains a path separator"
+	case strings.Contains(name, ".."):
+		return "name contains '..'"
+	case strings.ContainsAny(name, " \t\r\n"):
+		return "name contains white space"
+	case strings.HasPrefix(name, "-"):
+		return "name starts with '-'"
+	case len(name) > MaxNameLen:
+		return "name is longer than 40 characters"
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
+		if !ok {
+			return "name contains " + `"` + string(r) + `"`
+		}
+	}
+	if name[0] == '_' {
+		return "name starts with '_'"
+	}
+	return ""
+}
+
+// ValidName reports whether name is a good agent, project, domain or
+// checkpoint name.
+func ValidName(name string) bool { return NameProblem(name) == "" }
 
 // ValidateName checks an agent, project or domain name and explains what is
 // wrong with a bad one.
 func ValidateName(what, name string) error {
-	problem := changelog.NameProblem(name)
+	problem := NameProblem(name)
 	if problem == "" {
 		return nil
 	}
 	return planqerr.New(planqerr.Invalid, what+` "`+name+`"`, "%s", problem).
-		WithHint("use letters, digits, '-' and '_', starting with a letter or digit (at most %d characters)", changelog.MaxNameLen)
+		WithHint("use letters, digits, '-' and '_', starting with a letter or digit (at most %d characters)", MaxNameLen)
 }

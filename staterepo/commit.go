@@ -122,11 +122,11 @@ func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready fu
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		tree, err := build(parent.TreeHash)
+		tree, err := build(parent.Tree)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		if tree == parent.TreeHash || (tree.IsZero() && parent.TreeHash == emptyTree) {
+		if tree == parent.Tree || (tree.IsZero() && parent.Tree == emptyTree) {
 			if err := wait(); err != nil {
 				return plumbing.ZeroHash, err
 			}

@@ -143,17 +143,17 @@ func (r *Repo) TreeOf(commit Hash) (Hash, error) {
 	if err != nil {
 		return ZeroHash, err
 	}
-	return c.TreeHash, nil
+	return c.Tree, nil
 }
 
 // MergeBase returns the best common ancestor of two commits, or false when
 // they share no history.
 func (r *Repo) MergeBase(a, b Hash) (Hash, bool, error) {
-	ca, err := r.Commit(a)
+	ca, err := r.commitObject(a)
 	if err != nil {
 		return ZeroHash, false, err
 	}
-	cb, err := r.Commit(b)
+	cb, err := r.commitObject(b)
 	if err != nil {
 		return ZeroHash, false, err
 	}
@@ -172,11 +172,11 @@ func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
 	if a == b {
 		return true, nil
 	}
-	ca, err := r.Commit(a)
+	ca, err := r.commitObject(a)
 	if err != nil {
 		return false, err
 	}
-	cb, err := r.Commit(b)
+	cb, err := r.commitObject(b)
 	if err != nil {
 		return false, err
 	}

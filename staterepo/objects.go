@@ -204,8 +204,29 @@ func (r *Repo) ensureEmptyTree() error {
 	return err
 }
 
-// Commit returns the commit object for h.
-func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
+// Commit is what planq reads of a commit.
+type Commit struct {
+	Hash    Hash
+	Tree    Hash
+	Parents []Hash
+	// Time is when it was committed.
+	Time    time.Time
+	Message string
+}
+
+// Subject is the first line of the commit's message.
+func (c Commit) Subject() string { return subject(c.Message) }
+
+// Commit reads the commit h.
+func (r *Repo) Commit(h Hash) (Commit, error) {
+	c, err := r.commitObject(h)
+	if err != nil {
+		return Commit{}, err
+	}
+	return Commit{Hash: c.Hash, Tree: c.TreeHash, Parents: c.ParentHashes, Time: c.Committer.When, Message: c.Message}, nil
+}
+
+func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
 	c, err := object.GetCommit(r.gg.Storer, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read commit %s: %w", h, err)
@@ -214,7 +235,7 @@ func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
 }
 
 func (r *Repo) commitTree(commit plumbing.Hash) (*object.Tree, error) {
-	c, err := r.Commit(commit)
+	c, err := r.commitObject(commit)
 	if err != nil {
 		return nil, err
 	}

@@ -14,16 +14,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
-
-// GlobalBranch is the branch that holds what the team keeps.
-const GlobalBranch = "global"
-
-// AgentBranchPrefix starts the name of every agent branch.
-const AgentBranchPrefix = "agent-"
-
-// AgentBranch is the state branch of the agent called name.
-func AgentBranch(name string) string { return AgentBranchPrefix + name }
 
 // zeroOID is git's "must not exist" old value for update-ref.
 const zeroOID = "0000000000000000000000000000000000000000"
@@ -82,7 +74,7 @@ func InitWith(ctx context.Context, path string, fill func(*Repo) error) (bool, e
 		if err != nil {
 			return false, err
 		}
-		if _, err := r.Tip(GlobalBranch); err == nil {
+		if _, err := r.Tip(project.GlobalBranch); err == nil {
 			return false, nil
 		}
 		switch err := fill(r); {
@@ -113,7 +105,7 @@ func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool,
 		return false, fmt.Errorf("failed to create state repository: %w", err)
 	}
 	settings := [][2]string{
-		{"symbolic-ref", "HEAD refs/heads/" + GlobalBranch},
+		{"symbolic-ref", "HEAD " + project.BranchRef(project.GlobalBranch)},
 		// The user's global hooks are for code, not for planq's state.
 		{"config", "core.hooksPath /dev/null"},
 		// Agents commit often; a signing prompt would hang them.
@@ -169,12 +161,12 @@ func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error 
 	if err != nil {
 		return err
 	}
-	return r.CreateRef(ctx, plumbing.NewBranchReferenceName(GlobalBranch).String(), commit, "planq: init")
+	return r.CreateRef(ctx, project.BranchRef(project.GlobalBranch), commit, "planq: init")
 }
 
 // Tip returns the commit a branch points at.
 func (r *Repo) Tip(branch string) (plumbing.Hash, error) {
-	ref, err := r.gg.Reference(plumbing.NewBranchReferenceName(branch), true)
+	ref, err := r.gg.Reference(plumbing.ReferenceName(project.BranchRef(branch)), true)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, planqerr.New(planqerr.NotFound, "branch "+branch, "does not exist")
 	}
@@ -324,7 +316,7 @@ func (r *Repo) CreateBranch(ctx context.Context, branch, from string, files map[
 			return ZeroHash, err
 		}
 	}
-	tree, err := r.EditTree(parent.TreeHash, blobs)
+	tree, err := r.EditTree(parent.Tree, blobs)
 	if err != nil {
 		return ZeroHash, err
 	}
@@ -332,7 +324,7 @@ func (r *Repo) CreateBranch(ctx context.Context, branch, from string, files map[
 	if err != nil {
 		return ZeroHash, err
 	}
-	if err := r.CreateRef(ctx, plumbing.NewBranchReferenceName(branch).String(), commit, "planq: "+subject(message)); err != nil {
+	if err := r.CreateRef(ctx, project.BranchRef(branch), commit, "planq: "+subject(message)); err != nil {
 		return ZeroHash, err
 	}
 	return commit, nil
@@ -340,5 +332,5 @@ func (r *Repo) CreateBranch(ctx context.Context, branch, from string, files map[
 
 // DeleteBranch deletes branch if it still points at old.
 func (r *Repo) DeleteBranch(ctx context.Context, branch string, old Hash) error {
-	return r.DeleteRef(ctx, plumbing.NewBranchReferenceName(branch).String(), old)
+	return r.DeleteRef(ctx, project.BranchRef(branch), old)
 }

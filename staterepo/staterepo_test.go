@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/planq-dev/planq/project"
 )
 
 // testEnv isolates git from the user's configuration.
@@ -133,7 +134,7 @@ func gitTree(t *testing.T, r *Repo, files map[string]plumbing.Hash) string {
 func TestCommitFilesKeepsWorktreeCleanAndBuildsOnTip(t *testing.T) {
 	r := newRepo(t)
 	ctx := context.Background()
-	tip, _ := r.Tip(GlobalBranch)
+	tip, _ := r.Tip(project.GlobalBranch)
 	if err := r.CreateRef(ctx, "refs/heads/agent-a", tip, "test"); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +212,7 @@ func TestConcurrentInitMakesOneGlobal(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d callers created global, want exactly 1", n)
 	}
-	if count := runGit(t, path, "rev-list", "--count", GlobalBranch); count != "1" {
+	if count := runGit(t, path, "rev-list", "--count", project.GlobalBranch); count != "1" {
 		t.Fatalf("global has %s commits, want 1", count)
 	}
 }
@@ -219,7 +220,7 @@ func TestConcurrentInitMakesOneGlobal(t *testing.T) {
 func TestWorktreesReportsMissingDirectories(t *testing.T) {
 	r := newRepo(t)
 	ctx := context.Background()
-	tip, _ := r.Tip(GlobalBranch)
+	tip, _ := r.Tip(project.GlobalBranch)
 	for _, b := range []string{"agent-x", "agent-y"} {
 		if err := r.CreateRef(ctx, "refs/heads/"+b, tip, "test"); err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
 
 // WorktreeInfo is a linked worktree registered in the state repository.
@@ -48,7 +49,7 @@ func (r *Repo) Worktrees() ([]WorktreeInfo, error) {
 		}
 		wt := WorktreeInfo{ID: e.Name(), Path: filepath.Dir(strings.TrimSpace(string(gitdir)))}
 		if head, err := os.ReadFile(filepath.Join(admin, "HEAD")); err == nil {
-			if ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/"); ok {
+			if ref, ok := headBranch(head); ok {
 				wt.Branch = ref
 			}
 		}
@@ -138,12 +139,21 @@ func (w *Worktree) Branch() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("failed to read HEAD of %s: %w", w.Dir, err)
 	}
-	ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: refs/heads/")
+	ref, ok := headBranch(head)
 	if !ok {
 		return "", planqerr.New(planqerr.Corrupt, w.Dir, "HEAD is detached").
 			WithHint("check out the agent branch again: git -C %s switch <agent-branch>", w.Dir)
 	}
 	return ref, nil
+}
+
+// headBranch reads the branch a HEAD file names; false when detached.
+func headBranch(head []byte) (string, bool) {
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(head)), "ref: ")
+	if !ok {
+		return "", false
+	}
+	return project.BranchOfRef(ref)
 }
 
 // GitDir returns the worktree's private git directory.

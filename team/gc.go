@@ -13,10 +13,6 @@ import (
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// archivePrefix keeps what gc removes: refs/planq/archive/<agent>/<time>.
-// A ref keeps every commit of the branch alive, and restore brings it back.
-const archivePrefix = "refs/planq/archive/"
-
 // Archived is an agent branch gc removed and kept.
 type Archived struct {
 	Agent  string `json:"agent"`
@@ -44,7 +40,7 @@ func GC(ctx context.Context, store *agent.Store, dryRun bool) (GCResult, error) 
 			return res, err
 		}
 	}
-	merged, err := repo.MergedBranches(ctx, staterepo.GlobalBranch, "refs/heads/"+staterepo.AgentBranchPrefix+"*")
+	merged, err := repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
 	if err != nil {
 		return res, err
 	}
@@ -61,16 +57,17 @@ func GC(ctx context.Context, store *agent.Store, dryRun bool) (GCResult, error) 
 	stamp := time.Now().UTC().Format("20060102T150405.000000000Z")
 	var updates []staterepo.RefUpdate
 	for branch, tip := range merged {
-		name := strings.TrimPrefix(branch, staterepo.AgentBranchPrefix)
+		name, _ := project.AgentOfBranch(branch)
 		if mounted[branch] {
 			res.Kept = append(res.Kept, name)
 			continue
 		}
-		ref := archivePrefix + name + "/" + stamp
+		// A ref keeps every commit of the branch alive, and restore brings it back.
+		ref := project.ArchiveRef(name, stamp)
 		res.Archived = append(res.Archived, Archived{Agent: name, Commit: tip.String(), Ref: ref})
 		updates = append(updates,
 			staterepo.RefUpdate{Ref: ref, New: tip},
-			staterepo.RefUpdate{Ref: "refs/heads/" + branch, Old: tip})
+			staterepo.RefUpdate{Ref: project.BranchRef(branch), Old: tip})
 	}
 	sort.Slice(res.Archived, func(i, j int) bool { return res.Archived[i].Agent < res.Archived[j].Agent })
 	sort.Strings(res.Kept)
@@ -95,11 +92,11 @@ func Restore(ctx context.Context, store *agent.Store, name string) (Archived, er
 		return Archived{}, err
 	}
 	repo := store.Repo
-	branch := staterepo.AgentBranch(name)
+	branch := project.AgentBranch(name)
 	if _, err := repo.Tip(branch); err == nil {
 		return Archived{}, planqerr.New(planqerr.Exists, `agent "`+name+`"`, "branch %s exists; nothing to restore", branch)
 	}
-	refs, err := repo.Refs(archivePrefix + name + "/")
+	refs, err := repo.Refs(project.ArchiveRef(name, ""))
 	if err != nil {
 		return Archived{}, err
 	}
@@ -115,7 +112,7 @@ func Restore(ctx context.Context, store *agent.Store, name string) (Archived, er
 	}
 	tip := refs[latest]
 	err = repo.UpdateRefs(ctx, "planq: restore "+name, []staterepo.RefUpdate{
-		{Ref: "refs/heads/" + branch, New: tip},
+		{Ref: project.BranchRef(branch), New: tip},
 		{Ref: latest, Old: tip},
 	})
 	if err != nil {
@@ -126,13 +123,13 @@ func Restore(ctx context.Context, store *agent.Store, name string) (Archived, er
 
 // Archives lists what gc kept, oldest first.
 func Archives(store *agent.Store) ([]Archived, error) {
-	refs, err := store.Repo.Refs(archivePrefix)
+	refs, err := store.Repo.Refs(project.ArchiveRefPrefix)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Archived, 0, len(refs))
 	for ref, h := range refs {
-		name, _, _ := strings.Cut(strings.TrimPrefix(ref, archivePrefix), "/")
+		name, _, _ := strings.Cut(strings.TrimPrefix(ref, project.ArchiveRefPrefix), "/")
 		out = append(out, Archived{Agent: name, Commit: h.String(), Ref: ref})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Ref < out[j].Ref })

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -136,7 +137,7 @@ func (h *history) commit(parent staterepo.Hash) staterepo.Hash {
 // and writes only parseable records.
 func TestMergeProperties(t *testing.T) {
 	repo := testRepo(t)
-	root, err := repo.Tip(staterepo.GlobalBranch)
+	root, err := repo.Tip(project.GlobalBranch)
 	if err != nil {
 		t.Fatal(err)
 	}

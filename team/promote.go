@@ -11,6 +11,8 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -79,7 +81,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 	repo := store.Repo
 	res := PromoteResult{Agent: a.Name}
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
-		globalTip, err := repo.Tip(staterepo.GlobalBranch)
+		globalTip, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
 		}
@@ -112,7 +114,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if err != nil {
 			return res, err
 		}
-		err = repo.UpdateRefs(ctx, "planq: promote "+a.Name, []staterepo.RefUpdate{{Ref: "refs/heads/" + staterepo.GlobalBranch, New: commit, Old: globalTip}})
+		err = repo.UpdateRefs(ctx, "planq: promote "+a.Name, []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: commit, Old: globalTip}})
 		if err == nil {
 			res.Commit, res.Choices = commit.String(), choices
 			return res, nil
@@ -153,11 +155,11 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 			return nil, err
 		}
 	}
-	global, err := loadKinds(store, globalTip)
+	global, err := promoted(store, globalTip)
 	if err != nil {
 		return nil, err
 	}
-	mine, err := loadKinds(store, agentTip)
+	mine, err := promoted(store, agentTip)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +187,7 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 			continue
 		}
 		delete(wanted, r.ID)
-		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: titleOf(r), Path: changelog.RecordPath(r), record: r}
+		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: readmodel.Title(r), Path: changelog.RecordPath(r), record: r}
 		if r.Supersedes == "" && !r.Tombstone {
 			if existing, ok := bySubject[changelog.SubjectKey(r)]; ok {
 				if changelog.ContentKey(existing) == changelog.ContentKey(r) {
@@ -193,7 +195,7 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 					c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
 				} else {
 					disputed := *r
-					disputed.Status = "disputed"
+					disputed.Status = changelog.StatusDisputed
 					c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
 				}
 			}
@@ -231,17 +233,11 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 	return p, nil
 }
 
-// loadKinds loads the learnings and decisions of a commit.
-func loadKinds(store *agent.Store, tip staterepo.Hash) ([]*changelog.Record, error) {
-	recs, err := store.CommitRecords(tip, changelog.KindLearning.Dir(), changelog.KindDecision.Dir())
-	if err != nil {
-		var le *changelog.LoadError
-		if !errors.As(err, &le) {
-			return nil, err
-		}
-		// Malformed records stay where they are; promote moves only good ones.
-	}
-	return recs, nil
+// promoted loads the records of the kinds promote carries, in a commit.
+// Malformed records stay where they are; promote moves only good ones.
+func promoted(store *agent.Store, tip staterepo.Hash) ([]*changelog.Record, error) {
+	set, err := store.Records.Commit(tip, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })...)
+	return set.Records, err
 }
 
 // cite makes the new version of existing that also cites dup.
@@ -266,7 +262,7 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 		if tree.IsZero() {
 			return out, nil
 		}
-		fs, err := repo.WalkTree(tree, []string{"branches"})
+		fs, err := repo.WalkTree(tree, []string{project.BranchesDir})
 		if err != nil {
 			return nil, err
 		}
@@ -289,10 +285,10 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 	}
 	var out []Candidate
 	for path, blob := range mine {
-		if blob == base[path] || blob == global[path] || strings.HasSuffix(path, "/README.md") {
+		if blob == base[path] || blob == global[path] || !project.IsBranchContextPath(path) {
 			continue
 		}
-		out = append(out, Candidate{Action: ActionBranch, Title: strings.TrimSuffix(strings.TrimPrefix(path, "branches/"), ".md"), Path: path})
+		out = append(out, Candidate{Action: ActionBranch, Title: strings.TrimSuffix(strings.TrimPrefix(path, project.BranchesDir+"/"), ".md"), Path: path})
 		p.blobs[path] = blob
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -362,13 +358,6 @@ func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, erro
 	}
 	tree, err = repo.EditTree(tree, final)
 	return tree, rs.choices, err
-}
-
-func titleOf(r *changelog.Record) string {
-	if r.Kind == changelog.KindDecision && r.Decision != "" {
-		return r.Decision
-	}
-	return r.Title()
 }
 
 func promoteMessage(agentName string, cs []Candidate) string {

@@ -21,20 +21,17 @@ import (
 // DefaultRemote is the remote that .planq/config's remote URL is known by.
 const DefaultRemote = "origin"
 
-// Where planq keeps state on a remote and in the local repository. Nothing
-// lives under refs/heads on the remote, so a code host never offers planq's
-// state as a branch to open a pull request from, even when the remote is the
-// code repository itself.
+// Where planq keeps state on a remote and in the local repository: see
+// project's layout.
 const (
-	remoteGlobal    = "refs/planq/global"
-	remoteAgents    = "refs/planq/agents/"
-	trackingPrefix  = "refs/planq/remotes/"
-	localGlobalRef  = "refs/heads/" + staterepo.GlobalBranch
+	remoteGlobal    = project.RemoteGlobalRef
 	ownerConfigKey  = "planq.owner"
 	maxPushAttempts = 8
 )
 
-func trackingGlobal(remote string) string { return trackingPrefix + remote + "/global" }
+var localGlobalRef = project.BranchRef(project.GlobalBranch)
+
+func trackingGlobal(remote string) string { return project.TrackingGlobalRef(remote) }
 
 // ResolveRemote returns the URL of remote, registering .planq/config's
 // remote as origin the first time it is needed.
@@ -99,14 +96,14 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
 	}
-	before, err := repo.Tip(staterepo.GlobalBranch)
+	before, err := repo.Tip(project.GlobalBranch)
 	if err != nil {
 		return res, err
 	}
 	res.Before = before.String()
 	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote), remoteGlobal + ":" + localGlobalRef}
 	if agents {
-		specs = append(specs, "+"+remoteAgents+"*:"+trackingPrefix+remote+"/agents/*")
+		specs = append(specs, "+"+project.RemoteAgentsRefPrefix+"*:"+project.TrackingAgentsRefPrefix(remote)+"*")
 	}
 	if _, err := repo.Fetch(ctx, remote, specs...); err != nil {
 		if planqerr.Is(err, planqerr.NotFound) {
@@ -116,7 +113,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		return res, err
 	}
 	if agents {
-		refs, _ := repo.Refs(trackingPrefix + remote + "/agents/")
+		refs, _ := repo.Refs(project.TrackingAgentsRefPrefix(remote))
 		res.Agents = len(refs)
 	}
 	theirs, err := repo.RefTip(trackingGlobal(remote))
@@ -124,7 +121,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		return res, err
 	}
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
-		ours, err := repo.Tip(staterepo.GlobalBranch)
+		ours, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
 		}
@@ -215,7 +212,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		if err != nil {
 			return res, err
 		}
-		branches, err := repo.Branches(staterepo.AgentBranchPrefix)
+		branches, err := repo.Branches(project.AgentBranchPrefix)
 		if err != nil {
 			return res, err
 		}
@@ -224,8 +221,8 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 			if err := scanOutgoing(repo, tip, staterepo.ZeroHash); err != nil {
 				return res, err
 			}
-			name := strings.TrimPrefix(b, staterepo.AgentBranchPrefix)
-			agentSpecs = append(agentSpecs, "+refs/heads/"+b+":"+remoteAgents+owner+"/"+name)
+			name := strings.TrimPrefix(b, project.AgentBranchPrefix)
+			agentSpecs = append(agentSpecs, "+"+project.BranchRef(b)+":"+project.RemoteAgentRef(owner, name))
 			res.Agents = append(res.Agents, owner+"/"+name)
 		}
 		sort.Strings(res.Agents)
@@ -235,7 +232,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 			return res, planqerr.New(planqerr.Busy, "remote "+remote, "kept moving: %d pushes lost the race", maxPushAttempts).
 				WithHint("run 'planq state push' again")
 		}
-		ours, err := repo.Tip(staterepo.GlobalBranch)
+		ours, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
 		}
@@ -261,7 +258,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		if err := scanOutgoing(repo, ours, lease); err != nil {
 			return res, err
 		}
-		err = repo.Push(ctx, remote, "refs/heads/"+staterepo.GlobalBranch+":"+remoteGlobal, remoteGlobal, lease)
+		err = repo.Push(ctx, remote, localGlobalRef+":"+remoteGlobal, remoteGlobal, lease)
 		if err == nil {
 			res.Global = ours.String()
 			// Remember what the remote now has: the next push leases on it.

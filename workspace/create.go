@@ -49,7 +49,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err != nil {
 		return Created{}, err
 	}
-	branch := staterepo.AgentBranch(opts.Name)
+	branch := project.AgentBranch(opts.Name)
 	subject := "agent " + `"` + opts.Name + `"`
 	tip, err := repo.Tip(branch)
 	exists := err == nil
@@ -177,8 +177,8 @@ func checkMountFree(agentDir string) error {
 
 // newAgentBranch creates agent-<name> from global, adding the agent's notes.
 func newAgentBranch(ctx context.Context, repo *staterepo.Repo, name string) (staterepo.Hash, error) {
-	branch := staterepo.AgentBranch(name)
-	commit, err := repo.CreateBranch(ctx, branch, staterepo.GlobalBranch, agent.InitialNotes(),
+	branch := project.AgentBranch(name)
+	commit, err := repo.CreateBranch(ctx, branch, project.GlobalBranch, agent.InitialNotes(),
 		"planq: create agent "+name+"\n\nPlanq-Agent: "+name+"\n")
 	if planqerr.Is(err, planqerr.Exists) {
 		return staterepo.ZeroHash, planqerr.New(planqerr.Exists, `agent "`+name+`"`, "branch %s already exists", branch).

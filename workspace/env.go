@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // Env is the environment an agent runs with.
@@ -25,7 +24,7 @@ func EnvFor(p *project.Project, name, ws string) Env {
 		Project:   p.Config.Project,
 		StateRepo: p.StateRepo(),
 		Agent:     name,
-		Branch:    staterepo.AgentBranch(name),
+		Branch:    project.AgentBranch(name),
 		AgentDir:  filepath.Join(ws, project.AgentMount),
 		Workspace: ws,
 	}

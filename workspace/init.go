@@ -156,8 +156,8 @@ func nameFromDir(dir string) string {
 		}
 	}
 	name := strings.Trim(b.String(), "-_")
-	if len(name) > changelog.MaxNameLen {
-		name = name[:changelog.MaxNameLen]
+	if len(name) > project.MaxNameLen {
+		name = name[:project.MaxNameLen]
 	}
 	if name == "" {
 		name = "project"

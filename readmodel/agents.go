@@ -1,11 +1,8 @@
-package workspace
+package readmodel
 
 import (
-	"context"
-	"path/filepath"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -29,29 +26,27 @@ type AgentStatus struct {
 	Records      map[string]int `json:"records"`
 }
 
-// List describes every agent of the project, sorted by name. Malformed
-// records do not hide the listing; they are returned as the error beside it.
-func List(_ context.Context, p *project.Project) ([]AgentStatus, error) {
-	store, err := agent.OpenStore(p)
+// Agents describes every agent of the project, sorted by name. Malformed
+// records do not hide the listing; they come back beside it.
+func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
+	names, err := rd.AgentNames()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer store.Close()
-	names, err := store.AgentNames()
+	wts, err := rd.repo.Worktrees()
 	if err != nil {
-		return nil, err
-	}
-	wts, err := store.Repo.Worktrees()
-	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mounted := map[string]staterepo.WorktreeInfo{}
 	for _, wt := range wts {
 		mounted[wt.Branch] = wt
 	}
-	recs, loadErr := store.AllRecords()
+	set, err := rd.All()
+	if err != nil {
+		return nil, nil, err
+	}
 	counts := map[string]map[string]int{}
-	for _, r := range recs {
+	for _, r := range set.Records {
 		if counts[r.Agent] == nil {
 			counts[r.Agent] = map[string]int{}
 		}
@@ -59,28 +54,23 @@ func List(_ context.Context, p *project.Project) ([]AgentStatus, error) {
 	}
 	out := make([]AgentStatus, 0, len(names))
 	for _, name := range names {
-		branch := staterepo.AgentBranch(name)
+		branch := project.AgentBranch(name)
 		st := AgentStatus{Name: name, Branch: branch, Status: StatusUnmounted, Records: map[string]int{}}
 		for _, k := range changelog.Kinds {
 			st.Records[string(k)] = counts[name][string(k)]
 		}
 		if wt, ok := mounted[branch]; ok {
-			st.AgentDir, st.Workspace, st.Status = wt.Path, workspaceDir(wt.Path), StatusActive
+			st.AgentDir, st.Workspace, st.Status = wt.Path, project.WorkspaceOfAgentDir(wt.Path), StatusActive
 			if wt.Missing {
 				st.Status = StatusMissing
 			}
 		}
-		if tip, err := store.Repo.Tip(branch); err == nil {
-			if c, err := store.Repo.Commit(tip); err == nil {
-				st.LastActivity = c.Committer.When.UTC()
+		if tip, err := rd.repo.Tip(branch); err == nil {
+			if c, err := rd.repo.Commit(tip); err == nil {
+				st.LastActivity = c.Time.UTC()
 			}
 		}
 		out = append(out, st)
 	}
-	return out, loadErr
-}
-
-// workspaceDir maps <workspace>/.planq/agent to <workspace>.
-func workspaceDir(agentDir string) string {
-	return filepath.Dir(filepath.Dir(agentDir))
+	return out, set.ProblemLines(), nil
 }

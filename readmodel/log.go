@@ -1,12 +1,11 @@
-package brief
+package readmodel
 
 import (
 	"sort"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/project"
 )
 
 // LogOptions select changelog entries.
@@ -37,22 +36,19 @@ type LogView struct {
 }
 
 // Log assembles the changelog of one agent, or of all of them.
-func Log(store *agent.Store, opts LogOptions) (*LogView, error) {
-	var recs []*changelog.Record
+func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
+	var set Set
 	var err error
 	if opts.All {
-		recs, err = store.AllRecords(changelog.KindLog.Dir())
+		set, err = rd.All(changelog.KindLog)
 	} else {
-		var tip staterepo.Hash
-		if tip, err = store.Repo.Tip(staterepo.AgentBranch(opts.Agent)); err != nil {
-			return nil, err
-		}
-		recs, err = store.CommitRecords(tip, changelog.KindLog.Dir())
+		set, err = rd.Branch(project.AgentBranch(opts.Agent), changelog.KindLog)
 	}
-	view := &LogView{Entries: []*changelog.Record{}}
-	if view.Problems, err = problems(err); err != nil {
+	if err != nil {
 		return nil, err
 	}
+	recs := set.Records
+	view := &LogView{Entries: []*changelog.Record{}, Problems: set.ProblemLines()}
 	activity := map[string]*Activity{}
 	for i := len(recs) - 1; i >= 0; i-- {
 		r := recs[i]

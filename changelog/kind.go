@@ -1,0 +1,306 @@
+package changelog
+
+import "strings"
+
+// Kind is what a record is; its row in the kind table decides the
+// directory, the shard, the fields and the values a record of it may hold.
+type Kind string
+
+// The kinds of record. Each has one row in the kind table below.
+const (
+	KindLog        Kind = "log"
+	KindLearning   Kind = "learning"
+	KindDecision   Kind = "decision"
+	KindHandoff    Kind = "handoff"
+	KindCheckpoint Kind = "checkpoint"
+)
+
+// Type is what sort of log entry or learning a record is.
+type Type string
+
+// Types of log entries.
+const (
+	TypeStart     Type = "start"
+	TypePlan      Type = "plan"
+	TypeImplement Type = "implement"
+	TypeDecision  Type = "decision"
+	TypeHandoff   Type = "handoff"
+	TypeEnd       Type = "end"
+)
+
+// Types of learnings (TypeDecision is one too).
+const (
+	TypeConvention Type = "convention"
+	TypePattern    Type = "pattern"
+	TypeFailure    Type = "failure"
+	TypeReference  Type = "reference"
+	TypeGuide      Type = "guide"
+)
+
+// Status is where a record stands: a log entry's progress, whether the team
+// agrees with a learning or decision, whether a handoff was picked up.
+type Status string
+
+// Statuses.
+const (
+	StatusPending      Status = "pending"
+	StatusInProgress   Status = "in_progress"
+	StatusCompleted    Status = "completed"
+	StatusBlocked      Status = "blocked"
+	StatusActive       Status = "active"
+	StatusDisputed     Status = "disputed"
+	StatusAcknowledged Status = "acknowledged"
+)
+
+// Classification says how long a learning stays true.
+type Classification string
+
+// Classifications, most lasting first.
+const (
+	Foundational  Classification = "foundational"
+	Tactical      Classification = "tactical"
+	Observational Classification = "observational"
+)
+
+// Classifications lists every classification.
+var Classifications = []Classification{Foundational, Tactical, Observational}
+
+// DefaultClassification is a learning's classification when none is given.
+const DefaultClassification = Tactical
+
+// Shard is how a kind's directory is split, so that adding a record
+// rewrites only a small directory.
+type Shard int
+
+// Shard rules.
+const (
+	ShardByMonth  Shard = iota // <dir>/<YYYY-MM>/<id>.md, by the record's timestamp
+	ShardByDomain              // <dir>/<domain>/<id>.md
+)
+
+// Field names a frontmatter field that only some kinds hold.
+type Field string
+
+// Kind-specific fields.
+const (
+	FieldDecision       Field = "decision"
+	FieldAlternatives   Field = "alternatives"
+	FieldRationale      Field = "rationale"
+	FieldDomain         Field = "domain"
+	FieldClassification Field = "classification"
+	FieldResolution     Field = "resolution"
+	FieldEvidence       Field = "evidence"
+	FieldTo             Field = "to"
+	FieldName           Field = "name"
+	FieldSubject        Field = "subject"
+	FieldSources        Field = "sources"
+)
+
+// fieldSet tells whether a record holds a kind-specific field, in the order
+// validation reports them.
+var fieldSet = []struct {
+	field Field
+	set   func(*Record) bool
+}{
+	{FieldDecision, func(r *Record) bool { return r.Decision != "" }},
+	{FieldAlternatives, func(r *Record) bool { return len(r.Alternatives) > 0 }},
+	{FieldRationale, func(r *Record) bool { return r.Rationale != "" }},
+	{FieldDomain, func(r *Record) bool { return r.Domain != "" }},
+	{FieldClassification, func(r *Record) bool { return r.Classification != "" }},
+	{FieldResolution, func(r *Record) bool { return r.Resolution != "" }},
+	{FieldEvidence, func(r *Record) bool { return r.Evidence != nil }},
+	{FieldTo, func(r *Record) bool { return r.To != "" }},
+	{FieldName, func(r *Record) bool { return r.Name != "" }},
+	{FieldSubject, func(r *Record) bool { return r.Subject != "" }},
+	{FieldSources, func(r *Record) bool { return len(r.Sources) > 0 }},
+}
+
+// Spec is one row of the kind table: everything planq knows about a kind.
+// Readers and writers consult it instead of switching on the kind.
+type Spec struct {
+	Kind Kind
+	// Noun names a record of the kind in messages ("log entry").
+	Noun string
+	// Dir is the kind's top-level directory in the state tree.
+	Dir   string
+	Shard Shard
+	// About is the line of the directory's README.
+	About string
+	// Types a record may have; none means a record of the kind has no type.
+	Types        []Type
+	TypeRequired bool
+	// DefaultType is the type a constructor gives when none is asked for.
+	DefaultType Type
+	// Statuses a record may have; none means it has no status.
+	Statuses []Status
+	// Fields are the kind-specific fields a record may hold.
+	Fields []Field
+	// Promoted kinds are what promote carries from an agent into global.
+	Promoted bool
+	// Primed kinds appear in what an agent is told at session start.
+	Primed bool
+	// Searched kinds are what search looks through.
+	Searched bool
+	// check holds the rules of the kind that a table cannot say.
+	check func(*Record) error
+}
+
+// table is the kind table, in display order. Adding a kind is one row here,
+// a constant above, and a constructor (see the package doc).
+var table = []Spec{
+	{
+		Kind: KindLog, Noun: "log entry", Dir: "log", Shard: ShardByMonth,
+		About:       "Changelog entries: what an agent did, one file each, sharded by month.",
+		Types:       []Type{TypeStart, TypePlan, TypeImplement, TypeDecision, TypeHandoff, TypeEnd},
+		DefaultType: TypeImplement, TypeRequired: true,
+		Statuses: []Status{StatusPending, StatusInProgress, StatusCompleted, StatusBlocked},
+		Primed:   true, Searched: true,
+	},
+	{
+		Kind: KindLearning, Noun: "learning", Dir: "learnings", Shard: ShardByDomain,
+		About:        "Learnings: conventions, patterns, failures with their resolutions; sharded by domain.",
+		Types:        []Type{TypeConvention, TypePattern, TypeFailure, TypeDecision, TypeReference, TypeGuide},
+		TypeRequired: true,
+		Statuses:     []Status{StatusActive, StatusDisputed},
+		Fields:       []Field{FieldDomain, FieldClassification, FieldResolution, FieldEvidence, FieldSubject, FieldSources},
+		Promoted:     true, Primed: true, Searched: true,
+		check: checkLearning,
+	},
+	{
+		Kind: KindDecision, Noun: "decision", Dir: "decisions", Shard: ShardByMonth,
+		About:    "Decisions with the alternatives considered and the rationale; sharded by month.",
+		Statuses: []Status{StatusActive, StatusDisputed},
+		Fields:   []Field{FieldDecision, FieldAlternatives, FieldRationale, FieldSubject, FieldSources},
+		Promoted: true, Primed: true, Searched: true,
+		check: checkDecision,
+	},
+	{
+		Kind: KindHandoff, Noun: "handoff", Dir: "handoffs", Shard: ShardByMonth,
+		About:    "Handoffs: what the next session, or another agent, should pick up; sharded by month.",
+		Statuses: []Status{StatusPending, StatusAcknowledged},
+		Fields:   []Field{FieldTo},
+		Primed:   true, Searched: true,
+		check: checkHandoff,
+	},
+	{
+		Kind: KindCheckpoint, Noun: "checkpoint", Dir: "checkpoints", Shard: ShardByMonth,
+		About:  "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
+		Fields: []Field{FieldName},
+		check:  checkCheckpoint,
+	},
+}
+
+// Kinds lists every kind in display order.
+var Kinds = func() []Kind {
+	out := make([]Kind, len(table))
+	for i, s := range table {
+		out[i] = s.Kind
+	}
+	return out
+}()
+
+// Specs returns the kind table, in display order.
+func Specs() []Spec { return table }
+
+// Spec returns the kind's row of the table, nil for a kind planq does not know.
+func (k Kind) Spec() *Spec {
+	for i := range table {
+		if table[i].Kind == k {
+			return &table[i]
+		}
+	}
+	return nil
+}
+
+// Dir is the top-level directory of the kind in the state tree.
+func (k Kind) Dir() string {
+	if s := k.Spec(); s != nil {
+		return s.Dir
+	}
+	return ""
+}
+
+// Noun names a record of the kind in messages.
+func (k Kind) Noun() string {
+	if s := k.Spec(); s != nil {
+		return s.Noun
+	}
+	return string(k)
+}
+
+// HasField reports whether records of the kind may hold f.
+func (s *Spec) HasField(f Field) bool {
+	for _, have := range s.Fields {
+		if have == f {
+			return true
+		}
+	}
+	return false
+}
+
+// KindOfDir returns the kind stored in a top-level directory.
+func KindOfDir(dir string) (Kind, bool) {
+	for _, s := range table {
+		if s.Dir == dir {
+			return s.Kind, true
+		}
+	}
+	return "", false
+}
+
+// Dirs lists the top-level directories of all kinds.
+func Dirs() []string {
+	dirs := make([]string, len(table))
+	for i, s := range table {
+		dirs[i] = s.Dir
+	}
+	return dirs
+}
+
+// KindsWhere lists the kinds whose row satisfies keep, in display order.
+func KindsWhere(keep func(*Spec) bool) []Kind {
+	var out []Kind
+	for i := range table {
+		if keep(&table[i]) {
+			out = append(out, table[i].Kind)
+		}
+	}
+	return out
+}
+
+// DirsOf lists the directories of kinds.
+func DirsOf(kinds []Kind) []string {
+	dirs := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		dirs = append(dirs, k.Dir())
+	}
+	return dirs
+}
+
+// Join lists enumerated values for messages and help: "a, b, c" with sep ", ".
+func Join[T ~string](vals []T, sep string) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = string(v)
+	}
+	return strings.Join(parts, sep)
+}
+
+// shardOf is the shard directory of r within its kind's directory.
+func (s *Spec) shardOf(r *Record) string {
+	if s.Shard == ShardByDomain {
+		return r.Domain
+	}
+	return r.Timestamp.UTC().Format(monthLayout)
+}
+
+const monthLayout = "2006-01"
+
+// RecordPath is where r lives in the state tree.
+func RecordPath(r *Record) string {
+	s := r.Kind.Spec()
+	if s == nil {
+		return string(r.Kind) + "/" + r.Timestamp.UTC().Format(monthLayout) + "/" + r.ID + ".md"
+	}
+	return s.Dir + "/" + s.shardOf(r) + "/" + r.ID + ".md"
+}

@@ -1,0 +1,202 @@
+package changelog
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+)
+
+// The constructors below are the one place a record is made from what a
+// person or an agent asked for: the command line, the MCP server and the
+// git hooks only translate flags or JSON into their inputs. Each applies the
+// kind's defaults and refuses what is missing or wrong with a planqerr error
+// and a hint. The writer (agent.Write) then stamps the ID, time, agent and,
+// for learnings without evidence of a commit, the evidence default: HEAD of
+// the code checkout the agent is mounted in.
+
+// LogInput is what a log entry says.
+type LogInput struct {
+	Text      string
+	Type      Type // default: the kind's default type (implement)
+	Status    Status
+	DependsOn []string
+}
+
+// NewLog makes a log entry.
+func NewLog(in LogInput) (*Record, error) {
+	if err := requireText(KindLog, in.Text, "say what happened, in a sentence or more"); err != nil {
+		return nil, err
+	}
+	spec := KindLog.Spec()
+	if in.Type == "" {
+		in.Type = spec.DefaultType
+	}
+	if err := allowed(KindLog, "type", in.Type, spec.Types, false); err != nil {
+		return nil, err
+	}
+	if err := allowed(KindLog, "status", in.Status, spec.Statuses, true); err != nil {
+		return nil, err
+	}
+	if err := recordIDs("depends_on", in.DependsOn...); err != nil {
+		return nil, err
+	}
+	return &Record{Kind: KindLog, Type: in.Type, Status: in.Status, DependsOn: in.DependsOn, Body: in.Text}, nil
+}
+
+// LearningInput is what a learning says.
+type LearningInput struct {
+	Text           string
+	Type           Type
+	Domain         string
+	Classification Classification // default: tactical
+	Resolution     string         // required for failures
+	// Evidence ties the learning to the code; a missing commit is filled
+	// in when it is written.
+	Evidence   Evidence
+	Supersedes string
+	Subject    string
+}
+
+// NewLearning makes a learning.
+func NewLearning(in LearningInput) (*Record, error) {
+	if err := requireText(KindLearning, in.Text, "say what the next session must know"); err != nil {
+		return nil, err
+	}
+	spec := KindLearning.Spec()
+	if in.Type == "" {
+		return nil, planqerr.New(planqerr.Invalid, "learning", "has no type").
+			WithHint("give its type: %s", Join(spec.Types, ", "))
+	}
+	if err := allowed(KindLearning, "type", in.Type, spec.Types, false); err != nil {
+		return nil, err
+	}
+	if err := project.ValidateName("domain", in.Domain); err != nil {
+		return nil, err
+	}
+	if in.Classification == "" {
+		in.Classification = DefaultClassification
+	}
+	if err := allowed(KindLearning, "classification", in.Classification, Classifications, false); err != nil {
+		return nil, err
+	}
+	if in.Type == TypeFailure && strings.TrimSpace(in.Resolution) == "" {
+		return nil, planqerr.New(planqerr.Invalid, string(KindLearning), "%w", fieldErr("resolution", "a failure learning needs a resolution")).
+			WithHint("say how it was fixed or worked around (--resolution on the command line, resolution over MCP)")
+	}
+	if err := recordIDs("supersedes", in.Supersedes); err != nil {
+		return nil, err
+	}
+	var ev *Evidence
+	if in.Evidence.Commit != "" || in.Evidence.Branch != "" || in.Evidence.Issue != "" || len(in.Evidence.Files) > 0 {
+		e := in.Evidence
+		ev = &e
+	}
+	return &Record{Kind: KindLearning, Type: in.Type, Domain: in.Domain, Classification: in.Classification,
+		Resolution: in.Resolution, Evidence: ev, Supersedes: in.Supersedes, Subject: in.Subject, Body: in.Text}, nil
+}
+
+// DecisionInput is what a decision says.
+type DecisionInput struct {
+	Decision     string
+	Alternatives []string
+	Rationale    string
+	Supersedes   string
+	Subject      string
+}
+
+// NewDecision makes a decision with its body written out, so that a reader
+// of the file (or of git log) sees the whole decision in prose.
+func NewDecision(in DecisionInput) (*Record, error) {
+	if err := requireText(KindDecision, in.Decision, "say what was decided"); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(in.Rationale) == "" {
+		return nil, planqerr.New(planqerr.Invalid, "decision", "has no rationale").
+			WithHint(`say why (--because "..." on the command line, because over MCP); a decision without its reason cannot be revisited`)
+	}
+	if err := recordIDs("supersedes", in.Supersedes); err != nil {
+		return nil, err
+	}
+	body := in.Decision
+	because := strings.TrimSuffix(strings.TrimSpace(in.Rationale), ".")
+	if len(in.Alternatives) > 0 {
+		body += fmt.Sprintf("\n\nChosen over %s, because %s.", strings.Join(in.Alternatives, ", "), because)
+	} else {
+		body += fmt.Sprintf("\n\nBecause %s.", because)
+	}
+	return &Record{Kind: KindDecision, Decision: in.Decision, Alternatives: in.Alternatives, Rationale: in.Rationale,
+		Supersedes: in.Supersedes, Subject: in.Subject, Body: body}, nil
+}
+
+// HandoffInput is what a handoff says.
+type HandoffInput struct {
+	Text string
+	// To is the agent meant to pick it up; empty means this agent's next session.
+	To string
+}
+
+// NewHandoff makes a pending handoff.
+func NewHandoff(in HandoffInput) (*Record, error) {
+	if err := requireText(KindHandoff, in.Text, "say what the next session should pick up"); err != nil {
+		return nil, err
+	}
+	if in.To != "" {
+		if err := project.ValidateName("agent", in.To); err != nil {
+			return nil, err
+		}
+	}
+	return &Record{Kind: KindHandoff, To: in.To, Status: StatusPending, Body: in.Text}, nil
+}
+
+// Acknowledged is the new version of handoff h that says agent picked it up.
+func Acknowledged(h *Record, agent string) *Record {
+	return &Record{Kind: KindHandoff, To: h.To, Status: StatusAcknowledged, Supersedes: h.ID,
+		Body: strings.TrimSpace(h.Body) + "\n\nAcknowledged by " + agent + "."}
+}
+
+// CheckpointInput names a checkpoint and says what state it is.
+type CheckpointInput struct {
+	Name string
+	Note string // default: "Checkpoint <name>"
+}
+
+// NewCheckpoint makes a checkpoint note.
+func NewCheckpoint(in CheckpointInput) (*Record, error) {
+	if err := project.ValidateName("checkpoint", in.Name); err != nil {
+		return nil, err
+	}
+	note := in.Note
+	if strings.TrimSpace(note) == "" {
+		note = "Checkpoint " + in.Name
+	}
+	return &Record{Kind: KindCheckpoint, Name: in.Name, Body: note}, nil
+}
+
+func requireText(kind Kind, text, hint string) error {
+	if strings.TrimSpace(text) == "" {
+		return planqerr.New(planqerr.Invalid, kind.Noun(), "text is empty").WithHint("%s", hint)
+	}
+	return nil
+}
+
+// allowed refuses a value the kind table does not list, in the words
+// validation uses for a stored record: "<kind>: <field>: <problem>".
+func allowed[T ~string](kind Kind, field string, val T, vals []T, optional bool) error {
+	if err := oneOf(field, val, vals, !optional); err != nil {
+		return planqerr.New(planqerr.Invalid, string(kind), "%w", err).
+			WithHint("use one of %s", Join(vals, ", "))
+	}
+	return nil
+}
+
+func recordIDs(field string, ids ...string) error {
+	for _, id := range ids {
+		if id != "" && !ValidID(id) {
+			return planqerr.New(planqerr.Invalid, field, "%q is not a record id", id).
+				WithHint("record ids look like pq-3f9a1c2e4b; 'planq log' and 'planq search' show them")
+		}
+	}
+	return nil
+}

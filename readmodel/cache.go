@@ -1,0 +1,116 @@
+package readmodel
+
+import (
+	"encoding/gob"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// cacheVersion changes whenever Record's encoding changes, so an old cache
+// is ignored rather than misread.
+const cacheVersion = 1
+
+// cache maps blob IDs to parsed records, kept in one file.
+type cache struct {
+	path    string
+	mu      sync.Mutex
+	entries map[staterepo.Hash]*changelog.Record
+	added   int
+}
+
+type cacheFile struct {
+	Version int
+	Blobs   []staterepo.Hash
+	Records []changelog.Record
+}
+
+// openCache returns the cache kept at path. The file is read on first use,
+// so commands that only write records never pay for decoding it. A missing,
+// old or damaged cache file starts an empty cache: it is only a shortcut.
+func openCache(path string) *cache {
+	return &cache{path: path}
+}
+
+// loadLocked reads the cache file once; c.mu is held.
+func (c *cache) loadLocked() {
+	if c.entries != nil {
+		return
+	}
+	c.entries = map[staterepo.Hash]*changelog.Record{}
+	f, err := os.Open(c.path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	var cf cacheFile
+	if err := gob.NewDecoder(f).Decode(&cf); err != nil || cf.Version != cacheVersion || len(cf.Blobs) != len(cf.Records) {
+		return
+	}
+	for i := range cf.Blobs {
+		r := &cf.Records[i]
+		r.Path = changelog.RecordPath(r) // a valid record lives only there
+		c.entries[cf.Blobs[i]] = r
+	}
+}
+
+func (c *cache) get(id staterepo.Hash) (*changelog.Record, bool) {
+	if c == nil {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.loadLocked()
+	r, ok := c.entries[id]
+	return r, ok
+}
+
+func (c *cache) put(id staterepo.Hash, r *changelog.Record) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.loadLocked()
+	c.entries[id] = r
+	c.added++
+}
+
+// save writes the cache if anything was added, atomically: concurrent
+// processes may each replace it, and every version they write is valid.
+func (c *cache) save() error {
+	if c == nil || c.added == 0 {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cf := cacheFile{Version: cacheVersion}
+	for id, r := range c.entries {
+		cf.Blobs = append(cf.Blobs, id)
+		rc := *r
+		rc.Path = ""
+		cf.Records = append(cf.Records, rc)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
+		return fmt.Errorf("failed to create cache directory: %w", err)
+	}
+	f, err := renameio.NewPendingFile(c.path, renameio.WithPermissions(0o644))
+	if err != nil {
+		return fmt.Errorf("failed to write cache: %w", err)
+	}
+	defer func() { _ = f.Cleanup() }() // after a successful replace there is nothing left to clean
+	if err := gob.NewEncoder(f).Encode(&cf); err != nil {
+		return fmt.Errorf("failed to write cache: %w", err)
+	}
+	if err := f.CloseAtomicallyReplace(); err != nil {
+		return fmt.Errorf("failed to write cache: %w", err)
+	}
+	c.added = 0
+	return nil
+}

@@ -1,0 +1,177 @@
+package readmodel
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// testEnv isolates git from the user's configuration.
+func testEnv(t *testing.T) {
+	t.Helper()
+	home := t.TempDir()
+	cfg := filepath.Join(home, ".gitconfig")
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+}
+
+// samples are one record of each kind made by the constructors, stamped as
+// a writer would.
+func samples(t *testing.T) []*changelog.Record {
+	t.Helper()
+	at := time.Date(2026, 11, 22, 6, 5, 33, 0, time.UTC)
+	var recs []*changelog.Record
+	add := func(r *changelog.Record, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Agent, r.Timestamp = "auth", at.Add(time.Duration(len(recs))*time.Minute)
+		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		recs = append(recs, r)
+	}
+	add(changelog.NewLog(changelog.LogInput{Text: "Added JWT validation"}))
+	add(changelog.NewLearning(changelog.LearningInput{Text: "go test hangs", Type: changelog.TypeFailure, Domain: "ci", Resolution: "set -p 1"}))
+	add(changelog.NewDecision(changelog.DecisionInput{Decision: "Use RS256", Alternatives: []string{"HS256"}, Rationale: "public keys"}))
+	add(changelog.NewHandoff(changelog.HandoffInput{Text: "Review the refresh", To: "reviewer"}))
+	add(changelog.NewCheckpoint(changelog.CheckpointInput{Name: "before-refactor"}))
+	return recs
+}
+
+// repoWith makes a state repository whose global holds files.
+func repoWith(t *testing.T, files map[string][]byte) *staterepo.Repo {
+	t.Helper()
+	testEnv(t)
+	path := filepath.Join(t.TempDir(), "state.git")
+	if _, err := staterepo.Init(context.Background(), path, files); err != nil {
+		t.Fatal(err)
+	}
+	repo, err := staterepo.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+func rendered(t *testing.T, recs []*changelog.Record) map[string][]byte {
+	t.Helper()
+	files := changelog.Skeleton()
+	files[project.ScratchFile] = []byte("# Scratch\n")
+	for _, r := range recs {
+		data, err := changelog.Render(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[changelog.RecordPath(r)] = data
+	}
+	return files
+}
+
+// counting opens a reader that counts the blobs it reads from git.
+func counting(repo *staterepo.Repo, cacheDir string, reads *int) *Reader {
+	rd := Open(repo, cacheDir)
+	rd.readBlob = func(h staterepo.Hash) ([]byte, error) {
+		*reads++
+		return repo.ReadBlob(h)
+	}
+	return rd
+}
+
+func TestReaderUsesCacheAcrossProcesses(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+
+	reads := 0
+	first := counting(repo, cacheDir, &reads)
+	set, err := first.Branch(project.GlobalBranch)
+	if err != nil || len(set.Records) != len(recs) || len(set.Problems) != 0 {
+		t.Fatalf("first load: %d records, %v problems, err %v", len(set.Records), set.Problems, err)
+	}
+	if reads != len(recs) {
+		t.Fatalf("first load read %d blobs, want %d (READMEs and notes are not records)", reads, len(recs))
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	reads = 0
+	second := counting(repo, cacheDir, &reads)
+	set2, err := second.Branch(project.GlobalBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reads != 0 {
+		t.Errorf("second load read %d blobs; the cache should have answered", reads)
+	}
+	for i := range set.Records {
+		a, b := set.Records[i], set2.Records[i]
+		if a.ID != b.ID || a.Path != b.Path || a.Body != b.Body || a.Kind != b.Kind {
+			t.Errorf("cached record %d differs: %+v vs %+v", i, a, b)
+		}
+	}
+}
+
+func TestMalformedRecordsComeBackAsProblems(t *testing.T) {
+	recs := samples(t)
+	files := rendered(t, recs)
+	// A good record at the wrong path, and a file that is no record at all.
+	good, _ := changelog.Render(recs[0])
+	files["log/1999-01/"+recs[0].ID+".md"] = good
+	files["log/2026-11/pq-0000000001.md"] = []byte("no frontmatter here\n")
+	repo := repoWith(t, files)
+	cacheDir := t.TempDir()
+
+	// Twice: a cached record met at the wrong path is refused all the same.
+	for round := range 2 {
+		rd := Open(repo, cacheDir)
+		set, err := rd.All()
+		if err != nil {
+			t.Fatalf("round %d: a malformed record failed the load: %v", round, err)
+		}
+		if len(set.Records) != len(recs) {
+			t.Errorf("round %d: %d records, want the %d good ones", round, len(set.Records), len(recs))
+		}
+		if len(set.Problems) != 2 {
+			t.Fatalf("round %d: want 2 problems, got %v", round, set.ProblemLines())
+		}
+		if err := rd.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	cacheDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(cacheDir, "records.gob"), []byte("not a gob"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	rd := counting(repo, cacheDir, &reads)
+	set, err := rd.Branch(project.GlobalBranch)
+	if err != nil || len(set.Records) != len(recs) {
+		t.Fatalf("load over a damaged cache: %d records, err %v", len(set.Records), err)
+	}
+	if reads != len(recs) {
+		t.Errorf("read %d blobs, want %d: a damaged cache must be ignored", reads, len(recs))
+	}
+	if err := rd.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reads = 0
+	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != 0 {
+		t.Errorf("after the rebuild: %d reads, err %v; want the rebuilt cache to answer", reads, err)
+	}
+}

@@ -1,0 +1,16 @@
+// Package session holds what happens around an agent's session, each as one
+// function that every front end calls: the agent hooks (planq hook), the
+// git hooks (planq githook run), the command line and the MCP server.
+//
+//   - Prime: what an agent is told when a session starts (or resumes after a
+//     compaction): open the project's store, find the agent, build the prime
+//     document and fit it to a budget.
+//   - Save: commit the agent's pending state before a compaction, at the end
+//     of a session, or when the agent stops.
+//   - RecordCommit: write the code commit just made as a log entry of the
+//     agent mounted in the checkout.
+//   - BranchSwitched: the context of the code branch just checked out.
+//
+// The front ends turn their inputs into these calls and format what comes
+// back; none of them opens stores or resolves agents on its own.
+package session

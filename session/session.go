@@ -1,0 +1,156 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/branchctx"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// PrimeOptions choose the prime document.
+type PrimeOptions struct {
+	// Agent names the agent; empty means the one mounted in the project's
+	// workspace (a lead without one reads global).
+	Agent  string
+	Role   string
+	Source string
+	Format string
+	// Budget caps the rendered size in characters; 0 means prime.DefaultBudget.
+	Budget int
+}
+
+// Prime builds what an agent is told at session start and fits it to the
+// budget. It returns the rendered text and the document, each item marked
+// included or dropped.
+func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return "", nil, err
+	}
+	defer func() { _ = store.Close() }() // the cache is only a shortcut
+	a, err := store.Resolve(opts.Agent)
+	if err != nil {
+		if opts.Role != prime.RoleLead || opts.Agent != "" {
+			return "", nil, err
+		}
+		a = store.Global()
+	}
+	doc, err := prime.Build(ctx, a, prime.Options{Role: opts.Role, Source: opts.Source})
+	if err != nil {
+		return "", nil, err
+	}
+	tmpl, err := prime.LoadTemplate(p.Root)
+	if err != nil {
+		return "", nil, err
+	}
+	out, err := prime.Fit(doc, opts.Format, opts.Budget, tmpl)
+	return out, doc, err
+}
+
+// Saved says what Save committed.
+type Saved struct {
+	Agent string
+	// Commit is the new commit, zero when there was nothing to commit.
+	Commit staterepo.Hash
+	// Problems are malformed records committed as they were: saving never
+	// loses what an agent wrote, however it is written.
+	Problems []error
+}
+
+// Save commits the pending state of the agent mounted in the project's
+// workspace (or the one $PLANQ_AGENT_DIR names), saying why in the commit
+// message. Where no agent is mounted there is nothing to save, and that is
+// no error.
+func Save(ctx context.Context, p *project.Project, reason string) (Saved, error) {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return Saved{}, err
+	}
+	defer func() { _ = store.Close() }()
+	a, err := store.Resolve("")
+	if NoAgent(err) || (err == nil && a.Dir == "") {
+		return Saved{}, nil
+	}
+	if err != nil {
+		return Saved{}, err
+	}
+	commit, problems, err := a.CommitPending(ctx, reason)
+	return Saved{Agent: a.Name, Commit: commit, Problems: problems}, err
+}
+
+// maxCommitFiles bounds the files a code commit's log entry lists.
+const maxCommitFiles = 50
+
+// RecordCommit writes the code commit just made in the project's workspace
+// (hash, subject, files) as a log entry of the agent mounted there. It
+// reports false when no agent is mounted.
+func RecordCommit(ctx context.Context, p *project.Project) (agent.Written, bool, error) {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return agent.Written{}, false, err
+	}
+	defer func() { _ = store.Close() }()
+	a, ok, err := store.AgentAt(p.Workspace)
+	if err != nil || !ok {
+		return agent.Written{}, false, err
+	}
+	cc, err := staterepo.OpenCode(p.Workspace).LastCommit(ctx)
+	if err != nil {
+		return agent.Written{}, false, err
+	}
+	body := fmt.Sprintf("commit %s: %s", cc.Hash[:min(12, len(cc.Hash))], cc.Subject)
+	if len(cc.Files) > 0 {
+		body += "\n\nFiles:\n- " + strings.Join(cc.Files[:min(maxCommitFiles, len(cc.Files))], "\n- ")
+		if len(cc.Files) > maxCommitFiles {
+			body += fmt.Sprintf("\n- ... and %d more", len(cc.Files)-maxCommitFiles)
+		}
+	}
+	rec, err := changelog.NewLog(changelog.LogInput{Text: body, Type: changelog.TypeImplement, Status: changelog.StatusCompleted})
+	if err != nil {
+		return agent.Written{}, false, err
+	}
+	w, err := a.Write(ctx, rec, agent.WriteOptions{})
+	return w, err == nil, err
+}
+
+// BranchNote is the context of a code branch and where it came from: the
+// agent's own ("agent") or the team's ("global").
+type BranchNote struct {
+	Context *branchctx.Context
+	Source  string
+}
+
+// BranchSwitched returns the context of the code branch the project's
+// workspace has checked out, as its agent sees it (global's where no agent
+// is mounted); nil when the checkout is detached or the branch has none.
+func BranchSwitched(_ context.Context, p *project.Project) (*BranchNote, error) {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = store.Close() }()
+	code, err := staterepo.CodeHead(p.Workspace)
+	if err != nil || code.Branch == "" {
+		return nil, err
+	}
+	a, err := store.Resolve("")
+	if err != nil {
+		a = store.Global()
+	}
+	c, source, err := a.BranchContext(code.Branch)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	return &BranchNote{Context: c, Source: source}, nil
+}
+
+// NoAgent reports whether err means no agent is mounted where a session
+// action looked: hooks say nothing then.
+func NoAgent(err error) bool { return planqerr.Is(err, planqerr.NotFound) }
