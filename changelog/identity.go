@@ -25,17 +25,15 @@ func SubjectKey(r *Record) string {
 // final periods, the order of alternatives, and bookkeeping (IDs, times,
 // agents, evidence, status).
 func ContentKey(r *Record) string {
-	switch r.Kind {
-	case KindDecision:
+	if r.Kind == KindDecision {
 		alts := make([]string, len(r.Alternatives))
 		for i, a := range r.Alternatives {
 			alts[i] = normalize(a)
 		}
 		sort.Strings(alts)
 		return strings.Join([]string{normalize(r.Decision), strings.Join(alts, ","), normalize(r.Rationale)}, "\x00")
-	default:
-		return strings.Join([]string{string(r.Type), r.Domain, normalize(r.Body), normalize(r.Resolution)}, "\x00")
 	}
+	return strings.Join([]string{string(r.Type), r.Domain, normalize(r.Body), normalize(r.Resolution)}, "\x00")
 }
 
 // normalize folds case and white space and drops trailing punctuation.

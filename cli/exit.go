@@ -31,6 +31,8 @@ func exitCode(err error) int {
 		return ExitUsage
 	}
 	switch planqerr.KindOf(err) {
+	case planqerr.Failure:
+		return ExitFailure
 	case planqerr.Invalid:
 		return ExitUsage
 	case planqerr.NotInitialized:

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -27,13 +26,13 @@ last activity and record counts.
 --json prints [{"name","branch","status","workspace","agent_dir","last_activity",
 "records":{"log","learning","decision","handoff","checkpoint"}}].`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), env, opts) },
+		RunE: func(*cobra.Command, []string) error { return runList(env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runList(ctx context.Context, env *Env, opts listOptions) error {
+func runList(env *Env, opts listOptions) error {
 	p, err := env.project()
 	if err != nil {
 		return err

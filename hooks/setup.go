@@ -100,7 +100,7 @@ func applyOne(e Edit, mode Mode) (FileState, error) {
 		}
 		st.State = "updated"
 		return st, writeAtomic(path, out, info)
-	default:
+	case ModeInstall, ModeCheck, ModeDryRun:
 		out, err := e.Install(data, exists)
 		if err != nil {
 			return st, refuse(path, err)
@@ -131,6 +131,7 @@ func applyOne(e Edit, mode Mode) (FileState, error) {
 		}
 		return st, writeAtomic(path, out, info)
 	}
+	return st, fmt.Errorf("unknown setup mode %d", mode)
 }
 
 func refuse(path string, err error) error {

@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/team"
+)
+
+type archivesOptions struct {
+	json bool
+}
+
+func newArchivesCmd(env *Env) *cobra.Command {
+	var opts archivesOptions
+	cmd := &cobra.Command{
+		Use:   "archives",
+		Short: "List agent branches gc archived",
+		Long:  `List what gc kept. --json prints [{"agent","commit","archive"}].`,
+		Args:  exactArgs(0, "no arguments"),
+		RunE:  func(*cobra.Command, []string) error { return runArchives(env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runArchives(env *Env, opts archivesOptions) error {
+	return withStore(env, func(store *agent.Store) error {
+		list, err := team.Archives(store)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(list)
+		}
+		tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+		fmt.Fprintln(tw, "AGENT\tCOMMIT\tARCHIVE")
+		for _, a := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Agent, short(a.Commit), a.Ref)
+		}
+		return tw.Flush()
+	})
+}

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/team"
+)
+
+type pullOptions struct {
+	remote string
+	agents bool
+	json   bool
+}
+
+func newPullCmd(env *Env) *cobra.Command {
+	var opts pullOptions
+	cmd := &cobra.Command{
+		Use:   "pull [REMOTE]",
+		Short: "Fetch the team's global and merge it",
+		Long: `Fetch global from REMOTE (default origin) and merge it into the local global:
+a fast-forward when possible, else a three-way, per-path merge that never writes
+conflict markers and never loses a record (see 'How it works' in the README).
+
+--agents also fetches teammates' agent branches, read only.`,
+		Args: maxArgs(1, "one REMOTE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.remote = remoteArg(args)
+			return runPull(cmd.Context(), env, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also fetch teammates' agent branches")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runPull(ctx context.Context, env *Env, opts pullOptions) error {
+	return withStore(env, func(store *agent.Store) error {
+		res, err := team.Pull(ctx, store, opts.remote, opts.agents)
+		if err != nil {
+			return err
+		}
+		env.Log.Info("pulled global", "remote", res.Remote, "outcome", res.Outcome, "before", short(res.Before), "after", short(res.After))
+		for _, c := range res.Choices {
+			env.Log.Warn("changed on both sides; kept one version", "path", c.Path, "kept", short(c.Kept), "other", short(c.Other))
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		return nil
+	})
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/team"
+)
+
+type pushOptions struct {
+	remote string
+	agents bool
+	json   bool
+}
+
+func newPushCmd(env *Env) *cobra.Command {
+	var opts pushOptions
+	cmd := &cobra.Command{
+		Use:   "push [REMOTE]",
+		Short: "Publish global to the team remote",
+		Long: `Push global to REMOTE (default origin: the remote of .planq/config) as
+refs/planq/global, never as a branch a code host would offer for a pull request.
+The push carries a lease on what the remote last had: if a teammate pushed since,
+planq pulls, merges and pushes again, never overwriting their work. Records that
+look like credentials stop the push before anything is sent.
+
+--agents also publishes this machine's agent branches, under
+refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
+		Args: maxArgs(1, "one REMOTE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.remote = remoteArg(args)
+			return runPush(cmd.Context(), env, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also push this machine's agent branches")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runPush(ctx context.Context, env *Env, opts pushOptions) error {
+	return withStore(env, func(store *agent.Store) error {
+		res, err := team.Push(ctx, store, opts.remote, opts.agents)
+		if err != nil {
+			return err
+		}
+		env.Log.Info("pushed global", "remote", res.Remote, "commit", short(res.Global), "merged_first", res.Pulls)
+		if len(res.Agents) > 0 {
+			env.Log.Info("pushed agent branches", "count", len(res.Agents))
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		return nil
+	})
+}
+
+// remoteArg is the REMOTE argument of push and pull, default origin.
+func remoteArg(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return team.DefaultRemote
+}

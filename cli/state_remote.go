@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"context"
+	"sort"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/team"
+)
+
+func newRemoteCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "remote",
+		Short: "Manage the state repository's remotes",
+		Args:  exactArgs(0, "a subcommand: add or list"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newRemoteAddCmd(env), newRemoteListCmd(env))
+	return cmd
+}
+
+type remoteAddOptions struct {
+	name string
+	url  string
+}
+
+func newRemoteAddCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "add NAME URL",
+		Short: "Add a remote to push state to and pull it from",
+		Long: `Add remote NAME at URL (any git URL: ssh, https, a path). 'origin' is also
+what remote: in .planq/config sets up; naming another remote lets you pass it to
+push and pull.`,
+		Args: exactArgs(2, "NAME and URL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRemoteAdd(cmd.Context(), env, remoteAddOptions{name: args[0], url: args[1]})
+		},
+	}
+}
+
+func runRemoteAdd(ctx context.Context, env *Env, opts remoteAddOptions) error {
+	if err := project.ValidateName("remote", opts.name); err != nil {
+		return err
+	}
+	return withStore(env, func(store *agent.Store) error {
+		if err := store.Repo.SetRemote(ctx, opts.name, opts.url); err != nil {
+			return err
+		}
+		env.Log.Info("added remote", "name", opts.name, "url", opts.url)
+		return nil
+	})
+}
+
+type remoteListOptions struct {
+	json bool
+}
+
+func newRemoteListCmd(env *Env) *cobra.Command {
+	var opts remoteListOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List remotes",
+		Long:  `List remotes. --json prints {"<name>": "<url>"}.`,
+		Args:  exactArgs(0, "no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runRemoteList(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runRemoteList(ctx context.Context, env *Env, opts remoteListOptions) error {
+	return withStore(env, func(store *agent.Store) error {
+		remotes, err := store.Repo.Remotes(ctx)
+		if err != nil {
+			return err
+		}
+		if url := store.Project.Config.Remote; url != "" && remotes[team.DefaultRemote] == "" {
+			remotes[team.DefaultRemote] = url
+		}
+		if opts.json {
+			return env.writeJSON(remotes)
+		}
+		names := make([]string, 0, len(remotes))
+		for n := range remotes {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			env.printf("%s\t%s\n", n, remotes[n])
+		}
+		return nil
+	})
+}
