@@ -33,15 +33,10 @@ last activity and record counts.
 }
 
 func runList(env *Env, opts listOptions) error {
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	store, err := agent.OpenStore(p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
+	return withStore(env, func(store *agent.Store) error { return listAgents(env, store, opts) })
+}
+
+func listAgents(env *Env, store *agent.Store, opts listOptions) error {
 	agents, problems, err := store.Records.Agents()
 	if err != nil {
 		return err

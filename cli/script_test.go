@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -42,14 +43,12 @@ func setupScriptEnv(e *testscript.Env) error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	gitconfig := "[user]\n\tname = Script User\n\temail = script@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
-	if err := os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644); err != nil {
+	if err := testgit.WriteConfig(home); err != nil {
 		return err
 	}
-	e.Setenv("HOME", home)
-	e.Setenv("PLANQ_HOME", filepath.Join(home, ".planq"))
-	e.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	e.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	for k, v := range testgit.Vars(home) {
+		e.Setenv(k, v)
+	}
 	e.Setenv("TZ", "UTC")
 	e.Setenv("NO_COLOR", "1")
 	// Variables that would point planq or git elsewhere must not leak in.

@@ -115,12 +115,6 @@ func RemoveGitHook(hooksDir, name string) (bool, error) {
 	return true, nil
 }
 
-// GitHookInstalled reports whether planq's hook is in place.
-func GitHookInstalled(hooksDir, name string) bool {
-	data, err := os.ReadFile(filepath.Join(hooksDir, name))
-	return err == nil && strings.Contains(string(data), marker)
-}
-
 func checkName(name string) error {
 	for _, h := range GitHooks {
 		if h == name {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/planq-dev/planq/internal/testgit"
 )
 
 var planqBin string
@@ -32,15 +33,7 @@ func TestMain(m *testing.M) {
 // HOME, and returns its directory.
 func project(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("PLANQ_HOME", filepath.Join(home, ".planq"))
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	testgit.Isolate(t)
 	dir := filepath.Join(t.TempDir(), "app")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -13,13 +14,13 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@x", "GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@x")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }
 
 func TestFindWalksUpAndSeesThroughAgentMount(t *testing.T) {
+	testgit.Isolate(t)
 	t.Setenv("PLANQ_HOME", t.TempDir())
 	root := t.TempDir()
 	gitIn(t, root, "init", "-q")
@@ -45,6 +46,7 @@ func TestFindWalksUpAndSeesThroughAgentMount(t *testing.T) {
 }
 
 func TestFindInLinkedWorktreeFallsBackToMainConfig(t *testing.T) {
+	testgit.Isolate(t)
 	t.Setenv("PLANQ_HOME", t.TempDir())
 	root := t.TempDir()
 	gitIn(t, root, "init", "-q")
@@ -69,6 +71,7 @@ func TestFindInLinkedWorktreeFallsBackToMainConfig(t *testing.T) {
 }
 
 func TestFindOutsideAnything(t *testing.T) {
+	testgit.Isolate(t)
 	dir := t.TempDir()
 	_, err := Find(dir)
 	if !planqerr.Is(err, planqerr.NotInitialized) {

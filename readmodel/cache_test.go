@@ -8,22 +8,10 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
-
-// testEnv isolates git from the user's configuration.
-func testEnv(t *testing.T) {
-	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-}
 
 // samples are one record of each kind made by the constructors, stamped as
 // a writer would.
@@ -51,7 +39,7 @@ func samples(t *testing.T) []*changelog.Record {
 // repoWith makes a state repository whose global holds files.
 func repoWith(t *testing.T, files map[string][]byte) *staterepo.Repo {
 	t.Helper()
-	testEnv(t)
+	testgit.Isolate(t)
 	path := filepath.Join(t.TempDir(), "state.git")
 	if _, err := staterepo.Init(context.Background(), path, files); err != nil {
 		t.Fatal(err)

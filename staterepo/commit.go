@@ -148,7 +148,7 @@ func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready fu
 			return plumbing.ZeroHash, err
 		}
 		// The other writer may still hold the ref's lock: back off a little.
-		if err := sleep(ctx, delay); err != nil {
+		if err := Sleep(ctx, delay); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
@@ -176,13 +176,14 @@ func (w *Worktree) runWaitingForIndex(ctx context.Context, args ...string) error
 		if err == nil || !stderrContains(err, "index.lock") || time.Now().After(deadline) {
 			return err
 		}
-		if err := sleep(ctx, delay); err != nil {
+		if err := Sleep(ctx, delay); err != nil {
 			return err
 		}
 	}
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d before a retry, or returns ctx's error when it ends first.
+func Sleep(ctx context.Context, d time.Duration) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()

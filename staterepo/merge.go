@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -186,6 +185,3 @@ func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
 	}
 	return ok, nil
 }
-
-// HasObject reports whether the object store holds h.
-func (r *Repo) HasObject(h Hash) bool { return r.gg.Storer.HasEncodedObject(plumbing.Hash(h)) == nil }

@@ -124,22 +124,6 @@ func refused(err error) bool {
 	return false
 }
 
-// LsRemote returns the remote's refs under prefix.
-func (r *Repo) LsRemote(ctx context.Context, remote, pattern string) (map[string]Hash, error) {
-	out, err := r.git.Run(ctx, "ls-remote", remote, pattern)
-	if err != nil {
-		return nil, unreachable(remote, err)
-	}
-	refs := map[string]Hash{}
-	for _, line := range strings.Split(out, "\n") {
-		h, ref, ok := strings.Cut(line, "\t")
-		if ok {
-			refs[ref] = NewHash(h)
-		}
-	}
-	return refs, nil
-}
-
 func unreachable(remote string, err error) error {
 	return planqerr.New(planqerr.Failure, "remote "+remote, "cannot be reached: %w", err).
 		WithHint("check the URL ('planq state remote list') and your network, ssh keys or credentials")

@@ -12,21 +12,12 @@ import (
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/project"
 )
 
 // testEnv isolates git from the user's configuration.
-func testEnv(t *testing.T) {
-	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-}
+func testEnv(t *testing.T) { testgit.Isolate(t) }
 
 func runGit(t *testing.T, dir string, args ...string) string {
 	t.Helper()

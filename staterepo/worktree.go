@@ -156,9 +156,6 @@ func headBranch(head []byte) (string, bool) {
 	return project.BranchOfRef(ref)
 }
 
-// GitDir returns the worktree's private git directory.
-func (w *Worktree) GitDir() (string, error) { return worktreeGitDir(w.Dir) }
-
 func worktreeGitDir(dir string) (string, error) {
 	data, err := os.ReadFile(filepath.Join(dir, ".git"))
 	if err != nil {

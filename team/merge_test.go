@@ -4,26 +4,19 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
 func testRepo(t *testing.T) *staterepo.Repo {
 	t.Helper()
-	home := t.TempDir()
-	cfg := filepath.Join(home, ".gitconfig")
-	if err := os.WriteFile(cfg, []byte("[user]\n\tname = T\n\temail = t@example.com\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("GIT_CONFIG_GLOBAL", cfg)
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	testgit.Isolate(t)
 	path := filepath.Join(t.TempDir(), "state.git")
 	if _, err := staterepo.Init(context.Background(), path, changelog.Skeleton()); err != nil {
 		t.Fatal(err)

@@ -122,7 +122,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if !errors.Is(err, staterepo.ErrRefMoved) {
 			return res, err
 		}
-		if err := sleep(ctx, delay); err != nil {
+		if err := staterepo.Sleep(ctx, delay); err != nil {
 			return res, err
 		}
 	}
@@ -367,13 +367,4 @@ func promoteMessage(agentName string, cs []Candidate) string {
 	}
 	return fmt.Sprintf("promote %s: %d new, %d duplicate, %d disputed, %d branch context\n\nPlanq-Agent: %s\n",
 		agentName, counts[ActionAdd], counts[ActionDuplicate], counts[ActionDisputed], counts[ActionBranch], agentName)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
 }

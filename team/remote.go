@@ -151,7 +151,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		if !errors.Is(err, staterepo.ErrRefMoved) {
 			return res, err
 		}
-		if err := sleep(ctx, delay); err != nil {
+		if err := staterepo.Sleep(ctx, delay); err != nil {
 			return res, err
 		}
 	}

@@ -1,0 +1,42 @@
+// Package testgit gives planq's tests a git of their own: a fresh HOME
+// with a gitconfig that names a user and a default branch, and no system
+// config, so no test reads or writes the developer's settings.
+package testgit
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Config is the gitconfig every test runs with.
+const Config = "[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n"
+
+// Vars are the environment variables that point git at home's config.
+func Vars(home string) map[string]string {
+	return map[string]string{
+		"HOME":                home,
+		"PLANQ_HOME":          filepath.Join(home, ".planq"),
+		"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+	}
+}
+
+// WriteConfig writes Config as home's .gitconfig.
+func WriteConfig(home string) error {
+	return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(Config), 0o644)
+}
+
+// Isolate gives the test a fresh HOME and PLANQ_HOME and points git at a
+// config of its own for the rest of the test. It returns the HOME.
+func Isolate(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	if err := WriteConfig(home); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range Vars(home) {
+		t.Setenv(k, v)
+	}
+	return home
+}
