@@ -3,4 +3,15 @@
 // declares its flags, and a run function that calls the domain packages and
 // writes their results: data to stdout (plain, or JSON with --json), one line
 // per change and every log to stderr. Exit codes are decided in exit.go.
+//
+// # Adding a command
+//
+//  1. cli/<command>.go: an xOptions struct, newXCmd(env) declaring the
+//     flags (RunE two or three lines), and runX(ctx, env, opts) that calls one
+//     function below (session, readmodel, agent, team, workspace) and
+//     formats what comes back. A listing gets --json with its shape in Long.
+//  2. cli/root.go: add it to its help group.
+//  3. cli/testdata/script/<command>.txtar: what it does, end to end.
+//  4. When agents need it: one tool in mcpserver calling the same function.
+//  5. The README, where users look for it.
 package cli

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +16,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve planq to coding agents over MCP",
-		Args:  exactArgs(0, "a subcommand: serve or install"),
+		Args:  exactArgs(0, "a subcommand: serve, tools or install"),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	var project string
@@ -32,8 +34,43 @@ else the working directory, only if that is a planq project. Logs go to stderr.`
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
 	}
 	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
-	cmd.AddCommand(serve, newMCPInstallCmd(env))
+	cmd.AddCommand(serve, newMCPToolsCmd(env), newMCPInstallCmd(env))
 	return cmd
+}
+
+type mcpToolsOptions struct {
+	json bool
+}
+
+func newMCPToolsCmd(env *Env) *cobra.Command {
+	var opts mcpToolsOptions
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the MCP server's tools and their input schemas",
+		Long: `List the tools 'planq mcp serve' offers, as an agent connected to it sees them.
+--json prints [{"name","description","read_only","input_schema"}], the schemas
+with the values each enumerated argument accepts.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPTools(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON, with input schemas")
+	return cmd
+}
+
+func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
+	tools, err := mcpserver.Tools(ctx, Version)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(tools)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOOL\tREAD ONLY\tDESCRIPTION")
+	for _, t := range tools {
+		fmt.Fprintf(tw, "%s\t%t\t%s\n", t.Name, t.ReadOnly, firstLine(t.Description, 80))
+	}
+	return tw.Flush()
 }
 
 func runMCPServe(ctx context.Context, env *Env, project string) error {

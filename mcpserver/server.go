@@ -96,3 +96,40 @@ func call(tool string, args ...any) string {
 	}
 	return tool + " {" + strings.Join(parts, ", ") + "}"
 }
+
+// ToolInfo describes one tool as an agent sees it.
+type ToolInfo struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ReadOnly    bool   `json:"read_only"`
+	InputSchema any    `json:"input_schema"`
+}
+
+// Tools lists the tools the server offers, with the input schemas an agent
+// is given, as a client connected to it would list them. It needs no
+// project: no tool runs.
+func Tools(ctx context.Context, version string) ([]ToolInfo, error) {
+	srv := (&Server{version: version}).MCP()
+	serverEnd, clientEnd := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, serverEnd, nil)
+	if err != nil {
+		return nil, fmt.Errorf("failed to start the MCP server: %w", err)
+	}
+	defer ss.Close()
+	client := mcp.NewClient(&mcp.Implementation{Name: "planq", Version: version}, nil)
+	cs, err := client.Connect(ctx, clientEnd, nil)
+	if err != nil {
+		return nil, fmt.Errorf("failed to connect to the MCP server: %w", err)
+	}
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("failed to list tools: %w", err)
+	}
+	out := make([]ToolInfo, 0, len(list.Tools))
+	for _, t := range list.Tools {
+		out = append(out, ToolInfo{Name: t.Name, Description: t.Description,
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, InputSchema: t.InputSchema})
+	}
+	return out, nil
+}

@@ -3,6 +3,7 @@ package prime
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
@@ -193,10 +194,11 @@ func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Reco
 }
 
 // recordingGuide tells an agent how to write back, with what is and is not
-// a learning.
-const recordingGuide = `Record as you work; each command commits at once:
-- planq log add "what you did" --type plan|implement|decision|end
-- planq learn "insight" --type convention|pattern|failure|reference|guide --domain NAME (failures need --resolution)
+// a learning. The types come from the kind table; a learning of type
+// decision is left out: decisions have a command of their own.
+var recordingGuide = `Record as you work; each command commits at once:
+- planq log add "what you did" --type ` + changelog.Join(changelog.KindLog.Spec().Types, "|") + `
+- planq learn "insight" --type ` + changelog.Join(slices.DeleteFunc(slices.Clone(changelog.KindLearning.Spec().Types), func(t changelog.Type) bool { return t == changelog.TypeDecision }), "|") + ` --domain NAME (failures need --resolution)
 - planq decide "choice" --over alt1,alt2 --because "why"
 - planq handoff "what the next session should pick up"
 A learning is what the next session must know, e.g. "always run 'just check' before committing: the pre-commit hook rejects unformatted SQL". "Added function X" is not a learning: it is a log entry.`

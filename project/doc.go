@@ -8,6 +8,11 @@
 //	$PLANQ_HOME/workspaces/<project>/<agent> code workspaces made by `planq create`
 //	$PLANQ_HOME/cache/<project>/             caches that can always be rebuilt
 //
+// The state repository's own layout, every branch, ref and tree name planq
+// uses (global, agent-<name>, checkpoint tags, archive and remote refs,
+// scratch.md, context.md, branches/), is named in layout.go and nowhere
+// else; record directories are rows of changelog's kind table.
+//
 // Discovery walks up from a directory to the nearest .planq/config; in a linked
 // worktree of the code repo whose config is not committed yet it falls back to
 // the main worktree's config, so every workspace of a repository is one project.

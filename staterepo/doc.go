@@ -12,6 +12,10 @@
 //     expected old value, so a lost race is detected and retried), the index of
 //     a worktree, worktree add/remove/prune, fetch, push and maintenance.
 //
+// Callers see staterepo's own types (Commit, File, WorktreeInfo, Hash): no
+// go-git type but the object ID appears in its exported API, and a test
+// keeps it so. Branch and ref names come from project's layout.
+//
 // go-git is always opened with EnableDotGitCommonDir so that a linked worktree
 // reads and writes the shared repository, never a private copy.
 package staterepo
