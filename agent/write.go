@@ -110,7 +110,16 @@ func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	return data, guard(subject, data, opts)
+	if err := guard(subject, data, opts); err != nil {
+		return nil, err
+	}
+	if opts.AllowSecret && !rec.AllowSecret && len(secrets.Scan(string(data))) > 0 {
+		// The allowance travels with the record, so that a push later
+		// publishes it instead of refusing what its writer allowed.
+		rec.AllowSecret = true
+		return changelog.Render(rec)
+	}
+	return data, nil
 }
 
 // guard refuses content no file of an agent may hold: too large, binary, or

@@ -156,6 +156,23 @@ func Acknowledged(h *Record, agent string) *Record {
 		Body: strings.TrimSpace(h.Body) + "\n\nAcknowledged by " + agent + "."}
 }
 
+// NewTombstone makes the record that retracts target: a record of its
+// kind that supersedes it and says why, carrying only what its kind needs to
+// be filed beside it (type, domain, classification, name), never target's
+// text. Readers drop both; nothing is deleted from history.
+func NewTombstone(target *Record, reason string) (*Record, error) {
+	if target.Tombstone {
+		return nil, planqerr.New(planqerr.Invalid, target.ID, "is a retraction already").
+			WithHint("a retraction cannot be retracted; write the record again instead")
+	}
+	body := "Retracted " + target.ID + "."
+	if reason = strings.TrimSpace(reason); reason != "" {
+		body = "Retracted " + target.ID + ": " + reason
+	}
+	return &Record{Kind: target.Kind, Type: target.Type, Domain: target.Domain, Classification: target.Classification,
+		Name: target.Name, Subject: target.Subject, Supersedes: target.ID, Tombstone: true, Body: body}, nil
+}
+
 // CheckpointInput names a checkpoint and says what state it is.
 type CheckpointInput struct {
 	Name string

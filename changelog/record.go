@@ -37,6 +37,9 @@ type Record struct {
 	Status     Status    `yaml:"status,omitempty" json:"status,omitempty"`
 	Supersedes string    `yaml:"supersedes,omitempty" json:"supersedes,omitempty"`
 	Tombstone  bool      `yaml:"tombstone,omitempty" json:"tombstone,omitempty"`
+	// AllowSecret records that whoever wrote the record said that what looks
+	// like a credential in it is none (--allow-secret): push honours it.
+	AllowSecret bool `yaml:"allow_secret,omitempty" json:"allow_secret,omitempty"`
 
 	// Learnings and decisions: what it is about (see SubjectKey), and the
 	// equivalent records promote merged into this one.

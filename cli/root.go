@@ -131,7 +131,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 		}
 	}
 	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
-	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env))
+	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env), newRetractCmd(env))
 	add("read", newContextCmd(env), newSearchCmd(env), newGetCmd(env), newBranchCmd(env), newPrimeCmd(env))
 	add("agents", newSetupCmd(env), newOnboardCmd(env), newHookCmd(env), newMCPCmd(env))
 	return root

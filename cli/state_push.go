@@ -10,9 +10,10 @@ import (
 )
 
 type pushOptions struct {
-	remote string
-	agents bool
-	json   bool
+	remote      string
+	agents      bool
+	allowSecret bool
+	json        bool
 }
 
 func newPushCmd(env *Env) *cobra.Command {
@@ -24,7 +25,9 @@ func newPushCmd(env *Env) *cobra.Command {
 refs/planq/global, never as a branch a code host would offer for a pull request.
 The push carries a lease on what the remote last had: if a teammate pushed since,
 planq pulls, merges and pushes again, never overwriting their work. Records that
-look like credentials stop the push before anything is sent.
+look like credentials stop the push before anything is sent, unless their writer
+allowed them (--allow-secret when writing) or a later version or a retraction
+('planq retract ID') replaces them; --allow-secret here publishes them anyway.
 
 --agents also publishes this machine's agent branches, under
 refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
@@ -35,13 +38,14 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 		},
 	}
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also push this machine's agent branches")
+	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "publish records even if they look like credentials")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
 
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
 	return withStore(env, func(store *agent.Store) error {
-		res, err := team.Push(ctx, store, opts.remote, opts.agents)
+		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret})
 		if err != nil {
 			return err
 		}

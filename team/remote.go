@@ -195,14 +195,30 @@ type PushResult struct {
 	Agents []string `json:"agents,omitempty"`
 }
 
+// PushOptions choose what a push publishes.
+type PushOptions struct {
+	// Agents also publishes this machine's agent branches.
+	Agents bool
+	// AllowSecret publishes records that look like credentials: the person
+	// pushing says they are none.
+	AllowSecret bool
+}
+
 // Push publishes global to remote, with a lease on the remote value it last
 // saw: if a teammate pushed since, it pulls, merges and tries again, so it
 // never overwrites anyone's push. With agents it also publishes this
 // machine's agent branches under a namespace of their own. Records that look
 // like credentials stop the push before anything is sent.
-func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (PushResult, error) {
+func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptions) (PushResult, error) {
 	repo := store.Repo
 	res := PushResult{Remote: remote}
+	agents := opts.Agents
+	scan := func(tip, since staterepo.Hash) error {
+		if opts.AllowSecret {
+			return nil
+		}
+		return scanOutgoing(store, tip, since)
+	}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
 	}
@@ -218,7 +234,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		}
 		for b, tip := range branches {
 			// Scan before anything is sent, global included.
-			if err := scanOutgoing(repo, tip, staterepo.ZeroHash); err != nil {
+			if err := scan(tip, staterepo.ZeroHash); err != nil {
 				return res, err
 			}
 			name := strings.TrimPrefix(b, project.AgentBranchPrefix)
@@ -255,7 +271,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 				continue
 			}
 		}
-		if err := scanOutgoing(repo, ours, lease); err != nil {
+		if err := scan(ours, lease); err != nil {
 			return res, err
 		}
 		err = repo.Push(ctx, remote, localGlobalRef+":"+remoteGlobal, remoteGlobal, lease)
@@ -283,9 +299,12 @@ func Push(ctx context.Context, store *agent.Store, remote string, agents bool) (
 	return res, nil
 }
 
-// scanOutgoing refuses to publish record files that look like credentials,
-// among the files of tip that differ from since (everything when zero).
-func scanOutgoing(repo *staterepo.Repo, tip, since staterepo.Hash) error {
+// scanOutgoing refuses to publish files that look like credentials, among
+// the files of tip that differ from since (everything when zero). A record
+// is excused when its writer allowed it (allow_secret) or when tip holds a
+// later version or a retraction of it: the team no longer reads it.
+func scanOutgoing(store *agent.Store, tip, since staterepo.Hash) error {
+	repo := store.Repo
 	known := map[string]staterepo.Hash{}
 	if !since.IsZero() {
 		old, err := repo.Walk(since, nil, nil)
@@ -299,6 +318,7 @@ func scanOutgoing(repo *staterepo.Repo, tip, since staterepo.Hash) error {
 	if err != nil {
 		return err
 	}
+	var excused map[string]bool // record paths, read only once a file is suspect
 	for _, f := range files {
 		if known[f.Path] == f.Blob || !strings.HasSuffix(f.Path, ".md") {
 			continue
@@ -307,12 +327,51 @@ func scanOutgoing(repo *staterepo.Repo, tip, since staterepo.Hash) error {
 		if err != nil {
 			return err
 		}
-		if found := secrets.Scan(string(data)); len(found) > 0 {
-			return planqerr.New(planqerr.Refused, fmt.Sprintf("%s:%d", f.Path, found[0].Line), "looks like a credential (%s); nothing was pushed", found[0].Rule).
-				WithHint("remove it with a new version of the record (--supersedes) or a tombstone, then push again")
+		found := secrets.Scan(string(data))
+		if len(found) == 0 {
+			continue
 		}
+		if excused == nil {
+			if excused, err = excusedRecords(store, tip); err != nil {
+				return err
+			}
+		}
+		if excused[f.Path] {
+			continue
+		}
+		return refuseCredential(f.Path, found[0], data)
 	}
 	return nil
+}
+
+// excusedRecords are the paths of tip's records that may hold what looks
+// like a credential: allowed by their writer, or superseded.
+func excusedRecords(store *agent.Store, tip staterepo.Hash) (map[string]bool, error) {
+	set, err := store.Records.Commit(tip)
+	if err != nil {
+		return nil, err
+	}
+	replaced := map[string]bool{}
+	for _, r := range set.Records {
+		if r.Supersedes != "" {
+			replaced[r.Supersedes] = true
+		}
+	}
+	excused := map[string]bool{}
+	for _, r := range set.Records {
+		if r.AllowSecret || replaced[r.ID] {
+			excused[r.Path] = true
+		}
+	}
+	return excused, nil
+}
+
+func refuseCredential(path string, found secrets.Finding, data []byte) error {
+	err := planqerr.New(planqerr.Refused, fmt.Sprintf("%s:%d", path, found.Line), "looks like a credential (%s); nothing was pushed", found.Rule)
+	if r, perr := changelog.Parse(path, data); perr == nil {
+		return err.WithHint("if it is one, retract the record ('planq retract %s', then 'planq context promote --all', both in an agent's workspace or with --agent NAME) and push again; if it is not, 'planq state push --allow-secret'", r.ID)
+	}
+	return err.WithHint("if it is one, remove it from %s on an agent branch and promote; if it is not, 'planq state push --allow-secret'", path)
 }
 
 // ownerID names this machine's agents on a shared remote, so two people with
