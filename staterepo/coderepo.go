@@ -167,3 +167,21 @@ func (c *CodeRepo) LastCommit(ctx context.Context) (CodeCommit, error) {
 	}
 	return cc, nil
 }
+
+// RootCommits lists the commits without parents that HEAD descends from:
+// what every clone of a repository shares, and unrelated repositories do
+// not. A repository without commits has none.
+func (c *CodeRepo) RootCommits(ctx context.Context) ([]string, error) {
+	if _, err := c.git.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return nil, nil // no commits yet
+		}
+		return nil, fmt.Errorf("failed to read HEAD of %s: %w", c.Dir, err)
+	}
+	out, err := c.git.Run(ctx, "rev-list", "--max-parents=0", "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("failed to find the root commits of %s: %w", c.Dir, err)
+	}
+	return strings.Fields(out), nil
+}

@@ -102,13 +102,24 @@ type StateInit struct {
 
 // InitState creates the project's state repository if it is missing. When
 // the config names a team remote, global comes from there.
+//
+// A state repository that belongs to another code repository (one whose
+// directory has the same name, say) is refused, not shared.
 func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
-	if p.Config.Remote != "" {
-		created, fetched, err := team.InitFromRemote(ctx, p)
-		return StateInit{Created: created, Fetched: fetched}, err
+	if err := claimState(ctx, p, true); err != nil {
+		return StateInit{}, err
 	}
-	created, err := staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
-	return StateInit{Created: created}, err
+	var res StateInit
+	var err error
+	if p.Config.Remote != "" {
+		res.Created, res.Fetched, err = team.InitFromRemote(ctx, p)
+	} else {
+		res.Created, err = staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
+	}
+	if err != nil {
+		return res, err
+	}
+	return res, claimState(ctx, p, false)
 }
 
 // EnsureExclude adds the agent mount to the repository's info/exclude,
