@@ -44,10 +44,13 @@ func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
 	if err != nil {
 		return err
 	}
-	remaining := 0
+	remaining, fixable := 0, 0
 	for _, f := range findings {
 		if !f.Fixed {
 			remaining++
+			if !f.Manual {
+				fixable++
+			}
 		}
 	}
 	if opts.json {
@@ -70,8 +73,11 @@ func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
 		}
 	}
 	if remaining > 0 {
-		if !opts.fix {
+		switch {
+		case !opts.fix && fixable > 0:
 			env.Log.Warn("problems found", "count", remaining, "hint", "run 'planq doctor --fix'")
+		default:
+			env.Log.Warn("problems remain that doctor cannot repair; each line says what to do", "count", remaining)
 		}
 		return &silentError{code: ExitFailure}
 	}

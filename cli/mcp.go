@@ -97,5 +97,5 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 		}
 	}()
 	env.Log.Debug("serving MCP", "project", dir)
-	return srv.Run(ctx)
+	return srv.Run(ctx, env.Stdin, env.Stdout)
 }

@@ -10,9 +10,10 @@ import (
 )
 
 type pullOptions struct {
-	remote string
-	agents bool
-	json   bool
+	remote         string
+	agents         bool
+	allowUnrelated bool
+	json           bool
 }
 
 func newPullCmd(env *Env) *cobra.Command {
@@ -23,6 +24,9 @@ func newPullCmd(env *Env) *cobra.Command {
 		Long: `Fetch global from REMOTE (default origin) and merge it into the local global:
 a fast-forward when possible, else a three-way, per-path merge that never writes
 conflict markers and never loses a record (see 'How it works' in the README).
+History that is not planq state (no planq README, no record directory) is
+refused, and so is a global that shares no history with this one, unless
+--allow-unrelated says both are planq state that started apart.
 
 --agents also fetches teammates' agent branches, read only.`,
 		Args: maxArgs(1, "one REMOTE"),
@@ -32,13 +36,14 @@ conflict markers and never loses a record (see 'How it works' in the README).
 		},
 	}
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also fetch teammates' agent branches")
+	cmd.Flags().BoolVar(&opts.allowUnrelated, "allow-unrelated", false, "merge a global that shares no history with this one")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
 
 func runPull(ctx context.Context, env *Env, opts pullOptions) error {
 	return withStore(env, func(store *agent.Store) error {
-		res, err := team.Pull(ctx, store, opts.remote, opts.agents)
+		res, err := team.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
 		if err != nil {
 			return err
 		}

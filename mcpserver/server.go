@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -46,9 +47,12 @@ func (s *Server) MCP() *mcp.Server {
 	return srv
 }
 
-// Run serves over stdin and stdout until the client goes away.
-func (s *Server) Run(ctx context.Context) error {
-	return s.MCP().Run(ctx, &mcp.StdioTransport{})
+// Run serves newline-delimited JSON-RPC read from in and written to out
+// (the process's stdin and stdout) until the client goes away. A line that
+// is not a JSON-RPC message gets its error response; serving goes on.
+func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
+	guard := newLineGuard(in, out)
+	return s.MCP().Run(ctx, &mcp.IOTransport{Reader: guard, Writer: guard, MaxLineLength: -1})
 }
 
 // withAgent runs fn for the named agent (or the one mounted in the project

@@ -2,6 +2,8 @@ package mcpserver_test
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -251,5 +253,81 @@ func TestServingSurvivesGitGC(t *testing.T) {
 	}
 	if text, isErr := callTool(t, s, "planq_search", map[string]any{"query": "before gc"}); isErr || !strings.Contains(text, "learnings/ops/") {
 		t.Fatalf("planq_search after git gc: %v %s", isErr, text)
+	}
+}
+
+// TestBadLinesGetErrorsAndServingGoesOn speaks raw JSON-RPC to the server:
+// a line that is not JSON, and one that is JSON but no JSON-RPC message, are
+// answered with the protocol's errors, and the session goes on.
+func TestBadLinesGetErrorsAndServingGoesOn(t *testing.T) {
+	dir := project(t)
+	cmd := exec.Command(planqBin, "mcp", "serve", "--project", dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
+	lines := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
+		`this is not json`,
+		`{"hello":"world","id":7}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	}
+	for _, l := range lines {
+		if _, err := io.WriteString(stdin, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type response struct {
+		ID    json.RawMessage `json:"id"`
+		Error *struct {
+			Code int `json:"code"`
+		} `json:"error"`
+		Result json.RawMessage `json:"result"`
+	}
+	got := map[string]response{}
+	errs := map[int]string{}
+	dec := json.NewDecoder(stdout)
+	deadline := time.After(20 * time.Second)
+	done := make(chan error, 1)
+	go func() {
+		for len(got) < 2 || len(errs) < 2 {
+			var r response
+			if err := dec.Decode(&r); err != nil {
+				done <- err
+				return
+			}
+			if r.Error != nil {
+				errs[r.Error.Code] = string(r.ID)
+			} else {
+				got[string(r.ID)] = r
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("reading responses: %v (errors so far %v)", err, errs)
+		}
+	case <-deadline:
+		t.Fatalf("no answer to every line: responses %v, errors %v", got, errs)
+	}
+	if id, ok := errs[-32700]; !ok || id != "null" {
+		t.Errorf("a line that is not JSON: want a parse error (-32700) with id null, got %v", errs)
+	}
+	if id, ok := errs[-32600]; !ok || id != "7" {
+		t.Errorf("JSON that is no JSON-RPC message: want an invalid request (-32600) with its id 7, got %v", errs)
+	}
+	if r, ok := got["2"]; !ok || !strings.Contains(string(r.Result), "planq_search") {
+		t.Errorf("tools/list after the bad lines: want the tools, got %s", r.Result)
 	}
 }

@@ -176,13 +176,21 @@ func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 // WriteCommit stores a commit of tree with parents, authored by the user's
 // git identity.
 func (r *Repo) WriteCommit(tree plumbing.Hash, parents []plumbing.Hash, message string) (plumbing.Hash, error) {
+	return r.writeCommit(tree, parents, message, r.signature())
+}
+
+// rootSignature signs the first commit of every global: the same on every
+// machine, so that the same skeleton makes the same commit, and two machines
+// that started planq apart still share a merge base.
+var rootSignature = object.Signature{Name: "planq", Email: "planq@localhost", When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message string, sig object.Signature) (plumbing.Hash, error) {
 	if tree.IsZero() {
 		tree = emptyTree
 		if err := r.ensureEmptyTree(); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
-	sig := r.signature()
 	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
 	obj := r.gg.Storer.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
@@ -369,4 +377,24 @@ func (r *Repo) walkTree(h plumbing.Hash, prefix string, seen map[string]bool, fi
 		}
 	}
 	return files, nil
+}
+
+// Entry is one entry at the top of a commit's tree.
+type Entry struct {
+	Name string
+	Dir  bool
+	Blob Hash
+}
+
+// TopLevel lists the entries at the top of commit's tree.
+func (r *Repo) TopLevel(commit Hash) ([]Entry, error) {
+	t, err := r.commitTree(commit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Entry, 0, len(t.Entries))
+	for _, e := range t.Entries {
+		out = append(out, Entry{Name: e.Name, Dir: e.Mode == filemode.Dir, Blob: e.Hash})
+	}
+	return out, nil
 }

@@ -143,7 +143,9 @@ func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool,
 }
 
 // CreateGlobal gives a new repository its global branch holding files. It
-// fails with planqerr.Exists when another process made global first.
+// fails with planqerr.Exists when another process made global first. The
+// first commit depends on files alone: two machines that create the same
+// skeleton apart make the same commit, and their globals share history.
 func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error {
 	blobs := make(map[string]plumbing.Hash, len(files))
 	for p, data := range files {
@@ -157,7 +159,7 @@ func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error 
 	if err != nil {
 		return err
 	}
-	commit, err := r.WriteCommit(tree, nil, "planq: initialise state repository\n")
+	commit, err := r.writeCommit(tree, nil, "planq: initialise state repository\n", rootSignature)
 	if err != nil {
 		return err
 	}

@@ -64,6 +64,16 @@ func InitFromRemote(ctx context.Context, p *project.Project) (created, fetched b
 		switch {
 		case ferr == nil:
 			fetched = true
+			theirs, err := r.RefTip(trackingGlobal(DefaultRemote))
+			if err != nil {
+				return err
+			}
+			if ok, err := IsPlanqState(r, theirs); err != nil || !ok {
+				if err == nil {
+					err = notPlanqState(DefaultRemote, theirs, p.StateRepo())
+				}
+				return err // nothing is left behind
+			}
 			return nil
 		case planqerr.Is(ferr, planqerr.NotFound):
 			return r.CreateGlobal(ctx, changelog.Skeleton())
@@ -85,13 +95,23 @@ type PullResult struct {
 	Agents  int      `json:"agents,omitempty"`
 }
 
+// PullOptions choose what a pull takes.
+type PullOptions struct {
+	// Agents also fetches teammates' agent branches, read only.
+	Agents bool
+	// AllowUnrelated merges a global that shares no history with ours: two
+	// machines that each started planq before they shared a remote.
+	AllowUnrelated bool
+}
+
 // Pull fetches the team's global from remote and merges it into global: a
 // fast-forward when possible (done by the fetch itself, which only ever
 // fast-forwards), else a three-way, per-path merge committed with both tips
 // as parents. With agents it also fetches teammates' agent branches, read
 // only, under refs/planq/remotes/<remote>/agents/.
-func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (PullResult, error) {
+func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptions) (PullResult, error) {
 	repo := store.Repo
+	agents := opts.Agents
 	res := PullResult{Remote: remote}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
@@ -120,6 +140,16 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 	if err != nil {
 		return res, err
 	}
+	if ok, err := IsPlanqState(repo, theirs); err != nil || !ok {
+		if err == nil {
+			err = notPlanqState(remote, theirs, repo.Path)
+			// The fetch fast-forwards global when it can: undo that.
+			if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == theirs && ours != before {
+				_ = repo.UpdateRefs(ctx, "planq: pull refused "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: before, Old: ours}})
+			}
+		}
+		return res, err
+	}
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
 		ours, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
@@ -138,6 +168,15 @@ func Pull(ctx context.Context, store *agent.Store, remote string, agents bool) (
 		case ahead:
 			res.Outcome = "ahead"
 			return res, nil
+		}
+		if !opts.AllowUnrelated {
+			if _, related, err := repo.MergeBase(ours, theirs); err != nil || !related {
+				if err == nil {
+					err = planqerr.New(planqerr.Refused, "remote "+remote, "its global shares no history with this one; nothing was merged").
+						WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: planq state pull --allow-unrelated %s", remote)
+				}
+				return res, err
+			}
 		}
 		commit, choices, err := mergeCommits(repo, ours, theirs, "pull "+remote)
 		if err != nil {
@@ -265,7 +304,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 			}
 			if !merged {
 				res.Pulls++
-				if _, err := Pull(ctx, store, remote, false); err != nil {
+				if _, err := Pull(ctx, store, remote, PullOptions{}); err != nil {
 					return res, err
 				}
 				continue
@@ -287,7 +326,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 			return res, err
 		}
 		res.Pulls++
-		if _, err := Pull(ctx, store, remote, false); err != nil {
+		if _, err := Pull(ctx, store, remote, PullOptions{}); err != nil {
 			return res, err
 		}
 	}

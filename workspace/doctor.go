@@ -12,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/team"
 )
 
 // StaleLockAge is how old a git lock file must be before doctor calls it
@@ -24,7 +25,9 @@ type Finding struct {
 	Problem string `json:"problem"`
 	Fix     string `json:"fix"`
 	Fixed   bool   `json:"fixed"`
-	Err     string `json:"error,omitempty"`
+	// Manual is true when doctor cannot repair it: Fix says what to do.
+	Manual bool   `json:"manual,omitempty"`
+	Err    string `json:"error,omitempty"`
 }
 
 // Doctor looks for the problems that crashes, moves and other tools leave
@@ -33,6 +36,7 @@ type Finding struct {
 func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error) {
 	var out []Finding
 	add := func(f Finding, repair func() error) {
+		f.Manual = repair == nil
 		if fix && repair != nil {
 			if err := repair(); err != nil {
 				f.Err = err.Error()
@@ -80,6 +84,12 @@ func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error
 	repo, err := staterepo.Open(bare)
 	if err != nil {
 		return nil, err
+	}
+	if tip, err := repo.Tip(project.GlobalBranch); err == nil {
+		if ok, err := team.IsPlanqState(repo, tip); err == nil && !ok {
+			add(Finding{Check: "global", Problem: fmt.Sprintf("global (%s) is not planq state: no planq README and no record directory; other history was pulled or pushed into it", tip.String()[:12]),
+				Fix: "none automatic: point global back at its last planq commit (git -C " + bare + " reflog global shows them) with git update-ref"}, nil)
+		}
 	}
 	agentDir := filepath.Join(p.Workspace, project.AgentMount)
 	if _, err := os.Lstat(agentDir); err == nil {
