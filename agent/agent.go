@@ -85,7 +85,7 @@ func (s *Store) Resolve(name string) (*Agent, error) {
 		}
 	}
 	return nil, planqerr.New(planqerr.NotFound, s.Project.Workspace, "no agent is mounted here").
-		WithHint("pass --agent NAME, run this in an agent's workspace, or 'planq create NAME --here'")
+		WithHint("name the agent ('planq list' shows them), work in an agent's workspace, or mount one here: planq create NAME --here")
 }
 
 // workspaceOf maps <workspace>/.planq/agent to <workspace>.

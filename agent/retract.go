@@ -14,7 +14,7 @@ import (
 func (a *Agent) Retract(ctx context.Context, id, reason string, opts WriteOptions) (Written, error) {
 	if !changelog.ValidID(id) {
 		return Written{}, planqerr.New(planqerr.Invalid, id, "is not a record id").
-			WithHint("record ids look like pq-3f9a1c2e4b; 'planq search' and 'planq log' show them")
+			WithHint("record ids look like pq-3f9a1c2e4b; 'planq search WORDS' and 'planq log' show them")
 	}
 	set, err := a.store.Records.All()
 	if err != nil {

@@ -73,7 +73,7 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	if err != nil {
 		return Written{}, planqerr.New(planqerr.Failure, filepath.Join(a.Dir, rel),
 			"record written but not committed: %w", err).
-			WithHint("nothing is lost: commit it with 'git -C %s commit' or run the command again after fixing the cause", a.Dir)
+			WithHint("nothing is lost: the file is there; once the cause is gone (another git process holding the index, say), 'planq doctor --fix' commits it")
 	}
 	return Written{ID: rec.ID, Kind: rec.Kind, Path: rel, Commit: commit.String(), Agent: a.Name}, nil
 }
@@ -132,7 +132,7 @@ func guard(subject string, data []byte, opts WriteOptions) error {
 	if !opts.AllowSecret {
 		if found := secrets.Scan(string(data)); len(found) > 0 {
 			return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-				WithHint("remove the credential; if it is not one, pass --allow-secret")
+				WithHint("remove the credential; if it is not one, allow it: --allow-secret on the command line, allow_secret over MCP")
 		}
 	}
 	return nil

@@ -212,7 +212,7 @@ func recordIDs(field string, ids ...string) error {
 	for _, id := range ids {
 		if id != "" && !ValidID(id) {
 			return planqerr.New(planqerr.Invalid, field, "%q is not a record id", id).
-				WithHint("record ids look like pq-3f9a1c2e4b; 'planq log' and 'planq search' show them")
+				WithHint("record ids look like pq-3f9a1c2e4b; 'planq log' and 'planq search WORDS' show them")
 		}
 	}
 	return nil

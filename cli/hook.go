@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/session"
@@ -47,6 +49,11 @@ are logged on stderr), is harmless when called twice, and says nothing outside
 a planq project. 'planq setup' installs these hooks.`,
 		Args: exactArgs(1, "the EVENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// An agent planq does not know gets an error: nothing planq
+			// could print would be in a form it validates.
+			if err := hooks.CheckAgent(opts.agent); err != nil {
+				return err
+			}
 			runHook(cmd.Context(), env, args[0], opts)
 			return nil
 		},
@@ -61,8 +68,12 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 	input := readBounded(ctx, env.Stdin, 1<<20)
 	req := hooks.Request{Event: event, Agent: opts.agent, Input: hooks.ParseInput(input)}
 	p, err := project.Find(hookDir(env, req))
-	if err != nil {
+	switch {
+	case planqerr.Is(err, planqerr.NotInitialized):
 		p = nil // not a planq project: every action says nothing
+	case err != nil:
+		p = nil
+		warnHook(env, "planq gives this session nothing until this is fixed", err)
 	}
 	acts := hooks.Actions{
 		Prime: func(ctx context.Context, source string) (string, error) {
@@ -91,13 +102,24 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 	}
 	out, err := hooks.Handle(ctx, req, acts)
 	if err != nil {
-		env.Log.Warn("hook handler failed; the agent goes on without it", "event", event, "agent", opts.agent, "err", err)
+		warnHook(env, "hook handler failed; the agent goes on without it", err)
 		out = hooks.NoOpOutput(opts.agent)
 		if event == hooks.EventSessionStart {
 			out = hooks.SessionStartOutput(opts.agent, "")
 		}
 	}
 	_, _ = env.Stdout.Write(out)
+}
+
+// warnHook says on stderr why a hook gave the agent less than it could, and
+// what to do about it; the hook itself still succeeds.
+func warnHook(env *Env, what string, err error) {
+	kv := []any{"err", err}
+	var pe *planqerr.Error
+	if errors.As(err, &pe) && pe.Hint != "" {
+		kv = append(kv, "hint", pe.Hint)
+	}
+	env.Log.Warn(what, kv...)
 }
 
 // hookDir is where the hook acts: the directory the agent reported, else

@@ -29,7 +29,11 @@ planq_search and planq_get.
 
 The project is --project, else the agent's project-directory variable
 (PLANQ_PROJECT_DIR, CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR),
-else the working directory, only if that is a planq project. Logs go to stderr.`,
+else the working directory, only if that is a planq project. Outside a planq
+project the server starts all the same and every tool answers why and what to
+do. Where no agent is mounted, planq_context, planq_search and planq_get read
+the team's memory (global). A line on stdin that is not a JSON-RPC message gets
+the protocol's error response, and serving goes on. Logs go to stderr.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
 	}
@@ -84,11 +88,15 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 		dir = env.Dir
 	}
 	srv, err := mcpserver.New(dir, Version)
+	if planqerr.Is(err, planqerr.NotInitialized) {
+		// Serve anyway: an agent whose server died at start has no way to
+		// learn why, while a tool result tells it (and its user) what to do.
+		env.Log.Warn("not a planq project; every tool will say so", "dir", dir)
+		srv = mcpserver.Unavailable(planqerr.New(planqerr.NotInitialized, dir, "is not a planq project, so planq has no memory to serve here").
+			WithHint("run 'planq init' in the code repository, or start the server with --project DIR ('planq setup' writes it for Claude, Cursor and Copilot)"), Version)
+		err = nil
+	}
 	if err != nil {
-		if planqerr.Is(err, planqerr.NotInitialized) && project == "" {
-			return planqerr.New(planqerr.NotInitialized, dir, "not a planq project, and no --project was given").
-				WithHint("pass --project DIR (planq setup does), or set CLAUDE_PROJECT_DIR")
-		}
 		return err
 	}
 	defer func() {

@@ -2,12 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,18 +21,73 @@ import (
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"planq": func() { os.Exit(Main()) },
+		"planq": func() { os.Exit(runRecordingHints()) },
 	})
+}
+
+// hintsVar names the file where the scripts' planq processes record every
+// hint they print, for TestScripts to check once all scripts ran.
+const hintsVar = "PLANQ_TEST_HINTS"
+
+// runRecordingHints is Main with its stderr also scanned for hint lines.
+func runRecordingHints() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rec := &hintRecorder{path: os.Getenv(hintsVar)}
+	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, io.MultiWriter(os.Stderr, rec))
+	rec.flush()
+	return code
+}
+
+// hintRecorder appends the hint lines written through it to a file.
+type hintRecorder struct {
+	path string
+	buf  bytes.Buffer
+}
+
+func (h *hintRecorder) Write(p []byte) (int, error) {
+	h.buf.Write(p)
+	return len(p), nil
+}
+
+func (h *hintRecorder) flush() {
+	if h.path == "" {
+		return
+	}
+	var hints []byte
+	for _, line := range strings.Split(h.buf.String(), "\n") {
+		if _, hint, ok := strings.Cut(line, "planq: hint: "); ok {
+			hints = append(hints, hint+"\n"...)
+		} else if i := strings.Index(line, "hint="); i >= 0 && strings.Contains(line, "planq") {
+			hints = append(hints, strings.Trim(line[i+len("hint="):], `"`)+"\n"...)
+		}
+	}
+	if len(hints) == 0 {
+		return
+	}
+	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	_, _ = f.Write(hints) // one write: concurrent scripts append whole lines
+	_ = f.Close()
 }
 
 // TestScripts runs the end-to-end scripts in testdata/script: the real
 // planq binary against real git, one fresh HOME, PLANQ_HOME and gitconfig
 // per script.
 func TestScripts(t *testing.T) {
+	hints := filepath.Join(t.TempDir(), "hints")
+	// After every script: each command a hint names must be one planq
+	// accepts as printed.
+	t.Cleanup(func() { checkHints(t, hints) })
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
-		Setup:               setupScriptEnv,
+		Setup: func(e *testscript.Env) error {
+			e.Setenv(hintsVar, hints)
+			return setupScriptEnv(e)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":   cmdExits,
 			"gitrepo": cmdGitRepo,

@@ -3,7 +3,10 @@ package hooks
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
+
+	"github.com/planq-dev/planq/planqerr"
 )
 
 // Agents whose hooks planq answers.
@@ -88,7 +91,18 @@ func Handle(ctx context.Context, req Request, act Actions) ([]byte, error) {
 		err := act.Save(ctx, "save pending state at "+strings.ReplaceAll(req.Event, "-", " "))
 		return NoOpOutput(req.Agent), err
 	}
-	return NoOpOutput(req.Agent), nil
+	return NoOpOutput(req.Agent), planqerr.New(planqerr.Invalid, "hook event "+`"`+req.Event+`"`, "is not an event planq handles").
+		WithHint("use one of %s; 'planq setup %s' writes the hooks planq answers", strings.Join(Events, ", "), req.Agent)
+}
+
+// CheckAgent refuses an agent whose hooks planq does not answer: without
+// knowing its format, nothing planq prints would be valid.
+func CheckAgent(agent string) error {
+	if slices.Contains(Agents, agent) {
+		return nil
+	}
+	return planqerr.New(planqerr.Invalid, "agent "+`"`+agent+`"`, "planq answers no hooks of this agent").
+		WithHint("use --agent %s", strings.Join(Agents, "|"))
 }
 
 // SessionStartOutput is the session-start answer in the form each agent

@@ -45,6 +45,23 @@ var SetupAgents = []string{"claude", "codex", "gemini", "cursor", "opencode", "w
 // mcpCommand is how agents start planq's MCP server.
 var mcpCommand = []string{"planq", "mcp", "serve"}
 
+// mcpArgs are the server's arguments: the project directory, where the agent
+// can name it in its configuration (its variable, expanded by the agent),
+// so that the server never depends on the directory the agent starts it in.
+func mcpArgs(projectDir string) []string {
+	args := append([]string(nil), mcpCommand[1:]...)
+	if projectDir != "" {
+		args = append(args, "--project", projectDir)
+	}
+	return args
+}
+
+// Project directories as agents expand them in their MCP configuration.
+const (
+	claudeProjectDir = "${CLAUDE_PROJECT_DIR:-.}" // Claude Code expands ${VAR:-default} in .mcp.json
+	editorProjectDir = "${workspaceFolder}"       // Cursor and VS Code expand it in mcp.json
+)
+
 // ownsHook tells planq's hook groups from the user's.
 func ownsHook(raw string) bool { return strings.Contains(raw, "planq hook ") }
 
@@ -71,7 +88,7 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 			mcpFile = filepath.Join(base, ".claude.json")
 		}
 		mcp = append(mcp, JSONEntries{Path: mcpFile, Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:]},
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(claudeProjectDir)},
 		}})
 	case "codex":
 		dir := filepath.Join(base, ".codex")
@@ -83,7 +100,7 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 		if t.Global {
 			agents = filepath.Join(dir, "AGENTS.md")
 		}
-		edits = append(edits, MarkdownBlock{Path: agents, Content: Snippet})
+		edits = append(edits, MarkdownBlock{Path: agents, Content: Snippet, User: agent})
 		mcp = append(mcp, TOMLBlock{Path: filepath.Join(dir, "config.toml"), Table: "mcp_servers.planq",
 			Content: "[mcp_servers.planq]\ncommand = \"planq\"\nargs = [\"mcp\", \"serve\"]"})
 	case "gemini":
@@ -97,19 +114,19 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 		if t.Global {
 			md = filepath.Join(base, ".gemini", "GEMINI.md")
 		}
-		edits = append(edits, MarkdownBlock{Path: md, Content: Snippet})
+		edits = append(edits, MarkdownBlock{Path: md, Content: Snippet, User: agent})
 		mcp = append(mcp, JSONEntries{Path: settings, Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:], Timeout: 30000},
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(""), Timeout: 30000},
 		}})
 	case "cursor":
 		// Rules and MCP only: Cursor also runs Claude's hooks, and planq's
 		// session hooks must not run twice in one session.
 		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".cursor", "rules", "planq.mdc"), Content: cursorRule})
 		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".cursor", "mcp.json"), Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpCommand[1:]},
+			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
 		}})
 	case "opencode":
-		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, "AGENTS.md"), Content: Snippet})
+		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, "AGENTS.md"), Content: Snippet, User: agent})
 		cfg := filepath.Join(base, "opencode.json")
 		if t.Global {
 			cfg = filepath.Join(base, ".config", "opencode", "opencode.json")
@@ -120,9 +137,9 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 	case "windsurf":
 		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".windsurf", "rules", "planq.md"), Content: windsurfRule})
 	case "copilot":
-		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, ".github", "copilot-instructions.md"), Content: Snippet})
+		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, ".github", "copilot-instructions.md"), Content: Snippet, User: agent})
 		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".vscode", "mcp.json"), Owns: ownsHook, Members: map[string]any{
-			"servers.planq": stdioServer{Type: "stdio", Command: mcpCommand[0], Args: mcpCommand[1:]},
+			"servers.planq": stdioServer{Type: "stdio", Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
 		}})
 	case "aider":
 		edits = append(edits,

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/renameio/v2"
@@ -176,6 +177,11 @@ const BlockVersion = 1
 type MarkdownBlock struct {
 	Path    string
 	Content string
+	// User is the agent whose setup writes the block. Agents that read one
+	// file (Codex and opencode both read AGENTS.md) share one block, which
+	// lists its users: removing one agent's setup keeps the block while
+	// another still uses it.
+	User string
 }
 
 // File implements Edit.
@@ -183,19 +189,60 @@ func (m MarkdownBlock) File() string { return m.Path }
 
 const mdBegin, mdEnd = "<!-- planq:begin", "<!-- planq:end -->"
 
-func (m MarkdownBlock) block() string {
+// usersPrefix starts the list of a block's users in its begin marker.
+const usersPrefix = "for="
+
+func (m MarkdownBlock) block(users []string) string {
 	body := strings.TrimRight(m.Content, "\n")
-	return fmt.Sprintf("%s v%d sha256:%s -->\n%s\n%s\n", mdBegin, BlockVersion, contentHash(body), body, mdEnd)
+	head := fmt.Sprintf("%s v%d sha256:%s", mdBegin, BlockVersion, contentHash(body))
+	if len(users) > 0 {
+		head += " " + usersPrefix + strings.Join(users, ",")
+	}
+	return head + " -->\n" + body + "\n" + mdEnd + "\n"
 }
 
-// Install implements Edit: replace planq's block, or append it.
+// blockUsers reads the users listed in the block of text, if any.
+func blockUsers(text string) ([]string, error) {
+	start, _, err := findBlock(text, mdBegin, mdEnd)
+	if err != nil || start < 0 {
+		return nil, err
+	}
+	line, _, _ := strings.Cut(text[start:], "\n")
+	for _, field := range strings.Fields(line) {
+		if list, ok := strings.CutPrefix(field, usersPrefix); ok {
+			return strings.Split(list, ","), nil
+		}
+	}
+	return nil, nil
+}
+
+// Install implements Edit: replace planq's block, or append it, with this
+// agent among its users.
 func (m MarkdownBlock) Install(data []byte, exists bool) ([]byte, error) {
-	return installBlock(data, exists, mdBegin, mdEnd, m.block())
+	users, err := blockUsers(string(data))
+	if err != nil {
+		return nil, err
+	}
+	if m.User != "" && !slices.Contains(users, m.User) {
+		users = append(users, m.User)
+		slices.Sort(users)
+	}
+	return installBlock(data, exists, mdBegin, mdEnd, m.block(users))
 }
 
-// Remove implements Edit: take planq's block out, and the blank line
-// Install put before it.
+// Remove implements Edit: take this agent off the block's users, and the
+// block out (with the blank line Install put before it) when no other
+// agent uses it.
 func (m MarkdownBlock) Remove(data []byte) ([]byte, bool, error) {
+	users, err := blockUsers(string(data))
+	if err != nil {
+		return nil, false, err
+	}
+	others := slices.DeleteFunc(slices.Clone(users), func(u string) bool { return u == m.User })
+	if m.User != "" && len(others) > 0 {
+		out, err := installBlock(data, true, mdBegin, mdEnd, m.block(others))
+		return out, false, err
+	}
 	return removeBlock(data, mdBegin, mdEnd)
 }
 

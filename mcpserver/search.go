@@ -31,12 +31,12 @@ func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, search. Results are snippets with file path and line range.",
 		InputSchema: schemaFor[searchIn](enums{"kind": values(changelog.Kinds)})},
 		func(_ context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(*agent.Agent) (string, error) { return s.search(in) })
+			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) { return s.search(in) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: readOnly,
 		Description: "Read lines of one record file from the state repository."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.get(a, in) })
+			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.get(a, in) })
 		})
 }
 

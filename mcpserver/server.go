@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -20,6 +22,9 @@ type Server struct {
 	project *project.Project
 	store   *agent.Store
 	version string
+	// unavailable says why there is no store: the server was started
+	// outside a planq project. It serves anyway, and every tool says so.
+	unavailable error
 }
 
 // New opens the project at dir for serving.
@@ -35,8 +40,20 @@ func New(dir, version string) (*Server, error) {
 	return &Server{project: p, store: store, version: version}, nil
 }
 
+// Unavailable is a server for a directory that is not a planq project: it
+// lists its tools like any other and answers each call with why, and what
+// to do, rather than leave the agent with a server that died at start.
+func Unavailable(why error, version string) *Server {
+	return &Server{unavailable: why, version: version}
+}
+
 // Close saves what the record cache learned.
-func (s *Server) Close() error { return s.store.Close() }
+func (s *Server) Close() error {
+	if s.store == nil {
+		return nil
+	}
+	return s.store.Close()
+}
 
 // MCP builds the SDK server with every tool registered.
 func (s *Server) MCP() *mcp.Server {
@@ -58,9 +75,25 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // withAgent runs fn for the named agent (or the one mounted in the project
 // directory), holding the server's lock.
 func (s *Server) withAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
+	return s.call(name, false, fn)
+}
+
+// readAgent is withAgent for tools that only read: where no agent is
+// mounted they read the team's memory (global).
+func (s *Server) readAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
+	return s.call(name, true, fn)
+}
+
+func (s *Server) call(name string, readOnly bool, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.store == nil {
+		return nil, nil, toolError(s.unavailable)
+	}
 	a, err := s.store.Resolve(name)
+	if err != nil && readOnly && name == "" && planqerr.Is(err, planqerr.NotFound) {
+		a, err = s.store.Global(), nil
+	}
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
@@ -93,10 +126,16 @@ func next(calls ...string) string {
 	return "\n\nNext: " + strings.Join(calls, " or ")
 }
 
+// call formats a tool call as an agent would send it: argument values in
+// JSON, so a number stays a number and the call is valid as printed.
 func call(tool string, args ...any) string {
 	var parts []string
 	for i := 0; i+1 < len(args); i += 2 {
-		parts = append(parts, fmt.Sprintf("%q: %q", args[i], fmt.Sprint(args[i+1])))
+		val, err := json.Marshal(args[i+1])
+		if err != nil {
+			val = []byte(`""`) // strings, numbers and booleans always encode
+		}
+		parts = append(parts, fmt.Sprintf("%q: %s", args[i], val))
 	}
 	return tool + " {" + strings.Join(parts, ", ") + "}"
 }

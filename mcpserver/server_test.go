@@ -3,10 +3,12 @@ package mcpserver_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -141,12 +143,23 @@ func TestToolsOverARealProcess(t *testing.T) {
 		{"planq_search", map[string]any{"query": "RS256", "kind": "decision"}, "Next: planq_get"},
 		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
 	}
+	results := map[string]string{}
 	for _, st := range steps {
 		text, isErr := callTool(t, s, st.tool, st.args)
 		if isErr || !strings.Contains(text, st.want) {
 			t.Fatalf("%s %v: error=%v, want %q in:\n%s", st.tool, st.args, isErr, st.want, text)
 		}
+		results[fmt.Sprintf("%s %v", st.tool, st.args)] = text
 	}
+	// Every "Next:" call a result suggests is valid as printed: run them all.
+	ranNext := 0
+	for from, text := range results {
+		ranNext += runNext(t, s, from, text)
+	}
+	if ranNext < len(steps) {
+		t.Errorf("only %d Next calls in %d results", ranNext, len(steps))
+	}
+
 	// A search result is a snippet of at most 700 characters with a line range.
 	text, _ = callTool(t, s, "planq_search", map[string]any{"query": "tokens"})
 	line := strings.SplitN(strings.SplitN(text, "\n\n", 2)[1], "\n", 2)[0]
@@ -330,4 +343,94 @@ func TestBadLinesGetErrorsAndServingGoesOn(t *testing.T) {
 	if r, ok := got["2"]; !ok || !strings.Contains(string(r.Result), "planq_search") {
 		t.Errorf("tools/list after the bad lines: want the tools, got %s", r.Result)
 	}
+}
+
+func TestOutsideAProjectEveryToolSaysWhy(t *testing.T) {
+	testgit.Isolate(t)
+	for _, v := range []string{"PLANQ_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR", "CURSOR_PROJECT_DIR"} {
+		t.Setenv(v, "")
+	}
+	s := connect(t) // started in a directory that is no project
+	tools, err := s.ListTools(context.Background(), nil)
+	if err != nil || len(tools.Tools) < 9 {
+		t.Fatalf("outside a project the server must still list its tools: %v", err)
+	}
+	calls := map[string]map[string]any{
+		"planq_context": {},
+		"planq_search":  {"query": "x"},
+		"planq_learn":   {"insight": "x", "type": "pattern", "domain": "d"},
+	}
+	for tool, args := range calls {
+		text, isErr := callTool(t, s, tool, args)
+		if !isErr || !strings.Contains(text, "is not a planq project") || !strings.Contains(text, "planq init") {
+			t.Errorf("%s outside a project: want a tool error saying why and what to do, got %v %q", tool, isErr, text)
+		}
+	}
+}
+
+func TestWithoutAnAgentReadingToolsReadGlobal(t *testing.T) {
+	dir := project(t)
+	// A second checkout of the project with no agent mounted: the main
+	// checkout of a lead, say.
+	lead := filepath.Join(t.TempDir(), "lead")
+	for _, args := range [][]string{{"git", "clone", "-q", dir, lead}} {
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	cfg, err := os.ReadFile(filepath.Join(dir, ".planq", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(lead, ".planq"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lead, ".planq", "config"), cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := connect(t, "--project", dir)
+	if _, isErr := callTool(t, a, "planq_learn", map[string]any{"insight": "Promoted wisdom about tokens", "type": "pattern", "domain": "auth"}); isErr {
+		t.Fatal("planq_learn failed")
+	}
+	promote := exec.Command(planqBin, "context", "promote", "--agent", "a", "--all")
+	promote.Dir = dir
+	if out, err := promote.CombinedOutput(); err != nil {
+		t.Fatalf("promote: %v\n%s", err, out)
+	}
+	s := connect(t, "--project", lead)
+	if text, isErr := callTool(t, s, "planq_search", map[string]any{"query": "wisdom tokens"}); isErr || !strings.Contains(text, "learnings/auth/") {
+		t.Errorf("planq_search without an agent: want global's learning, got %v %s", isErr, text)
+	}
+	if text, isErr := callTool(t, s, "planq_context", map[string]any{}); isErr || !strings.Contains(text, "Promoted wisdom about tokens") {
+		t.Errorf("planq_context without an agent: want global's memory, got %v %s", isErr, text)
+	}
+	if text, isErr := callTool(t, s, "planq_log", map[string]any{"message": "x"}); !isErr || !strings.Contains(text, "no agent is mounted") {
+		t.Errorf("planq_log without an agent must refuse to write: %v %s", isErr, text)
+	}
+}
+
+var nextCall = regexp.MustCompile(`(planq_[a-z]+) (\{[^}]*\})`)
+
+// runNext calls every tool a result's "Next:" line suggests, with the
+// arguments as printed, and fails the test when one is refused.
+func runNext(t *testing.T, s *mcp.ClientSession, from, text string) int {
+	t.Helper()
+	_, line, ok := strings.Cut(text, "\n\nNext: ")
+	if !ok {
+		t.Errorf("%s result has no Next line:\n%s", from, text)
+		return 0
+	}
+	n := 0
+	for _, m := range nextCall.FindAllStringSubmatch(line, -1) {
+		var args map[string]any
+		if err := json.Unmarshal([]byte(m[2]), &args); err != nil {
+			t.Errorf("%s suggests %s %s, which is not JSON: %v", from, m[1], m[2], err)
+			continue
+		}
+		if out, isErr := callTool(t, s, m[1], args); isErr {
+			t.Errorf("%s suggests %s %s, which fails: %s", from, m[1], m[2], out)
+		}
+		n++
+	}
+	return n
 }

@@ -20,16 +20,25 @@ type agentArg struct {
 	Agent string `json:"agent,omitempty" jsonschema:"agent name; default: the agent mounted in the project"`
 }
 
+// writeArg is what every tool that writes takes beside the agent.
+type writeArg struct {
+	AllowSecret bool `json:"allow_secret,omitempty" jsonschema:"store it though it looks like a credential; only when it is none"`
+}
+
+func (w writeArg) options() agent.WriteOptions { return agent.WriteOptions{AllowSecret: w.AllowSecret} }
+
 type contextIn struct{ agentArg }
 
 type scratchIn struct {
 	agentArg
+	writeArg
 	Append  string `json:"append,omitempty" jsonschema:"text to add to the scratch notes"`
 	Replace string `json:"replace,omitempty" jsonschema:"new scratch notes, replacing the old"`
 }
 
 type logIn struct {
 	agentArg
+	writeArg
 	Message   string   `json:"message,omitempty" jsonschema:"what you did; omit to list recent entries"`
 	Type      string   `json:"type,omitempty" jsonschema:"what sort of entry (default implement)"`
 	Status    string   `json:"status,omitempty" jsonschema:"where the work stands"`
@@ -39,6 +48,7 @@ type logIn struct {
 
 type learnIn struct {
 	agentArg
+	writeArg
 	Insight        string   `json:"insight" jsonschema:"what the next session must know"`
 	Type           string   `json:"type" jsonschema:"what sort of learning"`
 	Domain         string   `json:"domain" jsonschema:"area it belongs to, like auth or ci"`
@@ -50,6 +60,7 @@ type learnIn struct {
 
 type decideIn struct {
 	agentArg
+	writeArg
 	Decision string   `json:"decision" jsonschema:"the choice made"`
 	Over     []string `json:"over,omitempty" jsonschema:"alternatives rejected"`
 	Because  string   `json:"because" jsonschema:"the rationale"`
@@ -64,6 +75,7 @@ type checkpointIn struct {
 
 type handoffIn struct {
 	agentArg
+	writeArg
 	Message string `json:"message" jsonschema:"what the next session should pick up"`
 	To      string `json:"to,omitempty" jsonschema:"agent meant to pick it up; default: your next session"`
 }
@@ -73,7 +85,7 @@ func (s *Server) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_context", Annotations: readOnly,
 		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions, and the team's learnings. Call at the start of work and after a compaction."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				sum, err := prime.BuildSummary(a)
 				if err != nil {
 					return "", err
@@ -88,9 +100,9 @@ func (s *Server) register(srv *mcp.Server) {
 				var err error
 				switch {
 				case in.Append != "":
-					_, err = a.AppendScratch(ctx, in.Append, agent.WriteOptions{})
+					_, err = a.AppendScratch(ctx, in.Append, in.options())
 				case in.Replace != "":
-					_, err = a.SetScratch(ctx, in.Replace, agent.WriteOptions{})
+					_, err = a.SetScratch(ctx, in.Replace, in.options())
 				}
 				if err != nil {
 					return "", err
@@ -110,7 +122,7 @@ func (s *Server) register(srv *mcp.Server) {
 				}
 				rec, err := changelog.NewLog(changelog.LogInput{Text: in.Message, Type: changelog.Type(in.Type),
 					Status: changelog.Status(in.Status), DependsOn: in.DependsOn})
-				return s.write(ctx, a, rec, err)
+				return s.write(ctx, a, rec, in.options(), err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_learn",
@@ -121,7 +133,7 @@ func (s *Server) register(srv *mcp.Server) {
 				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
 					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
 					Evidence: changelog.Evidence{Files: in.Files}, Subject: in.Subject})
-				return s.write(ctx, a, rec, err)
+				return s.write(ctx, a, rec, in.options(), err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_decide",
@@ -130,7 +142,7 @@ func (s *Server) register(srv *mcp.Server) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: in.Decision, Alternatives: in.Over,
 					Rationale: in.Because, Subject: in.Subject})
-				return s.write(ctx, a, rec, err)
+				return s.write(ctx, a, rec, in.options(), err)
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_checkpoint",
@@ -145,18 +157,18 @@ func (s *Server) register(srv *mcp.Server) {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in handoffIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				rec, err := changelog.NewHandoff(changelog.HandoffInput{Text: in.Message, To: in.To})
-				return s.write(ctx, a, rec, err)
+				return s.write(ctx, a, rec, in.options(), err)
 			})
 		})
 	s.registerSearch(srv, readOnly)
 }
 
 // write commits a record the constructor made, or passes on why it could not.
-func (s *Server) write(ctx context.Context, a *agent.Agent, rec *changelog.Record, err error) (string, error) {
+func (s *Server) write(ctx context.Context, a *agent.Agent, rec *changelog.Record, opts agent.WriteOptions, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return written(a.Write(ctx, rec, agent.WriteOptions{}))
+	return written(a.Write(ctx, rec, opts))
 }
 
 // written reports a write, with the calls to see it.
@@ -184,9 +196,8 @@ func (s *Server) listLog(a *agent.Agent, all bool) (string, error) {
 	if b.Len() == 0 {
 		b.WriteString("no entries yet\n")
 	}
-	first := ""
-	if len(view.Entries) > 0 {
-		first = view.Entries[0].Path
+	if len(view.Entries) == 0 {
+		return b.String() + next(call("planq_log", "message", "<what you did>"), call("planq_search", "query", "<topic>")), nil
 	}
-	return b.String() + next(call("planq_get", "path", first), call("planq_search", "query", "<topic>")), nil
+	return b.String() + next(call("planq_get", "path", view.Entries[0].Path), call("planq_search", "query", "<topic>")), nil
 }

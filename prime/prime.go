@@ -8,6 +8,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
@@ -57,6 +58,9 @@ type Document struct {
 	// Omitted counts learnings never made into items: far more than any
 	// budget holds.
 	Omitted int `json:"omitted,omitempty"`
+	// fullSize is the length of the rendering with nothing dropped, set when
+	// the budget did not hold it: the budget that shows everything.
+	fullSize int
 	// Problems are malformed records left out.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -66,7 +70,7 @@ const maxLearnings = 400
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"Recovery", "Handoff", "Focus", "Branch", "Awaiting promotion", "Disputed",
+	"No agent", "Recovery", "Handoff", "Focus", "Branch", "Awaiting promotion", "Disputed",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -88,6 +92,9 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	recovering := opts.Source == SourceCompact || opts.Source == SourceResume
 	add := func(section string, priority int, format string, args ...any) {
 		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
+	}
+	if a.Branch == project.GlobalBranch && opts.Role == RoleAgent {
+		add("No agent", 0, "No agent is mounted in this checkout, so this is the team's memory (global), read only. To record your own work, create an agent: eval \"$(planq create NAME)\" makes a workspace of its own, planq create NAME --here mounts it in this checkout.")
 	}
 	if recovering {
 		add("Recovery", 0, "This session resumes after a %s. Before going on, record what you learned before it that is not recorded yet: planq learn \"...\" --type ... --domain ..., planq decide \"...\" --because \"...\", planq log add \"...\".", map[bool]string{true: "compaction", false: "pause"}[opts.Source == SourceCompact])

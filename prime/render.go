@@ -53,6 +53,7 @@ func Fit(doc *Document, format string, budget int, tmpl *template.Template) (str
 	if err != nil || len(out) <= budget {
 		return out, err
 	}
+	doc.fullSize = len(out)
 	// The size only shrinks as more is dropped: find the fewest drops that fit.
 	lo, hi := 1, droppable
 	for lo < hi {
@@ -101,12 +102,19 @@ func (d *Document) sections() []section {
 	return out
 }
 
+// closing says what was left out and the command that shows it: a budget
+// that holds the whole document (nothing dropped, no closing line), and
+// search for the learnings too many to make into items at all.
 func (d *Document) closing(budget int) string {
-	n := d.Dropped()
-	if n == 0 {
-		return ""
+	dropped := d.Dropped() - d.Omitted
+	var parts []string
+	if dropped > 0 {
+		parts = append(parts, fmt.Sprintf("%d less important items were left out to stay under %d characters; 'planq prime --budget %d' shows them all.", dropped, budget, d.fullSize))
 	}
-	return fmt.Sprintf("%d less important items were left out to stay under %d characters; 'planq prime --budget %d' shows them all.", n, budget, budget*4)
+	if d.Omitted > 0 {
+		parts = append(parts, fmt.Sprintf("%d more learnings are never listed here; 'planq search WORDS' finds them.", d.Omitted))
+	}
+	return strings.Join(parts, " ")
 }
 
 func render(d *Document, format string, budget int, tmpl *template.Template) (string, error) {

@@ -37,7 +37,9 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 	defer func() { _ = store.Close() }() // the cache is only a shortcut
 	a, err := store.Resolve(opts.Agent)
 	if err != nil {
-		if opts.Role != prime.RoleLead || opts.Agent != "" {
+		// Where no agent is mounted (a lead's main checkout, say), the
+		// session still gets the team's memory, read only.
+		if opts.Agent != "" || !planqerr.Is(err, planqerr.NotFound) {
 			return "", nil, err
 		}
 		a = store.Global()

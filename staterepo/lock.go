@@ -28,13 +28,16 @@ func (r *Repo) Lock(ctx context.Context, name string) (unlock func(), err error)
 		return nil, fmt.Errorf("failed to create lock directory: %w", err)
 	}
 	fl := flock.New(filepath.Join(dir, name+".lock"))
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, LockTimeout)
 	defer cancel()
 	ok, err := fl.TryLockContext(ctx, 10*time.Millisecond)
 	if !ok || err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || err == nil {
-			return nil, planqerr.New(planqerr.Busy, name, "another planq process has held the lock for %s", LockTimeout).
-				WithHint("wait for it to finish; if none is running, 'planq doctor --fix' clears stale locks")
+			// Only a live process holds an flock: a crashed one released it.
+			waited := time.Since(start).Round(100 * time.Millisecond)
+			return nil, planqerr.New(planqerr.Busy, name, "another planq process is writing for this agent; gave up after waiting %s", waited).
+				WithHint("run the command again once that process is done ('ps' shows planq processes)")
 		}
 		return nil, fmt.Errorf("failed to lock %s: %w", name, err)
 	}

@@ -52,7 +52,7 @@ func Open(path string) (*Repo, error) {
 func openError(path string, err error) error {
 	if strings.Contains(err.Error(), "extension") {
 		return planqerr.New(planqerr.Corrupt, path, "repository uses a git extension planq cannot read: %w", err).
-			WithHint("planq never sets extensions.worktreeConfig or extensions.relativeWorktrees; run 'planq doctor --fix' to unset them")
+			WithHint("neither extensions.worktreeConfig nor extensions.relativeWorktrees is planq's doing; 'planq doctor --fix' unsets them")
 	}
 	return fmt.Errorf("failed to open state repository %s: %w", path, err)
 }

@@ -76,7 +76,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 		staleMount = ok // registered, but its directory is gone
 	}
 
-	ws, codeBranch, err := planWorkspace(p, opts)
+	ws, codeBranch, err := planWorkspace(p, opts, exists)
 	if err != nil {
 		return Created{}, err
 	}
@@ -138,7 +138,9 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 }
 
 // planWorkspace decides where the agent is mounted and on which code branch.
-func planWorkspace(p *project.Project, opts CreateOptions) (string, string, error) {
+// exists says whether the agent's branch exists already, so that a hint
+// mounting it says --resume.
+func planWorkspace(p *project.Project, opts CreateOptions, exists bool) (string, string, error) {
 	if opts.Here {
 		if opts.Branch != "" {
 			return "", "", planqerr.New(planqerr.Invalid, "--branch", "does not go with --here").
@@ -148,8 +150,12 @@ func planWorkspace(p *project.Project, opts CreateOptions) (string, string, erro
 	}
 	ws := p.WorkspacePath(opts.Name)
 	if _, err := os.Stat(ws); err == nil {
+		resume := ""
+		if exists {
+			resume = " --resume"
+		}
 		return "", "", planqerr.New(planqerr.Exists, ws, "workspace directory already exists").
-			WithHint("move it away, or mount the agent into it with 'planq create %s --here' from inside it", opts.Name)
+			WithHint("move it away, or mount the agent in it: cd %s && planq create %s --here%s", ws, opts.Name, resume)
 	}
 	branch := opts.Branch
 	if branch == "" {
