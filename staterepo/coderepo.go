@@ -121,6 +121,15 @@ func CodeHead(dir string) (Head, error) {
 	return h, nil
 }
 
+// Prune drops the code repository's registrations of worktrees whose
+// directory is gone, so their branches can be checked out again.
+func (c *CodeRepo) Prune(ctx context.Context) error {
+	if _, err := c.git.Run(ctx, "worktree", "prune"); err != nil {
+		return fmt.Errorf("failed to prune code worktrees: %w", err)
+	}
+	return nil
+}
+
 // Repair re-links the code repository's worktrees after a move.
 func (c *CodeRepo) Repair(ctx context.Context) error {
 	if _, err := c.git.Run(ctx, "worktree", "repair"); err != nil {

@@ -28,8 +28,24 @@ type WorktreeInfo struct {
 
 // Worktrees lists the linked worktrees, read straight from the repository's
 // administrative files (no git process), sorted by path.
-func (r *Repo) Worktrees() ([]WorktreeInfo, error) {
-	dir := filepath.Join(r.Path, "worktrees")
+func (r *Repo) Worktrees() ([]WorktreeInfo, error) { return worktreesOf(r.Path) }
+
+// CodeWorktrees lists the linked worktrees of the code repository whose
+// shared git directory is commonGitDir, as Repo.Worktrees does.
+func CodeWorktrees(commonGitDir string) ([]WorktreeInfo, error) { return worktreesOf(commonGitDir) }
+
+// WorktreeOfMissingRepo reports whether dir is a worktree of the repository
+// at repoPath, which is gone: its link points into repoPath.
+func WorktreeOfMissingRepo(dir, repoPath string) bool {
+	gitdir, err := worktreeGitDir(dir)
+	if err != nil || Exists(repoPath) {
+		return false
+	}
+	return strings.HasPrefix(filepath.Clean(gitdir), filepath.Clean(repoPath)+string(filepath.Separator))
+}
+
+func worktreesOf(gitDir string) ([]WorktreeInfo, error) {
+	dir := filepath.Join(gitDir, "worktrees")
 	entries, err := os.ReadDir(dir)
 	if isNotExist(err) {
 		return nil, nil

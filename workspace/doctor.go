@@ -30,10 +30,43 @@ type Finding struct {
 	Err    string `json:"error,omitempty"`
 }
 
+// maxPasses bounds how often doctor looks again after repairing: one
+// repair can uncover the next problem (a new state repository makes a dead
+// mount visible), and a user expects one run to repair all it can.
+const maxPasses = 3
+
 // Doctor looks for the problems that crashes, moves and other tools leave
-// behind, and with fix repairs them. It never deletes anyone's files: what it
-// must clear away it moves under $PLANQ_HOME/orphans.
+// behind, and with fix repairs them, looking again after each round of
+// repairs until nothing more can be done. It returns everything it found:
+// repaired, failed, and what remains for the user. It never deletes
+// anyone's files: what it must clear away it moves under $PLANQ_HOME/orphans.
 func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error) {
+	var all []Finding
+	for pass := 0; pass < maxPasses; pass++ {
+		found, err := doctorPass(ctx, p, fix)
+		if err != nil {
+			return all, err
+		}
+		repaired := false
+		for _, f := range found {
+			if f.Fixed {
+				all = append(all, f)
+				repaired = true
+			}
+		}
+		if !fix || !repaired || pass == maxPasses-1 {
+			for _, f := range found {
+				if !f.Fixed {
+					all = append(all, f)
+				}
+			}
+			return all, nil
+		}
+	}
+	return all, nil
+}
+
+func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, error) {
 	var out []Finding
 	add := func(f Finding, repair func() error) {
 		f.Manual = repair == nil
@@ -55,11 +88,32 @@ func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error
 			func() error { _, err := EnsureExclude(p.CommonGitDir); return err })
 	}
 
+	if stale, err := staterepo.CodeWorktrees(p.CommonGitDir); err == nil {
+		for _, wt := range stale {
+			if wt.Missing {
+				add(Finding{Check: "code-worktrees", Problem: fmt.Sprintf("the code repository still registers the worktree %s, which is gone", wt.Path),
+					Fix: "prune the registration (git worktree prune in the code repository); its branch stays"},
+					func() error { return staterepo.OpenCode(p.Root).Prune(ctx) })
+			}
+		}
+	}
+
 	bare := p.StateRepo()
+	agentDir := filepath.Join(p.Workspace, project.AgentMount)
 	if !staterepo.Exists(bare) {
+		if staterepo.WorktreeOfMissingRepo(agentDir, bare) {
+			// The history is in that repository, wherever it went: a new
+			// empty one would hide that, and the user's move back would
+			// find its place taken.
+			add(Finding{Check: "state-repo", Problem: fmt.Sprintf("state repository %s is missing, and the agent mounted at %s committed to it", bare, agentDir),
+				Fix: "move the state repository back to " + bare + " (its history is nowhere else), then run 'planq doctor --fix' again"}, nil)
+			return out, nil
+		}
 		add(Finding{Check: "state-repo", Problem: "state repository " + bare + " is missing", Fix: "create it (planq state init)"},
 			func() error { _, err := InitState(ctx, p); return err })
-		return out, nil
+		if !fix || !staterepo.Exists(bare) {
+			return out, nil // nothing below runs without it
+		}
 	}
 	exts, err := staterepo.UnsupportedExtensions(bare)
 	if err != nil {
@@ -91,7 +145,6 @@ func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error
 				Fix: "none automatic: point global back at its last planq commit (git -C " + bare + " reflog global shows them) with git update-ref"}, nil)
 		}
 	}
-	agentDir := filepath.Join(p.Workspace, project.AgentMount)
 	if _, err := os.Lstat(agentDir); err == nil {
 		switch {
 		case !staterepo.IsLiveWorktree(agentDir):
@@ -121,7 +174,13 @@ func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error
 	for _, wt := range wts {
 		if wt.Missing {
 			add(Finding{Check: "worktrees", Problem: fmt.Sprintf("worktree of %s is registered at %s, which is gone", wt.Branch, wt.Path),
-				Fix: "prune the registration (the branch and its commits stay)"}, func() error { return repo.PruneWorktrees(ctx) })
+				Fix: "prune the registration (the branch and its commits stay)"}, func() error {
+					if err := repo.PruneWorktrees(ctx); err != nil {
+						return err
+					}
+					// The code workspace it was mounted in is usually gone too.
+					return staterepo.OpenCode(p.Root).Prune(ctx)
+				})
 		}
 	}
 	return out, nil
