@@ -175,12 +175,12 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		if wt.Missing {
 			add(Finding{Check: "worktrees", Problem: fmt.Sprintf("worktree of %s is registered at %s, which is gone", wt.Branch, wt.Path),
 				Fix: "prune the registration (the branch and its commits stay)"}, func() error {
-					if err := repo.PruneWorktrees(ctx); err != nil {
-						return err
-					}
-					// The code workspace it was mounted in is usually gone too.
-					return staterepo.OpenCode(p.Root).Prune(ctx)
-				})
+				if err := repo.PruneWorktrees(ctx); err != nil {
+					return err
+				}
+				// The code workspace it was mounted in is usually gone too.
+				return staterepo.OpenCode(p.Root).Prune(ctx)
+			})
 		}
 	}
 	return out, nil
