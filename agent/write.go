@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,6 +53,9 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 		return Written{}, err
 	}
 	defer unlock()
+	if err := a.checkReferences(rec); err != nil {
+		return Written{}, err
+	}
 	rec.Agent = a.Name
 	rec.Timestamp = now()
 	a.fillEvidence(rec)
@@ -76,6 +80,41 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 			WithHint("nothing is lost: the file is there; once the cause is gone (another git process holding the index, say), 'planq doctor --fix' commits it")
 	}
 	return Written{ID: rec.ID, Kind: rec.Kind, Path: rel, Commit: commit.String(), Agent: a.Name}, nil
+}
+
+// checkReferences refuses a record that names what does not exist: a
+// record it supersedes or depends on, an agent it is addressed to. A
+// reference to nothing would be kept forever and mean nothing.
+func (a *Agent) checkReferences(rec *changelog.Record) error {
+	if rec.To != "" {
+		names, err := a.store.AgentNames()
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(names, rec.To) {
+			return planqerr.New(planqerr.NotFound, "agent "+quote(rec.To), "does not exist, so nothing can be addressed to it").
+				WithHint("'planq list' shows the agents; create it first with 'planq create %s', or leave --to out for your own next session", rec.To)
+		}
+	}
+	refs := append([]string{rec.Supersedes}, rec.DependsOn...)
+	if rec.Supersedes == "" && len(rec.DependsOn) == 0 {
+		return nil
+	}
+	set, err := a.store.Records.All()
+	if err != nil {
+		return err
+	}
+	known := make(map[string]bool, len(set.Records))
+	for _, r := range set.Records {
+		known[r.ID] = true
+	}
+	for _, id := range refs {
+		if id != "" && !known[id] {
+			return planqerr.New(planqerr.NotFound, id, "no such record on global or any agent branch").
+				WithHint("'planq search WORDS' finds a record's id")
+		}
+	}
+	return nil
 }
 
 // fillEvidence applies the evidence default: a learning that names no

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"os"
 	"regexp"
@@ -27,9 +28,13 @@ var placeholders = map[string]string{
 // exist fails here.
 func checkHints(t *testing.T, path string) {
 	t.Helper()
+	// Every script prints some hint; a run of a few scripts may print none.
+	all := flag.Lookup("test.run").Value.String() == ""
 	data, err := os.ReadFile(path)
 	if os.IsNotExist(err) {
-		t.Error("the scripts printed no hint at all: the hint recorder is not wired")
+		if all {
+			t.Error("the scripts printed no hint at all: the hint recorder is not wired")
+		}
 		return
 	}
 	if err != nil {
@@ -50,7 +55,7 @@ func checkHints(t *testing.T, path string) {
 			}
 		}
 	}
-	if checked == 0 {
+	if checked == 0 && all {
 		t.Error("no planq command found in the scripts' hints")
 	}
 	t.Logf("checked %d distinct planq commands named in hints", checked)

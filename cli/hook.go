@@ -80,9 +80,14 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			if p == nil {
 				return "", nil
 			}
-			out, _, err := session.Prime(ctx, p, session.PrimeOptions{Format: "markdown", Role: prime.RoleAgent, Source: source})
+			out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Format: "markdown", Role: prime.RoleAgent, Source: source})
 			if session.NoAgent(err) {
 				return "", nil // no agent here: nothing to say
+			}
+			if doc != nil {
+				for _, problem := range doc.Problems {
+					env.Log.Warn("malformed record left out", "problem", problem)
+				}
 			}
 			return out, err
 		},

@@ -44,6 +44,7 @@ func newLogCmd(env *Env) *cobra.Command {
 	f.StringVar(&opts.since, "since", "", "only entries since `WHEN` (2026-11-01, an RFC 3339 time, or a duration like 48h)")
 	f.IntVarP(&opts.limit, "limit", "n", 0, "show at most `N` entries (0: all)")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	cmd.MarkFlagsMutuallyExclusive("agent", "all")
 	cmd.AddCommand(newLogAddCmd(env))
 	return cmd
 }
@@ -52,6 +53,10 @@ func runLog(env *Env, opts logOptions) error {
 	since, err := parseSince(opts.since)
 	if err != nil {
 		return err
+	}
+	if opts.limit < 0 {
+		return planqerr.New(planqerr.Invalid, "--limit", "must be 0 (all) or more, not %d", opts.limit).
+			WithHint("'planq log -n 20' shows the newest 20")
 	}
 	return withStore(env, func(store *agent.Store) error {
 		name := opts.agent

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -61,6 +62,14 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	if opts.role != prime.RoleAgent && opts.role != prime.RoleLead {
 		return planqerr.New(planqerr.Invalid, "--role", "unknown role %q", opts.role).WithHint("use agent or lead")
 	}
+	if !slices.Contains(prime.Sources, opts.source) {
+		return planqerr.New(planqerr.Invalid, "--source", "unknown source %q", opts.source).
+			WithHint("use one of %s", strings.Join(prime.Sources, ", "))
+	}
+	if opts.budget <= 0 {
+		return planqerr.New(planqerr.Invalid, "--budget", "must be a positive number of characters, not %d", opts.budget).
+			WithHint("leave it out for the default, %d", prime.DefaultBudget)
+	}
 	p, err := env.project()
 	if planqerr.Is(err, planqerr.NotInitialized) {
 		return nil // not a planq project: nothing to say, and no failure
@@ -71,6 +80,9 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget})
 	if err != nil {
 		return err
+	}
+	for _, problem := range doc.Problems {
+		env.Log.Warn("malformed record left out", "problem", problem)
 	}
 	if opts.dryRun {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)

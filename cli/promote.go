@@ -91,6 +91,9 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 	default:
 		env.Log.Info("promoted into global", "agent", a.Name, "records", len(res.Candidates), "commit", short(res.Commit), "previous", short(res.Previous))
 	}
+	for _, p := range res.Problems {
+		env.Log.Warn("malformed record not promoted", "problem", p)
+	}
 	for _, c := range res.Disputed() {
 		env.Log.Warn("disputed: contradicts global", "record", c.ID, "existing", c.Existing, "title", c.Title)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -99,6 +100,9 @@ func (s *Server) register(srv *mcp.Server) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				var err error
 				switch {
+				case in.Append != "" && in.Replace != "":
+					return "", planqerr.New(planqerr.Invalid, "planq_scratch", "append and replace do not go together").
+						WithHint("send append to add to the notes, or replace to rewrite them, not both")
 				case in.Append != "":
 					_, err = a.AppendScratch(ctx, in.Append, in.options())
 				case in.Replace != "":

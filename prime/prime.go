@@ -31,6 +31,9 @@ const (
 	SourceClear   = "clear"
 )
 
+// Sources lists the session sources.
+var Sources = []string{SourceStartup, SourceResume, SourceCompact, SourceClear}
+
 // Options choose the document.
 type Options struct {
 	Role   string

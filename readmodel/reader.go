@@ -110,6 +110,7 @@ func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, erro
 	}
 	set.Records = dedupe(set.Records)
 	changelog.SortByTime(set.Records)
+	set.Problems = uniqueProblems(set.Problems)
 	return set, nil
 }
 
@@ -123,7 +124,14 @@ func (rd *Reader) parse(files []staterepo.File) (Set, error) {
 	seen := make(map[key]bool, len(files))
 	var set Set
 	for _, f := range files {
-		if !changelog.IsRecordPath(f.Path) || seen[key{f.Path, f.Blob}] {
+		if !changelog.IsRecordPath(f.Path) {
+			if misplaced(f.Path) {
+				set.Problems = append(set.Problems, &changelog.ParseError{Path: f.Path,
+					Msg: "is not where a record lives (<kind directory>/<shard>/<id>.md), so nothing reads it; move it to its shard"})
+			}
+			continue
+		}
+		if seen[key{f.Path, f.Blob}] {
 			continue
 		}
 		seen[key{f.Path, f.Blob}] = true
@@ -149,6 +157,26 @@ func (rd *Reader) parse(files []staterepo.File) (Set, error) {
 		set.Records = append(set.Records, r)
 	}
 	return set, nil
+}
+
+// misplaced reports whether path, a file under a kind's directory, looks
+// like a record but is not at a record path: a decision at the top of
+// decisions/, or one shard too deep. READMEs are planq's own.
+func misplaced(path string) bool {
+	return strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, "/"+project.ReadmeFile)
+}
+
+// uniqueProblems reports each problem once, though several branches hold it.
+func uniqueProblems(ps []*changelog.ParseError) []*changelog.ParseError {
+	seen := map[string]bool{}
+	out := ps[:0]
+	for _, p := range ps {
+		if k := p.Error(); !seen[k] {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // dedupe keeps one copy of each record ID; the same record reached through

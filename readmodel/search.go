@@ -163,6 +163,10 @@ func (rd *Reader) Get(p string, from, to int, branches ...string) (Excerpt, erro
 		return Excerpt{}, planqerr.New(planqerr.Invalid, "path "+quoted(p), "is not a record of the state repository").
 			WithHint("give a path as search or log shows it, like learnings/auth/pq-3f9a1c2e4b.md")
 	}
+	if from < 0 || to < 0 || (to > 0 && from > to) {
+		return Excerpt{}, planqerr.New(planqerr.Invalid, p, "lines %d to %d are no range", from, to).
+			WithHint("ask for lines from a first line to a last one at or after it, like from 1 to 40")
+	}
 	data, branch, err := rd.ReadFile(p, branches...)
 	if err != nil {
 		return Excerpt{}, planqerr.New(planqerr.NotFound, p, "no file %s in the state repository", p).

@@ -56,6 +56,8 @@ type PromoteResult struct {
 	// MarkedMerged is true when nothing was new but global now records the
 	// agent's tip as merged.
 	MarkedMerged bool `json:"marked_merged,omitempty"`
+	// Problems are the agent's malformed records, left where they are.
+	Problems []string `json:"problems,omitempty"`
 }
 
 // Disputed returns the candidates that landed as disputes.
@@ -93,7 +95,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if err != nil {
 			return res, err
 		}
-		res.Candidates, res.Previous = plan.candidates, globalTip.String()
+		res.Candidates, res.Previous, res.Problems = plan.candidates, globalTip.String(), plan.problems
 		if opts.DryRun {
 			return res, nil
 		}
@@ -134,6 +136,7 @@ type promotePlan struct {
 	agentTree  staterepo.Hash
 	baseTree   staterepo.Hash
 	candidates []Candidate
+	problems   []string
 	files      map[string][]byte // new or rewritten record files
 	blobs      map[string]staterepo.Hash
 }
@@ -155,14 +158,16 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 			return nil, err
 		}
 	}
-	global, err := promoted(store, globalTip)
+	globalSet, err := promoted(store, globalTip)
 	if err != nil {
 		return nil, err
 	}
-	mine, err := promoted(store, agentTip)
+	mineSet, err := promoted(store, agentTip)
 	if err != nil {
 		return nil, err
 	}
+	global, mine := globalSet.Records, mineSet.Records
+	p.problems = mineSet.ProblemLines()
 
 	// Present in global: by ID, or merged into a global record as a source.
 	present := map[string]bool{}
@@ -234,10 +239,10 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 }
 
 // promoted loads the records of the kinds promote carries, in a commit.
-// Malformed records stay where they are; promote moves only good ones.
-func promoted(store *agent.Store, tip staterepo.Hash) ([]*changelog.Record, error) {
-	set, err := store.Records.Commit(tip, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })...)
-	return set.Records, err
+// Malformed records stay where they are; promote moves only good ones and
+// reports the others.
+func promoted(store *agent.Store, tip staterepo.Hash) (readmodel.Set, error) {
+	return store.Records.Commit(tip, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })...)
 }
 
 // cite makes the new version of existing that also cites dup.

@@ -167,6 +167,9 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		}
 	}
 
+	if err := checkRecords(p, add); err != nil {
+		return nil, err
+	}
 	wts, err := repo.Worktrees()
 	if err != nil {
 		return nil, err
@@ -211,6 +214,26 @@ func samePath(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return ra == rb
+}
+
+// checkRecords lists the record files no reader can use, on every branch:
+// malformed, or not where a record lives. Only their writer can say what
+// they meant, so doctor says where they are and leaves them.
+func checkRecords(p *project.Project, add func(Finding, func() error)) error {
+	store, err := agent.OpenStore(p)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	set, err := store.Records.All()
+	if err != nil {
+		return err
+	}
+	for _, line := range set.ProblemLines() {
+		add(Finding{Check: "records", Problem: line,
+			Fix: "fix or move the file in the .planq/agent of the agent that wrote it and commit; 'git log -p <file>' there shows how it changed"}, nil)
+	}
+	return nil
 }
 
 // checkPending reports record files in the mounted agent that are not
