@@ -35,7 +35,7 @@ workspace of the repository is the same project.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.project, "project", "", "project `NAME` (default: the repository directory's name)")
-	cmd.Flags().StringVar(&opts.remote, "remote", "", "team remote `URL` to record in a new .planq/config")
+	cmd.Flags().StringVar(&opts.remote, "remote", "", "team remote `URL` to record in .planq/config")
 	return cmd
 }
 
@@ -48,13 +48,16 @@ func runInit(ctx context.Context, env *Env, opts initOptions) error {
 	if res.WroteConfig {
 		env.Log.Info("wrote .planq/config", "project", p.Config.Project, "hint", "commit it")
 	}
+	if res.SetRemote {
+		env.Log.Info("wrote the team remote into .planq/config", "remote", p.Config.Remote, "hint", "commit it, so clones find the team's memory")
+	}
 	if res.AddedExclude {
 		env.Log.Info("excluded .planq/agent/ from the code repository", "file", p.CommonGitDir+"/info/exclude")
 	}
 	if res.State.Created {
 		reportStateInit(env, p, res.State)
 	}
-	if !res.WroteConfig && !res.AddedExclude && !res.State.Created {
+	if !res.WroteConfig && !res.SetRemote && !res.AddedExclude && !res.State.Created {
 		env.Log.Info("already initialised; nothing changed", "project", p.Config.Project)
 	}
 	env.printf("%s\n", p.StateRepo())

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -23,33 +22,46 @@ func newRemoteCmd(env *Env) *cobra.Command {
 }
 
 type remoteAddOptions struct {
-	name string
-	url  string
+	name    string
+	url     string
+	replace bool
 }
 
 func newRemoteAddCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var opts remoteAddOptions
+	cmd := &cobra.Command{
 		Use:   "add NAME URL",
 		Short: "Add a remote to push state to and pull it from",
-		Long: `Add remote NAME at URL (any git URL: ssh, https, a path). 'origin' is also
-what remote: in .planq/config sets up; naming another remote lets you pass it to
-push and pull.`,
-		Args: exactArgs(2, "NAME and URL"),
+		Long: `Add remote NAME at URL (any git URL: ssh, https, a path). 'origin' is the team
+remote: its URL also goes into .planq/config (commit it, and every clone finds
+the team's memory). Naming another remote lets you pass it to push and pull.
+A remote that exists at another URL is replaced only with --replace.`,
+		Example: "  planq state remote add origin git@github.com:acme/shop.git",
+		Args:    exactArgs(2, "NAME and URL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRemoteAdd(cmd.Context(), env, remoteAddOptions{name: args[0], url: args[1]})
+			opts.name, opts.url = args[0], args[1]
+			return runRemoteAdd(cmd.Context(), env, opts)
 		},
 	}
+	cmd.Flags().BoolVar(&opts.replace, "replace", false, "replace the URL of a remote that exists")
+	return cmd
 }
 
 func runRemoteAdd(ctx context.Context, env *Env, opts remoteAddOptions) error {
-	if err := project.ValidateName("remote", opts.name); err != nil {
-		return err
-	}
 	return withStore(env, func(store *agent.Store) error {
-		if err := store.Repo.SetRemote(ctx, opts.name, opts.url); err != nil {
+		res, err := team.AddRemote(ctx, store.Project, store.Repo, opts.name, opts.url, opts.replace)
+		if err != nil {
 			return err
 		}
-		env.Log.Info("added remote", "name", opts.name, "url", opts.url)
+		if res.Registered {
+			env.Log.Info("added remote to the state repository", "name", opts.name, "url", opts.url)
+		}
+		if res.Config {
+			env.Log.Info("wrote the team remote into .planq/config", "url", opts.url, "hint", "commit it, so clones find the team's memory")
+		}
+		if !res.Registered && !res.Config {
+			env.Log.Info("remote is there already; nothing changed", "name", opts.name, "url", opts.url)
+		}
 		return nil
 	})
 }

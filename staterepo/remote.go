@@ -124,8 +124,16 @@ func refused(err error) bool {
 	return false
 }
 
+// unreachable explains a fetch or push that failed before the remote could
+// answer for a ref, with all git said: its last line alone ("...and the
+// repository exists.") often suggests the opposite of the truth.
 func unreachable(remote string, err error) error {
-	return planqerr.New(planqerr.Failure, "remote "+remote, "cannot be reached: %w", err).
+	said := err.Error()
+	var ge *GitError
+	if errors.As(err, &ge) && strings.TrimSpace(ge.Stderr) != "" {
+		said = strings.TrimSpace(ge.Stderr)
+	}
+	return planqerr.New(planqerr.Failure, "remote "+remote, "cannot be reached; git said:\n  %s", strings.ReplaceAll(said, "\n", "\n  ")).
 		WithHint("check the URL ('planq state remote list') and your network, ssh keys or credentials")
 }
 

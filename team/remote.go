@@ -50,6 +50,56 @@ func ResolveRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo
 		WithHint("add it with 'planq state remote add %s URL', or set remote: in .planq/config", remote)
 }
 
+// RemoteChange says what AddRemote changed.
+type RemoteChange struct {
+	// Registered is true when the state repository got the remote or a new URL.
+	Registered bool
+	// Config is true when .planq/config got the URL (origin: the team remote).
+	Config bool
+}
+
+// AddRemote registers remote at url in the state repository. Origin is the
+// team remote: its URL also goes into .planq/config, so that a clone of the
+// code finds the team's memory. An existing remote at another URL is only
+// replaced when replace says so.
+func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, name, url string, replace bool) (RemoteChange, error) {
+	var res RemoteChange
+	if err := project.ValidateName("remote", name); err != nil {
+		return res, err
+	}
+	if strings.TrimSpace(url) == "" {
+		return res, planqerr.New(planqerr.Invalid, "remote "+name, "has an empty URL").
+			WithHint("give the team remote's URL: ssh, https or a path, as git takes it")
+	}
+	current, err := repo.RemoteURL(ctx, name)
+	if err != nil {
+		return res, err
+	}
+	if name == DefaultRemote && current == "" {
+		current = p.Config.Remote
+	}
+	if current != "" && current != url && !replace {
+		return res, planqerr.New(planqerr.Exists, "remote "+name, "exists already, at %s", current).
+			WithHint("replace it: planq state remote add %s %s --replace", name, url)
+	}
+	if registered, _ := repo.RemoteURL(ctx, name); registered != url {
+		if err := repo.SetRemote(ctx, name, url); err != nil {
+			return res, err
+		}
+		res.Registered = true
+	}
+	if name == DefaultRemote && p.Config.Remote != url {
+		cfg := p.Config
+		cfg.Remote = url
+		if err := project.SaveConfig(p.Root, cfg); err != nil {
+			return res, err
+		}
+		p.Config = cfg
+		res.Config = true
+	}
+	return res, nil
+}
+
 // InitFromRemote creates the project's state repository from the team's
 // remote when .planq/config names one: global comes from the remote, so a
 // new machine never starts an empty history beside the team's. A remote

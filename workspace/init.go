@@ -30,7 +30,9 @@ type InitResult struct {
 	Project      *project.Project
 	WroteConfig  bool
 	AddedExclude bool
-	State        StateInit
+	// SetRemote is true when an existing config got the team remote.
+	SetRemote bool
+	State     StateInit
 }
 
 // excludeLine keeps every workspace's mounted agent out of the code repo.
@@ -54,6 +56,18 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 		if opts.Project != "" && opts.Project != cfg.Project {
 			return res, planqerr.New(planqerr.Exists, cfgPath, "already names project %q", cfg.Project).
 				WithHint("edit %s by hand to rename the project", project.ConfigPath)
+		}
+		switch {
+		case opts.Remote == "" || opts.Remote == cfg.Remote:
+		case cfg.Remote != "":
+			return res, planqerr.New(planqerr.Exists, cfgPath, "already names the team remote %s", cfg.Remote).
+				WithHint("replace it: planq state remote add origin %s --replace", opts.Remote)
+		default:
+			cfg.Remote = opts.Remote
+			if err := project.SaveConfig(co.Root, cfg); err != nil {
+				return res, err
+			}
+			res.SetRemote = true
 		}
 	case errors.Is(err, os.ErrNotExist):
 		name := opts.Project
