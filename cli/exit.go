@@ -11,14 +11,15 @@ import (
 
 // Exit codes, the only place they are decided. Documented in the README.
 const (
-	ExitOK             = 0 // success
-	ExitFailure        = 1 // anything else: git failed, I/O failed, doctor found problems
-	ExitUsage          = 2 // bad flags or arguments, invalid names or values
-	ExitNotInitialized = 3 // not in a git repository or not a planq project
-	ExitNotFound       = 4 // a named agent, record or checkpoint does not exist
-	ExitConflict       = 5 // it exists already, or another process holds the lock
-	ExitInvalidData    = 6 // stored data breaks the rules: malformed records or config
-	ExitRefused        = 7 // refused for safety: a credential, uncommitted code changes
+	ExitOK             = 0   // success
+	ExitFailure        = 1   // anything else: git failed, I/O failed, doctor found problems
+	ExitUsage          = 2   // bad flags or arguments, invalid names or values
+	ExitNotInitialized = 3   // not in a git repository or not a planq project
+	ExitNotFound       = 4   // a named agent, record or checkpoint does not exist
+	ExitConflict       = 5   // it exists already, or another process holds the lock
+	ExitInvalidData    = 6   // stored data breaks the rules: malformed records or config
+	ExitRefused        = 7   // refused for safety: a credential, uncommitted code changes
+	ExitInterrupted    = 130 // stopped by Ctrl-C or SIGTERM, as shells report it
 )
 
 // exitCode maps an error to the process exit code.

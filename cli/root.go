@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -62,11 +64,52 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if isCobraUsage(err) {
 		err = &usageError{err}
 	}
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		fmt.Fprintln(stderr, "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')")
+		return ExitInterrupted
+	}
 	printError(stderr, err)
 	if ue := (*usageError)(nil); errors.As(err, &ue) && !strings.Contains(err.Error(), "--help") {
-		fmt.Fprintln(stderr, "planq: hint: run 'planq help' or add --help to a command for its usage")
+		if m := flagLikeRE.FindStringSubmatch(err.Error()); m != nil && takesText(root, args) {
+			text := m[1]
+			for _, a := range args { // cobra names the first word of it
+				if strings.HasPrefix(a, text) {
+					text = a
+					break
+				}
+			}
+			if strings.ContainsAny(text, " \t'\"$`\\") {
+				text = "'" + strings.ReplaceAll(text, "'", `'\''`) + "'"
+			}
+			fmt.Fprintf(stderr, "planq: hint: if %s is text, not a flag, put -- before it: planq %s -- %s\n", m[1], strings.Join(commandWords(args), " "), text)
+		} else {
+			fmt.Fprintln(stderr, "planq: hint: run 'planq help' or add --help to a command for its usage")
+		}
 	}
 	return exitCode(err)
+}
+
+// flagLikeRE finds the argument cobra took for a flag it does not know.
+var flagLikeRE = regexp.MustCompile(`(?:unknown shorthand flag: .* in |unknown flag: )(-\S*)$`)
+
+// takesText reports whether the command args name takes a text argument,
+// so that text starting with '-' is a mistake worth a hint.
+func takesText(root *cobra.Command, args []string) bool {
+	cmd, _, err := root.Find(args)
+	return err == nil && cmd != root && cmd.Args != nil && cmd.Args(cmd, []string{"text"}) == nil
+}
+
+// commandWords are the leading words of args that name a command, before
+// the first flag or text.
+func commandWords(args []string) []string {
+	var words []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || strings.ContainsAny(a, " '\"") {
+			break
+		}
+		words = append(words, a)
+	}
+	return words
 }
 
 // isCobraUsage recognises cobra's own errors about how a command was called.
@@ -100,6 +143,12 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 		SilenceUsage:  true,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			env.Dir = dir
+			if dir != "" {
+				if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+					return planqerr.New(planqerr.Invalid, "-C "+dir, "no such directory").
+						WithHint("give -C a directory that exists, or leave it out to act where you are")
+				}
+			}
 			if env.Dir == "" {
 				wd, err := os.Getwd()
 				if err != nil {

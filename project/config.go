@@ -7,6 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
 	"go.yaml.in/yaml/v3"
@@ -72,6 +76,10 @@ func (c Config) Marshal() ([]byte, error) {
 // ParseConfig decodes a .planq/config strictly: unknown keys, duplicate keys
 // and wrong types are errors that name the line.
 func ParseConfig(path string, data []byte) (Config, error) {
+	if !utf8.Valid(data) {
+		return Config{}, planqerr.New(planqerr.Corrupt, path, "is not UTF-8 text").
+			WithHint("save it as UTF-8; it holds only keys like project: and remote:")
+	}
 	var c Config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -85,12 +93,43 @@ func ParseConfig(path string, data []byte) (Config, error) {
 	return c, nil
 }
 
+// yamlProblem says what the YAML decoder found in planq's words, keeping
+// the line it names.
 func yamlProblem(err error) string {
+	msg := err.Error()
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
-		return te.Errors[0]
+		msg = te.Errors[0]
 	}
-	return err.Error()
+	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+		keys := yamlKeys(reflect.TypeOf(Config{}))
+		if m[3] == "project.Hooks" {
+			keys = yamlKeys(reflect.TypeOf(Hooks{}))
+		}
+		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
+	}
+	if m := wrongTypeRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%swrong type: %s where %s belongs", m[1], yamlKinds[m[2]], goKinds[m[3]])
+	}
+	return strings.TrimPrefix(msg, "yaml: ")
+}
+
+var (
+	unknownFieldRE = regexp.MustCompile(`^(line \d+: )field (\S+) not found in type (\S+)`)
+	wrongTypeRE    = regexp.MustCompile(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
+	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
+	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches"}
+)
+
+// yamlKeys lists the YAML keys of a struct, in order.
+func yamlKeys(t reflect.Type) []string {
+	var keys []string
+	for i := range t.NumField() {
+		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
 }
 
 // LoadConfig reads the configuration of the checkout rooted at root.

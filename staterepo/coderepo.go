@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/planq-dev/planq/planqerr"
 )
 
 // CodeRepo is the user's code repository, seen from one of its checkouts.
@@ -49,10 +52,27 @@ func (c *CodeRepo) AddWorktree(ctx context.Context, path, branch string, create 
 		args = append(args, path, branch)
 	}
 	if _, err := c.git.Run(ctx, args...); err != nil {
+		switch {
+		case stderrContains(err, "not a valid object name: 'HEAD'") || stderrContains(err, "invalid reference: HEAD"):
+			return planqerr.New(planqerr.NotInitialized, c.Dir, "the code repository has no commit yet, so a workspace has nothing to check out").
+				WithHint("commit something first (git commit --allow-empty -m start), or mount the agent in this checkout: planq create NAME --here")
+		case stderrContains(err, "is already checked out at") || stderrContains(err, "is already used by worktree at"):
+			where := "there"
+			var ge *GitError
+			if errors.As(err, &ge) {
+				if m := checkedOutAtRE.FindStringSubmatch(ge.Stderr); m != nil {
+					where = m[1]
+				}
+			}
+			return planqerr.New(planqerr.Exists, "branch "+branch, "is checked out at %s already; git checks a branch out in one place at a time", where).
+				WithHint("give the workspace a branch of its own (--branch NEW, or leave --branch out), or mount the agent where it is checked out: cd %s && planq create NAME --here", where)
+		}
 		return fmt.Errorf("failed to create code worktree %s: %w", path, err)
 	}
 	return nil
 }
+
+var checkedOutAtRE = regexp.MustCompile(`already (?:checked out|used by worktree) at '([^']+)'`)
 
 // RemoveWorktree removes the code worktree at path; force drops uncommitted
 // changes.

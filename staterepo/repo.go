@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -93,11 +95,11 @@ func InitWith(ctx context.Context, path string, fill func(*Repo) error) (bool, e
 // collide: the first rename wins and the others discard their copy.
 func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
+		return false, cannotWrite(filepath.Dir(path), err)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(path), "."+filepath.Base(path)+".init-")
 	if err != nil {
-		return false, fmt.Errorf("failed to create state repository: %w", err)
+		return false, cannotWrite(filepath.Dir(path), err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 	g := Git{Dir: tmp}
@@ -140,6 +142,16 @@ func createBare(ctx context.Context, path string, fill func(*Repo) error) (bool,
 		return false, fmt.Errorf("failed to create state repository: %w", err)
 	}
 	return true, nil
+}
+
+// cannotWrite explains a directory planq must write in and cannot: most
+// often PLANQ_HOME, read-only or not a directory.
+func cannotWrite(dir string, err error) error {
+	if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EROFS) {
+		return planqerr.New(planqerr.Failure, dir, "planq cannot write here (%v), and it keeps the state repositories here", errors.Unwrap(err)).
+			WithHint("make it a directory you can write to, or point PLANQ_HOME at one: export PLANQ_HOME=$HOME/.planq")
+	}
+	return fmt.Errorf("failed to create %s: %w", dir, err)
 }
 
 // CreateGlobal gives a new repository its global branch holding files. It
@@ -254,11 +266,32 @@ func updateRef(ctx context.Context, g Git, ref string, commit, old plumbing.Hash
 	if err == nil {
 		return nil
 	}
+	var ge *GitError
+	if errors.As(err, &ge) {
+		if m := lockFileRE.FindStringSubmatch(ge.Stderr); m != nil {
+			return &RefLockedError{Lock: m[1]}
+		}
+	}
 	if refMoved(err) {
 		return fmt.Errorf("failed to update %s: %w", ref, ErrRefMoved)
 	}
 	return fmt.Errorf("failed to update %s: %w", ref, err)
 }
+
+var lockFileRE = regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`)
+
+// RefLockedError is a ref update that found git's lock file for the ref:
+// another git process is updating it, or one died and left the lock. It is
+// a lost race (errors.Is ErrRefMoved), retried like one until it lasts.
+type RefLockedError struct {
+	Lock string
+}
+
+func (e *RefLockedError) Error() string {
+	return "a branch is locked by " + e.Lock + ": a git process is updating it, or one died and left the lock"
+}
+
+func (e *RefLockedError) Unwrap() error { return ErrRefMoved }
 
 // Git returns the runner for the repository's own directory.
 func (r *Repo) Git() Git { return r.git }
