@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +21,7 @@ type logOptions struct {
 	all   bool
 	since string
 	limit int
+	full  bool
 	json  bool
 }
 
@@ -43,6 +45,7 @@ func newLogCmd(env *Env) *cobra.Command {
 	f.BoolVar(&opts.all, "all", false, "show every agent's entries, aggregated")
 	f.StringVar(&opts.since, "since", "", "only entries since `WHEN` (2026-11-01, an RFC 3339 time, or a duration like 48h)")
 	f.IntVarP(&opts.limit, "limit", "n", 0, "show at most `N` entries (0: all)")
+	f.BoolVar(&opts.full, "full", false, "print each entry's whole text, not its first line")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	cmd.MarkFlagsMutuallyExclusive("agent", "all")
 	cmd.AddCommand(newLogAddCmd(env))
@@ -74,7 +77,7 @@ func runLog(env *Env, opts logOptions) error {
 		if opts.json {
 			err = env.writeJSON(view)
 		} else {
-			err = printLog(env, view)
+			err = printLog(env, view, opts.full)
 		}
 		if err != nil {
 			return err
@@ -83,7 +86,7 @@ func runLog(env *Env, opts logOptions) error {
 	})
 }
 
-func printLog(env *Env, view *readmodel.LogView) error {
+func printLog(env *Env, view *readmodel.LogView, full bool) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
 	if len(view.Agents) > 0 {
 		fmt.Fprintln(tw, "AGENT\tENTRIES\tLAST ENTRY\tLATEST")
@@ -92,10 +95,40 @@ func printLog(env *Env, view *readmodel.LogView) error {
 		}
 		fmt.Fprintln(tw)
 	}
-	for _, r := range view.Entries {
-		fmt.Fprintln(tw, logLine(r))
+	if !full {
+		for _, r := range view.Entries {
+			fmt.Fprintln(tw, logLine(r))
+		}
+		return tw.Flush()
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for i, r := range view.Entries {
+		if i > 0 {
+			env.printf("\n")
+		}
+		status := ""
+		if r.Status != "" {
+			status = " [" + string(r.Status) + "]"
+		}
+		env.printf("%s  %s  %s  %s%s\n", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status)
+		env.printf("    %s\n", strings.ReplaceAll(strings.TrimSpace(r.Body), "\n", "\n    "))
+	}
+	return nil
+}
+
+// maxTitle bounds a record's first line in a listing: a record may hold one
+// line of 64 KiB.
+const maxTitle = 120
+
+func shortTitle(r *changelog.Record) string {
+	t := r.Title()
+	if utf8.RuneCountInString(t) <= maxTitle {
+		return t
+	}
+	runes := []rune(t)
+	return string(runes[:maxTitle-1]) + "…"
 }
 
 func logLine(r *changelog.Record) string {
@@ -103,7 +136,7 @@ func logLine(r *changelog.Record) string {
 	if r.Status != "" {
 		status = "[" + string(r.Status) + "]"
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status, r.Title())
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status, shortTitle(r))
 }
 
 // reportProblems fails the command after printing its data when records

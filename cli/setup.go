@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -162,6 +163,10 @@ answering about prior work, and record as it goes. --write adds it to FILE
 			if write == "" {
 				env.printf("%s", hooks.Snippet)
 				return nil
+			}
+			if info, err := os.Stat(filepath.Dir(write)); err != nil || !info.IsDir() {
+				return planqerr.New(planqerr.Invalid, write, "its directory %s does not exist", filepath.Dir(write)).
+					WithHint("write to a file in an existing directory, like AGENTS.md at the top of the repository")
 			}
 			states, err := hooks.Apply([]hooks.Edit{hooks.MarkdownBlock{Path: write, Content: hooks.Snippet}}, hooks.ModeInstall)
 			if err != nil {

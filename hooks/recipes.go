@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -155,7 +156,41 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 		}
 		return mcp, nil
 	}
-	return append(edits, mcp...), nil
+	return mergeJSON(append(edits, mcp...)), nil
+}
+
+// mergeJSON makes the JSON edits of one file one edit (Gemini keeps hooks
+// and MCP servers in one settings.json): the file is written once, and a
+// dry run lists it once.
+func mergeJSON(edits []Edit) []Edit {
+	var out []Edit
+	at := map[string]int{}
+	for _, e := range edits {
+		j, ok := e.(JSONEntries)
+		i, seen := at[e.File()]
+		if !ok || !seen {
+			if ok {
+				at[e.File()] = len(out)
+			}
+			out = append(out, e)
+			continue
+		}
+		merged := out[i].(JSONEntries)
+		merged.Members = mergeMaps(merged.Members, j.Members)
+		merged.Elements = mergeMaps(merged.Elements, j.Elements)
+		out[i] = merged
+	}
+	return out
+}
+
+func mergeMaps(a, b map[string]any) map[string]any {
+	if len(b) == 0 {
+		return a
+	}
+	out := make(map[string]any, len(a)+len(b))
+	maps.Copy(out, a)
+	maps.Copy(out, b)
+	return out
 }
 
 // claudeGroup is one hook group in the layout Claude Code and Codex share.

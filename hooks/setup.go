@@ -94,7 +94,11 @@ func applyOne(e Edit, mode Mode) (FileState, error) {
 		switch {
 		case remove:
 			st.State = "removed"
-			return st, os.Remove(path)
+			if err := os.Remove(path); err != nil {
+				return st, err
+			}
+			removeEmptyAgentDirs(filepath.Dir(path))
+			return st, nil
 		case bytes.Equal(out, data):
 			st.State = "unchanged"
 			return st, nil
@@ -170,6 +174,20 @@ func contentHash(s string) string {
 
 // BlockVersion is the format version written into fenced blocks.
 const BlockVersion = 1
+
+// agentDirs are the directories setup creates for agents' settings; one
+// that a removal leaves empty goes too, and so on up.
+var agentDirs = map[string]bool{".claude": true, ".codex": true, ".gemini": true, ".vscode": true,
+	".github": true, ".cursor": true, ".windsurf": true, "rules": true, ".planq": true}
+
+func removeEmptyAgentDirs(dir string) {
+	for agentDirs[filepath.Base(dir)] {
+		if os.Remove(dir) != nil { // fails unless empty: the user's files stay
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
 
 // MarkdownBlock is planq's fenced block in a Markdown file (AGENTS.md,
 // GEMINI.md, copilot-instructions.md): between two HTML comments that carry

@@ -93,6 +93,14 @@ func BranchContextPath(branch string) string {
 	return BranchesDir + "/" + branchEscaper.Replace(branch) + ".md"
 }
 
+// branchUnescaper undoes branchEscaper.
+var branchUnescaper = strings.NewReplacer("%2F", "/", "%25", "%")
+
+// BranchOfContextPath is the code branch whose context lives at p.
+func BranchOfContextPath(p string) string {
+	return branchUnescaper.Replace(strings.TrimSuffix(strings.TrimPrefix(p, BranchesDir+"/"), ".md"))
+}
+
 // IsBranchContextPath reports whether p is where a branch context lives.
 func IsBranchContextPath(p string) bool {
 	rest, ok := strings.CutPrefix(p, BranchesDir+"/")

@@ -46,7 +46,9 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 		return nil, nil, err
 	}
 	counts := map[string]map[string]int{}
-	for _, r := range set.Records {
+	// Current versions only: a new version that cites a duplicate, or one that
+	// supersedes an old one, is still one record.
+	for _, r := range set.Current() {
 		if counts[r.Agent] == nil {
 			counts[r.Agent] = map[string]int{}
 		}

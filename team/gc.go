@@ -24,7 +24,7 @@ type Archived struct {
 type GCResult struct {
 	Archived []Archived `json:"archived"`
 	// Kept lists merged agents gc left alone because they are mounted.
-	Kept []string `json:"kept,omitempty"`
+	Kept []string `json:"kept"`
 }
 
 // GC deletes agent branches that global already holds (their tip is an
@@ -34,7 +34,7 @@ type GCResult struct {
 // younger than two weeks.
 func GC(ctx context.Context, store *agent.Store, dryRun bool) (GCResult, error) {
 	repo := store.Repo
-	var res GCResult
+	res := GCResult{Archived: []Archived{}, Kept: []string{}}
 	if !dryRun {
 		if err := repo.PruneWorktrees(ctx); err != nil {
 			return res, err

@@ -293,7 +293,7 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 		if blob == base[path] || blob == global[path] || !project.IsBranchContextPath(path) {
 			continue
 		}
-		out = append(out, Candidate{Action: ActionBranch, Title: strings.TrimSuffix(strings.TrimPrefix(path, project.BranchesDir+"/"), ".md"), Path: path})
+		out = append(out, Candidate{Action: ActionBranch, Title: project.BranchOfContextPath(path), Path: path})
 		p.blobs[path] = blob
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

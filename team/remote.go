@@ -281,7 +281,7 @@ type PushResult struct {
 	Global string `json:"global"`
 	// Pulls counts the merges needed because teammates pushed first.
 	Pulls  int      `json:"pulls"`
-	Agents []string `json:"agents,omitempty"`
+	Agents []string `json:"agents"`
 }
 
 // PushOptions choose what a push publishes.
@@ -300,7 +300,7 @@ type PushOptions struct {
 // like credentials stop the push before anything is sent.
 func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptions) (PushResult, error) {
 	repo := store.Repo
-	res := PushResult{Remote: remote}
+	res := PushResult{Remote: remote, Agents: []string{}}
 	agents := opts.Agents
 	scan := func(tip, since staterepo.Hash) error {
 		if opts.AllowSecret {

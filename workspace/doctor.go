@@ -168,7 +168,10 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 	}
 
 	if err := checkRecords(p, add); err != nil {
-		return nil, err
+		// Something above (a lock file among the refs, say) may be why: say
+		// so and go on with the other checks.
+		add(Finding{Check: "records", Problem: "could not read the records: " + err.Error(),
+			Fix: "repair what else doctor reports, then run it again"}, nil)
 	}
 	wts, err := repo.Worktrees()
 	if err != nil {
