@@ -13,6 +13,11 @@ repo_root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/planq-demo.XXXXXX")
 if [ "${KEEP:-}" != 1 ]; then trap 'rm -rf "$work"' EXIT; fi
 
+# Go keeps its module and build caches under HOME: remember where they are
+# before HOME changes, so the build below is as warm as your own.
+GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOPATH=$(go env GOPATH)
+export GOMODCACHE GOCACHE GOPATH
+
 # A private HOME: the demo never touches your ~/.planq or your git config.
 export HOME="$work/home" PLANQ_HOME="$work/home/.planq"
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL="$work/home/.gitconfig"
@@ -118,3 +123,6 @@ laptop=$(git -C "$work/laptop/.planq/state-repos/shop.git" rev-parse global)
 remote=$(git -C "$work/team-state.git" rev-parse refs/planq/global)
 printf '\ndemo finished: global holds %s learning records; the laptop and the remote agree: %s\n' \
   "$learnings" "$([ "$laptop" = "$remote" ] && echo yes || echo no)"
+# The demo's own checks: CI runs it, so a wrong end state fails the run.
+[ "$laptop" = "$remote" ] || { echo "demo: the laptop's global and the remote's differ" >&2; exit 1; }
+[ "$learnings" -ge 4 ] || { echo "demo: global holds $learnings learnings, want at least 4" >&2; exit 1; }
