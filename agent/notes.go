@@ -75,7 +75,7 @@ func (a *Agent) AppendScratch(ctx context.Context, text string, opts WriteOption
 func (a *Agent) SetFocus(ctx context.Context, focus string, opts WriteOptions) (Written, error) {
 	focus = strings.TrimSpace(focus)
 	if focus == "" {
-		return Written{}, planqerr.New(planqerr.Invalid, "focus", "is empty").WithHint(`say what you work on: planq context set "..."`)
+		return Written{}, planqerr.New(planqerr.Invalid, "focus", "is empty").WithHint("say what you work on: planq context set FOCUS")
 	}
 	return a.EditFile(ctx, FocusFile, func(string) string { return focusHeader + focus + "\n" }, "context: "+oneLine(focus), opts)
 }

@@ -13,13 +13,14 @@ import (
 // planqCommand finds the planq commands a hint names: the text after
 // "planq " that starts a hint, follows a quote, a colon or "$(", up to the
 // quote, parenthesis, comma or semicolon that ends it.
-var planqCommand = regexp.MustCompile(`(?:^|'|: |\$\()planq ([^'"),;]+)`)
+var planqCommand = regexp.MustCompile(`(?:^|'|: |\$\()planq ([^'"(),;]+)`)
 
 // placeholders are the words hints use for what the user fills in, with a
 // value of the right shape.
 var placeholders = map[string]string{
 	"NAME": "auth", "ID": "pq-0123456789", "WORDS": "tokens", "URL": "https://example.com/team.git",
 	"DIR": "/tmp", "PATH": "learnings/auth/pq-0123456789.md", "FILE": "notes.md", "N": "10",
+	"PLAN": "ship it", "FOCUS": "token refresh", "MESSAGE": "did it", "NEW": "new-branch",
 }
 
 // checkHints parses every planq command the scripts' hints named, as the

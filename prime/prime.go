@@ -73,7 +73,7 @@ const maxLearnings = 400
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Branch", "Awaiting promotion", "Disputed",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Awaiting promotion", "Disputed",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -107,6 +107,11 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	if s.Focus != "" {
 		add("Focus", 1, "%s", s.Focus)
+	}
+	if plan, err := store.Records.Plan(); err != nil {
+		return nil, err
+	} else if plan != "" {
+		add("Plan", 1, "%s", strings.TrimSpace(plan))
 	}
 	if c := s.BranchContext; c != nil {
 		add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))

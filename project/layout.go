@@ -48,6 +48,13 @@ const (
 	BranchesDir = "branches"
 	// ReadmeFile explains a directory to people browsing with plain git.
 	ReadmeFile = "README.md"
+	// PlanFile, on global, is the plan that drives the team's work.
+	PlanFile = "plan.md"
+	// ChangelogFile, on global, is generated from every agent's log entries:
+	// regenerated after promote, pull and gc, never merged.
+	ChangelogFile = "changelog.md"
+	// ArtifactsDir holds an agent's generated outputs: files, not records.
+	ArtifactsDir = "artifacts"
 )
 
 // AgentBranch is the state branch of the agent called name.

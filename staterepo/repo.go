@@ -192,17 +192,11 @@ func (r *Repo) Tip(branch string) (plumbing.Hash, error) {
 
 // Branches lists the local branches whose names start with prefix, with tips.
 func (r *Repo) Branches(prefix string) (map[string]plumbing.Hash, error) {
-	iter, err := r.gg.Branches()
-	if err != nil {
-		return nil, fmt.Errorf("failed to list branches: %w", err)
-	}
 	out := map[string]plumbing.Hash{}
-	err = iter.ForEach(func(ref *plumbing.Reference) error {
-		name := ref.Name().Short()
-		if strings.HasPrefix(name, prefix) {
-			out[name] = ref.Hash()
+	err := r.eachRef(func(ref string, h plumbing.Hash) {
+		if name, ok := project.BranchOfRef(ref); ok && strings.HasPrefix(name, prefix) {
+			out[name] = h
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("failed to list branches: %w", err)
@@ -212,21 +206,85 @@ func (r *Repo) Branches(prefix string) (map[string]plumbing.Hash, error) {
 
 // Refs lists references under prefix (for example "refs/tags/checkpoint/").
 func (r *Repo) Refs(prefix string) (map[string]plumbing.Hash, error) {
-	iter, err := r.gg.References()
-	if err != nil {
-		return nil, fmt.Errorf("failed to list references: %w", err)
-	}
 	out := map[string]plumbing.Hash{}
-	err = iter.ForEach(func(ref *plumbing.Reference) error {
-		if ref.Type() == plumbing.HashReference && strings.HasPrefix(ref.Name().String(), prefix) {
-			out[ref.Name().String()] = ref.Hash()
+	err := r.eachRef(func(ref string, h plumbing.Hash) {
+		if strings.HasPrefix(ref, prefix) {
+			out[ref] = h
 		}
-		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("failed to list references: %w", err)
 	}
 	return out, nil
+}
+
+// eachRef calls fn for every ref that names an object. It reads the refs
+// as git keeps them rather than through go-git, which reads every file under
+// refs/, git's lock files included, and fails on the empty one a concurrent
+// update-ref has just created. Loose refs are read before packed-refs: git
+// pack-refs writes packed-refs before it deletes the loose files, so a ref
+// being packed is seen one way or the other.
+func (r *Repo) eachRef(fn func(name string, h plumbing.Hash)) error {
+	seen := map[string]bool{}
+	root := filepath.Join(r.Path, "refs")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if isNotExist(err) {
+				return nil // a ref directory deleted while we walked
+			}
+			return err
+		}
+		if d.IsDir() || strings.HasSuffix(p, ".lock") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if isNotExist(err) {
+			return nil // deleted, or packed, meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(r.Path, p)
+		if err != nil {
+			return err
+		}
+		name := filepath.ToSlash(rel)
+		if h, ok := parseHash(strings.TrimSpace(string(data))); ok {
+			seen[name] = true
+			fn(name, h)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	packed, err := os.ReadFile(filepath.Join(r.Path, "packed-refs"))
+	if err != nil && !isNotExist(err) {
+		return err
+	}
+	for _, line := range strings.Split(string(packed), "\n") {
+		hash, name, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "^") || seen[name] {
+			continue
+		}
+		if h, ok := parseHash(hash); ok {
+			fn(name, h)
+		}
+	}
+	return nil
+}
+
+// parseHash reads a full hex object ID.
+func parseHash(s string) (plumbing.Hash, bool) {
+	if len(s) != 40 {
+		return plumbing.ZeroHash, false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return plumbing.ZeroHash, false
+		}
+	}
+	return plumbing.NewHash(s), true
 }
 
 // CreateRef creates ref at commit; it fails with planqerr.Exists if the ref

@@ -241,3 +241,39 @@ func TestWorktreesReportsMissingDirectories(t *testing.T) {
 		t.Fatal("a branch checked out twice was accepted")
 	}
 }
+
+// TestBranchesSkipLockFilesAndReadPackedRefs lists branches while git is
+// updating one (its empty lock file beside it) and after git packed refs.
+func TestBranchesSkipLockFilesAndReadPackedRefs(t *testing.T) {
+	r := newRepo(t)
+	ctx := context.Background()
+	tip, err := r.Tip(project.GlobalBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"agent-a", "agent-b"} {
+		if err := r.CreateRef(ctx, project.BranchRef(b), tip, "test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runGit(t, r.Path, "pack-refs", "--all")
+	if err := r.CreateRef(ctx, project.BranchRef("agent-c"), tip, "test"); err != nil {
+		t.Fatal(err)
+	}
+	// What a concurrent update-ref has made for an instant.
+	if err := os.WriteFile(filepath.Join(r.Path, "refs", "heads", "agent-a.lock"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Branches(project.AgentBranchPrefix)
+	if err != nil {
+		t.Fatalf("listing branches beside a lock file: %v", err)
+	}
+	for _, b := range []string{"agent-a", "agent-b", "agent-c"} {
+		if got[b] != tip {
+			t.Errorf("branch %s: got %v, want %v (all: %v)", b, got[b], tip, got)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("want 3 agent branches, got %v", got)
+	}
+}

@@ -81,6 +81,9 @@ func GC(ctx context.Context, store *agent.Store, dryRun bool) (GCResult, error) 
 			return res, planqerr.New(planqerr.Busy, "gc", "an agent branch moved while gc ran: %w", err).
 				WithHint("run 'planq state gc' again")
 		}
+		if _, err := RefreshChangelog(ctx, store); err != nil {
+			return res, err
+		}
 	}
 	return res, repo.Maintain(ctx)
 }

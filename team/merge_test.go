@@ -163,11 +163,11 @@ func TestMergeProperties(t *testing.T) {
 			sides[s], tips[s] = h, tip
 		}
 
-		ab, _, err := mergeCommits(repo, tips[0], tips[1], "test")
+		ab, _, err := mergeCommits(repo, tips[0], tips[1], "test", nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		ba, _, err := mergeCommits(repo, tips[1], tips[0], "test")
+		ba, _, err := mergeCommits(repo, tips[1], tips[0], "test", nil)
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}

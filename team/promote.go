@@ -112,6 +112,9 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		} else if tree, choices, err = plan.tree(repo); err != nil {
 			return res, err
 		}
+		if tree, err = withChangelog(store, tree); err != nil {
+			return res, err
+		}
 		commit, err := repo.WriteCommit(tree, []staterepo.Hash{globalTip, agentTip}, promoteMessage(a.Name, plan.candidates))
 		if err != nil {
 			return res, err

@@ -228,7 +228,9 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 				return res, err
 			}
 		}
-		commit, choices, err := mergeCommits(repo, ours, theirs, "pull "+remote)
+		commit, choices, err := mergeCommits(repo, ours, theirs, "pull "+remote, func(tree staterepo.Hash) (staterepo.Hash, error) {
+			return withChangelog(store, tree)
+		})
 		if err != nil {
 			return res, err
 		}
@@ -247,7 +249,10 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 }
 
 // mergeCommits builds the merge commit of ours and theirs (ours first).
-func mergeCommits(repo *staterepo.Repo, ours, theirs staterepo.Hash, what string) (staterepo.Hash, []Choice, error) {
+//
+// finish, when given, turns the merged tree into the one committed: it
+// regenerates the generated files, which are never merged.
+func mergeCommits(repo *staterepo.Repo, ours, theirs staterepo.Hash, what string, finish func(staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, []Choice, error) {
 	base, ok, err := repo.MergeBase(ours, theirs)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
@@ -270,6 +275,11 @@ func mergeCommits(repo *staterepo.Repo, ours, theirs staterepo.Hash, what string
 	tree, err := repo.MergeTrees(baseTree, oursTree, theirsTree, rs.resolve)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
+	}
+	if finish != nil {
+		if tree, err = finish(tree); err != nil {
+			return staterepo.ZeroHash, nil, err
+		}
 	}
 	commit, err := repo.WriteCommit(tree, []staterepo.Hash{ours, theirs}, "planq: "+what+"\n")
 	return commit, rs.choices, err

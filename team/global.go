@@ -1,0 +1,109 @@
+package team
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/secrets"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// writeGlobal commits on top of global's tip the files edit returns (from
+// the tip's tree), with a compare-and-swap, rebuilding on a lost race: a
+// lead's edit never overwrites a promote or pull that landed meanwhile.
+func writeGlobal(ctx context.Context, store *agent.Store, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
+	repo := store.Repo
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+		tip, err := repo.Tip(project.GlobalBranch)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		tree, err := repo.TreeOf(tip)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		newTree, err := edit(tree)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		if newTree == tree {
+			return tip, nil
+		}
+		commit, err := repo.WriteCommit(newTree, []staterepo.Hash{tip}, message)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		err = repo.UpdateRefs(ctx, "planq: "+strings.SplitN(message, "\n", 2)[0], []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: tip}})
+		if err == nil {
+			return commit, nil
+		}
+		if !errors.Is(err, staterepo.ErrRefMoved) {
+			return staterepo.ZeroHash, err
+		}
+		if err := staterepo.Sleep(ctx, delay); err != nil {
+			return staterepo.ZeroHash, err
+		}
+	}
+}
+
+// SetPlan replaces the team's plan, global's plan.md: what every agent's
+// prime shows. It is one commit on global.
+func SetPlan(ctx context.Context, store *agent.Store, text string, allowSecret bool) (staterepo.Hash, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, "plan", "text is empty").
+			WithHint("say what the team works on next: planq plan set PLAN ('-' reads it from stdin)")
+	}
+	data := []byte(text + "\n")
+	if err := changelog.CheckContent(data); err != nil {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, "plan", "%w", err).
+			WithHint("keep the plan short; link to longer documents in the code repository")
+	}
+	if found := secrets.Scan(text); len(found) > 0 && !allowSecret {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Refused, "plan", "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
+			WithHint("remove the credential; if it is not one, pass --allow-secret")
+	}
+	return writeGlobal(ctx, store, "plan: "+firstLine(text)+"\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
+		blob, err := store.Repo.WriteBlob(data)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		return store.Repo.EditTree(tree, map[string]staterepo.Hash{project.PlanFile: blob})
+	})
+}
+
+// RefreshChangelog regenerates global's changelog.md, as a commit of its
+// own; nothing when it says what it said.
+func RefreshChangelog(ctx context.Context, store *agent.Store) (staterepo.Hash, error) {
+	return writeGlobal(ctx, store, "changelog: regenerate\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
+		return withChangelog(store, tree)
+	})
+}
+
+// withChangelog is tree with changelog.md regenerated from every branch's
+// log entries. A generated file is regenerated after a merge, never merged.
+func withChangelog(store *agent.Store, tree staterepo.Hash) (staterepo.Hash, error) {
+	data, err := store.Records.Changelog(store.Project.Config.Project, time.Now())
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	blob, err := store.Repo.WriteBlob(data)
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	return store.Repo.EditTree(tree, map[string]staterepo.Hash{project.ChangelogFile: blob})
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
