@@ -29,17 +29,9 @@ type AgentStatus struct {
 // Agents describes every agent of the project, sorted by name. Malformed
 // records do not hide the listing; they come back beside it.
 func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
-	names, err := rd.AgentNames()
+	statuses, err := rd.agentStatuses()
 	if err != nil {
 		return nil, nil, err
-	}
-	wts, err := rd.repo.Worktrees()
-	if err != nil {
-		return nil, nil, err
-	}
-	mounted := map[string]staterepo.WorktreeInfo{}
-	for _, wt := range wts {
-		mounted[wt.Branch] = wt
 	}
 	set, err := rd.All()
 	if err != nil {
@@ -54,13 +46,34 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 		}
 		counts[r.Agent][string(r.Kind)]++
 	}
+	for i := range statuses {
+		st := &statuses[i]
+		for _, k := range changelog.Kinds {
+			st.Records[string(k)] = counts[st.Name][string(k)]
+		}
+	}
+	return statuses, set.ProblemLines(), nil
+}
+
+// agentStatuses describes every agent but for its record counts, which
+// take reading every record.
+func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
+	names, err := rd.AgentNames()
+	if err != nil {
+		return nil, err
+	}
+	wts, err := rd.repo.Worktrees()
+	if err != nil {
+		return nil, err
+	}
+	mounted := map[string]staterepo.WorktreeInfo{}
+	for _, wt := range wts {
+		mounted[wt.Branch] = wt
+	}
 	out := make([]AgentStatus, 0, len(names))
 	for _, name := range names {
 		branch := project.AgentBranch(name)
 		st := AgentStatus{Name: name, Branch: branch, Status: StatusUnmounted, Records: map[string]int{}}
-		for _, k := range changelog.Kinds {
-			st.Records[string(k)] = counts[name][string(k)]
-		}
 		if wt, ok := mounted[branch]; ok {
 			st.AgentDir, st.Workspace, st.Status = wt.Path, project.WorkspaceOfAgentDir(wt.Path), StatusActive
 			if wt.Missing {
@@ -74,5 +87,5 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 		}
 		out = append(out, st)
 	}
-	return out, set.ProblemLines(), nil
+	return out, nil
 }

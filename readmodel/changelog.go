@@ -25,7 +25,7 @@ func (rd *Reader) Changelog(projectName string, at time.Time) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	agents, _, err := rd.Agents()
+	agents, err := rd.agentStatuses()
 	if err != nil {
 		return nil, err
 	}
