@@ -44,6 +44,7 @@ run git add .planq/config
 run git commit -qm "planq: project config"
 run planq create auth
 run planq create api --branch feature/api
+run planq plan set "1. JWT login  2. Token refresh  3. Rate limits"
 
 step "cd \$PLANQ_HOME/workspaces/shop/auth   (agent auth's workspace)"
 cd "$PLANQ_HOME/workspaces/shop/auth"
