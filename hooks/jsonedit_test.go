@@ -7,6 +7,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // randomSettings builds a settings document the way people write them: some
@@ -72,6 +74,22 @@ func TestJSONEntriesRoundTrip(t *testing.T) {
 			}
 			if !json.Valid(installed) {
 				t.Fatalf("seed %d %s: install wrote invalid JSON:\n%s", seed, e.Path, installed)
+			}
+			// planq's own entries are there: an install that changed nothing
+			// would pass every check below.
+			for path := range e.Members {
+				if !gjson.GetBytes(installed, path).Exists() {
+					t.Fatalf("seed %d %s: install did not set %s:\n%s", seed, e.Path, path, installed)
+				}
+			}
+			for path := range e.Elements {
+				found := false
+				for _, el := range gjson.GetBytes(installed, path).Array() {
+					found = found || strings.Contains(el.Raw, "planq hook ")
+				}
+				if !found {
+					t.Fatalf("seed %d %s: install did not add planq's hook to %s:\n%s", seed, e.Path, path, installed)
+				}
 			}
 			var before, after map[string]any
 			_ = json.Unmarshal(orig, &before)
