@@ -24,10 +24,13 @@ func IsPlanqState(repo *staterepo.Repo, commit staterepo.Hash) (bool, error) {
 	if len(entries) == 0 {
 		return true, nil // nothing in it to pollute anything
 	}
+	kindDirs := changelog.Dirs()
 	for _, e := range entries {
-		if e.Dir && slices.Contains(changelog.Dirs(), e.Name) {
-			return true, nil
+		if e.Dir && slices.Contains(kindDirs, e.Name) {
+			return true, nil // the common case: no blob to read
 		}
+	}
+	for _, e := range entries {
 		if !e.Dir && e.Name == project.ReadmeFile {
 			data, err := repo.ReadBlob(e.Blob)
 			if err != nil {
