@@ -13,7 +13,6 @@ import (
 
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/secrets"
 )
 
 // MaxArtifactSize bounds one artifact: a generated output worth keeping
@@ -38,10 +37,9 @@ func (a *Agent) AddArtifact(ctx context.Context, name string, data []byte, opts 
 		return Written{}, planqerr.New(planqerr.Invalid, "artifact "+quote(name), "is over 1 MiB, the most an artifact holds").
 			WithHint("keep large outputs in the code repository or your build system, and cite their path in a log entry")
 	}
-	if utf8.Valid(data) && !opts.AllowSecret {
-		if found := secrets.Scan(string(data)); len(found) > 0 {
-			return Written{}, planqerr.New(planqerr.Refused, "artifact "+quote(name), "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-				WithHint("remove the credential; if it is not one, pass --allow-secret")
+	if utf8.Valid(data) { // text is scanned like a record; binary output is not text to scan
+		if err := refuseSecret("artifact "+quote(name), data, opts); err != nil {
+			return Written{}, err
 		}
 	}
 	wt, unlock, err := a.lockedWorktree(ctx)

@@ -98,7 +98,7 @@ func (a *Agent) EditFile(ctx context.Context, name string, edit func(old string)
 		return Written{}, fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	data := []byte(edit(string(old)))
-	if err := guard(name, data, opts); err != nil {
+	if err := Guard(name, data, opts); err != nil {
 		return Written{}, err
 	}
 	if err := renameio.WriteFile(path, data, 0o644); err != nil {

@@ -149,7 +149,7 @@ func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) 
 	if err != nil {
 		return nil, err
 	}
-	if err := guard(subject, data, opts); err != nil {
+	if err := Guard(subject, data, opts); err != nil {
 		return nil, err
 	}
 	if opts.AllowSecret && !rec.AllowSecret && len(secrets.Scan(string(data))) > 0 {
@@ -161,18 +161,24 @@ func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) 
 	return data, nil
 }
 
-// guard refuses content no file of an agent may hold: too large, binary, or
-// carrying what looks like a credential (unless opts allow it).
-func guard(subject string, data []byte, opts WriteOptions) error {
+// Guard refuses text no file of planq's may hold: too large, binary, or
+// carrying what looks like a credential (unless opts allow it). Records,
+// notes, the team's plan and text artifacts all pass through it.
+func Guard(subject string, data []byte, opts WriteOptions) error {
 	if err := changelog.CheckContent(data); err != nil {
 		return planqerr.New(planqerr.Invalid, subject, "%w", err).
 			WithHint("keep it short and textual; put large material in the code repository and cite its path")
 	}
-	if !opts.AllowSecret {
-		if found := secrets.Scan(string(data)); len(found) > 0 {
-			return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-				WithHint("remove the credential; if it is not one, allow it: --allow-secret on the command line, allow_secret over MCP")
-		}
+	return refuseSecret(subject, data, opts)
+}
+
+func refuseSecret(subject string, data []byte, opts WriteOptions) error {
+	if opts.AllowSecret {
+		return nil
+	}
+	if found := secrets.Scan(string(data)); len(found) > 0 {
+		return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
+			WithHint("remove the credential; if it is not one, allow it: --allow-secret on the command line, allow_secret over MCP")
 	}
 	return nil
 }

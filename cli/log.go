@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -122,14 +121,7 @@ func printLog(env *Env, view *readmodel.LogView, full bool) error {
 // line of 64 KiB.
 const maxTitle = 120
 
-func shortTitle(r *changelog.Record) string {
-	t := r.Title()
-	if utf8.RuneCountInString(t) <= maxTitle {
-		return t
-	}
-	runes := []rune(t)
-	return string(runes[:maxTitle-1]) + "…"
-}
+func shortTitle(r *changelog.Record) string { return readmodel.Shorten(r.Title(), maxTitle) }
 
 func logLine(r *changelog.Record) string {
 	status := ""

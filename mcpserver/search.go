@@ -54,6 +54,7 @@ func (s *Server) search(in searchIn) (string, error) {
 	for _, h := range res.Hits {
 		fmt.Fprintf(&b, "\n%s:%d-%d (%s by %s, %s)\n%s\n", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.Format("2006-01-02"), h.Snippet)
 	}
+	b.WriteString(skipped(res.Problems))
 	if len(res.Hits) == 0 {
 		return b.String() + next(call("planq_search", "query", "<other words>"), call("planq_log", "all", true)), nil
 	}

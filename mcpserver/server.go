@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -118,6 +119,26 @@ func toolError(err error) error {
 	return errors.New(msg)
 }
 
+// maxSkipped bounds the skipped files a result names.
+const maxSkipped = 5
+
+// skipped says which record files a read left out and why, so an agent
+// knows its answer misses them; "" when none was.
+func skipped(problems []string) string {
+	if len(problems) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\nSkipped %d malformed record file(s); fix them in the writing agent's .planq/agent and commit:", len(problems))
+	for _, p := range problems[:min(maxSkipped, len(problems))] {
+		b.WriteString("\n- " + p)
+	}
+	if len(problems) > maxSkipped {
+		fmt.Fprintf(&b, "\n- ... and %d more ('planq doctor' lists them all)", len(problems)-maxSkipped)
+	}
+	return b.String()
+}
+
 // next formats the calls that dig deeper, ending every result.
 func next(calls ...string) string {
 	if len(calls) == 0 {
@@ -131,11 +152,14 @@ func next(calls ...string) string {
 func call(tool string, args ...any) string {
 	var parts []string
 	for i := 0; i+1 < len(args); i += 2 {
-		val, err := json.Marshal(args[i+1])
-		if err != nil {
-			val = []byte(`""`) // strings, numbers and booleans always encode
+		var val bytes.Buffer
+		enc := json.NewEncoder(&val)
+		enc.SetEscapeHTML(false) // "<topic>", not "\u003ctopic\u003e"
+		if err := enc.Encode(args[i+1]); err != nil {
+			val.Reset()
+			val.WriteString(`""`) // strings, numbers and booleans always encode
 		}
-		parts = append(parts, fmt.Sprintf("%q: %s", args[i], val))
+		parts = append(parts, fmt.Sprintf("%q: %s", args[i], bytes.TrimSpace(val.Bytes())))
 	}
 	return tool + " {" + strings.Join(parts, ", ") + "}"
 }

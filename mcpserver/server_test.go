@@ -437,3 +437,31 @@ func runNext(t *testing.T, s *mcp.ClientSession, from, text string) int {
 	}
 	return n
 }
+
+// TestReadingToolsSaySkippedRecords: a malformed record committed by hand
+// is named in what context, search and log return, not silently dropped.
+func TestReadingToolsSaySkippedRecords(t *testing.T) {
+	dir := project(t)
+	agentDir := filepath.Join(dir, ".planq", "agent")
+	bad := "---\nid: pq-00000000c1\nkind: learning\ntype: hunch\ntimestamp: 2026-11-20T10:00:00Z\nagent: a\ndomain: auth\nclassification: tactical\n---\ntokens, badly typed\n"
+	if err := os.MkdirAll(filepath.Join(agentDir, "learnings", "auth"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(agentDir, "learnings", "auth", "pq-00000000c1.md"), []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", "learnings"}, {"commit", "-q", "-m", "by hand"}} {
+		if out, err := exec.Command("git", append([]string{"-C", agentDir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	s := connect(t, "--project", dir)
+	for tool, args := range map[string]map[string]any{
+		"planq_context": {}, "planq_search": {"query": "tokens"},
+	} {
+		text, isErr := callTool(t, s, tool, args)
+		if isErr || !strings.Contains(text, "Skipped 1 malformed record file(s)") || !strings.Contains(text, "pq-00000000c1.md:4: type: unknown value") {
+			t.Errorf("%s: want the skipped file named, got %v:\n%s", tool, isErr, text)
+		}
+	}
+}

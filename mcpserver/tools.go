@@ -91,7 +91,7 @@ func (s *Server) register(srv *mcp.Server) {
 				if err != nil {
 					return "", err
 				}
-				return sum.Markdown() + next(call("planq_search", "query", "<topic>"), call("planq_log", "all", true)), nil
+				return sum.Markdown() + skipped(sum.Problems) + next(call("planq_search", "query", "<topic>"), call("planq_log", "all", true)), nil
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_scratch",
@@ -200,6 +200,7 @@ func (s *Server) listLog(a *agent.Agent, all bool) (string, error) {
 	if b.Len() == 0 {
 		b.WriteString("no entries yet\n")
 	}
+	b.WriteString(skipped(view.Problems))
 	if len(view.Entries) == 0 {
 		return b.String() + next(call("planq_log", "message", "<what you did>"), call("planq_search", "query", "<topic>")), nil
 	}

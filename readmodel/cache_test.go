@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testgit"
@@ -161,5 +163,16 @@ func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 	reads = 0
 	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != 0 {
 		t.Errorf("after the rebuild: %d reads, err %v; want the rebuilt cache to answer", reads, err)
+	}
+}
+
+func TestShortenNeverCutsACharacter(t *testing.T) {
+	s := strings.Repeat("é", 100)
+	got := Shorten(s, 80)
+	if !utf8.ValidString(got) || utf8.RuneCountInString(got) != 80 || !strings.HasSuffix(got, "…") {
+		t.Errorf("Shorten of 100 two-byte characters to 80: %q", got)
+	}
+	if Shorten("short", 80) != "short" {
+		t.Error("Shorten changed a short string")
 	}
 }

@@ -71,11 +71,7 @@ func (rd *Reader) Changelog(projectName string, at time.Time) ([]byte, error) {
 }
 
 func tableCell(s string) string {
-	s = strings.ReplaceAll(s, "|", "\\|")
-	if len(s) > 80 {
-		s = s[:77] + "..."
-	}
-	return s
+	return strings.ReplaceAll(Shorten(s, 80), "|", "\\|")
 }
 
 // Plan is the team's plan, global's plan.md; "" when there is none.

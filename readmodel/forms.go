@@ -3,6 +3,7 @@ package readmodel
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 )
@@ -43,6 +44,15 @@ func Line(r *changelog.Record) string {
 		line = r.Title() // a kind this build does not know: its first line
 	}
 	return line + tags(r)
+}
+
+// Shorten keeps s to at most n characters (not bytes: a character is never
+// cut in two), ending in "…" when it cut anything.
+func Shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
 }
 
 // Title is what a record is called in one phrase: a decision's decision,

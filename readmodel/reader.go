@@ -213,22 +213,40 @@ func (rd *Reader) AgentNames() ([]string, error) {
 // global, then every other branch, in name order: records are read from
 // git, never from the disk. It returns the branch it was found on.
 func (rd *Reader) ReadFile(p string, branches ...string) ([]byte, string, error) {
-	tips, err := rd.repo.Branches("")
+	order, err := rd.lookupOrder(branches...)
 	if err != nil {
 		return nil, "", err
+	}
+	return order.read(rd.repo, p)
+}
+
+// lookupOrder is where ReadFile looks, in order: branches first, then
+// global, then every branch by name, with their tips read once.
+type lookupOrder struct {
+	names []string
+	tips  map[string]staterepo.Hash
+}
+
+func (rd *Reader) lookupOrder(branches ...string) (lookupOrder, error) {
+	tips, err := rd.repo.Branches("")
+	if err != nil {
+		return lookupOrder{}, err
 	}
 	names := make([]string, 0, len(tips))
 	for b := range tips {
 		names = append(names, b)
 	}
 	sort.Strings(names)
-	order := slices.Concat(branches, []string{project.GlobalBranch}, names)
-	for _, b := range order {
-		tip, ok := tips[b]
+	return lookupOrder{names: slices.Concat(branches, []string{project.GlobalBranch}, names), tips: tips}, nil
+}
+
+func (o lookupOrder) read(repo *staterepo.Repo, p string) ([]byte, string, error) {
+	for _, b := range o.names {
+		tip, ok := o.tips[b]
 		if !ok {
 			continue
 		}
-		if data, err := rd.repo.ReadFile(tip, p); err == nil {
+		if data, err := repo.ReadFile(tip, p); err == nil {
 			return data, b, nil
 		}
 	}

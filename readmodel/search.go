@@ -103,8 +103,12 @@ func (rd *Reader) Search(q Query) (Results, error) {
 		return found[i].r.Timestamp.After(found[j].r.Timestamp)
 	})
 	res := Results{Query: q.Text, Total: len(found), Hits: []Hit{}, Problems: set.ProblemLines()}
+	order, err := rd.lookupOrder() // once, not once a hit
+	if err != nil {
+		return Results{}, err
+	}
 	for _, f := range found[:min(limit, len(found))] {
-		data, _, err := rd.ReadFile(f.r.Path)
+		data, _, err := order.read(rd.repo, f.r.Path)
 		if err != nil {
 			continue
 		}

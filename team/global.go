@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/secrets"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -61,13 +59,8 @@ func SetPlan(ctx context.Context, store *agent.Store, text string, allowSecret b
 			WithHint("say what the team works on next: planq plan set PLAN ('-' reads it from stdin)")
 	}
 	data := []byte(text + "\n")
-	if err := changelog.CheckContent(data); err != nil {
-		return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, "plan", "%w", err).
-			WithHint("keep the plan short; link to longer documents in the code repository")
-	}
-	if found := secrets.Scan(text); len(found) > 0 && !allowSecret {
-		return staterepo.ZeroHash, planqerr.New(planqerr.Refused, "plan", "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-			WithHint("remove the credential; if it is not one, pass --allow-secret")
+	if err := agent.Guard("plan", data, agent.WriteOptions{AllowSecret: allowSecret}); err != nil {
+		return staterepo.ZeroHash, err
 	}
 	return writeGlobal(ctx, store, "plan: "+firstLine(text)+"\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
 		blob, err := store.Repo.WriteBlob(data)

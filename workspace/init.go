@@ -120,11 +120,14 @@ type StateInit struct {
 // A state repository that belongs to another code repository (one whose
 // directory has the same name, say) is refused, not shared.
 func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
-	if err := claimState(ctx, p, true); err != nil {
+	owner, err := ownerOf(ctx, p) // read once: checked before, recorded after
+	if err != nil {
+		return StateInit{}, err
+	}
+	if err := claimState(ctx, p, owner, true); err != nil {
 		return StateInit{}, err
 	}
 	var res StateInit
-	var err error
 	if p.Config.Remote != "" {
 		res.Created, res.Fetched, err = team.InitFromRemote(ctx, p)
 	} else {
@@ -133,7 +136,7 @@ func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, claimState(ctx, p, false)
+	return res, claimState(ctx, p, owner, false)
 }
 
 // EnsureExclude adds the agent mount to the repository's info/exclude,

@@ -59,7 +59,7 @@ func (o codeOwner) unknown() bool { return len(o.roots) == 0 && o.dir == "" }
 // belongs to this code repository, and records that it does. Two unrelated
 // repositories whose directories share a name would otherwise share one
 // memory without a word.
-func claimState(ctx context.Context, p *project.Project, checkOnly bool) error {
+func claimState(ctx context.Context, p *project.Project, current codeOwner, checkOnly bool) error {
 	if !staterepo.Exists(p.StateRepo()) {
 		return nil
 	}
@@ -68,10 +68,6 @@ func claimState(ctx context.Context, p *project.Project, checkOnly bool) error {
 		return err
 	}
 	recorded, err := recordedOwner(ctx, repo)
-	if err != nil {
-		return err
-	}
-	current, err := ownerOf(ctx, p)
 	if err != nil {
 		return err
 	}
