@@ -100,7 +100,13 @@ func (a *Agent) checkReferences(rec *changelog.Record) error {
 	if rec.Supersedes == "" && len(rec.DependsOn) == 0 {
 		return nil
 	}
-	set, err := a.store.Records.All()
+	// A new version is of the kind it replaces: read that kind alone, unless
+	// the record depends on others, which may be of any kind.
+	var kinds []changelog.Kind
+	if len(rec.DependsOn) == 0 {
+		kinds = []changelog.Kind{rec.Kind}
+	}
+	set, err := a.store.Records.All(kinds...)
 	if err != nil {
 		return err
 	}
@@ -108,11 +114,16 @@ func (a *Agent) checkReferences(rec *changelog.Record) error {
 	for _, r := range set.Records {
 		known[r.ID] = true
 	}
-	for _, id := range refs {
-		if id != "" && !known[id] {
-			return planqerr.New(planqerr.NotFound, id, "no such record on global or any agent branch").
-				WithHint("'planq search WORDS' finds a record's id")
+	for i, id := range refs {
+		if id == "" || known[id] {
+			continue
 		}
+		what := "record"
+		if i == 0 && kinds != nil {
+			what = rec.Kind.Noun() // what a new version can replace
+		}
+		return planqerr.New(planqerr.NotFound, id, "no such %s on global or any agent branch", what).
+			WithHint("'planq search WORDS' finds a record's id")
 	}
 	return nil
 }
