@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -31,6 +32,7 @@ func (a *Agent) Checkpoint(ctx context.Context, name, note string, opts WriteOpt
 	if err != nil {
 		return Written{}, err
 	}
+	failpoint.Hit(failpoint.CheckpointCommitted)
 	if err := a.store.Repo.CreateRef(ctx, ref, staterepo.NewHash(w.Commit), "planq: checkpoint "+name); err != nil {
 		return Written{}, err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/secrets"
 	"github.com/planq-dev/planq/staterepo"
@@ -73,6 +74,7 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	if err := createFile(filepath.Join(a.Dir, filepath.FromSlash(rel)), data); err != nil {
 		return Written{}, err
 	}
+	failpoint.Hit(failpoint.RecordFileWritten)
 	commit, err := wt.CommitFiles(ctx, []string{rel}, commitMessage(rec))
 	if err != nil {
 		return Written{}, planqerr.New(planqerr.Failure, filepath.Join(a.Dir, rel),

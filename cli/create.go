@@ -67,8 +67,11 @@ func runCreate(ctx context.Context, env *Env, opts createOptions) error {
 		return err
 	}
 	verb := "created"
-	if res.Resumed {
+	switch {
+	case res.Resumed:
 		verb = "resumed"
+	case res.Finished:
+		verb = "finished creating" // a create killed half way left the branch
 	}
 	env.Log.Info(verb+" agent "+opts.Name, "branch", res.Branch, "commit", short(res.Commit), "agent_dir", res.AgentDir)
 	if res.NewWorkspace {

@@ -15,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	failpoint.Enable() // this test binary is planq in the tests that crash it
 	testscript.Main(m, map[string]func(){
 		"planq": func() { os.Exit(runRecordingHints()) },
 	})

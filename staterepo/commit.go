@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -140,6 +141,7 @@ func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready fu
 		if err := wait(); err != nil {
 			return plumbing.ZeroHash, err
 		}
+		failpoint.Hit(failpoint.CommitWritten)
 		// Through HEAD, so both the branch's and HEAD's reflogs record it.
 		err = updateRef(ctx, w.git, "HEAD", commit, tip, "planq: "+subject(message))
 		if err == nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -81,10 +82,12 @@ func GC(ctx context.Context, store *agent.Store, dryRun bool) (GCResult, error) 
 			return res, planqerr.New(planqerr.Busy, "gc", "an agent branch moved while gc ran: %w", err).
 				WithHint("run 'planq state gc' again")
 		}
+		failpoint.Hit(failpoint.GCArchived)
 		if _, err := RefreshChangelog(ctx, store); err != nil {
 			return res, err
 		}
 	}
+	failpoint.Hit(failpoint.GCMaintenancePending)
 	return res, repo.Maintain(ctx)
 }
 
@@ -114,6 +117,7 @@ func Restore(ctx context.Context, store *agent.Store, name string) (Archived, er
 		}
 	}
 	tip := refs[latest]
+	failpoint.Hit(failpoint.RestoreFound)
 	err = repo.UpdateRefs(ctx, "planq: restore "+name, []staterepo.RefUpdate{
 		{Ref: project.BranchRef(branch), New: tip},
 		{Ref: latest, Old: tip},

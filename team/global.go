@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -37,6 +38,7 @@ func writeGlobal(ctx context.Context, store *agent.Store, message string, edit f
 		if err != nil {
 			return staterepo.ZeroHash, err
 		}
+		failpoint.Hit(failpoint.GlobalWritten)
 		err = repo.UpdateRefs(ctx, "planq: "+strings.SplitN(message, "\n", 2)[0], []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: tip}})
 		if err == nil {
 			return commit, nil

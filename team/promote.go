@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -119,6 +120,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if err != nil {
 			return res, err
 		}
+		failpoint.Hit(failpoint.PromoteMerged)
 		err = repo.UpdateRefs(ctx, "planq: promote "+a.Name, []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: commit, Old: globalTip}})
 		if err == nil {
 			res.Commit, res.Choices = commit.String(), choices

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/secrets"
@@ -182,6 +183,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 		}
 		return res, err
 	}
+	failpoint.Hit(failpoint.PullFetched)
 	if agents {
 		refs, _ := repo.Refs(project.TrackingAgentsRefPrefix(remote))
 		res.Agents = len(refs)
@@ -234,6 +236,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 		if err != nil {
 			return res, err
 		}
+		failpoint.Hit(failpoint.PullMerged)
 		err = repo.UpdateRefs(ctx, "planq: pull "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: ours}})
 		if err == nil {
 			res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
@@ -375,6 +378,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		}
 		err = repo.Push(ctx, remote, localGlobalRef+":"+remoteGlobal, remoteGlobal, lease)
 		if err == nil {
+			failpoint.Hit(failpoint.PushSent)
 			res.Global = ours.String()
 			// Remember what the remote now has: the next push leases on it.
 			if uerr := repo.SetRef(ctx, trackingGlobal(remote), ours); uerr != nil {
@@ -391,6 +395,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		}
 	}
 	if len(agentSpecs) > 0 {
+		failpoint.Hit(failpoint.PushAgentsPending)
 		if err := repo.PushForce(ctx, remote, agentSpecs...); err != nil {
 			return res, err
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -33,6 +34,10 @@ type Created struct {
 	// NewWorkspace is true when planq made the code workspace.
 	NewWorkspace bool `json:"new_workspace"`
 	Resumed      bool `json:"resumed"`
+	// Finished is true when the create finished one that stopped half way
+	// (killed, say): the agent's branch, and maybe its workspace, were
+	// there, unmounted and untouched.
+	Finished bool `json:"finished,omitempty"`
 }
 
 // DefaultCodeBranch is the code branch of a workspace made for agent name.
@@ -53,10 +58,17 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	subject := "agent " + `"` + opts.Name + `"`
 	tip, err := repo.Tip(branch)
 	exists := err == nil
-	switch {
-	case err != nil && !planqerr.Is(err, planqerr.NotFound):
+	if err != nil && !planqerr.Is(err, planqerr.NotFound) {
 		return Created{}, err
-	case exists && !opts.Resume:
+	}
+	unfinished := false
+	if exists && !opts.Resume {
+		if unfinished, err = leftHalfMade(repo, opts.Name, tip); err != nil {
+			return Created{}, err
+		}
+	}
+	switch {
+	case exists && !opts.Resume && !unfinished:
 		return Created{}, planqerr.New(planqerr.Exists, subject, "branch %s already exists", branch).
 			WithHint("pick another name, or 'planq create %s --resume' to mount the existing branch", opts.Name)
 	case !exists && opts.Resume:
@@ -76,7 +88,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 		staleMount = ok // registered, but its directory is gone
 	}
 
-	ws, codeBranch, err := planWorkspace(p, opts, exists)
+	ws, codeBranch, adoptWorkspace, err := planWorkspace(ctx, p, opts, exists, unfinished)
 	if err != nil {
 		return Created{}, err
 	}
@@ -100,9 +112,12 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 			return fail(err)
 		}
 		undo = append(undo, func() { _ = repo.DeleteBranch(cleanup, branch, tip) })
+		failpoint.Hit(failpoint.CreateBranched)
 	}
-	res := Created{Commit: tip.String(), Resumed: exists}
-	if !opts.Here {
+	res := Created{Commit: tip.String(), Resumed: exists && !unfinished, Finished: unfinished}
+	if adoptWorkspace {
+		res.NewWorkspace, res.CodeBranch = true, codeBranch
+	} else if !opts.Here {
 		code := staterepo.OpenCode(p.Root)
 		createBranch := !code.BranchExists(codeBranch)
 		if err := os.MkdirAll(filepath.Dir(ws), 0o755); err != nil {
@@ -118,6 +133,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 			}
 		})
 		res.NewWorkspace, res.CodeBranch = true, codeBranch
+		failpoint.Hit(failpoint.CreateWorkspaceAdded)
 	}
 	if err := os.MkdirAll(filepath.Dir(agentDir), 0o755); err != nil {
 		return fail(err)
@@ -139,33 +155,74 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 
 // planWorkspace decides where the agent is mounted and on which code branch.
 // exists says whether the agent's branch exists already, so that a hint
-// mounting it says --resume.
-func planWorkspace(p *project.Project, opts CreateOptions, exists bool) (string, string, error) {
+// mounting it says --resume. When finishing a create that stopped half way,
+// the workspace it made is adopted (adopt is true) if nothing is in it yet.
+func planWorkspace(ctx context.Context, p *project.Project, opts CreateOptions, exists, finishing bool) (ws, branch string, adopt bool, err error) {
 	if opts.Here {
 		if opts.Branch != "" {
-			return "", "", planqerr.New(planqerr.Invalid, "--branch", "does not go with --here").
+			return "", "", false, planqerr.New(planqerr.Invalid, "--branch", "does not go with --here").
 				WithHint("switch the branch of this checkout yourself, or drop --here")
 		}
-		return p.Workspace, "", nil
+		return p.Workspace, "", false, nil
 	}
-	ws := p.WorkspacePath(opts.Name)
-	if _, err := os.Stat(ws); err == nil {
-		resume := ""
-		if exists {
-			resume = " --resume"
-		}
-		return "", "", planqerr.New(planqerr.Exists, ws, "workspace directory already exists").
-			WithHint("move it away, or mount the agent in it: cd %s && planq create %s --here%s", ws, opts.Name, resume)
-	}
-	branch := opts.Branch
+	ws = p.WorkspacePath(opts.Name)
+	branch = opts.Branch
 	if branch == "" {
 		branch = DefaultCodeBranch(opts.Name)
 	}
 	if !staterepo.ValidBranchName(branch) {
-		return "", "", planqerr.New(planqerr.Invalid, "branch "+`"`+branch+`"`, "is not a valid git branch name")
+		return "", "", false, planqerr.New(planqerr.Invalid, "branch "+`"`+branch+`"`, "is not a valid git branch name")
 	}
-	return ws, branch, nil
+	if _, err := os.Stat(ws); err == nil {
+		if finishing && halfMadeWorkspace(ctx, p, ws, branch) {
+			return ws, branch, true, nil
+		}
+		resume := ""
+		if exists {
+			resume = " --resume"
+		}
+		return "", "", false, planqerr.New(planqerr.Exists, ws, "workspace directory already exists").
+			WithHint("move it away, or mount the agent in it: cd %s && planq create %s --here%s", ws, opts.Name, resume)
+	}
+	return ws, branch, false, nil
 }
+
+// leftHalfMade says whether the agent branch at tip is what a create killed
+// half way leaves: nothing on it but its creation, and mounted nowhere.
+// Finishing that create loses nothing, so running it again does.
+func leftHalfMade(repo *staterepo.Repo, name string, tip staterepo.Hash) (bool, error) {
+	wt, mounted, err := repo.WorktreeOf(project.AgentBranch(name))
+	if err != nil || (mounted && !wt.Missing) {
+		return false, err
+	}
+	c, err := repo.Commit(tip)
+	if err != nil {
+		return false, err
+	}
+	return c.Subject() == createSubject(name) && len(c.Parents) == 1, nil
+}
+
+// halfMadeWorkspace says whether ws is a workspace a create killed half way
+// made: a live worktree of the code repository on branch, with no changes
+// and nothing at .planq/agent.
+func halfMadeWorkspace(ctx context.Context, p *project.Project, ws, branch string) bool {
+	if _, err := os.Lstat(filepath.Join(ws, project.AgentMount)); !errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	wts, err := staterepo.CodeWorktrees(p.CommonGitDir)
+	if err != nil {
+		return false
+	}
+	for _, wt := range wts {
+		if !wt.Missing && samePath(wt.Path, ws) && wt.Branch == branch {
+			changes, err := staterepo.OpenCode(p.Root).Changes(ctx, ws)
+			return err == nil && len(changes) == 0
+		}
+	}
+	return false
+}
+
+func createSubject(name string) string { return "planq: create agent " + name }
 
 // checkMountFree refuses to mount over something already at .planq/agent.
 func checkMountFree(agentDir string) error {
@@ -185,7 +242,7 @@ func checkMountFree(agentDir string) error {
 func newAgentBranch(ctx context.Context, repo *staterepo.Repo, name string) (staterepo.Hash, error) {
 	branch := project.AgentBranch(name)
 	commit, err := repo.CreateBranch(ctx, branch, project.GlobalBranch, agent.InitialNotes(),
-		"planq: create agent "+name+"\n\nPlanq-Agent: "+name+"\n")
+		createSubject(name)+"\n\nPlanq-Agent: "+name+"\n")
 	if planqerr.Is(err, planqerr.Exists) {
 		return staterepo.ZeroHash, planqerr.New(planqerr.Exists, `agent "`+name+`"`, "branch %s already exists", branch).
 			WithHint("another planq created it a moment ago; pick another name")

@@ -152,9 +152,6 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 			add(Finding{Check: "mount", Problem: agentDir + " is not a mounted agent (left by a crash?)",
 				Fix: "move it to " + dest + " (its files are kept)"}, func() error { return moveAside(agentDir, dest) })
 		default:
-			if err := checkPending(ctx, p, agentDir, add); err != nil {
-				return nil, err
-			}
 			if reg, err := staterepo.RegisteredPath(agentDir); err == nil && !samePath(reg, agentDir) {
 				add(Finding{Check: "moved", Problem: "agent worktree is registered at " + reg + " but is at " + agentDir,
 					Fix: "repair the registration (git worktree repair)"}, func() error {
@@ -167,6 +164,9 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		}
 	}
 
+	if err := checkPending(ctx, p, add); err != nil {
+		return nil, err
+	}
 	if err := checkRecords(p, add); err != nil {
 		// Something above (a lock file among the refs, say) may be why: say
 		// so and go on with the other checks.
@@ -239,37 +239,48 @@ func checkRecords(p *project.Project, add func(Finding, func() error)) error {
 	return nil
 }
 
-// checkPending reports record files in the mounted agent that are not
-// committed: written by hand, or dropped from a commit by plain git racing
-// planq (git commit reads the index before it locks it, so a file staged in
-// between is left out of its commit). The fix commits them.
-func checkPending(ctx context.Context, p *project.Project, agentDir string, add func(Finding, func() error)) error {
+// checkPending reports record files that a mounted agent, in any
+// workspace, has not committed: left by a crash between writing a record and
+// committing it, written by hand, or dropped from a commit by plain git
+// racing planq (git commit reads the index before it locks it, so a file
+// staged in between is left out of its commit). The fix commits them.
+func checkPending(ctx context.Context, p *project.Project, add func(Finding, func() error)) error {
 	store, err := agent.OpenStore(p)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	a, ok, err := store.AgentAt(p.Workspace)
-	if err != nil || !ok {
-		return err
-	}
-	status, err := store.Repo.OpenWorktree(agentDir).Status(ctx)
+	wts, err := store.Repo.Worktrees()
 	if err != nil {
 		return err
 	}
-	var records []string
-	for _, line := range status {
-		if len(line) > 3 && changelog.IsRecordPath(strings.Trim(line[3:], `"`)) {
-			records = append(records, line[3:])
+	for _, wt := range wts {
+		name, ok := project.AgentOfBranch(wt.Branch)
+		if wt.Missing || !ok {
+			continue
 		}
+		status, err := store.Repo.OpenWorktree(wt.Path).Status(ctx)
+		if err != nil {
+			return err
+		}
+		var records []string
+		for _, line := range status {
+			if len(line) > 3 && changelog.IsRecordPath(strings.Trim(line[3:], `"`)) {
+				records = append(records, line[3:])
+			}
+		}
+		if len(records) == 0 {
+			continue
+		}
+		a, err := store.Agent(name)
+		if err != nil {
+			return err
+		}
+		add(Finding{Check: "pending", Problem: fmt.Sprintf("%d record file(s) of agent %s are not committed, first: %s", len(records), name, records[0]),
+			Fix: "commit the agent's pending state"}, func() error {
+			_, _, err := a.CommitPending(ctx, "commit records left uncommitted")
+			return err
+		})
 	}
-	if len(records) == 0 {
-		return nil
-	}
-	add(Finding{Check: "pending", Problem: fmt.Sprintf("%d record file(s) of agent %s are not committed, first: %s", len(records), a.Name, records[0]),
-		Fix: "commit the agent's pending state"}, func() error {
-		_, _, err := a.CommitPending(ctx, "commit records left uncommitted")
-		return err
-	})
 	return nil
 }

@@ -2,9 +2,9 @@ package workspace
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -38,20 +38,23 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		return Removed{}, err
 	}
 	res := Removed{Agent: name}
-	if a.Dir == "" {
-		// Not mounted: only a stale registration can remain.
-		return res, store.Repo.PruneWorktrees(ctx)
-	}
 	code := staterepo.OpenCode(p.Root)
-	ownsWorkspace := filepath.Clean(a.Workspace) == filepath.Clean(p.WorkspacePath(name))
-	if ownsWorkspace && !force {
-		changes, err := code.Changes(ctx, a.Workspace)
-		if err != nil {
+	ownWorkspace := p.WorkspacePath(name)
+	if a.Dir == "" {
+		// Not mounted: a stale registration can remain, and the workspace
+		// of a remove that stopped half way.
+		if err := store.Repo.PruneWorktrees(ctx); err != nil {
 			return res, err
 		}
-		if len(changes) > 0 {
-			return res, planqerr.New(planqerr.Refused, a.Workspace, "workspace has %d uncommitted change(s), first: %s", len(changes), changes[0]).
-				WithHint("commit or stash them, or pass --force to discard them")
+		if !isCodeWorktree(p, ownWorkspace) {
+			return res, nil
+		}
+		return removeWorkspace(ctx, code, ownWorkspace, force, res)
+	}
+	ownsWorkspace := samePath(a.Workspace, ownWorkspace)
+	if ownsWorkspace && !force {
+		if err := refuseChanges(ctx, code, a.Workspace); err != nil {
+			return res, err
 		}
 	}
 	saved, problems, err := a.CommitPending(ctx, "save pending state before remove")
@@ -64,11 +67,13 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 	for _, pr := range problems {
 		res.Problems = append(res.Problems, pr.Error())
 	}
+	failpoint.Hit(failpoint.RemoveSaved)
 	// Everything is committed; force only clears files git ignores.
 	if err := store.Repo.RemoveWorktree(ctx, a.Dir, true); err != nil {
 		return res, err
 	}
 	res.AgentDir = a.Dir
+	failpoint.Hit(failpoint.RemoveUnmounted)
 	if ownsWorkspace {
 		if err := code.RemoveWorktree(ctx, a.Workspace, force); err != nil {
 			return res, err
@@ -76,4 +81,45 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		res.Workspace = a.Workspace
 	}
 	return res, nil
+}
+
+// removeWorkspace removes the code workspace planq made at ws, refusing,
+// unless force, while it has uncommitted changes.
+func removeWorkspace(ctx context.Context, code *staterepo.CodeRepo, ws string, force bool, res Removed) (Removed, error) {
+	if !force {
+		if err := refuseChanges(ctx, code, ws); err != nil {
+			return res, err
+		}
+	}
+	if err := code.RemoveWorktree(ctx, ws, force); err != nil {
+		return res, err
+	}
+	res.Workspace = ws
+	return res, nil
+}
+
+func refuseChanges(ctx context.Context, code *staterepo.CodeRepo, ws string) error {
+	changes, err := code.Changes(ctx, ws)
+	if err != nil {
+		return err
+	}
+	if len(changes) > 0 {
+		return planqerr.New(planqerr.Refused, ws, "workspace has %d uncommitted change(s), first: %s", len(changes), changes[0]).
+			WithHint("commit or stash them, or pass --force to discard them")
+	}
+	return nil
+}
+
+// isCodeWorktree says whether dir is a live worktree of the code repository.
+func isCodeWorktree(p *project.Project, dir string) bool {
+	wts, err := staterepo.CodeWorktrees(p.CommonGitDir)
+	if err != nil {
+		return false
+	}
+	for _, wt := range wts {
+		if !wt.Missing && samePath(wt.Path, dir) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,8 +4,11 @@
 package testgit
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -39,4 +42,25 @@ func Isolate(t testing.TB) string {
 		t.Setenv(k, v)
 	}
 	return home
+}
+
+// Run runs git in dir with the test's environment and returns its output,
+// trimmed; the test fails when git does.
+func Run(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	return RunEnv(t, nil, dir, args...)
+}
+
+// RunEnv is Run with env as git's whole environment (nil: the test's).
+func RunEnv(t testing.TB, env []string, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, stderr.Bytes())
+	}
+	return strings.TrimSpace(string(out))
 }
