@@ -421,3 +421,40 @@ func TestCrashAtEveryFailpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestPullLostRaceRetries moves global between pull's merge and its ref
+// update, as a promote on the same machine would: the pull loses the race,
+// merges again on top of the new global and drops nothing of either.
+func TestPullLostRaceRetries(t *testing.T) {
+	two := diverged(t, t.TempDir())
+	two.learn(two.app, "b", "promoted while the pull merged")
+	moved := ""
+	unset := failpoint.Set(failpoint.PullMerged, func() {
+		if moved == "" {
+			two.planq(two.app, "context", "promote", "--agent", "b", "--all")
+			moved = two.git(two.stateRepo(), "rev-parse", "global")
+		}
+	})
+	defer unset()
+	for _, kv := range two.env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Run(t.Context(), []string{"-C", two.app, "state", "pull", "--json"}, strings.NewReader(""), &stdout, &stderr); code != 0 {
+		t.Fatalf("pull: exit %d\n%s", code, stderr.String())
+	}
+	if moved == "" {
+		t.Fatal("the pull never reached the point between its merge and its ref update")
+	}
+	if !strings.Contains(stdout.String(), `"outcome": "merged"`) {
+		t.Errorf("pull did not report a merge: %s", stdout.String())
+	}
+	if first := two.git(two.stateRepo(), "rev-parse", "global^1"); first != moved {
+		t.Errorf("the retried merge sits on %s, not on the global the promote made (%s)", first, moved)
+	}
+	if n := two.count(two.stateRepo(), "global", "learnings"); n != 4 {
+		t.Errorf("global holds %d learnings, want 4: two pulled, one promoted before, one during the pull", n)
+	}
+	two.fsck(two.stateRepo())
+}

@@ -1,0 +1,178 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/planq-dev/planq/internal/failpoint"
+)
+
+// killer kills a command at random moments drawn across its real duration,
+// with its whole process group (git children included), and reports which
+// phase, the last failpoint the command reached, each kill interrupted.
+type killer struct {
+	t      *testing.T
+	m      *machine
+	rng    *rand.Rand
+	trace  string
+	span   time.Duration // how long the command takes when nothing kills it
+	phases map[string]int
+}
+
+func newKiller(t *testing.T, m *machine, seed uint64) *killer {
+	return &killer{t: t, m: m, rng: rand.New(rand.NewPCG(seed, 1)), trace: filepath.Join(t.TempDir(), "trace"), phases: map[string]int{}}
+}
+
+// measure runs the command once unkilled and takes its duration as the
+// span kills are drawn over.
+func (k *killer) measure(dir string, args ...string) {
+	k.t.Helper()
+	start := time.Now()
+	k.m.planq(dir, args...)
+	k.span = time.Since(start)
+}
+
+// run starts the command and kills its group after a delay drawn
+// uniformly over 1.2 spans, so some runs finish first.
+func (k *killer) run(dir string, args ...string) {
+	k.t.Helper()
+	if err := os.WriteFile(k.trace, nil, 0o644); err != nil {
+		k.t.Fatal(err)
+	}
+	cmd := k.m.command(dir, args, failpoint.TraceVar+"="+k.trace)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		k.t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	delay := time.Duration(k.rng.Int64N(int64(k.span) * 6 / 5))
+	var err error
+	select {
+	case err = <-done:
+		k.phases["finished first"]++
+		if err != nil {
+			k.t.Fatalf("planq %s failed unkilled: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+		}
+		return
+	case <-time.After(delay):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	data, _ := os.ReadFile(k.trace)
+	reached := strings.Fields(string(data))
+	switch {
+	case err == nil:
+		k.phases["finished first"]++
+	case len(reached) == 0:
+		k.phases["killed before any point"]++
+	default:
+		k.phases["killed after "+reached[len(reached)-1]]++
+	}
+}
+
+// report logs the phases the kills hit and fails the test when they all
+// hit one: the kills then prove nothing about the other steps.
+func (k *killer) report(what string) {
+	k.t.Helper()
+	var lines []string
+	for phase, n := range k.phases {
+		lines = append(lines, fmt.Sprintf("%3d %s", n, phase))
+	}
+	sort.Strings(lines)
+	k.t.Logf("%s (span %v):\n%s", what, k.span.Round(time.Millisecond), strings.Join(lines, "\n"))
+	if len(k.phases) < 2 {
+		k.t.Errorf("every kill of %s landed in the same phase: %v", what, k.phases)
+	}
+}
+
+// TestRandomKills kills promote and pull at random moments, process group
+// and all: after every kill git finds the repository sound and global is
+// either as before or one whole merge further; the next run then brings
+// everything in.
+func TestRandomKills(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills processes for a while")
+	}
+	t.Run("promote", func(t *testing.T) {
+		t.Parallel()
+		m := teamMachine(t, t.TempDir())
+		k := newKiller(t, m, 1)
+		learnings := 0
+		learn := func() {
+			for range 3 {
+				learnings++
+				m.learn(m.app, "a", fmt.Sprintf("learning %d", learnings))
+			}
+		}
+		learn()
+		k.measure(m.app, "context", "promote", "--agent", "a", "--all")
+		for round := range 20 {
+			learn()
+			before := m.git(m.stateRepo(), "rev-parse", "global")
+			k.run(m.app, "context", "promote", "--agent", "a", "--all")
+			checkOneStep(t, m, before, round)
+		}
+		k.report("promote")
+		m.planq(m.app, "context", "promote", "--agent", "a", "--all")
+		if n := m.count(m.stateRepo(), "global", "learnings"); n != learnings {
+			t.Errorf("global holds %d learnings after the last promote, want all %d", n, learnings)
+		}
+	})
+	t.Run("pull", func(t *testing.T) {
+		t.Parallel()
+		root := t.TempDir()
+		two := diverged(t, root)
+		one := &machine{t: t, home: filepath.Join(root, "one"), app: filepath.Join(root, "one", "app"), env: swapHome(two.env, two.home, filepath.Join(root, "one"))}
+		k := newKiller(t, two, 2)
+		k.measure(two.app, "state", "pull")
+		want := 3
+		for round := range 15 {
+			// Both sides move on, so each pull has a merge to make.
+			one.learn(one.app, "a", fmt.Sprintf("from one, round %d", round))
+			one.planq(one.app, "context", "promote", "--agent", "a", "--all")
+			one.planq(one.app, "state", "push")
+			two.learn(two.app, "b", fmt.Sprintf("from two, round %d", round))
+			two.planq(two.app, "context", "promote", "--agent", "b", "--all")
+			want += 2
+			before := two.git(two.stateRepo(), "rev-parse", "global")
+			k.run(two.app, "state", "pull")
+			checkOneStep(t, two, before, round)
+		}
+		k.report("pull")
+		two.planq(two.app, "state", "pull")
+		if n := two.count(two.stateRepo(), "global", "learnings"); n != want {
+			t.Errorf("global holds %d learnings after the last pull, want all %d", n, want)
+		}
+	})
+}
+
+// checkOneStep fails the test unless m's state repository is sound and its
+// global is before or a merge whose first parent is before.
+func checkOneStep(t *testing.T, m *machine, before string, round int) {
+	t.Helper()
+	m.fsck(m.stateRepo())
+	after := m.git(m.stateRepo(), "rev-parse", "global")
+	if after != before && m.git(m.stateRepo(), "rev-parse", "global^1") != before {
+		t.Errorf("round %d: global is neither as before nor one merge further", round)
+	}
+}
+
+// swapHome is env with every path under from moved under to.
+func swapHome(env []string, from, to string) []string {
+	out := make([]string, len(env))
+	for i, kv := range env {
+		out[i] = strings.ReplaceAll(kv, from, to)
+	}
+	return out
+}
