@@ -1,9 +1,15 @@
 package staterepo
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 	"path"
+	"slices"
+	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -52,7 +58,9 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 		isDir := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode == filemode.Dir }
 		isFile := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode != filemode.Dir }
 		switch {
-		case hasO && hasT && o.Hash == t.Hash && o.Mode == t.Mode:
+		case hasO && hasT && o.Hash == t.Hash && o.Mode == t.Mode && (o.Mode != filemode.Dir || !hasB || b.Hash == o.Hash):
+			// The same on both sides. A directory both sides changed alike
+			// is still read: files both deleted go to the resolver too.
 			out = append(out, o)
 		case (isDir(b, hasB) || !hasB) && (isDir(o, hasO) || !hasO) && (isDir(t, hasT) || !hasT):
 			h, err := r.mergeDir(p, hashOf(b, hasB), hashOf(o, hasO), hashOf(t, hasT), resolve)
@@ -145,43 +153,41 @@ func (r *Repo) TreeOf(commit Hash) (Hash, error) {
 	return c.Tree, nil
 }
 
-// MergeBase returns the best common ancestor of two commits, or false when
-// they share no history.
-func (r *Repo) MergeBase(a, b Hash) (Hash, bool, error) {
-	ca, err := r.commitObject(a)
-	if err != nil {
-		return ZeroHash, false, err
+// MergeBase returns the best common ancestor of two commits, as git finds
+// it (with the commit-graph when there is one), or false when they share no
+// history. When criss-cross merges left several equally good ones, it is
+// the one whose hash sorts first, so that a merge makes the same tree
+// whichever side runs it.
+func (r *Repo) MergeBase(ctx context.Context, a, b Hash) (Hash, bool, error) {
+	out, err := r.git.Run(ctx, "merge-base", "--all", a.String(), b.String())
+	if exitedWith(err, 1) && out == "" {
+		return ZeroHash, false, nil
 	}
-	cb, err := r.commitObject(b)
-	if err != nil {
-		return ZeroHash, false, err
-	}
-	bases, err := ca.MergeBase(cb)
 	if err != nil {
 		return ZeroHash, false, fmt.Errorf("failed to find the merge base of %s and %s: %w", a, b, err)
 	}
-	if len(bases) == 0 {
-		return ZeroHash, false, nil
-	}
-	return bases[0].Hash, true, nil
+	bases := strings.Fields(out)
+	slices.Sort(bases)
+	return plumbing.NewHash(bases[0]), true, nil
 }
 
 // IsAncestor reports whether commit a is an ancestor of (or equal to) b.
-func (r *Repo) IsAncestor(a, b Hash) (bool, error) {
+func (r *Repo) IsAncestor(ctx context.Context, a, b Hash) (bool, error) {
 	if a == b {
 		return true, nil
 	}
-	ca, err := r.commitObject(a)
-	if err != nil {
-		return false, err
+	_, err := r.git.Run(ctx, "merge-base", "--is-ancestor", a.String(), b.String())
+	switch {
+	case err == nil:
+		return true, nil
+	case exitedWith(err, 1):
+		return false, nil
 	}
-	cb, err := r.commitObject(b)
-	if err != nil {
-		return false, err
-	}
-	ok, err := ca.IsAncestor(cb)
-	if err != nil {
-		return false, fmt.Errorf("failed to compare %s and %s: %w", a, b, err)
-	}
-	return ok, nil
+	return false, fmt.Errorf("failed to compare %s and %s: %w", a, b, err)
+}
+
+// exitedWith says whether err is git's exit with code, and nothing else.
+func exitedWith(err error, code int) bool {
+	var exit *exec.ExitError
+	return errors.As(err, &exit) && exit.ExitCode() == code
 }

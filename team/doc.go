@@ -14,7 +14,9 @@
 //     broken by blob ID, the same whichever side merges; the other version
 //     stays reachable through the merge commit's parents;
 //   - other files (branch context) keep the version with the later
-//     updated_at, ties broken by blob ID.
+//     updated_at, ties broken by blob ID;
+//   - the merge base is git's; when criss-cross merges left several, the
+//     one whose hash sorts first, so both sides merge alike.
 //
 // No conflict marker is ever written. Every merge is a commit built in the
 // bare repository and published with a compare-and-swap on the branch, so a

@@ -3,10 +3,7 @@ package team
 import (
 	"crypto/sha1"
 	"fmt"
-	"sort"
 )
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 // blobHash is git's object ID of a blob with data.
 func blobHash(data []byte) [20]byte {

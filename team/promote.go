@@ -92,7 +92,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if err != nil {
 			return res, err
 		}
-		plan, err := planPromote(store, a, globalTip, agentTip, opts.IDs)
+		plan, err := planPromote(ctx, store, a, globalTip, agentTip, opts.IDs)
 		if err != nil {
 			return res, err
 		}
@@ -105,7 +105,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 			// Nothing to bring, but the agent's later commits (log entries,
 			// notes) are reviewed too: record its tip as merged, so gc can
 			// prove it, unless global has it already.
-			merged, err := repo.IsAncestor(agentTip, globalTip)
+			merged, err := repo.IsAncestor(ctx, agentTip, globalTip)
 			if err != nil || merged {
 				return res, err
 			}
@@ -146,7 +146,7 @@ type promotePlan struct {
 	blobs      map[string]staterepo.Hash
 }
 
-func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
+func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
 	repo := store.Repo
 	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}}
 	var err error
@@ -156,7 +156,7 @@ func planPromote(store *agent.Store, a *agent.Agent, globalTip, agentTip statere
 	if p.agentTree, err = repo.TreeOf(agentTip); err != nil {
 		return nil, err
 	}
-	if base, ok, err := repo.MergeBase(globalTip, agentTip); err != nil {
+	if base, ok, err := repo.MergeBase(ctx, globalTip, agentTip); err != nil {
 		return nil, err
 	} else if ok {
 		if p.baseTree, err = repo.TreeOf(base); err != nil {

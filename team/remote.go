@@ -208,7 +208,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			return res, err
 		}
 		res.After = ours.String()
-		switch ahead, err := repo.IsAncestor(theirs, ours); {
+		switch ahead, err := repo.IsAncestor(ctx, theirs, ours); {
 		case err != nil:
 			return res, err
 		case ahead && ours == before && ours == theirs:
@@ -222,7 +222,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			return res, nil
 		}
 		if !opts.AllowUnrelated {
-			if _, related, err := repo.MergeBase(ours, theirs); err != nil || !related {
+			if _, related, err := repo.MergeBase(ctx, ours, theirs); err != nil || !related {
 				if err == nil {
 					err = planqerr.New(planqerr.Refused, "remote "+remote, "its global shares no history with this one; nothing was merged").
 						WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: planq state pull --allow-unrelated %s", remote)
@@ -230,7 +230,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 				return res, err
 			}
 		}
-		commit, choices, err := mergeCommits(repo, ours, theirs, "pull "+remote, func(tree staterepo.Hash) (staterepo.Hash, error) {
+		commit, choices, err := mergeCommits(ctx, repo, ours, theirs, "pull "+remote, func(tree staterepo.Hash) (staterepo.Hash, error) {
 			return withChangelog(store, tree)
 		})
 		if err != nil {
@@ -255,8 +255,8 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 //
 // finish, when given, turns the merged tree into the one committed: it
 // regenerates the generated files, which are never merged.
-func mergeCommits(repo *staterepo.Repo, ours, theirs staterepo.Hash, what string, finish func(staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, []Choice, error) {
-	base, ok, err := repo.MergeBase(ours, theirs)
+func mergeCommits(ctx context.Context, repo *staterepo.Repo, ours, theirs staterepo.Hash, what string, finish func(staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, []Choice, error) {
+	base, ok, err := repo.MergeBase(ctx, ours, theirs)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
 	}
@@ -361,7 +361,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		// The lease is what the remote had when last fetched. It must already
 		// be merged into what we push, or the push would drop a teammate's work.
 		if !lease.IsZero() {
-			merged, err := repo.IsAncestor(lease, ours)
+			merged, err := repo.IsAncestor(ctx, lease, ours)
 			if err != nil {
 				return res, err
 			}

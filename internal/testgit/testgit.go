@@ -64,3 +64,21 @@ func RunEnv(t testing.TB, env []string, dir string, args ...string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// RunIsolated runs a test binary's tests with a fresh HOME and git config
+// for the whole process, for tests that run in parallel (which may not set
+// variables of their own): call it from TestMain.
+func RunIsolated(m *testing.M) int {
+	home, err := os.MkdirTemp("", "planq-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(home)
+	if err := WriteConfig(home); err != nil {
+		panic(err)
+	}
+	for k, v := range Vars(home) {
+		os.Setenv(k, v)
+	}
+	return m.Run()
+}
