@@ -14,23 +14,28 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/planq-dev/planq/cli"
 	"github.com/planq-dev/planq/internal/testgit"
 )
 
+// planqBin is planq: this test binary, which serves as planq when
+// servingVar is set. The server then runs with the coverage and race
+// detection the tests were built with, and its coverage counts.
 var planqBin string
 
+const servingVar = "PLANQ_MCP_TEST_AS_PLANQ"
+
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "planq-mcp-test-")
+	if os.Getenv(servingVar) == "1" {
+		os.Exit(cli.Main())
+	}
+	exe, err := os.Executable()
 	if err != nil {
 		panic(err)
 	}
-	planqBin = filepath.Join(dir, "planq")
-	if out, err := exec.Command("go", "build", "-o", planqBin, "../cmd/planq").CombinedOutput(); err != nil {
-		panic(string(out))
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	planqBin = exe
+	os.Setenv(servingVar, "1") // for the planq processes the tests start
+	os.Exit(m.Run())
 }
 
 // project makes a planq project with agent "a" mounted in it, in a private

@@ -10,7 +10,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/planq-dev/planq/internal/failpoint"
-	"github.com/planq-dev/planq/planqerr"
 )
 
 // refWait bounds how long a commit keeps being rebuilt after losing races
@@ -114,8 +113,8 @@ func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready fu
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	deadline := time.Now().Add(refWait)
-	for delay := time.Millisecond; ; delay = min(delay*2, 100*time.Millisecond) {
+	retry := NewRetry(branch)
+	for {
 		tip, err := w.Repo.Tip(branch)
 		if err != nil {
 			return plumbing.ZeroHash, err
@@ -147,20 +146,8 @@ func (w *Worktree) commitTreeAfter(ctx context.Context, message string, ready fu
 		if err == nil {
 			return commit, nil
 		}
-		if !errors.Is(err, ErrRefMoved) {
-			return plumbing.ZeroHash, err
-		}
-		if time.Now().After(deadline) {
-			var locked *RefLockedError
-			if errors.As(err, &locked) {
-				return plumbing.ZeroHash, planqerr.New(planqerr.Busy, branch, "%s", locked.Error()).
-					WithHint("if no git process is running, remove %s ('planq doctor --fix' removes it once it is 2 minutes old)", locked.Lock)
-			}
-			return plumbing.ZeroHash, planqerr.New(planqerr.Busy, branch, "kept moving while planq committed: other writers won every race for %s", refWait).
-				WithHint("run the command again")
-		}
 		// The other writer may still hold the ref's lock: back off a little.
-		if err := Sleep(ctx, delay); err != nil {
+		if again, err := retry.Again(ctx, err); !again {
 			return plumbing.ZeroHash, err
 		}
 	}

@@ -2,7 +2,6 @@ package team
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"time"
 
@@ -18,7 +17,8 @@ import (
 // lead's edit never overwrites a promote or pull that landed meanwhile.
 func writeGlobal(ctx context.Context, store *agent.Store, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
 	repo := store.Repo
-	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+	retry := staterepo.NewRetry(project.GlobalBranch)
+	for {
 		tip, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return staterepo.ZeroHash, err
@@ -43,10 +43,7 @@ func writeGlobal(ctx context.Context, store *agent.Store, message string, edit f
 		if err == nil {
 			return commit, nil
 		}
-		if !errors.Is(err, staterepo.ErrRefMoved) {
-			return staterepo.ZeroHash, err
-		}
-		if err := staterepo.Sleep(ctx, delay); err != nil {
+		if again, err := retry.Again(ctx, err); !again {
 			return staterepo.ZeroHash, err
 		}
 	}

@@ -2,7 +2,6 @@ package team
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -83,7 +82,8 @@ func (r PromoteResult) filter(action string) []Candidate {
 func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts PromoteOptions) (PromoteResult, error) {
 	repo := store.Repo
 	res := PromoteResult{Agent: a.Name}
-	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+	retry := staterepo.NewRetry(project.GlobalBranch)
+	for {
 		globalTip, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
@@ -126,10 +126,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 			res.Commit, res.Choices = commit.String(), choices
 			return res, nil
 		}
-		if !errors.Is(err, staterepo.ErrRefMoved) {
-			return res, err
-		}
-		if err := staterepo.Sleep(ctx, delay); err != nil {
+		if again, err := retry.Again(ctx, err); !again {
 			return res, err
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -202,7 +201,8 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 		}
 		return res, err
 	}
-	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
+	retry := staterepo.NewRetry(project.GlobalBranch)
+	for {
 		ours, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
@@ -242,10 +242,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
 			return res, nil
 		}
-		if !errors.Is(err, staterepo.ErrRefMoved) {
-			return res, err
-		}
-		if err := staterepo.Sleep(ctx, delay); err != nil {
+		if again, err := retry.Again(ctx, err); !again {
 			return res, err
 		}
 	}

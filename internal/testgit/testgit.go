@@ -82,3 +82,20 @@ func RunIsolated(m *testing.M) int {
 	}
 	return m.Run()
 }
+
+// Exit runs git like RunEnv, for commands whose exit code is the answer
+// (git grep: 1 is "no match"). It fails the test only when git could not
+// run or said it failed (an exit code above 1).
+func Exit(t testing.TB, env []string, dir string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	code := cmd.ProcessState.ExitCode()
+	if err != nil && code != 1 {
+		t.Fatalf("git %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, stderr.Bytes())
+	}
+	return strings.TrimSpace(string(out)), code
+}
