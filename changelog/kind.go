@@ -199,9 +199,6 @@ var Kinds = func() []Kind {
 	return out
 }()
 
-// Specs returns the kind table, in display order.
-func Specs() []Spec { return table }
-
 // Spec returns the kind's row of the table, nil for a kind planq does not know.
 func (k Kind) Spec() *Spec {
 	for i := range table {

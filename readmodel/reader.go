@@ -30,9 +30,6 @@ func Open(repo *staterepo.Repo, cacheDir string) *Reader {
 // Close saves what the cache learned. Losing it costs only time.
 func (rd *Reader) Close() error { return rd.cache.save() }
 
-// Repo is the repository read.
-func (rd *Reader) Repo() *staterepo.Repo { return rd.repo }
-
 // Set is what a load found: the records it could read, oldest first, and
 // the files it could not, each located by file and line.
 type Set struct {

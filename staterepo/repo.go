@@ -351,9 +351,6 @@ func (e *RefLockedError) Error() string {
 
 func (e *RefLockedError) Unwrap() error { return ErrRefMoved }
 
-// Git returns the runner for the repository's own directory.
-func (r *Repo) Git() Git { return r.git }
-
 // isNotExist is errors.Is(err, fs.ErrNotExist), named for readability.
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
