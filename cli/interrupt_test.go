@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,11 +20,8 @@ func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
-		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	testgit.Run(t, dir, "init", "-q")
+	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
 	run := func(ctx context.Context, args ...string) (int, string) {
 		var stdout, stderr bytes.Buffer
 		code := Run(ctx, append([]string{"-C", dir}, args...), strings.NewReader(""), &stdout, &stderr)
@@ -40,10 +36,7 @@ func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
 		}
 	}
 	state := filepath.Join(home, ".planq", "state-repos", "demo.git")
-	before, err := exec.Command("git", "-C", state, "rev-parse", "global").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := testgit.Run(t, state, "rev-parse", "global")
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel() // Ctrl-C, before promote could finish
@@ -54,11 +47,7 @@ func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
 	if !strings.Contains(stderr, "planq: interrupted;") || strings.Contains(stderr, "context canceled") {
 		t.Errorf("interrupted promote should say so in planq's words, got:\n%s", stderr)
 	}
-	after, err := exec.Command("git", "-C", state, "rev-parse", "global").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(after) != string(before) {
+	if after := testgit.Run(t, state, "rev-parse", "global"); after != before {
 		t.Errorf("global moved from %s to %s under an interrupted promote", before, after)
 	}
 	if code, stderr := run(context.Background(), "context", "promote", "--all"); code != 0 {

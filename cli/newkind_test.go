@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -65,12 +66,9 @@ func copySource(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("git", "-C", root, "ls-files", "--cached", "--others", "--exclude-standard").Output()
-	if err != nil {
-		t.Fatalf("listing the source: %v", err)
-	}
+	out := testgit.Run(t, root, "ls-files", "--cached", "--others", "--exclude-standard")
 	dst := t.TempDir()
-	for _, rel := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, rel := range strings.Split(out, "\n") {
 		data, err := os.ReadFile(filepath.Join(root, rel))
 		if os.IsNotExist(err) {
 			continue // deleted in the working tree, not yet in git

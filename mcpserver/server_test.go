@@ -172,9 +172,8 @@ func TestToolsOverARealProcess(t *testing.T) {
 		t.Errorf("search result does not name file and line range: %q", line)
 	}
 	// The record written is in git, and git agrees the worktree is clean.
-	status, err := exec.Command("git", "-C", filepath.Join(dir, ".planq", "agent"), "status", "--porcelain").Output()
-	if err != nil || len(status) != 0 {
-		t.Fatalf("agent worktree not clean after MCP writes: %q %v", status, err)
+	if status := testgit.Run(t, filepath.Join(dir, ".planq", "agent"), "status", "--porcelain"); status != "" {
+		t.Fatalf("agent worktree not clean after MCP writes: %q", status)
 	}
 }
 
@@ -266,9 +265,7 @@ func TestServingSurvivesGitGC(t *testing.T) {
 	}
 	// Repack everything, deleting the loose objects the server has seen.
 	state := filepath.Join(os.Getenv("PLANQ_HOME"), "state-repos", "demo.git")
-	if out, err := exec.Command("git", "-C", state, "gc", "--quiet", "--prune=now").CombinedOutput(); err != nil {
-		t.Fatalf("git gc: %v\n%s", err, out)
-	}
+	testgit.Run(t, state, "gc", "--quiet", "--prune=now")
 	if text, isErr := callTool(t, s, "planq_log", map[string]any{"message": "after gc"}); isErr {
 		t.Fatalf("planq_log after git gc: %s", text)
 	}
@@ -455,11 +452,8 @@ func TestReadingToolsSaySkippedRecords(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(agentDir, "learnings", "auth", "pq-00000000c1.md"), []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"add", "learnings"}, {"commit", "-q", "-m", "by hand"}} {
-		if out, err := exec.Command("git", append([]string{"-C", agentDir}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	testgit.Run(t, agentDir, "add", "learnings")
+	testgit.Run(t, agentDir, "commit", "-q", "-m", "by hand")
 	s := connect(t, "--project", dir)
 	for tool, args := range map[string]map[string]any{
 		"planq_context": {}, "planq_search": {"query": "tokens"},

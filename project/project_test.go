@@ -2,7 +2,6 @@ package project
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -10,20 +9,11 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 )
 
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
-
 func TestFindWalksUpAndSeesThroughAgentMount(t *testing.T) {
 	testgit.Isolate(t)
 	t.Setenv("PLANQ_HOME", t.TempDir())
 	root := t.TempDir()
-	gitIn(t, root, "init", "-q")
+	testgit.Run(t, root, "init", "-q")
 	if err := os.MkdirAll(filepath.Join(root, ".planq", "agent", "log", "2026-11"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -49,8 +39,8 @@ func TestFindInLinkedWorktreeFallsBackToMainConfig(t *testing.T) {
 	testgit.Isolate(t)
 	t.Setenv("PLANQ_HOME", t.TempDir())
 	root := t.TempDir()
-	gitIn(t, root, "init", "-q")
-	gitIn(t, root, "commit", "-q", "--allow-empty", "-m", "init")
+	testgit.Run(t, root, "init", "-q")
+	testgit.Run(t, root, "commit", "-q", "--allow-empty", "-m", "init")
 	if err := os.MkdirAll(filepath.Join(root, ".planq"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +48,7 @@ func TestFindInLinkedWorktreeFallsBackToMainConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := filepath.Join(t.TempDir(), "ws")
-	gitIn(t, root, "worktree", "add", "-q", ws)
+	testgit.Run(t, root, "worktree", "add", "-q", ws)
 	p, err := Find(ws)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +67,7 @@ func TestFindOutsideAnything(t *testing.T) {
 	if !planqerr.Is(err, planqerr.NotInitialized) {
 		t.Fatalf("Find outside git: %v, want NotInitialized", err)
 	}
-	gitIn(t, dir, "init", "-q")
+	testgit.Run(t, dir, "init", "-q")
 	_, err = Find(dir)
 	if !planqerr.Is(err, planqerr.NotInitialized) {
 		t.Fatalf("Find in git without config: %v, want NotInitialized", err)

@@ -164,6 +164,9 @@ func (r *Repo) UpdateRefs(ctx context.Context, reason string, updates []RefUpdat
 	in.WriteString("prepare\ncommit\n")
 	_, err := r.git.RunInput(ctx, strings.NewReader(in.String()), "update-ref", "-m", reason, "--stdin")
 	if err != nil {
+		if locked := lockedBy(err); locked != nil {
+			return fmt.Errorf("failed to update refs: %w", locked)
+		}
 		if refMoved(err) || stderrContains(err, "already exists") {
 			return fmt.Errorf("failed to update refs: %w", ErrRefMoved)
 		}

@@ -324,16 +324,25 @@ func updateRef(ctx context.Context, g Git, ref string, commit, old plumbing.Hash
 	if err == nil {
 		return nil
 	}
+	if locked := lockedBy(err); locked != nil {
+		return locked
+	}
+	if refMoved(err) {
+		return fmt.Errorf("failed to update %s: %w", ref, ErrRefMoved)
+	}
+	return fmt.Errorf("failed to update %s: %w", ref, err)
+}
+
+// lockedBy is the RefLockedError that err is, when git found a ref's lock
+// file; nil otherwise.
+func lockedBy(err error) *RefLockedError {
 	var ge *GitError
 	if errors.As(err, &ge) {
 		if m := lockFileRE.FindStringSubmatch(ge.Stderr); m != nil {
 			return &RefLockedError{Lock: m[1]}
 		}
 	}
-	if refMoved(err) {
-		return fmt.Errorf("failed to update %s: %w", ref, ErrRefMoved)
-	}
-	return fmt.Errorf("failed to update %s: %w", ref, err)
+	return nil
 }
 
 var lockFileRE = regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`)

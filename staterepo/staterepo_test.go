@@ -19,15 +19,6 @@ import (
 // testEnv isolates git from the user's configuration.
 func testEnv(t *testing.T) { testgit.Isolate(t) }
 
-func runGit(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	out, err := (Git{Dir: dir}).Run(context.Background(), args...)
-	if err != nil {
-		t.Fatalf("git %v: %v", args, err)
-	}
-	return out
-}
-
 func newRepo(t *testing.T) *Repo {
 	t.Helper()
 	testEnv(t)
@@ -147,16 +138,16 @@ func TestCommitFilesKeepsWorktreeCleanAndBuildsOnTip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := runGit(t, dir, "rev-parse", "HEAD^"); got != before.String() {
+		if got := testgit.Run(t, dir, "rev-parse", "HEAD^"); got != before.String() {
 			t.Fatalf("commit %d's parent is %s, want the previous tip %s", i, got, before)
 		}
-		if got := runGit(t, dir, "rev-parse", "HEAD"); got != commit.String() {
+		if got := testgit.Run(t, dir, "rev-parse", "HEAD"); got != commit.String() {
 			t.Fatalf("HEAD = %s, want %s", got, commit)
 		}
-		if st := runGit(t, dir, "status", "--porcelain"); st != "" {
+		if st := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
 			t.Fatalf("worktree not clean after commit %d:\n%s", i, st)
 		}
-		if files := runGit(t, dir, "show", "--name-only", "--format=", "HEAD"); files != filepath.ToSlash(p) {
+		if files := testgit.Run(t, dir, "show", "--name-only", "--format=", "HEAD"); files != filepath.ToSlash(p) {
 			t.Fatalf("commit %d touched %q, want only %s", i, files, p)
 		}
 	}
@@ -168,13 +159,13 @@ func TestCommitFilesKeepsWorktreeCleanAndBuildsOnTip(t *testing.T) {
 	if _, err := wt.CommitFiles(ctx, []string{gone}, "delete\n"); err != nil {
 		t.Fatal(err)
 	}
-	if st := runGit(t, dir, "status", "--porcelain"); st != "" {
+	if st := testgit.Run(t, dir, "status", "--porcelain"); st != "" {
 		t.Fatalf("worktree not clean after a deletion:\n%s", st)
 	}
-	if out := runGit(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "log/2026-11"); strings.Contains(out, "pq-0000000000") {
+	if out := testgit.Run(t, dir, "ls-tree", "-r", "--name-only", "HEAD", "log/2026-11"); strings.Contains(out, "pq-0000000000") {
 		t.Fatalf("deleted file still in HEAD:\n%s", out)
 	}
-	runGit(t, r.Path, "fsck", "--no-progress")
+	testgit.Run(t, r.Path, "fsck", "--no-progress")
 }
 
 func TestConcurrentInitMakesOneGlobal(t *testing.T) {
@@ -203,7 +194,7 @@ func TestConcurrentInitMakesOneGlobal(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d callers created global, want exactly 1", n)
 	}
-	if count := runGit(t, path, "rev-list", "--count", project.GlobalBranch); count != "1" {
+	if count := testgit.Run(t, path, "rev-list", "--count", project.GlobalBranch); count != "1" {
 		t.Fatalf("global has %s commits, want 1", count)
 	}
 }
@@ -256,7 +247,7 @@ func TestBranchesSkipLockFilesAndReadPackedRefs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runGit(t, r.Path, "pack-refs", "--all")
+	testgit.Run(t, r.Path, "pack-refs", "--all")
 	if err := r.CreateRef(ctx, project.BranchRef("agent-c"), tip, "test"); err != nil {
 		t.Fatal(err)
 	}

@@ -54,15 +54,37 @@ func Run(t testing.TB, dir string, args ...string) string {
 // RunEnv is Run with env as git's whole environment (nil: the test's).
 func RunEnv(t testing.TB, env []string, dir string, args ...string) string {
 	t.Helper()
+	out, code, stderr := git(env, dir, args)
+	if code != 0 {
+		t.Fatalf("git %s (in %s): exit %d\n%s", strings.Join(args, " "), dir, code, stderr)
+	}
+	return out
+}
+
+// Exit runs git like RunEnv, for commands whose exit code is the answer
+// (git grep: 1 is "no match"). It fails the test only when git could not
+// run or said it failed (an exit code above 1).
+func Exit(t testing.TB, env []string, dir string, args ...string) (string, int) {
+	t.Helper()
+	out, code, stderr := git(env, dir, args)
+	if code != 0 && code != 1 {
+		t.Fatalf("git %s (in %s): exit %d\n%s", strings.Join(args, " "), dir, code, stderr)
+	}
+	return out, code
+}
+
+// git runs git and returns its trimmed stdout, its exit code (-1 when it
+// could not run) and its stderr.
+func git(env []string, dir string, args []string) (string, int, string) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir, cmd.Env = dir, env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("git %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, stderr.Bytes())
+	if cmd.ProcessState == nil { // git did not start
+		return "", -1, err.Error()
 	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(string(out)), cmd.ProcessState.ExitCode(), stderr.String()
 }
 
 // RunIsolated runs a test binary's tests with a fresh HOME and git config
@@ -81,21 +103,4 @@ func RunIsolated(m *testing.M) int {
 		os.Setenv(k, v)
 	}
 	return m.Run()
-}
-
-// Exit runs git like RunEnv, for commands whose exit code is the answer
-// (git grep: 1 is "no match"). It fails the test only when git could not
-// run or said it failed (an exit code above 1).
-func Exit(t testing.TB, env []string, dir string, args ...string) (string, int) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	code := cmd.ProcessState.ExitCode()
-	if err != nil && code != 1 {
-		t.Fatalf("git %s (in %s): %v\n%s", strings.Join(args, " "), dir, err, stderr.Bytes())
-	}
-	return strings.TrimSpace(string(out)), code
 }
