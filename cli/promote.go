@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -106,11 +107,11 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 		}
 		return env.writeJSON(res)
 	}
-	return printCandidates(env, res.Candidates, false)
+	return printCandidates(env.Stdout, res.Candidates, false)
 }
 
-func printCandidates(env *Env, cs []team.Candidate, numbered bool) error {
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+func printCandidates(w io.Writer, cs []team.Candidate, numbered bool) error {
+	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
 	for i, c := range cs {
 		prefix := ""
 		if numbered {
@@ -133,7 +134,9 @@ func pick(env *Env, cs []team.Candidate) ([]string, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
-	if err := printCandidates(env, cs, true); err != nil {
+	// The list and the question are for the person at the terminal, not
+	// data: stdout stays the result (JSON with --json).
+	if err := printCandidates(env.Stderr, cs, true); err != nil {
 		return nil, err
 	}
 	fmt.Fprint(env.Stderr, "promote which? (all, none, or numbers like 1,3-5): ")
