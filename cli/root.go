@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -70,7 +71,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	printError(stderr, err)
 	if ue := (*usageError)(nil); errors.As(err, &ue) && !strings.Contains(err.Error(), "--help") {
-		if m := flagLikeRE.FindStringSubmatch(err.Error()); m != nil && takesText(root, args) {
+		if m := flagLikeRE().FindStringSubmatch(err.Error()); m != nil && takesText(root, args) {
 			text := m[1]
 			for _, a := range args { // cobra names the first word of it
 				if strings.HasPrefix(a, text) {
@@ -90,7 +91,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // flagLikeRE finds the argument cobra took for a flag it does not know.
-var flagLikeRE = regexp.MustCompile(`(?:unknown shorthand flag: .* in |unknown flag: )(-\S*)$`)
+var flagLikeRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:unknown shorthand flag: .* in |unknown flag: )(-\S*)$`)
+})
 
 // takesText reports whether the command args name takes a text argument,
 // so that text starting with '-' is a mistake worth a hint.

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
@@ -101,25 +102,30 @@ func yamlProblem(err error) string {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
+	if m := unknownFieldRE().FindStringSubmatch(msg); m != nil {
 		keys := yamlKeys(reflect.TypeOf(Config{}))
 		if m[3] == "project.Hooks" {
 			keys = yamlKeys(reflect.TypeOf(Hooks{}))
 		}
 		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
 	}
-	if m := wrongTypeRE.FindStringSubmatch(msg); m != nil {
+	if m := wrongTypeRE().FindStringSubmatch(msg); m != nil {
 		return fmt.Sprintf("%swrong type: %s where %s belongs", m[1], yamlKinds[m[2]], goKinds[m[3]])
 	}
 	return strings.TrimPrefix(msg, "yaml: ")
 }
 
 var (
-	unknownFieldRE = regexp.MustCompile(`^(line \d+: )field (\S+) not found in type (\S+)`)
-	wrongTypeRE    = regexp.MustCompile(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
+	// Compiled on first use: only a malformed config needs them.
+	unknownFieldRE = lazyRegexp(`^(line \d+: )field (\S+) not found in type (\S+)`)
+	wrongTypeRE    = lazyRegexp(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
 	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
 	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches"}
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // yamlKeys lists the YAML keys of a struct, in order.
 func yamlKeys(t reflect.Type) []string {

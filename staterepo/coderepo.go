@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -28,11 +33,11 @@ func OpenCode(dir string) *CodeRepo { return &CodeRepo{Dir: dir, git: Git{Dir: d
 // BranchExists reports whether the code repository has a local branch,
 // read in process.
 func (c *CodeRepo) BranchExists(branch string) bool {
-	repo, err := git.PlainOpenWithOptions(c.Dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	_, common, err := codeGitDirs(c.Dir)
 	if err != nil {
 		return false
 	}
-	_, err = repo.Reference(plumbing.NewBranchReferenceName(branch), false)
+	_, err = refStorage(common).Reference(plumbing.NewBranchReferenceName(branch))
 	return err == nil
 }
 
@@ -60,7 +65,7 @@ func (c *CodeRepo) AddWorktree(ctx context.Context, path, branch string, create 
 			where := "there"
 			var ge *GitError
 			if errors.As(err, &ge) {
-				if m := checkedOutAtRE.FindStringSubmatch(ge.Stderr); m != nil {
+				if m := checkedOutAtRE().FindStringSubmatch(ge.Stderr); m != nil {
 					where = m[1]
 				}
 			}
@@ -72,7 +77,9 @@ func (c *CodeRepo) AddWorktree(ctx context.Context, path, branch string, create 
 	return nil
 }
 
-var checkedOutAtRE = regexp.MustCompile(`already (?:checked out|used by worktree) at '([^']+)'`)
+var checkedOutAtRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`already (?:checked out|used by worktree) at '([^']+)'`)
+})
 
 // RemoveWorktree removes the code worktree at path; force drops uncommitted
 // changes.
@@ -116,29 +123,61 @@ type Head struct {
 	Commit string
 }
 
-// CodeHead reads HEAD of the code checkout at dir in process.
+// CodeHead reads HEAD of the code checkout at dir in process: the branch
+// from the checkout's own HEAD, the commit from the repository's refs.
 func CodeHead(dir string) (Head, error) {
-	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	gitDir, common, err := codeGitDirs(dir)
 	if err != nil {
 		return Head{}, fmt.Errorf("failed to open code repository %s: %w", dir, err)
 	}
-	sym, err := repo.Reference(plumbing.HEAD, false)
+	head, err := os.ReadFile(filepath.Join(gitDir, "HEAD"))
 	if err != nil {
 		return Head{}, fmt.Errorf("failed to read HEAD of %s: %w", dir, err)
 	}
 	var h Head
-	if sym.Type() == plumbing.SymbolicReference {
-		h.Branch = sym.Target().Short()
+	line := strings.TrimSpace(string(head))
+	target, symbolic := strings.CutPrefix(line, "ref: ")
+	if !symbolic {
+		h.Commit = line // detached
+		return h, nil
 	}
-	ref, err := repo.Reference(plumbing.HEAD, true)
+	h.Branch = plumbing.ReferenceName(target).Short()
+	ref, err := storer.ResolveReference(refStorage(common), plumbing.ReferenceName(target))
 	switch {
-	case errors.Is(err, plumbing.ErrReferenceNotFound):
+	case errors.Is(err, plumbing.ErrReferenceNotFound): // no commit yet
 	case err != nil:
 		return Head{}, fmt.Errorf("failed to resolve HEAD of %s: %w", dir, err)
 	default:
 		h.Commit = ref.Hash().String()
 	}
 	return h, nil
+}
+
+// codeGitDirs finds the git directory of the checkout at dir (.git, or
+// where a linked worktree's .git file points) and the common directory
+// that holds the repository's refs and objects.
+func codeGitDirs(dir string) (gitDir, common string, err error) {
+	gitDir = filepath.Join(dir, ".git")
+	if fi, err := os.Stat(gitDir); err != nil {
+		return "", "", err
+	} else if !fi.IsDir() {
+		if gitDir, err = worktreeGitDir(dir); err != nil {
+			return "", "", err
+		}
+	}
+	common = gitDir
+	if data, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(data))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+	}
+	return gitDir, common, nil
+}
+
+// refStorage reads refs (loose and packed) of the git directory dir.
+func refStorage(dir string) *filesystem.Storage {
+	return filesystem.NewStorage(osfs.New(dir, osfs.WithBoundOS()), cache.NewObjectLRUDefault())
 }
 
 // Prune drops the code repository's registrations of worktrees whose

@@ -134,7 +134,7 @@ func (r *Repo) treeEntries(h Hash) (map[string]object.TreeEntry, error) {
 	if h.IsZero() || h == emptyTree {
 		return out, nil
 	}
-	t, err := object.GetTree(r.gg.Storer, h)
+	t, err := object.GetTree(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read tree %s: %w", h, err)
 	}

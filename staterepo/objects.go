@@ -21,7 +21,7 @@ import (
 // WriteBlob stores data as a blob and returns its hash.
 func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
 	h := plumbing.ComputeHash(plumbing.BlobObject, data)
-	if r.gg.Storer.HasEncodedObject(h) == nil {
+	if r.st.HasEncodedObject(h) == nil {
 		return h, nil
 	}
 	return r.writeBlob(data)
@@ -30,7 +30,7 @@ func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
 // writeBlob stores data without looking for it first: looking may load
 // every pack index, which costs more than writing a small blob again.
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	obj := r.gg.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	obj.SetType(plumbing.BlobObject)
 	obj.SetSize(int64(len(data)))
 	w, err := obj.Writer()
@@ -43,12 +43,12 @@ func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
 	}
-	return r.gg.Storer.SetEncodedObject(obj)
+	return r.st.SetEncodedObject(obj)
 }
 
 // ReadBlob returns the content of a blob.
 func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
-	blob, err := r.gg.BlobObject(h)
+	blob, err := object.GetBlob(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
 	}
@@ -91,7 +91,7 @@ func (r *Repo) EditTree(base plumbing.Hash, blobs map[string]plumbing.Hash) (plu
 func (r *Repo) editTree(base plumbing.Hash, edits map[string]plumbing.Hash) (plumbing.Hash, error) {
 	var entries []object.TreeEntry
 	if !base.IsZero() {
-		t, err := object.GetTree(r.gg.Storer, base)
+		t, err := object.GetTree(r.st, base)
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("failed to read tree %s: %w", base, err)
 		}
@@ -162,11 +162,11 @@ func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	}
 	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
 	tree := &object.Tree{Entries: entries}
-	obj := r.gg.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := tree.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to encode tree: %w", err)
 	}
-	h, err := r.gg.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write tree: %w", err)
 	}
@@ -192,11 +192,11 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 		}
 	}
 	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
-	obj := r.gg.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := c.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to encode commit: %w", err)
 	}
-	h, err := r.gg.Storer.SetEncodedObject(obj)
+	h, err := r.st.SetEncodedObject(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write commit: %w", err)
 	}
@@ -204,11 +204,11 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 }
 
 func (r *Repo) ensureEmptyTree() error {
-	obj := r.gg.Storer.NewEncodedObject()
+	obj := r.st.NewEncodedObject()
 	if err := (&object.Tree{}).Encode(obj); err != nil {
 		return fmt.Errorf("failed to encode tree: %w", err)
 	}
-	_, err := r.gg.Storer.SetEncodedObject(obj)
+	_, err := r.st.SetEncodedObject(obj)
 	return err
 }
 
@@ -235,7 +235,7 @@ func (r *Repo) Commit(h Hash) (Commit, error) {
 }
 
 func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.gg.Storer, h)
+	c, err := object.GetCommit(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read commit %s: %w", h, err)
 	}
@@ -247,7 +247,7 @@ func (r *Repo) commitTree(commit plumbing.Hash) (*object.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := object.GetTree(r.gg.Storer, c.TreeHash)
+	t, err := object.GetTree(r.st, c.TreeHash)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read tree of %s: %w", commit, err)
 	}
@@ -261,9 +261,12 @@ func (r *Repo) signature() object.Signature {
 	r.identityOnce.Do(func() {
 		name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
 		if name == "" || email == "" {
-			if cfg, err := r.gg.ConfigScoped(config.GlobalScope); err == nil {
-				name = first(name, cfg.User.Name, cfg.Author.Name)
-				email = first(email, cfg.User.Email, cfg.Author.Email)
+			// The repository's own config first, then the user's, as git reads them.
+			for _, load := range []func() (*config.Config, error){r.st.Config, func() (*config.Config, error) { return config.LoadConfig(config.GlobalScope) }} {
+				if cfg, err := load(); err == nil {
+					name = first(name, cfg.User.Name, cfg.Author.Name)
+					email = first(email, cfg.User.Email, cfg.Author.Email)
+				}
 			}
 		}
 		r.identity = object.Signature{Name: first(name, "planq"), Email: first(email, "planq@localhost")}
@@ -311,7 +314,7 @@ func (r *Repo) WalkTree(tree Hash, dirs []string) ([]File, error) {
 	if tree.IsZero() || tree == emptyTree {
 		return nil, nil
 	}
-	root, err := object.GetTree(r.gg.Storer, tree)
+	root, err := object.GetTree(r.st, tree)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read tree %s: %w", tree, err)
 	}
@@ -324,7 +327,7 @@ func (r *Repo) BlobAt(tree Hash, p string) (Hash, error) {
 	if tree.IsZero() || tree == emptyTree {
 		return ZeroHash, fmt.Errorf("failed to find %s: %w", p, os.ErrNotExist)
 	}
-	t, err := object.GetTree(r.gg.Storer, tree)
+	t, err := object.GetTree(r.st, tree)
 	if err != nil {
 		return ZeroHash, fmt.Errorf("failed to read tree %s: %w", tree, err)
 	}
@@ -361,7 +364,7 @@ func (r *Repo) walkTree(h plumbing.Hash, prefix string, seen map[string]bool, fi
 		}
 		seen[key] = true
 	}
-	t, err := object.GetTree(r.gg.Storer, h)
+	t, err := object.GetTree(r.st, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read tree %s: %w", prefix, err)
 	}

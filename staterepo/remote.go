@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -213,7 +214,7 @@ func (r *Repo) PushForce(ctx context.Context, remote string, refspecs ...string)
 
 // RefTip returns where a full ref name points.
 func (r *Repo) RefTip(ref string) (Hash, error) {
-	h, err := r.gg.Reference(plumbing.ReferenceName(ref), true)
+	h, err := storer.ResolveReference(r.st, plumbing.ReferenceName(ref))
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return ZeroHash, planqerr.New(planqerr.NotFound, ref, "does not exist")
 	}

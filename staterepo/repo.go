@@ -10,10 +10,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
-	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -25,7 +29,7 @@ const zeroOID = "0000000000000000000000000000000000000000"
 // Repo is an opened bare state repository.
 type Repo struct {
 	Path string
-	gg   *git.Repository
+	st   *filesystem.Storage // go-git's object and ref storage, without its transports
 	git  Git
 	identityState
 }
@@ -42,21 +46,16 @@ func Open(path string) (*Repo, error) {
 		return nil, planqerr.New(planqerr.NotInitialized, path, "state repository does not exist").
 			WithHint("run 'planq init' (or 'planq state init') in the code repository")
 	}
-	gg, err := git.PlainOpenWithOptions(path, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	exts, err := UnsupportedExtensions(path)
 	if err != nil {
-		return nil, openError(path, err)
+		return nil, fmt.Errorf("failed to open state repository %s: %w", path, err)
 	}
-	return &Repo{Path: path, gg: gg, git: Git{Dir: path}}, nil
-}
-
-// openError explains the failures a person can fix: go-git refuses
-// repositories with extensions it does not know.
-func openError(path string, err error) error {
-	if strings.Contains(err.Error(), "extension") {
-		return planqerr.New(planqerr.Corrupt, path, "repository uses a git extension planq cannot read: %w", err).
+	if len(exts) > 0 {
+		return nil, planqerr.New(planqerr.Corrupt, path, "repository uses a git extension planq cannot read: extensions.%s", exts[0]).
 			WithHint("neither extensions.worktreeConfig nor extensions.relativeWorktrees is planq's doing; 'planq doctor --fix' unsets them")
 	}
-	return fmt.Errorf("failed to open state repository %s: %w", path, err)
+	st := filesystem.NewStorage(osfs.New(path, osfs.WithBoundOS()), cache.NewObjectLRUDefault())
+	return &Repo{Path: path, st: st, git: Git{Dir: path}}, nil
 }
 
 // Init creates a bare state repository at path whose global branch holds
@@ -180,7 +179,7 @@ func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error 
 
 // Tip returns the commit a branch points at.
 func (r *Repo) Tip(branch string) (plumbing.Hash, error) {
-	ref, err := r.gg.Reference(plumbing.ReferenceName(project.BranchRef(branch)), true)
+	ref, err := storer.ResolveReference(r.st, plumbing.ReferenceName(project.BranchRef(branch)))
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return plumbing.ZeroHash, planqerr.New(planqerr.NotFound, "branch "+branch, "does not exist")
 	}
@@ -293,7 +292,7 @@ func (r *Repo) CreateRef(ctx context.Context, ref string, commit Hash, reason st
 	_, err := r.git.Run(ctx, "update-ref", "-m", reason, ref, commit.String(), zeroOID)
 	if err != nil {
 		name := plumbing.ReferenceName(ref)
-		if _, lookErr := r.gg.Reference(name, false); lookErr == nil {
+		if _, lookErr := r.st.Reference(name); lookErr == nil {
 			return planqerr.New(planqerr.Exists, name.Short(), "already exists")
 		}
 		return fmt.Errorf("failed to create %s: %w", name.Short(), err)
@@ -338,14 +337,14 @@ func updateRef(ctx context.Context, g Git, ref string, commit, old plumbing.Hash
 func lockedBy(err error) *RefLockedError {
 	var ge *GitError
 	if errors.As(err, &ge) {
-		if m := lockFileRE.FindStringSubmatch(ge.Stderr); m != nil {
+		if m := lockFileRE().FindStringSubmatch(ge.Stderr); m != nil {
 			return &RefLockedError{Lock: m[1]}
 		}
 	}
 	return nil
 }
 
-var lockFileRE = regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`)
+var lockFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`Unable to create '([^']+\.lock)': File exists`) })
 
 // RefLockedError is a ref update that found git's lock file for the ref:
 // another git process is updating it, or one died and left the lock. It is
