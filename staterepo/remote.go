@@ -193,11 +193,20 @@ func (r *Repo) MergedBranches(ctx context.Context, target, pattern string) (map[
 	return merged, nil
 }
 
-// Maintain runs git's housekeeping: packing objects and refs. Unreachable
-// objects younger than gc.pruneExpire (two weeks, set at init) are kept, so
-// an agent writing right now never loses an object it just made.
+// Maintain runs git's housekeeping incrementally, each task only when its
+// threshold says it is due, so a repository with nothing to collect costs a
+// few cheap checks: the commit-graph (which keeps merge bases and ancestry
+// quick) takes new commits, loose objects go into a new pack, small packs
+// are rolled up. A full gc runs only past git's own gc.auto thresholds; it
+// never prunes unreachable objects younger than gc.pruneExpire (two weeks,
+// set at init), so an agent writing right now never loses an object it just
+// made.
 func (r *Repo) Maintain(ctx context.Context) error {
-	if _, err := r.git.Run(ctx, "gc", "--quiet"); err != nil {
+	if _, err := r.git.Run(ctx, "maintenance", "run", "--auto", "--quiet",
+		"--task=commit-graph", "--task=loose-objects", "--task=incremental-repack"); err != nil {
+		return fmt.Errorf("failed to run git maintenance: %w", err)
+	}
+	if _, err := r.git.Run(ctx, "gc", "--auto", "--quiet"); err != nil {
 		return fmt.Errorf("failed to run git gc: %w", err)
 	}
 	return nil
