@@ -29,7 +29,7 @@ import (
 
 var (
 	runs     = flag.Int("runs", 21, "timed runs per measurement")
-	only     = flag.String("only", "", "comma-separated measurements: logadd,flat,read,create")
+	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp")
 	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
@@ -43,7 +43,8 @@ func main() {
 		defer os.RemoveAll(tmp)
 	}
 	planqBin = filepath.Join(tmp, "planq")
-	run("", "go", "build", "-o", planqBin, "./cmd/planq")
+	// Built as the README's install builds it.
+	run("", "go", "build", "-trimpath", "-ldflags=-s -w", "-o", planqBin, "./cmd/planq")
 	home := filepath.Join(tmp, "home")
 	check(os.MkdirAll(home, 0o755))
 	check(os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))
@@ -55,7 +56,7 @@ func main() {
 	for _, m := range []struct {
 		name string
 		fn   func(string) bool
-	}{{"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
+	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
 		{"prime", benchPrime}, {"mcp", benchMCP}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
@@ -69,6 +70,25 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("\nall targets met")
+}
+
+// benchStart: planq --version vs a Go hello-world built the same way: what
+// every hook and agent call pays before planq does anything.
+func benchStart(dir string) bool {
+	hello := filepath.Join(dir, "hello")
+	check(os.MkdirAll(hello, 0o755))
+	check(os.WriteFile(filepath.Join(hello, "go.mod"), []byte("module hello\n\ngo 1.22\n"), 0o644))
+	check(os.WriteFile(filepath.Join(hello, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644))
+	helloBin := filepath.Join(dir, "hello-bin")
+	run(hello, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", helloBin, ".")
+	var planq, base []time.Duration
+	for i := 0; i < max(*runs, 101); i++ {
+		planq = append(planq, timed(dir, planqBin, "--version"))
+		base = append(base, timed(dir, helloBin))
+	}
+	ratio := float64(median(planq)) / float64(median(base))
+	fmt.Printf("start: planq --version %s   Go hello-world %s   ratio %.2fx (target <= 2x)\n", ms(median(planq)), ms(median(base)), ratio)
+	return report(ratio <= 2)
 }
 
 // benchLogAdd: planq log add vs git add + git commit of one new file, in one
