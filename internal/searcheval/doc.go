@@ -1,0 +1,32 @@
+// Package searcheval measures how often search finds the record that
+// answers a question, so that a change to ranking is judged by numbers
+// rather than by a few hand-picked queries.
+//
+// It has four parts:
+//
+//   - Corpus generates a deterministic set of planq records, written like
+//     the learnings, decisions, log entries and handoffs of coding agents
+//     working on one product across more than twenty domains. Most records
+//     are filler from templates; the records that answer the questions, the
+//     older versions some of them supersede and the near-miss distractors
+//     beside them are written by hand (cases.go).
+//   - Questions are asked the way an agent asks before starting a task,
+//     mostly in other words than the answering record uses. Each names its
+//     answer by a stable key, whose ID is the same for a given seed at every
+//     corpus size.
+//   - Load writes a corpus into a fresh bare state repository: most records
+//     on global, the rest (and every log entry and handoff, which are never
+//     promoted) on two agent branches, since search reads them all.
+//   - Measure runs every question through a Searcher and reports recall at
+//     1, 5 and 10 and the mean reciprocal rank. A Searcher is the seam a new
+//     ranker plugs into; ReadmodelSearcher adapts today's readmodel search.
+//
+// An answer that supersedes an older record must win over it: when the
+// older version ranks above the answer the question counts as missed, since
+// an agent reading the first hit would act on what the team replaced.
+//
+// The corpus is synthetic: recall measured here ranks rankers against each
+// other on the same questions; it is not the recall agents will see.
+//
+//	go run ./scripts/searcheval [-records 5000] [-seed 1] [-v]
+package searcheval

@@ -1,0 +1,146 @@
+// Command searcheval measures how often today's search finds the record
+// that answers a question:
+//
+//	go run ./scripts/searcheval                  # 5,000 records, seed 1
+//	go run ./scripts/searcheval -records 20000 -seed 7 -v
+//
+// It generates the corpus of internal/searcheval, loads it into a state
+// repository under a temporary directory, asks every question through
+// readmodel's search and prints recall@1, @5, @10 and MRR; -v adds each
+// question's rank and the IDs it got.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/internal/searcheval"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+var (
+	records = flag.Int("records", 5000, "records in the corpus")
+	seed    = flag.Uint64("seed", 1, "corpus seed")
+	verbose = flag.Bool("v", false, "print every question's rank")
+	keep    = flag.Bool("keep", false, "keep the temporary directory (and print where it is)")
+)
+
+func main() {
+	flag.Parse()
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "searcheval:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	tmp, err := os.MkdirTemp("", "planq-searcheval-")
+	if err != nil {
+		return fmt.Errorf("failed to make a temporary directory: %w", err)
+	}
+	if *keep {
+		fmt.Println("corpus in", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	// git reads no config of the user's: their hooks, templates or
+	// fsmonitor have no say in what is measured.
+	if err := isolateGit(tmp); err != nil {
+		return err
+	}
+
+	start := time.Now()
+	set, err := searcheval.Corpus(*records, *seed)
+	if err != nil {
+		return err
+	}
+	generated := time.Since(start)
+	start = time.Now()
+	repo, err := searcheval.Load(ctx, filepath.Join(tmp, "state.git"), set)
+	if err != nil {
+		return err
+	}
+	loaded := time.Since(start)
+	rd := readmodel.Open(repo, filepath.Join(tmp, "cache"))
+	start = time.Now()
+	report, err := searcheval.Measure(ctx, set, searcheval.ReadmodelSearcher(rd))
+	if err != nil {
+		return err
+	}
+	measured := time.Since(start)
+
+	superseded := 0
+	for _, q := range set.Questions {
+		if len(q.Superseded) > 0 {
+			superseded++
+		}
+	}
+	fmt.Printf("corpus: %d records, %d domains, seed %d; %d questions (%d with a superseded older version)\n",
+		len(set.Entries), len(set.Domains()), set.Seed, len(set.Questions), superseded)
+	fmt.Printf("time: generate %s, load %s, search %s (%s a question)\n\n",
+		round(generated), round(loaded), round(measured), round(measured/time.Duration(max(1, len(set.Questions)))))
+
+	fmt.Printf("%-26s %9s %9s %9s %9s %6s\n", "questions", "recall@1", "recall@5", "recall@10", "MRR", "n")
+	printMetrics("all", report.Metrics)
+	var ident, para, sup []searcheval.Rank
+	for _, r := range report.Ranks {
+		if r.Question.Identifier {
+			ident = append(ident, r)
+		} else {
+			para = append(para, r)
+		}
+		if len(r.Question.Superseded) > 0 {
+			sup = append(sup, r)
+		}
+	}
+	printMetrics("in other words", searcheval.Summarize(para))
+	printMetrics("naming an identifier", searcheval.Summarize(ident))
+	printMetrics("with an older version", searcheval.Summarize(sup))
+
+	if *verbose {
+		fmt.Println()
+		for _, r := range report.Ranks {
+			rank := "-"
+			switch {
+			case r.Stale:
+				rank = "old"
+			case r.Rank > 0:
+				rank = fmt.Sprint(r.Rank)
+			}
+			fmt.Printf("%4s  %-28s %s  %q\n", rank, r.Question.Key, r.Question.AnswerID, r.Question.Text)
+			if r.Rank != 1 {
+				fmt.Printf("      got: %s\n", strings.Join(r.Results, " "))
+			}
+		}
+	}
+	return nil
+}
+
+func printMetrics(name string, m searcheval.Metrics) {
+	fmt.Printf("%-26s %9.3f %9.3f %9.3f %9.3f %6d\n", name, m.Recall1, m.Recall5, m.Recall10, m.MRR, m.Questions)
+}
+
+func isolateGit(tmp string) error {
+	cfg := filepath.Join(tmp, "gitconfig")
+	if err := os.WriteFile(cfg, []byte("[user]\n\tname = searcheval\n\temail = searcheval@localhost\n"), 0o644); err != nil {
+		return fmt.Errorf("failed to write git config: %w", err)
+	}
+	for k, v := range map[string]string{"GIT_CONFIG_GLOBAL": cfg, "GIT_CONFIG_NOSYSTEM": "1"} {
+		if err := os.Setenv(k, v); err != nil {
+			return fmt.Errorf("failed to set %s: %w", k, err)
+		}
+	}
+	return nil
+}
+
+func round(d time.Duration) time.Duration {
+	if d > time.Second {
+		return d.Round(10 * time.Millisecond)
+	}
+	return d.Round(100 * time.Microsecond)
+}
