@@ -2,13 +2,13 @@ package readmodel
 
 import (
 	"path"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/search"
 )
 
 // Search limits.
@@ -24,44 +24,71 @@ const (
 
 // Query is what to search for.
 type Query struct {
-	Text string
+	// Text is one phrasing; Phrasings are more, each ranked, then fused.
+	Text      string
+	Phrasings []string
 	// Kind limits the search to one kind; empty searches every kind the
 	// kind table marks as searched.
-	Kind changelog.Kind
+	Kind    changelog.Kind
+	Domains []string
+	Types   []changelog.Type
+	Agents  []string
+	Since   time.Time
+	// AllVersions also finds versions a later one superseded.
+	AllVersions bool
 	// Limit caps the hits returned (default 8, at most 50).
 	Limit int
 }
 
+// phrasings are the query's phrasings, Text first.
+func (q Query) phrasings() []string {
+	var out []string
+	for _, p := range append([]string{q.Text}, q.Phrasings...) {
+		if strings.TrimSpace(p) != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Hit is one record that matches, with the lines around the best match.
 type Hit struct {
-	Path    string         `json:"path"`
-	ID      string         `json:"id"`
-	Kind    changelog.Kind `json:"kind"`
-	Agent   string         `json:"agent"`
-	Time    time.Time      `json:"time"`
-	Score   int            `json:"score"`
-	From    int            `json:"from"`
-	To      int            `json:"to"`
-	Snippet string         `json:"snippet"`
+	Path   string           `json:"path"`
+	ID     string           `json:"id"`
+	Kind   changelog.Kind   `json:"kind"`
+	Agent  string           `json:"agent"`
+	Time   time.Time        `json:"time"`
+	Status changelog.Status `json:"status,omitempty"`
+	Title  string           `json:"title"`
+	// Score is BM25F for one phrasing, reciprocal rank fusion for several.
+	Score   float64 `json:"score"`
+	From    int     `json:"from"`
+	To      int     `json:"to"`
+	Snippet string  `json:"snippet"`
 }
 
 // Results are the hits of a search, best first.
 type Results struct {
-	Query string `json:"query"`
+	Query     string   `json:"query"`
+	Phrasings []string `json:"phrasings,omitempty"`
 	// Total counts every record that matched, beyond the hits returned.
 	Total    int      `json:"total"`
 	Hits     []Hit    `json:"hits"`
 	Problems []string `json:"problems,omitempty"`
 }
 
-// Search finds the current records whose words match q: words in a
-// record's title or decision count three times, words elsewhere once (at
-// most five times each), ties go to the newer record.
+// Search finds the current records that match q, ranked by package search.
 func (rd *Reader) Search(q Query) (Results, error) {
-	terms := strings.Fields(strings.ToLower(q.Text))
-	if len(terms) == 0 || len(q.Text) > maxQuery {
-		return Results{}, planqerr.New(planqerr.Invalid, "query", "must hold 1 to %d characters of words to look for", maxQuery).
-			WithHint("name what you are looking for, like: token refresh")
+	phrasings := q.phrasings()
+	if len(phrasings) == 0 {
+		return Results{}, planqerr.New(planqerr.Invalid, "query", "is empty").
+			WithHint("name what you are looking for, like: planq search \"token refresh\" \"JWT expiry\"")
+	}
+	for _, p := range phrasings {
+		if len(p) > maxQuery {
+			return Results{}, planqerr.New(planqerr.Invalid, "query", "is %d bytes; at most %d", len(p), maxQuery).
+				WithHint("ask in a sentence or a few words, like: token refresh")
+		}
 	}
 	limit := q.Limit
 	if limit <= 0 {
@@ -80,70 +107,34 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	if err != nil {
 		return Results{}, err
 	}
-	type scored struct {
-		r     *changelog.Record
-		score int
+	docs := make([]search.Doc, len(set.Records))
+	for i, r := range set.Records {
+		docs[i] = search.DocOf(r)
 	}
-	var found []scored
-	for _, r := range set.Current() {
-		title := strings.ToLower(r.Title() + " " + r.Decision)
-		text := strings.ToLower(strings.Join([]string{r.Body, r.Domain, r.Rationale, r.Resolution, r.Subject, string(r.Type)}, " "))
-		score := 0
-		for _, t := range terms {
-			score += 3*strings.Count(title, t) + min(strings.Count(text, t), 5)
-		}
-		if score > 0 {
-			found = append(found, scored{r, score})
-		}
+	found := search.NewIndex(docs).Search(search.Query{Phrasings: phrasings, Domains: q.Domains, Types: q.Types,
+		Agents: q.Agents, Since: q.Since, AllVersions: q.AllVersions, Limit: limit})
+	if len(found.Terms) == 0 {
+		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
+			WithHint("name the thing itself: a command, a file, an error message")
 	}
-	sort.SliceStable(found, func(i, j int) bool {
-		if found[i].score != found[j].score {
-			return found[i].score > found[j].score
-		}
-		return found[i].r.Timestamp.After(found[j].r.Timestamp)
-	})
-	res := Results{Query: q.Text, Total: len(found), Hits: []Hit{}, Problems: set.ProblemLines()}
+	res := Results{Query: phrasings[0], Phrasings: phrasings, Total: found.Total, Hits: []Hit{}, Problems: set.ProblemLines()}
+	if len(phrasings) == 1 {
+		res.Phrasings = nil
+	}
 	order, err := rd.lookupOrder() // once, not once a hit
 	if err != nil {
 		return Results{}, err
 	}
-	for _, f := range found[:min(limit, len(found))] {
-		data, _, err := order.read(rd.repo, f.r.Path)
+	for _, h := range found.Hits {
+		data, _, err := order.read(rd.repo, h.Doc.Path)
 		if err != nil {
 			continue
 		}
-		from, to, snippet := snippetOf(string(data), terms)
-		res.Hits = append(res.Hits, Hit{Path: f.r.Path, ID: f.r.ID, Kind: f.r.Kind, Agent: f.r.Agent, Time: f.r.Timestamp,
-			Score: f.score, From: from, To: to, Snippet: snippet})
+		from, to, snippet := search.Snippet(string(data), found.Terms, maxSnippet)
+		res.Hits = append(res.Hits, Hit{Path: h.Doc.Path, ID: h.Doc.ID, Kind: h.Doc.Kind, Agent: h.Doc.Agent, Time: h.Doc.Time,
+			Status: h.Doc.Status, Title: h.Doc.Title, Score: h.Score, From: from, To: to, Snippet: snippet})
 	}
 	return res, nil
-}
-
-// snippetOf picks the lines around the best-matching line, at most
-// maxSnippet characters, and says which lines they are (1-based).
-func snippetOf(text string, terms []string) (int, int, string) {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	best, bestScore := 0, -1
-	for i, l := range lines {
-		ll := strings.ToLower(l)
-		score := 0
-		for _, t := range terms {
-			score += strings.Count(ll, t)
-		}
-		if score > bestScore {
-			best, bestScore = i, score
-		}
-	}
-	from, to := max(0, best-2), min(len(lines)-1, best+3)
-	snippet := strings.Join(lines[from:to+1], "\n")
-	for len(snippet) > maxSnippet && to > best {
-		to--
-		snippet = strings.Join(lines[from:to+1], "\n")
-	}
-	if len(snippet) > maxSnippet {
-		snippet = snippet[:maxSnippet-3] + "..."
-	}
-	return from + 1, to + 1, snippet
 }
 
 // Excerpt is lines of one file of the state repository.

@@ -23,10 +23,11 @@ const (
 )
 
 // recall5Floor is the share of questions whose answer today's search puts
-// in its first five results on the test slice: 16 of 48. It is a floor to
-// raise as ranking improves, never to lower: a ranker that finds fewer
-// answers than today's fails here.
-const recall5Floor = 16.0 / 48
+// in its first five results on the test slice: 29 of 48 with BM25F over
+// stemmed, split terms (16 of 48 with the substring count before it). It
+// is a floor to raise as ranking improves, never to lower: a ranker that
+// finds fewer answers than today's fails here.
+const recall5Floor = 29.0 / 48
 
 func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 	testgit.Isolate(t)

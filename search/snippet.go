@@ -1,0 +1,56 @@
+package search
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Snippet picks the lines of text around its best-matching line (the one
+// holding most of terms), at most max bytes, and says which lines they are
+// (1-based, inclusive), so that a reader can ask for exactly those.
+func Snippet(text string, terms []string, max int) (from, to int, snippet string) {
+	want := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		want[t] = true
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	best, bestScore := 0, -1
+	for i, l := range lines {
+		score := 0
+		for _, t := range Terms(l) {
+			if want[t] {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	lo, hi := max0(best-2), min(len(lines)-1, best+3)
+	snippet = strings.Join(lines[lo:hi+1], "\n")
+	for len(snippet) > max && hi > best {
+		hi--
+		snippet = strings.Join(lines[lo:hi+1], "\n")
+	}
+	for len(snippet) > max && lo < best {
+		lo++
+		snippet = strings.Join(lines[lo:hi+1], "\n")
+	}
+	if len(snippet) > max {
+		snippet = cut(snippet, max-3) + "..."
+	}
+	return lo + 1, hi + 1, snippet
+}
+
+func max0(i int) int { return max(i, 0) }
+
+// cut shortens s to at most n bytes without splitting a character.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
