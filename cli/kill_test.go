@@ -24,6 +24,8 @@ type killer struct {
 	rng    *rand.Rand
 	trace  string
 	span   time.Duration // how long the command takes when nothing kills it
+	kills  int
+	locks  int // kills that left a lock of git's behind
 	phases map[string]int
 }
 
@@ -44,8 +46,8 @@ func (k *killer) round(i int, dir string, args ...string) {
 	k.kill(dir, args...)
 }
 
-// kill starts the command and kills its group after a delay drawn
-// uniformly over 1.2 spans, so some runs finish first.
+// kill starts the command and kills its group after a delay drawn from
+// 1.5 spans, in turn from each fifth of them, so some runs finish first.
 func (k *killer) kill(dir string, args ...string) {
 	k.t.Helper()
 	if err := os.WriteFile(k.trace, nil, 0o644); err != nil {
@@ -60,7 +62,12 @@ func (k *killer) kill(dir string, args ...string) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	delay := time.Duration(k.rng.Int64N(int64(k.span) * 6 / 5))
+	// Stratified: the kills sweep the run from start to past its end.
+	const strata = 5
+	stratum := k.kills % strata
+	k.kills++
+	width := int64(k.span) * 3 / 2 / strata
+	delay := time.Duration(int64(stratum)*width + k.rng.Int64N(width))
 	var err error
 	select {
 	case err = <-done:
@@ -77,7 +84,7 @@ func (k *killer) kill(dir string, args ...string) {
 	// as git does, refuses to move that ref until someone removes it (the
 	// error says so). Do what that error says: no git process is left.
 	if locks := gitLocks(k.t, k.m.stateRepo()); len(locks) > 0 {
-		k.phases["left git's lock behind, removed as the error says"]++
+		k.locks++
 		for _, l := range locks {
 			if err := os.Remove(l); err != nil {
 				k.t.Fatal(err)
@@ -96,6 +103,9 @@ func (k *killer) kill(dir string, args ...string) {
 	}
 }
 
+// varied says whether the kills hit more than one phase yet.
+func (k *killer) varied() bool { return len(k.phases) > 1 }
+
 // report logs the phases the kills hit and fails the test when they all
 // hit one: the kills then prove nothing about the other steps.
 func (k *killer) report(what string) {
@@ -105,7 +115,7 @@ func (k *killer) report(what string) {
 		lines = append(lines, fmt.Sprintf("%3d %s", n, phase))
 	}
 	sort.Strings(lines)
-	k.t.Logf("%s (last span %v), what each kill hit:\n%s", what, k.span.Round(time.Millisecond), strings.Join(lines, "\n"))
+	k.t.Logf("%s (last span %v), what each kill hit:\n%s\n%3d left a lock of git's behind (removed, as the error says to)", what, k.span.Round(time.Millisecond), strings.Join(lines, "\n"), k.locks)
 	if len(k.phases) < 2 {
 		k.t.Errorf("every kill of %s landed in the same phase: %v", what, k.phases)
 	}
@@ -129,7 +139,7 @@ func TestRandomKills(t *testing.T) {
 				m.learn(m.app, "a", fmt.Sprintf("learning %d", learnings))
 			}
 		}
-		for round := range 30 {
+		for round := 0; round < 30 || !k.varied() && round < 60; round++ {
 			learn()
 			before := m.git(m.stateRepo(), "rev-parse", "global")
 			k.round(round, m.app, "context", "promote", "--agent", "a", "--all")
@@ -147,7 +157,7 @@ func TestRandomKills(t *testing.T) {
 		one := &machine{t: t, home: filepath.Join(root, "one"), app: filepath.Join(root, "one", "app"), env: swapHome(two.env, two.home, filepath.Join(root, "one"))}
 		k := newKiller(t, two, 2)
 		want := 3
-		for round := range 20 {
+		for round := 0; round < 20 || !k.varied() && round < 40; round++ {
 			// Both sides move on, so each pull has a merge to make.
 			one.learn(one.app, "a", fmt.Sprintf("from one, round %d", round))
 			one.planq(one.app, "context", "promote", "--agent", "a", "--all")
