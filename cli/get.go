@@ -1,17 +1,19 @@
 package cli
 
 import (
-	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type getOptions struct {
-	path  string
+	ref   string
 	agent string
+	lines string
 	from  int
 	to    int
 	json  bool
@@ -20,24 +22,27 @@ type getOptions struct {
 func newGetCmd(env *Env) *cobra.Command {
 	var opts getOptions
 	cmd := &cobra.Command{
-		Use:   "get PATH",
+		Use:   "get PATH|ID",
 		Short: "Read one record (or note) of the state repository",
-		Long: `Read lines of the record at PATH, as search and log show it (like
-learnings/auth/pq-3f9a1c2e4b.md), or an agent's scratch.md or context.md, or a
-branch context (branches/<branch>.md). The file is read from git: the agent's
-branch first, then global, then every other agent's.
+		Long: `Read the record at PATH, as search and log show it (like
+learnings/auth/pq-3f9a1c2e4b.md, or with lines: learnings/auth/pq-3f9a1c2e4b.md:5-9),
+or the record with ID (pq-3f9a1c2e4b), or an agent's scratch.md or context.md, or
+a branch context (branches/<branch>.md). Lines are numbered. The file is read from
+git, never from the disk: the agent's branch first, then global, then every other
+agent's. Nothing outside the state repository is read.
 
 --json prints {"path","branch","from","to","lines","text"}.`,
-		Example: "  planq get learnings/auth/pq-3f9a1c2e4b.md\n  planq get scratch.md --agent auth --from 10 --to 40",
-		Args:    exactArgs(1, "the PATH"),
+		Example: "  planq get learnings/auth/pq-3f9a1c2e4b.md:5-9\n  planq get pq-3f9a1c2e4b\n  planq get scratch.md --agent auth --lines 10-40",
+		Args:    exactArgs(1, "the PATH or ID"),
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.path = args[0]
+			opts.ref = args[0]
 			return runGet(env, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "read agent `NAME`'s branch first (default: the agent mounted here)")
-	f.IntVar(&opts.from, "from", 1, "first `LINE`")
+	f.StringVar(&opts.lines, "lines", "", "only lines `A-B` (or one line, A)")
+	f.IntVar(&opts.from, "from", 0, "first `LINE`")
 	f.IntVar(&opts.to, "to", 0, "last `LINE` (default: 200 lines on)")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
@@ -52,16 +57,34 @@ func runGet(env *Env, opts getOptions) error {
 		case opts.agent != "" || !planqerr.Is(err, planqerr.NotFound):
 			return err
 		}
-		ex, err := store.Records.Get(opts.path, opts.from, opts.to, first...)
+		path, from, to, err := store.Records.Locate(opts.ref)
+		if err != nil {
+			return err
+		}
+		if opts.lines != "" {
+			var ok bool
+			if from, to, ok = readmodel.ParseLines(opts.lines); !ok {
+				return usagef("--lines %q: expects A-B, like 5-9, or one line number", opts.lines)
+			}
+		}
+		if opts.from > 0 {
+			from = opts.from
+		}
+		if opts.to > 0 {
+			to = opts.to
+		}
+		ex, err := store.Records.Get(path, from, to, first...)
 		if err != nil {
 			return err
 		}
 		if opts.json {
 			return env.writeJSON(ex)
 		}
-		env.printf("%s\n", ex.Text)
+		for i, line := range strings.Split(ex.Text, "\n") {
+			env.printf("%5d  %s\n", ex.From+i, line)
+		}
 		if ex.More() {
-			env.Log.Info("the file goes on", "lines", ex.Lines, "next", "--from "+strconv.Itoa(ex.To+1))
+			env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", ex.Path, ex.To+1, min(ex.Lines, ex.To+readmodel.DefaultGetLines), ex.Lines)
 		}
 		return nil
 	})

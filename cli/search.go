@@ -2,55 +2,107 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
 type searchOptions struct {
-	query string
-	kind  string
-	limit int
-	json  bool
+	phrasings   []string
+	kinds       []string
+	domains     []string
+	types       []string
+	agents      []string
+	since       string
+	scope       string
+	allVersions bool
+	full        bool
+	limit       int
+	json        bool
 }
 
 func newSearchCmd(env *Env) *cobra.Command {
 	var opts searchOptions
 	cmd := &cobra.Command{
-		Use:   "search WORDS...",
+		Use:   "search QUERY...",
 		Short: "Search every agent's and the team's records",
-		Long: `Search the current records of every agent and of global for WORDS, best
-first: words in a record's title count most, ties go to the newer record. Each
-result is the record's path, the lines that matched and who wrote it when;
-'planq get PATH' reads the whole record.
+		Long: `Search the current records of global and every agent for QUERY, best first.
+Each QUERY argument is one phrasing of the question; several are ranked each and
+fused, so pass two or three, including identifiers the record may hold (a
+command, a file, an error message). Words match by stem ("migrating" finds
+"migration"), identifiers by their parts (advisory_lock, PgBouncer), the last
+word also as a prefix. A title, subject or decision counts most, then domain,
+type and files, then the body; at equal relevance foundational and newer records
+come first. Superseded versions only with --all-versions; retracted records never.
 
---json prints {"query","total","hits":[{"path","id","kind","agent","time","score","from","to","snippet"}]}.`,
-		Example: "  planq search token refresh\n  planq search RS256 --kind decision --json",
+Each result: path:from-to (the lines to read with 'planq get'), kind, writer,
+date, [disputed] when the team disagrees, then the lines around the best match.
+
+--json prints {"query","phrasings","total","hits":[{"path","id","kind","agent",
+"time","status","title","score","from","to","snippet"}]}.`,
+		Example: "  planq search \"how are migrations applied\" \"make db-migrate\"\n" +
+			"  planq search RS256 --kind decision --json\n" +
+			"  planq search flaky test --domain ci --since 30d",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usagef("%s: expects the WORDS to look for", cmd.CommandPath())
+				return usagef("%s: expects the QUERY to look for", cmd.CommandPath())
 			}
 			return nil
 		},
 		RunE: func(_ *cobra.Command, args []string) error {
-			opts.query = strings.Join(args, " ")
+			opts.phrasings = args
 			return runSearch(env, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.kind, "kind", "", "only records of `KIND`: "+changelog.Join(changelog.Kinds, "|"))
+	f.StringSliceVar(&opts.kinds, "kind", nil, "only records of `KIND`: "+changelog.Join(changelog.Kinds, "|"))
+	f.StringSliceVar(&opts.domains, "domain", nil, "only learnings of `DOMAIN`")
+	f.StringSliceVar(&opts.types, "type", nil, "only records of `TYPE`")
+	f.StringSliceVar(&opts.agents, "agent", nil, "only records written by agent `NAME`")
+	f.StringVar(&opts.since, "since", "", "only records written since `WHEN`: a date (2026-01-31) or an age (12h, 7d, 4w)")
+	f.StringVar(&opts.scope, "scope", "all", "where to search: `agent` (this agent's branch), global, or all")
+	f.BoolVar(&opts.allVersions, "all-versions", false, "also find versions a later one superseded")
+	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")
 	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runSearch(env *Env, opts searchOptions) error {
+	since, err := readmodel.ParseSince(opts.since, time.Now())
+	if err != nil {
+		return err
+	}
 	return withStore(env, func(store *agent.Store) error {
-		res, err := store.Records.Search(readmodel.Query{Text: opts.query, Kind: changelog.Kind(opts.kind), Limit: opts.limit})
+		q := readmodel.Query{Phrasings: opts.phrasings, Domains: splitList(opts.domains), Agents: splitList(opts.agents),
+			Since: since, AllVersions: opts.allVersions, Limit: opts.limit}
+		for _, k := range splitList(opts.kinds) {
+			q.Kinds = append(q.Kinds, changelog.Kind(k))
+		}
+		for _, t := range splitList(opts.types) {
+			q.Types = append(q.Types, changelog.Type(t))
+		}
+		switch opts.scope {
+		case "all":
+		case "global":
+			q.Branch = project.GlobalBranch
+		case "agent":
+			a, err := store.Resolve("")
+			if err != nil {
+				return err
+			}
+			q.Branch = a.Branch
+		default:
+			return usagef("--scope %q: expects agent, global or all", opts.scope)
+		}
+		res, err := store.Records.Search(q)
 		if err != nil {
 			return err
 		}
@@ -64,14 +116,35 @@ func runSearch(env *Env, opts searchOptions) error {
 			if i > 0 {
 				env.printf("\n")
 			}
-			env.printf("%s:%d-%d (%s by %s, %s)\n%s\n", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.Local().Format(readmodel.TimeLayout), h.Snippet)
+			text := h.Snippet
+			if opts.full {
+				ex, err := store.Records.Get(h.Path, 1, 1<<30)
+				if err != nil {
+					return err
+				}
+				text = ex.Text
+			}
+			env.printf("%s\n%s\n", h.Header(), text)
 		}
-		switch {
-		case res.Total == 0:
-			env.Log.Info("no record matches", "query", opts.query)
-		case res.Total > len(res.Hits):
-			env.Log.Info(fmt.Sprintf("showed the best %d of %d matches", len(res.Hits), res.Total), "more", fmt.Sprintf("--limit %d", min(res.Total, readmodel.MaxSearchLimit)))
+		if len(res.Hits) == 0 {
+			env.Log.Info("no record matches", "query", strings.Join(opts.phrasings, " | "))
+			env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\"\n")
+			return reportProblems(res.Problems)
+		}
+		first := res.Hits[0]
+		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
+		if res.Total > len(res.Hits) {
+			env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(res.Total, readmodel.MaxSearchLimit), len(res.Hits), res.Total)
 		}
 		return reportProblems(res.Problems)
 	})
+}
+
+// quoteArgs renders args as a shell would need them typed.
+func quoteArgs(args []string) string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = strconv.Quote(a)
+	}
+	return strings.Join(out, " ")
 }

@@ -32,6 +32,10 @@ func schemaFor[T any](allowed enums) *jsonschema.Schema {
 		if !ok {
 			panic(fmt.Sprintf("mcpserver: input of %T has no property %q", *new(T), prop))
 		}
+		if p.Items != nil {
+			p.Items.Enum = vals // each element is one of vals
+			continue
+		}
 		p.Enum = vals
 	}
 	return s

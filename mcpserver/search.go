@@ -4,19 +4,29 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
 type searchIn struct {
 	agentArg
-	Query string `json:"query" jsonschema:"words to look for in every agent's and the team's records"`
-	Kind  string `json:"kind,omitempty" jsonschema:"only records of this kind"`
-	Limit int    `json:"limit,omitempty" jsonschema:"at most this many results (default 8, at most 50)"`
+	Query       string   `json:"query,omitempty" jsonschema:"the question, as you would ask a teammate"`
+	Queries     []string `json:"queries,omitempty" jsonschema:"more phrasings of the same question, ranked each and fused: pass two or three, including identifiers you expect the record to hold (a command, a file, an error message)"`
+	Kinds       []string `json:"kinds,omitempty" jsonschema:"only records of these kinds"`
+	Domains     []string `json:"domains,omitempty" jsonschema:"only learnings of these domains"`
+	Types       []string `json:"types,omitempty" jsonschema:"only records of these types"`
+	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"only records these agents wrote"`
+	Since       string   `json:"since,omitempty" jsonschema:"only records since a date (2026-01-31) or an age (12h, 7d, 4w)"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your own branch), global (the team's), or all (default)"`
+	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also find versions a later one superseded"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"at most this many results (default 8, at most 50)"`
 }
 
 type getIn struct {
@@ -28,10 +38,10 @@ type getIn struct {
 
 func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: readOnly,
-		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, search. Results are snippets with file path and line range.",
-		InputSchema: schemaFor[searchIn](enums{"kind": values(changelog.Kinds)})},
+		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, and before you start a task, search. Pass the question as query and two or three other phrasings as queries, including identifiers you expect the record to hold. Results: path:lines, kind, writer, date, and the lines that matched.",
+		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": {"agent", "global", "all"}})},
 		func(_ context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) { return s.search(in) })
+			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.search(a, in) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: readOnly,
 		Description: "Read lines of one record file from the state repository."},
@@ -40,25 +50,54 @@ func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 		})
 }
 
-func (s *Server) search(in searchIn) (string, error) {
-	res, err := s.store.Records.Search(readmodel.Query{Text: in.Query, Kind: changelog.Kind(in.Kind), Limit: in.Limit})
+func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
+	since, err := readmodel.ParseSince(in.Since, time.Now())
+	if err != nil {
+		return "", err
+	}
+	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Domains: in.Domains, Agents: in.WrittenBy,
+		Since: since, AllVersions: in.AllVersions, Limit: in.Limit}
+	for _, k := range in.Kinds {
+		q.Kinds = append(q.Kinds, changelog.Kind(k))
+	}
+	for _, t := range in.Types {
+		q.Types = append(q.Types, changelog.Type(t))
+	}
+	switch in.Scope {
+	case "", "all":
+	case "global":
+		q.Branch = project.GlobalBranch
+	case "agent":
+		q.Branch = a.Branch
+	default:
+		return "", planqerr.New(planqerr.Invalid, "scope", "%q is not a scope", in.Scope).WithHint("use agent, global or all")
+	}
+	res, err := s.store.Records.Search(q)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d records match %q", res.Total, in.Query)
+	fmt.Fprintf(&b, "%d records match", res.Total)
 	if res.Total > len(res.Hits) {
 		fmt.Fprintf(&b, "; the best %d", len(res.Hits))
 	}
 	b.WriteString(":\n")
 	for _, h := range res.Hits {
-		fmt.Fprintf(&b, "\n%s:%d-%d (%s by %s, %s)\n%s\n", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.Format("2006-01-02"), h.Snippet)
+		fmt.Fprintf(&b, "\n%s\n%s\n", h.Header(), h.Snippet)
 	}
 	b.WriteString(skipped(res.Problems))
 	if len(res.Hits) == 0 {
-		return b.String() + next(call("planq_search", "query", "<other words>"), call("planq_log", "all", true)), nil
+		return b.String() + next(call("planq_search", "query", "<other words>", "queries", []string{"<an identifier the record would hold>"}), call("planq_log", "all", true)), nil
 	}
-	return b.String() + next(call("planq_get", "path", res.Hits[0].Path), call("planq_search", "query", in.Query, "limit", readmodel.MaxSearchLimit)), nil
+	calls := []string{call("planq_get", "path", res.Hits[0].Path, "from", res.Hits[0].From, "to", res.Hits[0].To)}
+	if res.Total > len(res.Hits) {
+		more := []any{"query", res.Query}
+		if len(res.Phrasings) > 1 {
+			more = append(more, "queries", res.Phrasings[1:])
+		}
+		calls = append(calls, call("planq_search", append(more, "limit", readmodel.MaxSearchLimit)...))
+	}
+	return b.String() + next(calls...), nil
 }
 
 func (s *Server) get(a *agent.Agent, in getIn) (string, error) {

@@ -145,7 +145,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 		{"planq_checkpoint", map[string]any{"name": "cp1", "note": "green"}, "recorded checkpoint pq-"},
 		{"planq_context", map[string]any{}, "Continue with the API tests"},
 		{"planq_search", map[string]any{"query": "tokens expire"}, "learnings/auth/pq-"},
-		{"planq_search", map[string]any{"query": "RS256", "kind": "decision"}, "Next: planq_get"},
+		{"planq_search", map[string]any{"query": "RS256", "kinds": []string{"decision"}}, "Next: planq_get"},
 		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
 	}
 	results := map[string]string{}
@@ -199,7 +199,7 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		{"planq_scratch", map[string]any{"append": "a", "replace": "b"}, "append and replace do not go together"},
 		{"planq_handoff", map[string]any{"message": "x", "to": "ghost"}, "does not exist"},
 		{"planq_search", map[string]any{"query": ""}, "query"},
-		{"planq_search", map[string]any{"query": "x", "kind": "memo"}, "log learning decision handoff checkpoint"},
+		{"planq_search", map[string]any{"query": "x", "kinds": []string{"memo"}}, "log learning decision handoff checkpoint"},
 		{"planq_decide", map[string]any{"decision": "Use X"}, "because"},
 		{"planq_checkpoint", map[string]any{"name": "a b"}, "white space"},
 		{"planq_context", map[string]any{"agent": "ghost"}, "does not exist"},
@@ -462,5 +462,54 @@ func TestReadingToolsSaySkippedRecords(t *testing.T) {
 		if isErr || !strings.Contains(text, "Skipped 1 malformed record file(s)") || !strings.Contains(text, "pq-00000000c1.md:4: type: unknown value") {
 			t.Errorf("%s: want the skipped file named, got %v:\n%s", tool, isErr, text)
 		}
+	}
+}
+
+// TestSearchSameOverMCPAndCLI: one question, asked over MCP and on the
+// command line, finds the same records in the same order.
+func TestSearchSameOverMCPAndCLI(t *testing.T) {
+	dir := project(t)
+	for _, args := range [][]string{
+		{"learn", "Tokens expire after 15 minutes; refresh on 401", "--type", "pattern", "--domain", "auth"},
+		{"learn", "Refresh tokens are rotated on every use", "--type", "convention", "--domain", "auth"},
+		{"decide", "Sign tokens with RS256", "--because", "services verify with the public key"},
+		{"log", "add", "Wired the token refresh middleware"},
+		{"learn", "The CI cache is keyed on go.sum", "--type", "reference", "--domain", "ci"},
+	} {
+		cmd := exec.Command(planqBin, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("planq %v: %v\n%s", args, err, out)
+		}
+	}
+	cmd := exec.Command(planqBin, "search", "token refresh", "when do tokens expire", "--json")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cli struct{ Hits []struct{ Path string } }
+	if err := json.Unmarshal(out, &cli); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, h := range cli.Hits {
+		want = append(want, h.Path)
+	}
+	if len(want) < 3 {
+		t.Fatalf("the CLI found %d records, want at least 3: %s", len(want), out)
+	}
+	s := connect(t, "--project", dir)
+	text, isErr := callTool(t, s, "planq_search", map[string]any{"query": "token refresh", "queries": []string{"when do tokens expire"}})
+	if isErr {
+		t.Fatal(text)
+	}
+	got := regexp.MustCompile(`(?m)^(\S+\.md):\d+-\d+  `).FindAllStringSubmatch(text, -1)
+	var paths []string
+	for _, m := range got {
+		paths = append(paths, m[1])
+	}
+	if strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("MCP found\n%v\nthe CLI\n%v", paths, want)
 	}
 }

@@ -1,7 +1,10 @@
 package readmodel
 
 import (
+	"fmt"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,15 +30,18 @@ type Query struct {
 	// Text is one phrasing; Phrasings are more, each ranked, then fused.
 	Text      string
 	Phrasings []string
-	// Kind limits the search to one kind; empty searches every kind the
-	// kind table marks as searched.
-	Kind    changelog.Kind
+	// Kinds limit the search; none searches every kind the kind table
+	// marks as searched.
+	Kinds   []changelog.Kind
 	Domains []string
 	Types   []changelog.Type
 	Agents  []string
 	Since   time.Time
 	// AllVersions also finds versions a later one superseded.
 	AllVersions bool
+	// Branch, when set, searches that branch alone (an agent's, or
+	// global); by default global and every agent branch.
+	Branch string
 	// Limit caps the hits returned (default 8, at most 50).
 	Limit int
 }
@@ -82,7 +88,7 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	phrasings := q.phrasings()
 	if len(phrasings) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "is empty").
-			WithHint("name what you are looking for, like: planq search \"token refresh\" \"JWT expiry\"")
+			WithHint("say what you are looking for: planq search WORDS (two or three phrasings, each quoted, over MCP query and queries)")
 	}
 	for _, p := range phrasings {
 		if len(p) > maxQuery {
@@ -96,14 +102,25 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	}
 	limit = min(limit, MaxSearchLimit)
 	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched })
-	if q.Kind != "" {
-		if q.Kind.Spec() == nil {
-			return Results{}, planqerr.New(planqerr.Invalid, "kind", "unknown kind %q", q.Kind).
-				WithHint("use one of %s", changelog.Join(changelog.Kinds, ", "))
+	if len(q.Kinds) > 0 {
+		for _, k := range q.Kinds {
+			if k.Spec() == nil {
+				return Results{}, planqerr.New(planqerr.Invalid, "kind", "unknown kind %q", k).
+					WithHint("use one of %s", changelog.Join(changelog.Kinds, ", "))
+			}
 		}
-		kinds = []changelog.Kind{q.Kind}
+		kinds = q.Kinds
 	}
-	set, err := rd.All(kinds...)
+	if err := checkTypes(q.Types, kinds); err != nil {
+		return Results{}, err
+	}
+	var set Set
+	var err error
+	if q.Branch != "" {
+		set, err = rd.Branch(q.Branch, kinds...)
+	} else {
+		set, err = rd.All(kinds...)
+	}
 	if err != nil {
 		return Results{}, err
 	}
@@ -135,6 +152,84 @@ func (rd *Reader) Search(q Query) (Results, error) {
 			Status: h.Doc.Status, Title: h.Doc.Title, Score: h.Score, From: from, To: to, Snippet: snippet})
 	}
 	return res, nil
+}
+
+// checkTypes refuses a type no kind searched has: it would find nothing,
+// and the person most likely misspelt it.
+func checkTypes(types []changelog.Type, kinds []changelog.Kind) error {
+	var known []changelog.Type
+	for _, k := range kinds {
+		known = append(known, k.Spec().Types...)
+	}
+	slices.Sort(known)
+	known = slices.Compact(known)
+	for _, t := range types {
+		if !slices.Contains(known, t) {
+			return planqerr.New(planqerr.Invalid, "type", "unknown type %q", t).
+				WithHint("use one of %s", changelog.Join(known, ", "))
+		}
+	}
+	return nil
+}
+
+// Header is a hit's first line, as every front end shows it: where it is
+// (path and lines, for get), what it is, who wrote it when, and its status
+// when that is news (disputed, say).
+func (h Hit) Header() string {
+	s := fmt.Sprintf("%s:%d-%d  %s by %s, %s", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.UTC().Format("2006-01-02"))
+	if h.Status == changelog.StatusDisputed {
+		s += "  [disputed]"
+	}
+	return s
+}
+
+// Locate turns what a person or agent names a record by into a path and a
+// line range (0 when not given): a path, a path with lines as search shows
+// them (learnings/auth/pq-3f9a1c2e4b.md:5-9), or a record ID.
+func (rd *Reader) Locate(ref string) (p string, from, to int, err error) {
+	ref = strings.TrimSpace(ref)
+	if changelog.ValidID(ref) {
+		p, err = rd.PathOf(ref)
+		return p, 0, 0, err
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > 0 {
+		if from, to, ok := ParseLines(ref[i+1:]); ok {
+			return ref[:i], from, to, nil
+		}
+	}
+	return ref, 0, 0, nil
+}
+
+// ParseLines reads a line range, A-B or A.
+func ParseLines(s string) (from, to int, ok bool) {
+	a, b, isRange := strings.Cut(s, "-")
+	from, err := strconv.Atoi(a)
+	if err != nil || from < 1 {
+		return 0, 0, false
+	}
+	if !isRange {
+		return from, from, true
+	}
+	to, err = strconv.Atoi(b)
+	if err != nil || to < from {
+		return 0, 0, false
+	}
+	return from, to, true
+}
+
+// PathOf finds the path of the record with id on global or any agent branch.
+func (rd *Reader) PathOf(id string) (string, error) {
+	set, err := rd.All()
+	if err != nil {
+		return "", err
+	}
+	for _, r := range set.Records {
+		if r.ID == id {
+			return r.Path, nil
+		}
+	}
+	return "", planqerr.New(planqerr.NotFound, id, "no record with this id on global or any agent branch").
+		WithHint("'planq search WORDS' finds a record's id and path")
 }
 
 // Excerpt is lines of one file of the state repository.
@@ -190,3 +285,27 @@ func AllowedPath(p string) bool {
 }
 
 func quoted(s string) string { return `"` + s + `"` }
+
+// ParseSince reads a search's since: a date, or an age back from now in
+// hours, days or weeks.
+func ParseSince(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	if n, err := strconv.Atoi(s[:len(s)-1]); err == nil && n >= 0 {
+		switch s[len(s)-1] {
+		case 'h':
+			return now.Add(-time.Duration(n) * time.Hour), nil
+		case 'd':
+			return now.AddDate(0, 0, -n), nil
+		case 'w':
+			return now.AddDate(0, 0, -7*n), nil
+		}
+	}
+	return time.Time{}, planqerr.New(planqerr.Invalid, "since "+strconv.Quote(s), "is neither a date nor an age").
+		WithHint("give a date like 2026-01-31, or an age like 12h, 7d or 4w")
+}

@@ -26,7 +26,12 @@ func Snippet(text string, terms []string, max int) (from, to int, snippet string
 			best, bestScore = i, score
 		}
 	}
-	lo, hi := max0(best-2), min(len(lines)-1, best+3)
+	// The matching line and what follows it: the frontmatter above a
+	// record's first line is no news to a reader of the result.
+	lo, hi := best, min(len(lines)-1, best+4)
+	if best > 0 && lines[best-1] != "---" && strings.TrimSpace(lines[best-1]) != "" {
+		lo = best - 1
+	}
 	snippet = strings.Join(lines[lo:hi+1], "\n")
 	for len(snippet) > max && hi > best {
 		hi--
@@ -41,8 +46,6 @@ func Snippet(text string, terms []string, max int) (from, to int, snippet string
 	}
 	return lo + 1, hi + 1, snippet
 }
-
-func max0(i int) int { return max(i, 0) }
 
 // cut shortens s to at most n bytes without splitting a character.
 func cut(s string, n int) string {
