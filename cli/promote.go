@@ -78,7 +78,9 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 			return err
 		}
 	}
+	done := env.progress(opts.json, "promoting %s's records into global", a.Name)
 	res, err := team.Promote(ctx, store, a, team.PromoteOptions{IDs: ids, DryRun: opts.dryRun})
+	done()
 	if err != nil {
 		return err
 	}

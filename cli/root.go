@@ -34,6 +34,8 @@ type Env struct {
 	Log    *log.Logger
 	// Dir is where the command acts (-C), default the working directory.
 	Dir string
+	// quiet is --quiet: no progress, only warnings and errors.
+	quiet bool
 }
 
 // Main runs planq with the process's arguments and streams and returns the
@@ -159,6 +161,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 				}
 				env.Dir = wd
 			}
+			env.quiet = quiet
 			switch {
 			case quiet:
 				env.Log.SetLevel(log.WarnLevel)

@@ -43,7 +43,9 @@ refused, and so is a global that shares no history with this one, unless
 
 func runPull(ctx context.Context, env *Env, opts pullOptions) error {
 	return withStore(env, func(store *agent.Store) error {
+		done := env.progress(opts.json, "pulling from %s", opts.remote)
 		res, err := team.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
+		done()
 		if err != nil {
 			return err
 		}

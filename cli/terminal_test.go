@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -22,7 +23,7 @@ import (
 // which planq reads as its terminal stdin.
 func openTerminal(t *testing.T) (control, tty *os.File) {
 	t.Helper()
-	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY, 0)
+	control, err := os.OpenFile("/dev/ptmx", os.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK, 0) // non-blocking: reads honour deadlines
 	if err != nil {
 		t.Skipf("no pseudo-terminals here: %v", err)
 	}
@@ -130,5 +131,58 @@ func TestBranchEditOpensTheEditor(t *testing.T) {
 	code, stdout, stderr := run(nil, "branch", "show")
 	if code != 0 || !strings.Contains(stdout, "ship the login page") {
 		t.Errorf("branch show after editing: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestProgressOnlyOnATerminal: long work shows progress on a terminal's
+// stderr and erases it when done; quick work, --json or --quiet, and a
+// stderr that is no terminal show nothing.
+func TestProgressOnlyOnATerminal(t *testing.T) {
+	control, tty := openTerminal(t)
+	env := &Env{Stderr: tty}
+	done := env.progress(false, "pulling from %s", "origin")
+	time.Sleep(progressDelay + 250*time.Millisecond)
+	done()
+	done() // a second call is harmless
+	if got := drain(t, control); !strings.Contains(got, "planq: pulling from origin") || !strings.HasSuffix(got, "\r\033[K") {
+		t.Errorf("progress on a terminal: %q", got)
+	}
+
+	var pipe bytes.Buffer
+	env = &Env{Stderr: &pipe}
+	done = env.progress(false, "pulling")
+	time.Sleep(progressDelay + 150*time.Millisecond)
+	done()
+	env = &Env{Stderr: tty}
+	for _, quiet := range []func() func(){
+		func() func() { return env.progress(true, "as --json") },
+		func() func() { env.quiet = true; return env.progress(false, "as --quiet") },
+	} {
+		d := quiet()
+		time.Sleep(progressDelay + 150*time.Millisecond)
+		d()
+	}
+	if pipe.Len() != 0 {
+		t.Errorf("progress on a pipe: %q", pipe.String())
+	}
+	if got := drain(t, control); got != "" {
+		t.Errorf("progress with --json or --quiet: %q", got)
+	}
+}
+
+// drain reads what the terminal has to show until it is quiet for 200 ms.
+func drain(t *testing.T, control *os.File) string {
+	t.Helper()
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		if err := control.SetReadDeadline(time.Now().Add(200 * time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := control.Read(buf)
+		out = append(out, buf[:n]...)
+		if err != nil {
+			return string(out)
+		}
 	}
 }

@@ -56,6 +56,34 @@ func Measure(ctx context.Context, set *Set, search Searcher) (Report, error) {
 	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
 }
 
+// MultiSearcher answers several phrasings of one question in one call, as
+// planq_search's queries do.
+type MultiSearcher func(ctx context.Context, phrasings []string, limit int) ([]string, error)
+
+// Phrasings are question q as a coding agent asks it when it follows
+// planq_search's instruction: the question and two more phrasings.
+func Phrasings(q Question) []string {
+	out := []string{q.Text}
+	if more, ok := agentPhrasings[q.Key]; ok {
+		out = append(out, more[0], more[1])
+	}
+	return out
+}
+
+// MeasureAgent asks search every question of set as an agent does, in its
+// three phrasings, and scores the answers.
+func MeasureAgent(ctx context.Context, set *Set, search MultiSearcher) (Report, error) {
+	ranks := make([]Rank, 0, len(set.Questions))
+	for _, q := range set.Questions {
+		ids, err := search(ctx, Phrasings(q), Cutoff)
+		if err != nil {
+			return Report{}, fmt.Errorf("failed to search for question %s: %w", q.Key, err)
+		}
+		ranks = append(ranks, rankOf(q, ids))
+	}
+	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
+}
+
 // rankOf finds q's answer in ids: the first of the answer and its older
 // versions to appear decides, since an agent acts on the first it reads.
 func rankOf(q Question, ids []string) Rank {
@@ -100,6 +128,21 @@ func Summarize(ranks []Rank) Metrics {
 	n := float64(len(ranks))
 	m.Recall1, m.Recall5, m.Recall10, m.MRR = float64(at1)/n, float64(at5)/n, float64(at10)/n, rr/n
 	return m
+}
+
+// ReadmodelMultiSearcher is readmodel's search with several phrasings.
+func ReadmodelMultiSearcher(rd *readmodel.Reader) MultiSearcher {
+	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
+		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
+		if err != nil {
+			return nil, fmt.Errorf("failed to search: %w", err)
+		}
+		ids := make([]string, len(res.Hits))
+		for i, h := range res.Hits {
+			ids[i] = h.ID
+		}
+		return ids, nil
+	}
 }
 
 // ReadmodelSearcher is today's search, readmodel's, as a Searcher.

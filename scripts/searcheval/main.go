@@ -73,6 +73,10 @@ func run(ctx context.Context) error {
 		return err
 	}
 	measured := time.Since(start)
+	agentReport, err := searcheval.MeasureAgent(ctx, set, searcheval.ReadmodelMultiSearcher(rd))
+	if err != nil {
+		return err
+	}
 
 	superseded := 0
 	for _, q := range set.Questions {
@@ -101,10 +105,15 @@ func run(ctx context.Context) error {
 	printMetrics("in other words", searcheval.Summarize(para))
 	printMetrics("naming an identifier", searcheval.Summarize(ident))
 	printMetrics("with an older version", searcheval.Summarize(sup))
+	fmt.Println()
+	fmt.Println("asked as an agent asks, following planq_search's instruction: the question")
+	fmt.Println("and two more phrasings, one naming the identifiers it expects (written")
+	fmt.Println("without seeing the answers)")
+	printMetrics("all, three phrasings", agentReport.Metrics)
 
 	if *verbose {
 		fmt.Println()
-		for _, r := range report.Ranks {
+		for i, r := range report.Ranks {
 			rank := "-"
 			switch {
 			case r.Stale:
@@ -112,7 +121,15 @@ func run(ctx context.Context) error {
 			case r.Rank > 0:
 				rank = fmt.Sprint(r.Rank)
 			}
-			fmt.Printf("%4s  %-28s %s  %q\n", rank, r.Question.Key, r.Question.AnswerID, r.Question.Text)
+			agent := agentReport.Ranks[i]
+			agentRank := "-"
+			switch {
+			case agent.Stale:
+				agentRank = "old"
+			case agent.Rank > 0:
+				agentRank = fmt.Sprint(agent.Rank)
+			}
+			fmt.Printf("%4s %4s  %-28s %s  %q\n", rank, agentRank, r.Question.Key, r.Question.AnswerID, r.Question.Text)
 			if r.Rank != 1 {
 				fmt.Printf("      got: %s\n", strings.Join(r.Results, " "))
 			}
