@@ -29,7 +29,7 @@ import (
 
 var (
 	runs     = flag.Int("runs", 21, "timed runs per measurement")
-	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp")
+	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp,search")
 	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
@@ -58,7 +58,7 @@ func main() {
 		fn   func(string) bool
 	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
-		{"prime", benchPrime}, {"mcp", benchMCP}} {
+		{"prime", benchPrime}, {"mcp", benchMCP}, {"search", benchSearch}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
 			dir := filepath.Join(tmp, m.name)
 			check(os.MkdirAll(dir, 0o755))
@@ -146,6 +146,25 @@ func benchRead(dir string) bool {
 		ok = report(m <= 100*time.Millisecond && peak <= 64*1024) && ok
 	}
 	return ok
+}
+
+// benchSearch: planq search as a whole process over 50,000 records across
+// 10 agents, with the record cache warm.
+func benchSearch(dir string) bool {
+	agents := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"}
+	dirs := project(dir, "s", agents, 5000)
+	args := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
+	timed(dirs[0], planqBin, args...) // the first run fills the record cache
+	var times []time.Duration
+	var peak int64
+	for i := 0; i < *runs; i++ {
+		d, rss := timedRSS(dirs[0], planqBin, args...)
+		times = append(times, d)
+		peak = max(peak, rss)
+	}
+	m := median(times)
+	fmt.Printf("search, 50,000 records, warm: median %s, peak RSS %.0f MiB (targets <= 60ms, <= 64 MiB)\n", ms(m), float64(peak)/1024)
+	return report(m <= 60*time.Millisecond && peak <= 64*1024)
 }
 
 // coldRun times one run after deleting the record cache.
