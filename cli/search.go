@@ -12,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/search"
 )
 
 type searchOptions struct {
@@ -81,8 +82,8 @@ func runSearch(env *Env, opts searchOptions) error {
 		return err
 	}
 	return withStore(env, func(store *agent.Store) error {
-		q := readmodel.Query{Phrasings: opts.phrasings, Domains: splitList(opts.domains), Agents: splitList(opts.agents),
-			Since: since, AllVersions: opts.allVersions, Limit: opts.limit}
+		q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
+			Domains: splitList(opts.domains), Agents: splitList(opts.agents), Since: since, AllVersions: opts.allVersions}}
 		for _, k := range splitList(opts.kinds) {
 			q.Kinds = append(q.Kinds, changelog.Kind(k))
 		}

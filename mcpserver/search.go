@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/search"
 )
 
 type searchIn struct {
@@ -55,8 +56,8 @@ func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Domains: in.Domains, Agents: in.WrittenBy,
-		Since: since, AllVersions: in.AllVersions, Limit: in.Limit}
+	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Limit: in.Limit, Filters: search.Filters{
+		Domains: in.Domains, Agents: in.WrittenBy, Since: since, AllVersions: in.AllVersions}}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, changelog.Kind(k))
 	}

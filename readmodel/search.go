@@ -30,15 +30,9 @@ type Query struct {
 	// Text is one phrasing; Phrasings are more, each ranked, then fused.
 	Text      string
 	Phrasings []string
-	// Kinds limit the search; none searches every kind the kind table
-	// marks as searched.
-	Kinds   []changelog.Kind
-	Domains []string
-	Types   []changelog.Type
-	Agents  []string
-	Since   time.Time
-	// AllVersions also finds versions a later one superseded.
-	AllVersions bool
+	// Filters narrow the search; no kind searches every kind the kind
+	// table marks as searched.
+	search.Filters
 	// Branch, when set, searches that branch alone (an agent's, or
 	// global); by default global and every agent branch.
 	Branch string
@@ -128,8 +122,9 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	for i, r := range set.Records {
 		docs[i] = search.DocOf(r)
 	}
-	found := search.NewIndex(docs).Search(search.Query{Phrasings: phrasings, Domains: q.Domains, Types: q.Types,
-		Agents: q.Agents, Since: q.Since, AllVersions: q.AllVersions, Limit: limit})
+	filters := q.Filters
+	filters.Kinds = nil // loaded by kind already
+	found := search.NewIndex(docs).Search(search.Query{Phrasings: phrasings, Filters: filters, Limit: limit})
 	if len(found.Terms) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
 			WithHint("name the thing itself: a command, a file, an error message")

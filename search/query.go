@@ -10,21 +10,27 @@ import (
 	"github.com/planq-dev/planq/changelog"
 )
 
+// Filters narrow what a search may return.
+type Filters struct {
+	Kinds   []changelog.Kind
+	Domains []string
+	Types   []changelog.Type
+	// Agents are the writers whose records count.
+	Agents []string
+	// Since drops records older than it.
+	Since time.Time
+	// AllVersions keeps versions a later one superseded (never retracted ones).
+	AllVersions bool
+}
+
 // Query is a question, in one or more phrasings, with filters.
 type Query struct {
 	// Phrasings are the ways of asking; each is ranked, then they are
 	// fused. Two or three, including identifiers the record may contain,
 	// find more than one.
 	Phrasings []string
-	Kinds     []changelog.Kind
-	Domains   []string
-	Types     []changelog.Type
-	Agents    []string
-	// Since drops records older than it.
-	Since time.Time
-	// AllVersions keeps versions a later one superseded (never retracted ones).
-	AllVersions bool
-	Limit       int
+	Filters
+	Limit int
 }
 
 // Hit is a document that matches, with its score: BM25F for one phrasing,

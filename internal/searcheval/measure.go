@@ -145,17 +145,10 @@ func ReadmodelMultiSearcher(rd *readmodel.Reader) MultiSearcher {
 	}
 }
 
-// ReadmodelSearcher is today's search, readmodel's, as a Searcher.
+// ReadmodelSearcher is readmodel's search, with one phrasing.
 func ReadmodelSearcher(rd *readmodel.Reader) Searcher {
-	return func(_ context.Context, question string, limit int) ([]string, error) {
-		res, err := rd.Search(readmodel.Query{Text: question, Limit: limit})
-		if err != nil {
-			return nil, fmt.Errorf("failed to search: %w", err)
-		}
-		ids := make([]string, len(res.Hits))
-		for i, h := range res.Hits {
-			ids[i] = h.ID
-		}
-		return ids, nil
+	multi := ReadmodelMultiSearcher(rd)
+	return func(ctx context.Context, question string, limit int) ([]string, error) {
+		return multi(ctx, []string{question}, limit)
 	}
 }

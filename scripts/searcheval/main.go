@@ -114,28 +114,25 @@ func run(ctx context.Context) error {
 	if *verbose {
 		fmt.Println()
 		for i, r := range report.Ranks {
-			rank := "-"
-			switch {
-			case r.Stale:
-				rank = "old"
-			case r.Rank > 0:
-				rank = fmt.Sprint(r.Rank)
-			}
-			agent := agentReport.Ranks[i]
-			agentRank := "-"
-			switch {
-			case agent.Stale:
-				agentRank = "old"
-			case agent.Rank > 0:
-				agentRank = fmt.Sprint(agent.Rank)
-			}
-			fmt.Printf("%4s %4s  %-28s %s  %q\n", rank, agentRank, r.Question.Key, r.Question.AnswerID, r.Question.Text)
+			fmt.Printf("%4s %4s  %-28s %s  %q\n", rankText(r), rankText(agentReport.Ranks[i]), r.Question.Key, r.Question.AnswerID, r.Question.Text)
 			if r.Rank != 1 {
 				fmt.Printf("      got: %s\n", strings.Join(r.Results, " "))
 			}
 		}
 	}
 	return nil
+}
+
+// rankText is where a question's answer ranked: a number, "old" when an
+// older version came first, "-" when it was not found.
+func rankText(r searcheval.Rank) string {
+	switch {
+	case r.Stale:
+		return "old"
+	case r.Rank > 0:
+		return fmt.Sprint(r.Rank)
+	}
+	return "-"
 }
 
 func printMetrics(name string, m searcheval.Metrics) {
