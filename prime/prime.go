@@ -179,7 +179,16 @@ func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Reco
 	if err != nil {
 		return err
 	}
+	// An agent whose tip global holds has nothing awaiting promotion: one
+	// git process tells them all, so only the others get a dry run.
+	merged, err := store.Repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
+	if err != nil {
+		return err
+	}
 	for _, name := range names {
+		if _, ok := merged[project.AgentBranch(name)]; ok {
+			continue
+		}
 		a, err := store.Agent(name)
 		if err != nil {
 			return err
