@@ -1,7 +1,6 @@
 package readmodel
 
 import (
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,22 +12,12 @@ import (
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// cacheVersion changes whenever Record's encoding changes, so an old cache
-// is ignored rather than misread.
-const cacheVersion = 1
-
 // cache maps blob IDs to parsed records, kept in one file.
 type cache struct {
 	path    string
 	mu      sync.Mutex
 	entries map[staterepo.Hash]*changelog.Record
 	added   int
-}
-
-type cacheFile struct {
-	Version int
-	Blobs   []staterepo.Hash
-	Records []changelog.Record
 }
 
 // openCache returns the cache kept at path. The file is read on first use,
@@ -49,14 +38,8 @@ func (c *cache) loadLocked() {
 		return
 	}
 	defer f.Close()
-	var cf cacheFile
-	if err := gob.NewDecoder(f).Decode(&cf); err != nil || cf.Version != cacheVersion || len(cf.Blobs) != len(cf.Records) {
-		return
-	}
-	for i := range cf.Blobs {
-		r := &cf.Records[i]
-		r.Path = changelog.RecordPath(r) // a valid record lives only there
-		c.entries[cf.Blobs[i]] = r
+	if entries, err := decodeCache(f); err == nil {
+		c.entries = entries
 	}
 }
 
@@ -90,13 +73,6 @@ func (c *cache) save() error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cf := cacheFile{Version: cacheVersion}
-	for id, r := range c.entries {
-		cf.Blobs = append(cf.Blobs, id)
-		rc := *r
-		rc.Path = ""
-		cf.Records = append(cf.Records, rc)
-	}
 	if err := os.MkdirAll(filepath.Dir(c.path), 0o755); err != nil {
 		return fmt.Errorf("failed to create cache directory: %w", err)
 	}
@@ -105,7 +81,7 @@ func (c *cache) save() error {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
 	defer func() { _ = f.Cleanup() }() // after a successful replace there is nothing left to clean
-	if err := gob.NewEncoder(f).Encode(&cf); err != nil {
+	if err := encodeCache(f, c.entries); err != nil {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
 	if err := f.CloseAtomicallyReplace(); err != nil {

@@ -24,7 +24,7 @@ type Reader struct {
 
 // Open returns a reader of repo whose cache lives in cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Reader {
-	return &Reader{repo: repo, cache: openCache(filepath.Join(cacheDir, "records.gob")), readBlob: repo.ReadBlob}
+	return &Reader{repo: repo, cache: openCache(filepath.Join(cacheDir, "records.bin")), readBlob: repo.ReadBlob}
 }
 
 // Close saves what the cache learned. Losing it costs only time.
