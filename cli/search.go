@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -10,9 +9,9 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
+	"github.com/planq-dev/planq/workspace"
 )
 
 type searchOptions struct {
@@ -90,18 +89,14 @@ func runSearch(env *Env, opts searchOptions) error {
 		for _, t := range splitList(opts.types) {
 			q.Types = append(q.Types, changelog.Type(t))
 		}
-		switch opts.scope {
-		case "all":
-		case "global":
-			q.Branch = project.GlobalBranch
-		case "agent":
+		if q.Branch, err = readmodel.ScopeBranch(opts.scope, func() (string, error) {
 			a, err := store.Resolve("")
 			if err != nil {
-				return err
+				return "", err
 			}
-			q.Branch = a.Branch
-		default:
-			return usagef("--scope %q: expects agent, global or all", opts.scope)
+			return a.Branch, nil
+		}); err != nil {
+			return err
 		}
 		res, err := store.Records.Search(q)
 		if err != nil {
@@ -141,11 +136,11 @@ func runSearch(env *Env, opts searchOptions) error {
 	})
 }
 
-// quoteArgs renders args as a shell would need them typed.
+// quoteArgs renders args as a shell needs them typed.
 func quoteArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = strconv.Quote(a)
+		out[i] = workspace.ShellQuote(a)
 	}
 	return strings.Join(out, " ")
 }

@@ -10,8 +10,6 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 )
@@ -40,7 +38,7 @@ type getIn struct {
 func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: readOnly,
 		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, and before you start a task, search. Pass the question as query and two or three other phrasings as queries, including identifiers you expect the record to hold. Results: path:lines, kind, writer, date, and the lines that matched.",
-		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": {"agent", "global", "all"}})},
+		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": values(readmodel.Scopes)})},
 		func(_ context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.search(a, in) })
 		})
@@ -64,14 +62,8 @@ func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
 	for _, t := range in.Types {
 		q.Types = append(q.Types, changelog.Type(t))
 	}
-	switch in.Scope {
-	case "", "all":
-	case "global":
-		q.Branch = project.GlobalBranch
-	case "agent":
-		q.Branch = a.Branch
-	default:
-		return "", planqerr.New(planqerr.Invalid, "scope", "%q is not a scope", in.Scope).WithHint("use agent, global or all")
+	if q.Branch, err = readmodel.ScopeBranch(in.Scope, func() (string, error) { return a.Branch, nil }); err != nil {
+		return "", err
 	}
 	res, err := s.store.Records.Search(q)
 	if err != nil {

@@ -54,8 +54,8 @@ func DocOf(r *changelog.Record) Doc {
 	d := Doc{ID: r.ID, Path: r.Path, Kind: r.Kind, Type: r.Type, Domain: r.Domain, Agent: r.Agent,
 		Status: r.Status, Classification: r.Classification, Time: r.Timestamp, Title: r.Title(),
 		Supersedes: r.Supersedes, Tombstone: r.Tombstone}
-	if d.Title == "" {
-		d.Title = r.Decision
+	if r.Kind == changelog.KindDecision && r.Decision != "" {
+		d.Title = r.Decision // what every listing calls a decision
 	}
 	strong := []string{r.Title(), r.Subject, r.Decision, r.Name}
 	meta := []string{r.Domain, string(r.Type), string(r.Kind)}

@@ -135,14 +135,13 @@ func CodeHead(dir string) (Head, error) {
 		return Head{}, fmt.Errorf("failed to read HEAD of %s: %w", dir, err)
 	}
 	var h Head
-	line := strings.TrimSpace(string(head))
-	target, symbolic := strings.CutPrefix(line, "ref: ")
-	if !symbolic {
-		h.Commit = line // detached
+	branch, onBranch := headBranch(head)
+	if !onBranch {
+		h.Commit = strings.TrimSpace(string(head)) // detached
 		return h, nil
 	}
-	h.Branch = plumbing.ReferenceName(target).Short()
-	ref, err := storer.ResolveReference(refStorage(common), plumbing.ReferenceName(target))
+	h.Branch = branch
+	ref, err := storer.ResolveReference(refStorage(common), plumbing.NewBranchReferenceName(branch))
 	switch {
 	case errors.Is(err, plumbing.ErrReferenceNotFound): // no commit yet
 	case err != nil:

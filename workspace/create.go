@@ -209,17 +209,11 @@ func halfMadeWorkspace(ctx context.Context, p *project.Project, ws, branch strin
 	if _, err := os.Lstat(filepath.Join(ws, project.AgentMount)); !errors.Is(err, os.ErrNotExist) {
 		return false
 	}
-	wts, err := staterepo.CodeWorktrees(p.CommonGitDir)
-	if err != nil {
+	if wt, ok := codeWorktreeAt(p, ws); !ok || wt.Branch != branch {
 		return false
 	}
-	for _, wt := range wts {
-		if !wt.Missing && samePath(wt.Path, ws) && wt.Branch == branch {
-			changes, err := staterepo.OpenCode(p.Root).Changes(ctx, ws)
-			return err == nil && len(changes) == 0
-		}
-	}
-	return false
+	changes, err := staterepo.OpenCode(p.Root).Changes(ctx, ws)
+	return err == nil && len(changes) == 0
 }
 
 func createSubject(name string) string { return "planq: create agent " + name }

@@ -46,9 +46,11 @@ func (e Env) Vars() [][2]string {
 func (e Env) Exports() string {
 	var b strings.Builder
 	for _, kv := range e.Vars() {
-		fmt.Fprintf(&b, "export %s=%s\n", kv[0], shellQuote(kv[1]))
+		fmt.Fprintf(&b, "export %s=%s\n", kv[0], ShellQuote(kv[1]))
 	}
 	return b.String()
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// ShellQuote quotes s for a POSIX shell: whatever it holds reaches the
+// command as it is, never expanded.
+func ShellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

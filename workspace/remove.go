@@ -46,7 +46,7 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		if err := store.Repo.PruneWorktrees(ctx); err != nil {
 			return res, err
 		}
-		if !isCodeWorktree(p, ownWorkspace) {
+		if _, ok := codeWorktreeAt(p, ownWorkspace); !ok {
 			return res, nil
 		}
 		return removeWorkspace(ctx, code, ownWorkspace, force, res)
@@ -110,16 +110,17 @@ func refuseChanges(ctx context.Context, code *staterepo.CodeRepo, ws string) err
 	return nil
 }
 
-// isCodeWorktree says whether dir is a live worktree of the code repository.
-func isCodeWorktree(p *project.Project, dir string) bool {
+// codeWorktreeAt is the live worktree of the code repository at dir, if
+// there is one.
+func codeWorktreeAt(p *project.Project, dir string) (staterepo.WorktreeInfo, bool) {
 	wts, err := staterepo.CodeWorktrees(p.CommonGitDir)
 	if err != nil {
-		return false
+		return staterepo.WorktreeInfo{}, false
 	}
 	for _, wt := range wts {
 		if !wt.Missing && samePath(wt.Path, dir) {
-			return true
+			return wt, true
 		}
 	}
-	return false
+	return staterepo.WorktreeInfo{}, false
 }
