@@ -1,7 +1,6 @@
 package readmodel
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -147,25 +146,64 @@ func TestMalformedRecordsComeBackAsProblems(t *testing.T) {
 func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 	recs := samples(t)
 	repo := repoWith(t, rendered(t, recs))
-	cacheDir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(cacheDir, "records.bin"), []byte("not a record cache"), 0o644); err != nil {
-		t.Fatal(err)
+	// Every segment damaged one way at a time: cut short, garbage, a byte
+	// more, a flipped bit in the rows, in the middle, in a record's bytes,
+	// and a segment of another shard under its name.
+	damage := map[string]func(data, other []byte) []byte{
+		"cut":      func(data, _ []byte) []byte { return data[:len(data)-1] },
+		"garbage":  func(_, _ []byte) []byte { return []byte("not a segment") },
+		"longer":   func(data, _ []byte) []byte { return append(data, 0) },
+		"rows":     func(data, _ []byte) []byte { data[headerSize+1] ^= 0x01; return data },
+		"middle":   func(data, _ []byte) []byte { data[len(data)/2] ^= 0x01; return data },
+		"record":   func(data, _ []byte) []byte { data[len(data)-3] ^= 0x01; return data },
+		"misnamed": func(_, other []byte) []byte { return other },
 	}
-	reads := 0
-	rd := counting(repo, cacheDir, &reads)
-	set, err := rd.Branch(project.GlobalBranch)
-	if err != nil || len(set.Records) != len(recs) {
-		t.Fatalf("load over a damaged cache: %d records, err %v", len(set.Records), err)
-	}
-	if reads != len(recs) {
-		t.Errorf("read %d blobs, want %d: a damaged cache must be ignored", reads, len(recs))
-	}
-	if err := rd.Close(); err != nil {
-		t.Fatal(err)
-	}
-	reads = 0
-	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != 0 {
-		t.Errorf("after the rebuild: %d reads, err %v; want the rebuilt cache to answer", reads, err)
+	for name, damaged := range damage {
+		t.Run(name, func(t *testing.T) {
+			cacheDir := t.TempDir()
+			if _, err := Open(repo, cacheDir).Branch(project.GlobalBranch); err != nil {
+				t.Fatal(err)
+			}
+			segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
+			if len(segs) != len(recs) { // one shard each
+				t.Fatalf("%d segment files, want %d", len(segs), len(recs))
+			}
+			other, err := os.ReadFile(segs[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, f := range segs {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if name == "misnamed" {
+					other, _ = os.ReadFile(segs[(i+1)%len(segs)])
+				}
+				if err := os.WriteFile(f, damaged(data, other), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			reads := 0
+			set, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch)
+			if err != nil || len(set.Records) != len(recs) {
+				t.Fatalf("load over damaged segments: %d records, err %v", len(set.Records), err)
+			}
+			for i, r := range set.Records {
+				want := *recs[i]
+				want.Path = changelog.RecordPath(&want)
+				if !reflect.DeepEqual(r, &want) {
+					t.Errorf("record %d misread:\ngot  %+v\nwant %+v", i, r, &want)
+				}
+			}
+			if reads != len(recs) {
+				t.Errorf("%d blobs read again, want %d: a damaged segment was trusted", reads, len(recs))
+			}
+			reads = 0
+			if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != 0 {
+				t.Errorf("after the rebuild: %d reads, err %v; want the rebuilt segments to answer", reads, err)
+			}
+		})
 	}
 }
 
@@ -182,31 +220,29 @@ func TestShortenNeverCutsACharacter(t *testing.T) {
 
 // TestCacheCodecKeepsEveryField fills every field of a record, through
 // reflection so that a field added later is filled too, and holds the
-// cache's encoding to giving it back unchanged.
-func TestCacheCodecKeepsEveryField(t *testing.T) {
+// segments' encoding of records to giving it back unchanged.
+func TestRecordCodecKeepsEveryField(t *testing.T) {
 	r := &changelog.Record{}
 	fill(t, reflect.ValueOf(r).Elem(), "x")
 	r.Timestamp = time.Date(2026, 3, 1, 12, 30, 0, 123, time.FixedZone("", 2*3600))
 	r.Kind = changelog.KindLearning
 	r.Path = changelog.RecordPath(r)
-	id := staterepo.NewHash("0123456789abcdef0123456789abcdef01234567")
-	var buf bytes.Buffer
-	if err := encodeCache(&buf, map[staterepo.Hash]*changelog.Record{id: r}); err != nil {
-		t.Fatal(err)
-	}
-	data := buf.Bytes()
-	got, err := decodeCache(bytes.NewReader(data))
+	data := appendRecord(nil, r)
+	got, err := decodeRecord(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got[id], r) {
-		t.Errorf("the cache changed the record:\ngot  %+v\nwant %+v", got[id], r)
+	if !reflect.DeepEqual(got, r) {
+		t.Errorf("the codec changed the record:\ngot  %+v\nwant %+v", got, r)
 	}
-	// Cut anywhere, the file is damaged, never misread.
+	// Cut anywhere, or with a byte more, the bytes are damaged, never misread.
 	for n := range len(data) {
-		if _, err := decodeCache(bytes.NewReader(data[:n])); err == nil {
-			t.Fatalf("a cache cut at %d of %d bytes was read", n, len(data))
+		if _, err := decodeRecord(data[:n]); err == nil {
+			t.Fatalf("a record cut at %d of %d bytes was read", n, len(data))
 		}
+	}
+	if _, err := decodeRecord(append(data, 0)); err == nil {
+		t.Fatal("a record with a byte too many was read")
 	}
 }
 

@@ -1,160 +1,137 @@
 package readmodel
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
-	"fmt"
-	"io"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/staterepo"
 )
 
-// The record cache's file format: a magic string and a version, the count
-// of entries, then each entry as a blob ID and its record's fields in a
-// fixed order, strings as a length and bytes, times as Unix nanoseconds. It
-// decodes several times quicker than gob, and needs no type registration
-// when planq starts.
-const (
-	cacheMagic = "planq-record-cache\n"
-	// cacheVersion changes whenever the encoding of a record changes, so an
-	// old cache is ignored rather than misread.
-	cacheVersion = 2
-	// maxCacheString bounds one string in the file: a longer one means the
-	// file is damaged (records are at most changelog.MaxRecordSize).
-	maxCacheString = 1 << 22
-)
+// How a record is kept in a segment: its fields in a fixed order, strings as
+// a length and bytes, times as Unix nanoseconds and a zone offset. It
+// decodes several times quicker than gob or YAML, and needs no type
+// registration when planq starts. Path is not kept: it follows from the
+// other fields (changelog.RecordPath).
 
-var errDamaged = errors.New("damaged record cache")
+// maxCodecString bounds one string: a longer one means the bytes are
+// damaged (records are at most changelog.MaxRecordSize).
+const maxCodecString = 1 << 22
 
-type cacheWriter struct {
-	w   *bufio.Writer
-	buf [binary.MaxVarintLen64]byte
-}
+var errDamaged = errors.New("damaged segment")
 
-func (e *cacheWriter) uint(v uint64) {
-	n := binary.PutUvarint(e.buf[:], v)
-	_, _ = e.w.Write(e.buf[:n])
-}
-
-func (e *cacheWriter) int(v int64) {
-	n := binary.PutVarint(e.buf[:], v)
-	_, _ = e.w.Write(e.buf[:n])
-}
-
-func (e *cacheWriter) str(s string) {
-	e.uint(uint64(len(s)))
-	_, _ = e.w.WriteString(s)
-}
-
-func (e *cacheWriter) strs(ss []string) {
-	e.uint(uint64(len(ss)))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
-
-func (e *cacheWriter) flag(b bool) {
-	if b {
-		_ = e.w.WriteByte(1)
-	} else {
-		_ = e.w.WriteByte(0)
-	}
-}
-
-// encodeCache writes entries in the cache's format.
-func encodeCache(w io.Writer, entries map[staterepo.Hash]*changelog.Record) error {
-	e := &cacheWriter{w: bufio.NewWriterSize(w, 1<<16)}
-	_, _ = e.w.WriteString(cacheMagic)
-	e.uint(cacheVersion)
-	e.uint(uint64(len(entries)))
-	for id, r := range entries {
-		_, _ = e.w.Write(id[:])
-		e.record(r)
-	}
-	return e.w.Flush()
-}
-
-// record writes every field of r but Path, which follows from the others.
-func (e *cacheWriter) record(r *changelog.Record) {
+// appendRecord appends r's encoding to b.
+func appendRecord(b []byte, r *changelog.Record) []byte {
 	for _, s := range []string{r.ID, string(r.Kind), string(r.Type), r.Agent, r.Parent, string(r.Status), r.Supersedes,
 		r.Subject, r.Decision, r.Rationale, r.Domain, string(r.Classification), r.Resolution, r.To, r.Name, r.Body} {
-		e.str(s)
+		b = appendString(b, s)
 	}
-	e.uint(uint64(r.Timestamp.UnixNano()))
+	b = binary.AppendUvarint(b, uint64(r.Timestamp.UnixNano()))
 	_, offset := r.Timestamp.Zone()
-	e.int(int64(offset))
-	e.flag(r.Tombstone)
-	e.flag(r.AllowSecret)
-	e.strs(r.DependsOn)
-	e.strs(r.Alternatives)
-	e.uint(uint64(len(r.Sources)))
+	b = binary.AppendVarint(b, int64(offset))
+	b = appendFlag(b, r.Tombstone)
+	b = appendFlag(b, r.AllowSecret)
+	b = appendStrings(b, r.DependsOn)
+	b = appendStrings(b, r.Alternatives)
+	b = binary.AppendUvarint(b, uint64(len(r.Sources)))
 	for _, s := range r.Sources {
-		e.str(s.ID)
-		e.str(s.Agent)
+		b = appendString(b, s.ID)
+		b = appendString(b, s.Agent)
 	}
-	e.flag(r.Evidence != nil)
+	b = appendFlag(b, r.Evidence != nil)
 	if ev := r.Evidence; ev != nil {
-		e.str(ev.Commit)
-		e.str(ev.Branch)
-		e.strs(ev.Files)
-		e.str(ev.Issue)
+		b = appendString(b, ev.Commit)
+		b = appendString(b, ev.Branch)
+		b = appendStrings(b, ev.Files)
+		b = appendString(b, ev.Issue)
 	}
+	return b
 }
 
-type cacheReader struct {
-	r   *bufio.Reader
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ss)))
+	for _, s := range ss {
+		b = appendString(b, s)
+	}
+	return b
+}
+
+func appendFlag(b []byte, v bool) []byte {
+	if v {
+		return append(b, 1)
+	}
+	return append(b, 0)
+}
+
+// decoder reads what the append functions wrote. The first error sticks;
+// every read after it returns zero values.
+type decoder struct {
+	b   []byte
 	err error
 }
 
-func (d *cacheReader) uint() uint64 {
+func (d *decoder) fail() { d.err, d.b = errDamaged, nil }
+
+func (d *decoder) uint() uint64 {
 	if d.err != nil {
 		return 0
 	}
-	v, err := binary.ReadUvarint(d.r)
-	if err != nil {
-		d.err = errDamaged
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
 	}
+	d.b = d.b[n:]
 	return v
 }
 
-func (d *cacheReader) int() int64 {
+func (d *decoder) int() int64 {
 	if d.err != nil {
 		return 0
 	}
-	v, err := binary.ReadVarint(d.r)
-	if err != nil {
-		d.err = errDamaged
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
 	}
+	d.b = d.b[n:]
 	return v
 }
 
-func (d *cacheReader) str() string {
+func (d *decoder) bytes(n uint64) []byte {
+	if d.err != nil {
+		return nil
+	}
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	out := d.b[:n:n]
+	d.b = d.b[n:]
+	return out
+}
+
+func (d *decoder) str() string {
 	n := d.uint()
-	if d.err != nil {
+	if n > maxCodecString {
+		d.fail()
 		return ""
 	}
-	if n > maxCacheString {
-		d.err = errDamaged
-		return ""
-	}
-	b := make([]byte, n)
-	if _, err := io.ReadFull(d.r, b); err != nil {
-		d.err = errDamaged
-		return ""
-	}
-	return string(b)
+	return string(d.bytes(n))
 }
 
-func (d *cacheReader) strs() []string {
+func (d *decoder) strs() []string {
 	n := d.uint()
 	if d.err != nil || n == 0 {
 		return nil
 	}
-	if n > maxCacheString {
-		d.err = errDamaged
+	if n > uint64(len(d.b)) { // each string takes a byte at least
+		d.fail()
 		return nil
 	}
 	out := make([]string, 0, n)
@@ -164,49 +141,17 @@ func (d *cacheReader) strs() []string {
 	return out
 }
 
-func (d *cacheReader) flag() bool {
-	if d.err != nil {
+func (d *decoder) flag() bool {
+	b := d.bytes(1)
+	if d.err != nil || b[0] > 1 {
+		d.fail()
 		return false
 	}
-	b, err := d.r.ReadByte()
-	if err != nil || b > 1 {
-		d.err = errDamaged
-	}
-	return b == 1
+	return b[0] == 1
 }
 
-// decodeCache reads a cache file; a file of another version, or damaged, is
-// an error (and the cache starts empty).
-func decodeCache(r io.Reader) (map[staterepo.Hash]*changelog.Record, error) {
-	d := &cacheReader{r: bufio.NewReaderSize(r, 1<<16)}
-	magic := make([]byte, len(cacheMagic))
-	if _, err := io.ReadFull(d.r, magic); err != nil || string(magic) != cacheMagic {
-		return nil, errDamaged
-	}
-	if v := d.uint(); d.err != nil || v != cacheVersion {
-		return nil, fmt.Errorf("record cache of version %d, not %d", v, cacheVersion)
-	}
-	n := d.uint()
-	if d.err != nil || n > 1<<24 {
-		return nil, errDamaged
-	}
-	entries := make(map[staterepo.Hash]*changelog.Record, n)
-	for range n {
-		var id staterepo.Hash
-		if _, err := io.ReadFull(d.r, id[:]); err != nil {
-			return nil, errDamaged
-		}
-		r := d.record()
-		if d.err != nil {
-			return nil, d.err
-		}
-		r.Path = changelog.RecordPath(r) // a valid record lives only there
-		entries[id] = r
-	}
-	return entries, nil
-}
-
-func (d *cacheReader) record() *changelog.Record {
+// record decodes one record's fields, as appendRecord wrote them.
+func (d *decoder) record() *changelog.Record {
 	r := &changelog.Record{}
 	for _, p := range []*string{&r.ID, (*string)(&r.Kind), (*string)(&r.Type), &r.Agent, &r.Parent, (*string)(&r.Status), &r.Supersedes,
 		&r.Subject, &r.Decision, &r.Rationale, &r.Domain, (*string)(&r.Classification), &r.Resolution, &r.To, &r.Name, &r.Body} {
@@ -220,7 +165,11 @@ func (d *cacheReader) record() *changelog.Record {
 	r.AllowSecret = d.flag()
 	r.DependsOn = d.strs()
 	r.Alternatives = d.strs()
-	if n := d.uint(); n > 0 && n <= maxCacheString {
+	if n := d.uint(); n > 0 {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return r
+		}
 		r.Sources = make([]changelog.Source, n)
 		for i := range r.Sources {
 			r.Sources[i] = changelog.Source{ID: d.str(), Agent: d.str()}
@@ -230,4 +179,19 @@ func (d *cacheReader) record() *changelog.Record {
 		r.Evidence = &changelog.Evidence{Commit: d.str(), Branch: d.str(), Files: d.strs(), Issue: d.str()}
 	}
 	return r
+}
+
+// decodeRecord decodes exactly one record from b; bytes left over mean
+// damage as much as bytes missing.
+func decodeRecord(b []byte) (*changelog.Record, error) {
+	d := &decoder{b: b}
+	r := d.record()
+	if d.err == nil && len(d.b) != 0 {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	r.Path = changelog.RecordPath(r) // a valid record lives only there
+	return r, nil
 }

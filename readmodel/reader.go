@@ -1,34 +1,42 @@
 package readmodel
 
 import (
-	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// Reader reads the records of one state repository through the record cache.
+// Reader reads the records of one state repository through its segments
+// (see segment): each shard's records decoded once per tree of it, and kept
+// on disk for the next process.
 type Reader struct {
-	repo  *staterepo.Repo
-	cache *cache
+	repo     *staterepo.Repo
+	segments segmentStore
 	// readBlob reads a record file's content; the repository's, except in
-	// the tests that count what the cache saved.
+	// the tests that count what the segments saved.
 	readBlob func(staterepo.Hash) ([]byte, error)
+
+	mu     sync.Mutex
+	loaded map[shard]*segment // this process's segments
 }
 
-// Open returns a reader of repo whose cache lives in cacheDir.
+// Open returns a reader of repo whose segments live under cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Reader {
-	return &Reader{repo: repo, cache: openCache(filepath.Join(cacheDir, "records.bin")), readBlob: repo.ReadBlob}
+	return &Reader{repo: repo, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")}, readBlob: repo.ReadBlob,
+		loaded: map[shard]*segment{}}
 }
 
-// Close saves what the cache learned. Losing it costs only time.
-func (rd *Reader) Close() error { return rd.cache.save() }
+// Close releases the reader. Segments are written as they are built, so
+// there is nothing left to save.
+func (rd *Reader) Close() error { return nil }
 
 // Set is what a load found: the records it could read, oldest first, and
 // the files it could not, each located by file and line.
@@ -88,22 +96,20 @@ func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
 }
 
 func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, error) {
-	dirs := changelog.Dirs()
-	if len(kinds) > 0 {
-		dirs = changelog.DirsOf(kinds)
+	segs, problems, err := rd.segmentsOf(tips, kinds)
+	if err != nil {
+		return Set{}, err
 	}
-	seen := map[string]bool{}
-	var files []staterepo.File
-	for _, tip := range tips {
-		fs, err := rd.repo.Walk(tip, dirs, seen)
+	set := Set{Problems: problems}
+	for _, seg := range segs {
+		recs, err := rd.records(seg)
 		if err != nil {
 			return Set{}, err
 		}
-		files = append(files, fs...)
-	}
-	set, err := rd.parse(files)
-	if err != nil {
-		return Set{}, err
+		set.Records = append(set.Records, recs...)
+		for _, p := range seg.problems {
+			set.Problems = append(set.Problems, p.err)
+		}
 	}
 	set.Records = dedupe(set.Records)
 	changelog.SortByTime(set.Records)
@@ -111,56 +117,123 @@ func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, erro
 	return set, nil
 }
 
-// parse reads the record files among files. Files that are not at record
-// paths are skipped; the same blob at the same path is read once.
-func (rd *Reader) parse(files []staterepo.File) (Set, error) {
-	type key struct {
-		path string
-		blob staterepo.Hash
+// shards lists the shards of the kinds' directories (every kind's when
+// none) in the trees of tips, each distinct tree of a shard once, and the
+// files there that are not where records live.
+func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
+	dirs := changelog.Dirs()
+	if len(kinds) > 0 {
+		dirs = changelog.DirsOf(kinds)
 	}
-	seen := make(map[key]bool, len(files))
-	var set Set
-	for _, f := range files {
-		if !changelog.IsRecordPath(f.Path) {
-			if misplaced(f.Path) {
-				set.Problems = append(set.Problems, &changelog.ParseError{Path: f.Path,
-					Msg: "is not where a record lives (<kind directory>/<shard>/<id>.md), so nothing reads it; move it to its shard"})
-			}
-			continue
-		}
-		if seen[key{f.Path, f.Blob}] {
-			continue
-		}
-		seen[key{f.Path, f.Blob}] = true
-		if r, ok := rd.cache.get(f.Blob); ok && r.Path == f.Path {
-			// Shared, not copied: records are immutable once loaded.
-			set.Records = append(set.Records, r)
-			continue
-		}
-		data, err := rd.readBlob(f.Blob)
+	var out []shard
+	var problems []*changelog.ParseError
+	seen := map[shard]bool{}
+	for _, tip := range tips {
+		top, err := rd.repo.TopLevel(tip)
 		if err != nil {
-			return Set{}, err
+			return nil, nil, err
 		}
-		r, err := changelog.Parse(f.Path, data)
-		if err != nil {
-			var pe *changelog.ParseError
-			if !errors.As(err, &pe) {
-				return Set{}, fmt.Errorf("failed to read %s: %w", f.Path, err)
+		for _, e := range top {
+			if !slices.Contains(dirs, e.Name) {
+				continue
 			}
-			set.Problems = append(set.Problems, pe)
-			continue
+			if !e.Dir {
+				if misplaced(e.Name) {
+					problems = append(problems, misplacedProblem(e.Name))
+				}
+				continue
+			}
+			if seen[shard{e.Name, e.Blob}] {
+				continue // the kind's whole directory is one already listed
+			}
+			seen[shard{e.Name, e.Blob}] = true
+			entries, err := rd.repo.TreeEntries(e.Blob)
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, sub := range entries {
+				p := e.Name + "/" + sub.Name
+				switch {
+				case sub.Dir && !seen[shard{p, sub.Blob}]:
+					seen[shard{p, sub.Blob}] = true
+					out = append(out, shard{p, sub.Blob})
+				case !sub.Dir && misplaced(p):
+					problems = append(problems, misplacedProblem(p))
+				}
+			}
 		}
-		rd.cache.put(f.Blob, r)
-		set.Records = append(set.Records, r)
 	}
-	return set, nil
+	return out, problems, nil
 }
 
-// misplaced reports whether path, a file under a kind's directory, looks
-// like a record but is not at a record path: a decision at the top of
-// decisions/, or one shard too deep. READMEs are planq's own.
-func misplaced(path string) bool {
-	return strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, "/"+project.ReadmeFile)
+// segmentsOf returns the segments of the kinds' shards in the trees of tips.
+func (rd *Reader) segmentsOf(tips []staterepo.Hash, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
+	shards, problems, err := rd.shards(tips, kinds)
+	if err != nil {
+		return nil, nil, err
+	}
+	segs := make([]*segment, 0, len(shards))
+	for _, sh := range shards {
+		seg, err := rd.segment(sh)
+		if err != nil {
+			return nil, nil, err
+		}
+		segs = append(segs, seg)
+	}
+	return segs, problems, nil
+}
+
+// records decodes every record of seg. A segment whose records do not
+// decode is damaged: it is built again from git, and that one is read.
+func (rd *Reader) records(seg *segment) ([]*changelog.Record, error) {
+	recs, err := seg.records()
+	if err == nil {
+		return recs, nil
+	}
+	seg, err = rd.rebuild(seg.shard)
+	if err != nil {
+		return nil, err
+	}
+	return seg.records()
+}
+
+// rebuild builds sh's segment from git alone, over a damaged one.
+func (rd *Reader) rebuild(sh shard) (*segment, error) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	_ = os.Remove(rd.segments.file(sh.path, sh.tree)) // it is written again below
+	seg, err := rd.buildSegment(sh, false)
+	if err != nil {
+		return nil, err
+	}
+	rd.loaded[sh] = seg
+	return seg, nil
+}
+
+// maxLoaded bounds the segments one process keeps in memory: a long-running
+// MCP server meets a new tree of a shard with every record written.
+const maxLoaded = 4096
+
+// segment returns the segment of sh: from memory, from its file, or built
+// from git (and from the shard's newest segment) when the file is missing,
+// damaged or of another format.
+func (rd *Reader) segment(sh shard) (*segment, error) {
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	if seg, ok := rd.loaded[sh]; ok {
+		return seg, nil
+	}
+	seg, err := rd.segments.load(sh)
+	if err != nil {
+		if seg, err = rd.buildSegment(sh, true); err != nil {
+			return nil, err
+		}
+	}
+	if len(rd.loaded) >= maxLoaded {
+		clear(rd.loaded)
+	}
+	rd.loaded[sh] = seg
+	return seg, nil
 }
 
 // uniqueProblems reports each problem once, though several branches hold it.

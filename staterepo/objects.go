@@ -395,9 +395,25 @@ func (r *Repo) TopLevel(commit Hash) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	return entriesOf(t), nil
+}
+
+// TreeEntries lists the entries of one tree (a directory's, from an Entry).
+func (r *Repo) TreeEntries(tree Hash) ([]Entry, error) {
+	if tree.IsZero() || tree == emptyTree {
+		return nil, nil
+	}
+	t, err := object.GetTree(r.st, tree)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read tree %s: %w", tree, err)
+	}
+	return entriesOf(t), nil
+}
+
+func entriesOf(t *object.Tree) []Entry {
 	out := make([]Entry, 0, len(t.Entries))
 	for _, e := range t.Entries {
 		out = append(out, Entry{Name: e.Name, Dir: e.Mode == filemode.Dir, Blob: e.Hash})
 	}
-	return out, nil
+	return out
 }

@@ -1,0 +1,366 @@
+package readmodel
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// A segment holds the parsed records of one shard (one directory under a
+// kind's directory, such as log/2026-05 or learnings/db) as one git tree of
+// it holds them. It is named by that tree's hash, so it is never stale:
+// a new record makes a new tree, and so a new segment, for its shard alone.
+//
+// The file is laid out so that a view reads only what it shows: a fixed
+// header, then a table of fixed-width rows (one per record, sorted oldest
+// first) holding what views sort and filter on, then a small table of
+// agents, source IDs and problems, and last the records themselves, which
+// are decoded only for the rows a view picks.
+//
+//	header  magic, version, row count, meta length, bodies length,
+//	        CRC-32C of rows and meta (u32 LE)
+//	rows    rowSize bytes each, each with the CRC-32C of its record's bytes
+//	meta    shard path, agents, source ID hashes, problems
+//	bodies  each record as appendRecord writes it
+//
+// The checksums make damage an error, never a misread record.
+const (
+	segmentMagic   = "planq-segment\n"
+	segmentVersion = 1
+	headerSize     = len(segmentMagic) + 5*4
+	rowSize        = 64
+	// maxSegmentRows bounds a damaged header's row count.
+	maxSegmentRows = 1 << 22
+)
+
+// Row flags.
+const (
+	flagTombstone = 1 << iota
+	flagAcknowledged
+	flagDisputed
+)
+
+// noAgent is a row's To when the record names no agent.
+const noAgent = 0xffff
+
+// row is one record's entry in a segment's table.
+type row struct {
+	at         int64  // timestamp, Unix nanoseconds
+	id         uint64 // idHash of the record's ID
+	supersedes uint64 // idHash of the ID it replaces, 0 for none
+	off, size  uint32 // where its encoding lies in the bodies
+	blob       staterepo.Hash
+	agent, to  uint16 // indexes into the segment's agents; to is noAgent for none
+	kind       uint8  // index into changelog.Kinds
+	priority   uint8  // Priority of the record
+	flags      uint8
+	crc        uint32 // CRC-32C of the record's bytes
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func (r *row) put(b []byte) {
+	binary.LittleEndian.PutUint64(b[0:], uint64(r.at))
+	binary.LittleEndian.PutUint64(b[8:], r.id)
+	binary.LittleEndian.PutUint64(b[16:], r.supersedes)
+	binary.LittleEndian.PutUint32(b[24:], r.off)
+	binary.LittleEndian.PutUint32(b[28:], r.size)
+	copy(b[32:52], r.blob[:])
+	binary.LittleEndian.PutUint16(b[52:], r.agent)
+	binary.LittleEndian.PutUint16(b[54:], r.to)
+	b[56], b[57], b[58] = r.kind, r.priority, r.flags
+	binary.LittleEndian.PutUint32(b[60:], r.crc)
+}
+
+func getRow(b []byte) row {
+	var r row
+	r.at = int64(binary.LittleEndian.Uint64(b[0:]))
+	r.id = binary.LittleEndian.Uint64(b[8:])
+	r.supersedes = binary.LittleEndian.Uint64(b[16:])
+	r.off = binary.LittleEndian.Uint32(b[24:])
+	r.size = binary.LittleEndian.Uint32(b[28:])
+	copy(r.blob[:], b[32:52])
+	r.agent = binary.LittleEndian.Uint16(b[52:])
+	r.to = binary.LittleEndian.Uint16(b[54:])
+	r.kind, r.priority, r.flags = b[56], b[57], b[58]
+	r.crc = binary.LittleEndian.Uint32(b[60:])
+	return r
+}
+
+// idHash is the 64-bit FNV-1a hash of a record ID: rows compare IDs by it,
+// so that a view needs no record decoded to tell what supersedes what.
+func idHash(id string) uint64 {
+	if id == "" {
+		return 0
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return h | 1 // never 0, which means none
+}
+
+// segProblem is a file of the shard that is not a readable record.
+type segProblem struct {
+	blob staterepo.Hash
+	err  *changelog.ParseError
+}
+
+// segment is one shard's records, read from its file or just built.
+type segment struct {
+	shard
+	file     string // where the bodies are read from; empty when built in memory
+	rows     []byte
+	agents   []string
+	sources  []uint64 // idHash of every ID the records name as sources
+	problems []segProblem
+	bodiesAt int64
+	bodiesN  uint32
+	mu       sync.Mutex          // guards bodies and recs: an MCP server reads from several goroutines
+	bodies   []byte              // nil until read
+	recs     []*changelog.Record // decoded records, by row, nil until decoded
+}
+
+func (s *segment) len() int           { return len(s.rows) / rowSize }
+func (s *segment) row(i int) row      { return getRow(s.rows[i*rowSize:]) }
+
+// encodeSegment lays out recs (with their blobs) and problems as a segment
+// file. recs must be sorted oldest first.
+func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash, problems []segProblem) []byte {
+	agentIndex := map[string]uint16{}
+	var agents []string
+	agentOf := func(name string) uint16 {
+		i, ok := agentIndex[name]
+		if !ok {
+			i = uint16(len(agents))
+			agentIndex[name] = i
+			agents = append(agents, name)
+		}
+		return i
+	}
+	rows := make([]byte, len(recs)*rowSize)
+	var bodies []byte
+	var sources []uint64
+	for i, r := range recs {
+		start := len(bodies)
+		bodies = appendRecord(bodies, r)
+		rw := row{at: r.Timestamp.UnixNano(), id: idHash(r.ID), supersedes: idHash(r.Supersedes),
+			off: uint32(start), size: uint32(len(bodies) - start), crc: crc32.Checksum(bodies[start:], castagnoli), blob: blobs[i],
+			agent: agentOf(r.Agent), to: noAgent, kind: kindIndex(r.Kind), priority: uint8(Priority(r))}
+		if r.To != "" {
+			rw.to = agentOf(r.To)
+		}
+		if r.Tombstone {
+			rw.flags |= flagTombstone
+		}
+		if r.Status == changelog.StatusAcknowledged {
+			rw.flags |= flagAcknowledged
+		}
+		if r.Status == changelog.StatusDisputed {
+			rw.flags |= flagDisputed
+		}
+		rw.put(rows[i*rowSize:])
+		for _, src := range r.Sources {
+			sources = append(sources, idHash(src.ID))
+		}
+	}
+	meta := appendString(nil, path)
+	meta = appendStrings(meta, agents)
+	meta = binary.AppendUvarint(meta, uint64(len(sources)))
+	for _, h := range sources {
+		meta = binary.LittleEndian.AppendUint64(meta, h)
+	}
+	meta = binary.AppendUvarint(meta, uint64(len(problems)))
+	for _, p := range problems {
+		meta = append(meta, p.blob[:]...)
+		meta = appendString(meta, p.err.Path)
+		meta = binary.AppendUvarint(meta, uint64(p.err.Line))
+		meta = appendString(meta, p.err.Msg)
+	}
+	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies))
+	out = append(out, segmentMagic...)
+	sum := crc32.Update(crc32.Checksum(rows, castagnoli), castagnoli, meta)
+	for _, n := range []uint32{segmentVersion, uint32(len(recs)), uint32(len(meta)), uint32(len(bodies)), sum} {
+		out = binary.LittleEndian.AppendUint32(out, n)
+	}
+	out = append(out, rows...)
+	out = append(out, meta...)
+	return append(out, bodies...)
+}
+
+func kindIndex(k changelog.Kind) uint8 {
+	if i := slices.Index(changelog.Kinds, k); i >= 0 {
+		return uint8(i)
+	}
+	return 0xff
+}
+
+// readSegment reads a segment file's header, rows and meta, leaving the
+// bodies on disk. A file of another version, of another shard, cut short
+// or damaged is an error: the caller rebuilds it from git.
+func readSegment(file string, sh shard) (*segment, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, headerSize)
+	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(segmentMagic)]) != segmentMagic {
+		return nil, errDamaged
+	}
+	field := func(i int) uint32 { return binary.LittleEndian.Uint32(head[len(segmentMagic)+4*i:]) }
+	if v := field(0); v != segmentVersion {
+		return nil, fmt.Errorf("segment of version %d, not %d", v, segmentVersion)
+	}
+	n, metaN, bodiesN := int64(field(1)), int64(field(2)), int64(field(3))
+	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN != st.Size() {
+		return nil, errDamaged
+	}
+	prefix := make([]byte, n*rowSize+metaN)
+	if _, err := io.ReadFull(f, prefix); err != nil || crc32.Checksum(prefix, castagnoli) != field(4) {
+		return nil, errDamaged
+	}
+	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: int64(headerSize) + n*rowSize + metaN, bodiesN: uint32(bodiesN)}
+	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
+		return nil, err
+	}
+	for i := range s.len() {
+		r := s.row(i)
+		if uint64(r.off)+uint64(r.size) > uint64(bodiesN) || int(r.agent) >= len(s.agents) ||
+			(r.to != noAgent && int(r.to) >= len(s.agents)) {
+			return nil, errDamaged
+		}
+	}
+	return s, nil
+}
+
+func (s *segment) readMeta(b []byte, path string) error {
+	d := &decoder{b: b}
+	if kept := d.str(); d.err == nil && kept != path {
+		return fmt.Errorf("segment of %s, not %s", kept, path)
+	}
+	s.agents = d.strs()
+	n := d.uint()
+	if n > uint64(len(d.b))/8 {
+		return errDamaged
+	}
+	s.sources = make([]uint64, n)
+	for i := range s.sources {
+		s.sources[i] = binary.LittleEndian.Uint64(d.bytes(8))
+	}
+	n = d.uint()
+	if n > uint64(len(d.b)) {
+		return errDamaged
+	}
+	for range n {
+		var blob staterepo.Hash
+		copy(blob[:], d.bytes(uint64(len(blob))))
+		p := &changelog.ParseError{Path: d.str(), Line: int(d.uint()), Msg: d.str()}
+		s.problems = append(s.problems, segProblem{blob: blob, err: p})
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail()
+	}
+	return d.err
+}
+
+// record decodes row i's record, reading only its bytes from the file
+// unless all the bodies are read already.
+func (s *segment) record(i int) (*changelog.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recordLocked(i)
+}
+
+func (s *segment) recordLocked(i int) (*changelog.Record, error) {
+	if s.recs == nil {
+		s.recs = make([]*changelog.Record, s.len())
+	}
+	if r := s.recs[i]; r != nil {
+		return r, nil
+	}
+	rw := s.row(i)
+	var b []byte
+	if s.bodies != nil {
+		b = s.bodies[rw.off : rw.off+rw.size]
+	} else {
+		var err error
+		if b, err = s.readAt(int64(rw.off), int64(rw.size)); err != nil {
+			return nil, err
+		}
+	}
+	if crc32.Checksum(b, castagnoli) != rw.crc {
+		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
+	}
+	r, err := decodeRecord(b)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, err)
+	}
+	if r.Path != s.path+"/"+r.ID+".md" || idHash(r.ID) != rw.id {
+		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
+	}
+	s.recs[i] = r
+	return r, nil
+}
+
+// records decodes every row's record, reading the bodies in one go.
+func (s *segment) records() ([]*changelog.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.bodies == nil && s.len() > 0 {
+		b, err := s.readAt(0, int64(s.bodiesN))
+		if err != nil {
+			return nil, err
+		}
+		s.bodies = b
+	}
+	out := make([]*changelog.Record, s.len())
+	for i := range out {
+		r, err := s.recordLocked(i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+func (s *segment) readAt(off, n int64) ([]byte, error) {
+	f, err := os.Open(s.file)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", s.path, err)
+	}
+	defer f.Close()
+	b := make([]byte, n)
+	if _, err := f.ReadAt(b, s.bodiesAt+off); err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", s.path, errDamaged)
+	}
+	return b, nil
+}
+
+// misplacedProblem is the problem of a file that is not where a record lives.
+func misplacedProblem(p string) *changelog.ParseError {
+	return &changelog.ParseError{Path: p,
+		Msg: "is not where a record lives (<kind directory>/<shard>/<id>.md), so nothing reads it; move it to its shard"}
+}
+
+// misplaced reports whether path, a file under a kind's directory, looks
+// like a record but is not at a record path: a decision at the top of
+// decisions/, or one shard too deep. READMEs are planq's own.
+func misplaced(path string) bool {
+	return strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, "/"+project.ReadmeFile)
+}

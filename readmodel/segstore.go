@@ -1,0 +1,210 @@
+package readmodel
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// Segment files live under <cache>/segments/<shard key>/<tree hash>.seg, the
+// shard key being a hash of the shard's path (a tree of the state repository
+// may name a directory anything). Each shard keeps its newest keepPerShard
+// segments: one per branch whose tree of the shard differs, typically, and
+// the next one is built from the newest of them.
+const keepPerShard = 32
+
+// segmentStore is the directory of segment files.
+type segmentStore struct{ dir string }
+
+func (st segmentStore) shardDir(path string) string {
+	return filepath.Join(st.dir, strconv.FormatUint(idHash(path), 16))
+}
+
+func (st segmentStore) file(path string, tree staterepo.Hash) string {
+	return filepath.Join(st.shardDir(path), tree.String()+".seg")
+}
+
+// load reads the segment of path at tree; os.ErrNotExist when there is none.
+func (st segmentStore) load(sh shard) (*segment, error) {
+	return readSegment(st.file(sh.path, sh.tree), sh)
+}
+
+// newest reads the most recently written segment of path, whatever its
+// tree, with its bodies: what a new segment of the shard starts from. Nil
+// when there is none that reads.
+func (st segmentStore) newest(path string) *segment {
+	entries, err := os.ReadDir(st.shardDir(path))
+	if err != nil {
+		return nil
+	}
+	var best string
+	var bestAt time.Time
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && filepath.Ext(e.Name()) == ".seg" && info.ModTime().After(bestAt) {
+			best, bestAt = e.Name(), info.ModTime()
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	s, err := readSegment(filepath.Join(st.shardDir(path), best), shard{path: path})
+	if err != nil {
+		return nil
+	}
+	if _, err := s.records(); err != nil {
+		return nil
+	}
+	return s
+}
+
+// save writes a segment atomically (readers see the whole file or none; two
+// processes writing the same one write the same bytes) and drops the
+// shard's oldest segments beyond keepPerShard.
+func (st segmentStore) save(path string, tree staterepo.Hash, data []byte) error {
+	dir := st.shardDir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("failed to create cache directory: %w", err)
+	}
+	if err := renameio.WriteFile(st.file(path, tree), data, 0o644); err != nil {
+		return fmt.Errorf("failed to write cache: %w", err)
+	}
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
+		prune(dir, entries)
+	}
+	return nil
+}
+
+// prune drops the oldest of a shard's segments beyond keepPerShard.
+func prune(dir string, entries []os.DirEntry) {
+	type aged struct {
+		name string
+		at   time.Time
+	}
+	var files []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			files = append(files, aged{e.Name(), info.ModTime()})
+		}
+	}
+	slices.SortFunc(files, func(a, b aged) int { return b.at.Compare(a.at) })
+	for _, f := range files[min(keepPerShard, len(files)):] {
+		_ = os.Remove(filepath.Join(dir, f.name)) // another process may have removed it first
+	}
+}
+
+// shard is one directory of records in one tree.
+type shard struct {
+	path string
+	tree staterepo.Hash
+}
+
+// buildSegment makes the segment of sh from git. Incremental, it starts
+// from the newest segment of the same shard: a record that one holds (same
+// blob, same path) is taken from it, so one new record costs one parse, not
+// a shard's.
+func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
+	files, err := rd.repo.WalkTree(sh.tree, nil)
+	if err != nil {
+		return nil, err
+	}
+	prev := map[staterepo.Hash]*changelog.Record{}
+	prevProblems := map[staterepo.Hash]*changelog.ParseError{}
+	if old := rd.segments.newest(sh.path); incremental && old != nil {
+		for i := range old.len() {
+			if r, err := old.record(i); err == nil {
+				prev[old.row(i).blob] = r
+			}
+		}
+		for _, p := range old.problems {
+			prevProblems[p.blob] = p.err
+		}
+	}
+	type parsed struct {
+		rec  *changelog.Record
+		blob staterepo.Hash
+	}
+	var recs []parsed
+	var problems []segProblem
+	for _, f := range files {
+		p := sh.path + "/" + f.Path
+		if !changelog.IsRecordPath(p) {
+			if misplaced(p) {
+				problems = append(problems, segProblem{blob: f.Blob, err: misplacedProblem(p)})
+			}
+			continue
+		}
+		if r, ok := prev[f.Blob]; ok && r.Path == p {
+			recs = append(recs, parsed{r, f.Blob})
+			continue
+		}
+		if pe, ok := prevProblems[f.Blob]; ok && pe.Path == p {
+			problems = append(problems, segProblem{blob: f.Blob, err: pe})
+			continue
+		}
+		data, err := rd.readBlob(f.Blob)
+		if err != nil {
+			return nil, err
+		}
+		r, err := changelog.Parse(p, data)
+		if err != nil {
+			var pe *changelog.ParseError
+			if !errors.As(err, &pe) {
+				return nil, fmt.Errorf("failed to read %s: %w", p, err)
+			}
+			problems = append(problems, segProblem{blob: f.Blob, err: pe})
+			continue
+		}
+		recs = append(recs, parsed{r, f.Blob})
+	}
+	slices.SortFunc(recs, func(a, b parsed) int {
+		if c := a.rec.Timestamp.Compare(b.rec.Timestamp); c != 0 {
+			return c
+		}
+		return strings.Compare(a.rec.ID, b.rec.ID)
+	})
+	sorted := make([]*changelog.Record, len(recs))
+	blobs := make([]staterepo.Hash, len(recs))
+	for i, p := range recs {
+		sorted[i], blobs[i] = p.rec, p.blob
+	}
+	data := encodeSegment(sh.path, sorted, blobs, problems)
+	// A cache that cannot be written costs time, never a read: the segment
+	// is used from memory all the same.
+	_ = rd.segments.save(sh.path, sh.tree, data)
+	seg, err := decodeBuilt(data, sh)
+	if err != nil {
+		return nil, err
+	}
+	seg.recs = sorted
+	return seg, nil
+}
+
+// decodeBuilt reads a segment from its bytes in memory.
+func decodeBuilt(data []byte, sh shard) (*segment, error) {
+	if len(data) < headerSize {
+		return nil, errDamaged
+	}
+	n := int(uint32At(data, 1))
+	metaN := int(uint32At(data, 2))
+	rowsEnd := headerSize + n*rowSize
+	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[rowsEnd+metaN:], bodiesN: uint32At(data, 3)}
+	if err := s.readMeta(data[rowsEnd:rowsEnd+metaN], sh.path); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func uint32At(data []byte, field int) uint32 {
+	return binary.LittleEndian.Uint32(data[len(segmentMagic)+4*field:])
+}

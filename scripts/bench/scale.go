@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+var sizes = flag.String("sizes", "1000,10000,50000", "comma-separated total record counts for the scale measurement")
+
+// The rows of the scale table, in order.
+const (
+	rowShow    = "context show"
+	rowPrime   = "prime"
+	rowHook    = "hook session-start --agent claude"
+	rowList    = "list"
+	rowLog     = "log --all --limit 50"
+	rowPromote = "context promote --agent a7 --all (100 new)"
+	rowGC      = "state gc (nothing to collect)"
+	rowLead    = "prime --role lead"
+	rowGitLog  = "git log -50 --format=%H%x09%s"
+	rowGitTree = "git ls-tree -r HEAD --name-only"
+)
+
+// scaleCell is one command at one size: its median and, for planq, its peak
+// RSS in KiB over the timed runs.
+type scaleCell struct {
+	median time.Duration
+	peak   int64
+	rss    bool
+}
+
+func (c scaleCell) String() string {
+	if !c.rss {
+		return ms(c.median)
+	}
+	return fmt.Sprintf("%s %.0fMiB", ms(c.median), float64(c.peak)/1024)
+}
+
+// benchScale: how planq's everyday commands grow with a project's history.
+// At each of -sizes total records (default 1,000, 10,000 and 50,000), in a
+// project of its own, 8 agents (a0..a7) each hold an eighth of the records,
+// written over two years: 70% log entries, 20% learnings over 8 domains and
+// 10% decisions. A lead has promoted every agent into global, so global holds
+// every agent's learnings and decisions; a0 has left one handoff to a1 and set
+// its focus. Each command is run once untimed (to fill caches), then timed as
+// a whole process: median and peak RSS, beside git baselines in the same
+// directory. Last, with 20 new promotable records in each of a1 and a2, the
+// lead's prime, which lists what awaits promotion.
+func benchScale(dir string) bool {
+	var ns []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 8 {
+			check(fmt.Errorf("-sizes: %q is not a record count of at least 8", s))
+		}
+		ns = append(ns, n)
+	}
+	results := map[int]map[string]scaleCell{}
+	for _, n := range ns {
+		label := sizeLabel(n)
+		results[n] = scaleSize(filepath.Join(dir, label), "s"+label, n)
+	}
+
+	rows := []string{rowShow, rowPrime, rowHook, rowList, rowLog, rowPromote, rowGC, rowLead, rowGitLog, rowGitTree}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r))
+	}
+	fmt.Printf("\nscale: 8 agents, median / peak RSS of whole processes (%d runs; promote and gc %d)\n", *runs, slowRuns())
+	fmt.Printf("%-*s", width, "command")
+	for _, n := range ns {
+		fmt.Printf("  %18s", commas(n)+" records")
+	}
+	fmt.Println()
+	for _, r := range rows {
+		fmt.Printf("%-*s", width, r)
+		for _, n := range ns {
+			fmt.Printf("  %18s", results[n][r])
+		}
+		fmt.Println()
+	}
+
+	fmt.Println("targets: at 50,000 records context show, prime, hook session-start, list and log --all <= 100ms and <= 64 MiB," +
+		" <= 2x their 1,000 figure; at 1,000 <= 40ms; at 50,000 promote of 100 <= 300ms, prime --role lead <= 300ms, gc <= 200ms")
+	ok := true
+	miss := func(format string, args ...any) {
+		fmt.Printf("  miss: "+format+"\n", args...)
+		ok = false
+	}
+	small, hasSmall := results[1000]
+	large, hasLarge := results[50000]
+	if !hasSmall && !hasLarge {
+		fmt.Println("  (no targets apply: neither 1,000 nor 50,000 is among -sizes)")
+	}
+	for _, r := range []string{rowShow, rowPrime, rowHook, rowList, rowLog} {
+		if hasLarge {
+			if c := large[r]; c.median > 100*time.Millisecond {
+				miss("%s at 50,000 records: %s (target <= 100ms)", r, ms(c.median))
+			}
+			if c := large[r]; c.peak > 64*1024 {
+				miss("%s at 50,000 records: peak RSS %.0f MiB (target <= 64 MiB)", r, float64(c.peak)/1024)
+			}
+		}
+		if hasSmall {
+			if c := small[r]; c.median > 40*time.Millisecond {
+				miss("%s at 1,000 records: %s (target <= 40ms)", r, ms(c.median))
+			}
+		}
+		if hasSmall && hasLarge {
+			if ratio := float64(large[r].median) / float64(small[r].median); ratio > 2 {
+				miss("%s: 50,000 records %s vs 1,000 records %s, ratio %.2fx (target <= 2x)", r, ms(large[r].median), ms(small[r].median), ratio)
+			}
+		}
+	}
+	if hasLarge {
+		for _, t := range []struct {
+			row    string
+			target time.Duration
+		}{{rowPromote, 300 * time.Millisecond}, {rowLead, 300 * time.Millisecond}, {rowGC, 200 * time.Millisecond}} {
+			if c := large[t.row]; c.median > t.target {
+				miss("%s at 50,000 records: %s (target <= %s)", t.row, ms(c.median), ms(t.target))
+			}
+		}
+	}
+	return report(ok)
+}
+
+// scaleSize builds one project of n records and measures every row in it.
+func scaleSize(dir, name string, n int) map[string]scaleCell {
+	agents := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"}
+	start := time.Now()
+	dirs := project(dir, name, agents, n/len(agents))
+	repo := filepath.Join(dir, "code")
+	for _, a := range agents {
+		run(repo, planqBin, "context", "promote", "--agent", a, "--all")
+	}
+	a0 := dirs[0]
+	run(a0, planqBin, "handoff", "Continue with the token refresh tests; fixtures are in testdata/auth", "--to", "a1")
+	run(a0, planqBin, "context", "set", "Token refresh on 401")
+	fmt.Printf("scale: %s records in %d agents seeded and promoted in %s\n", commas(n), len(agents), time.Since(start).Round(time.Second))
+
+	res := map[string]scaleCell{}
+	hookInput := `{"session_id":"b","hook_event_name":"SessionStart","source":"startup"}`
+	res[rowShow], _ = measureScale(a0, "", *runs, "context", "show")
+	res[rowPrime], _ = measureScale(a0, "", *runs, "prime")
+	var hookOut string
+	res[rowHook], hookOut = measureScale(a0, hookInput, *runs, "hook", "session-start", "--agent", "claude")
+	var hook struct {
+		HookSpecificOutput struct {
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err := json.Unmarshal([]byte(hookOut), &hook); err != nil || hook.HookSpecificOutput.AdditionalContext == "" {
+		fmt.Fprintf(os.Stderr, "hook session-start gave no context (%v):\n%s\n", err, hookOut)
+		os.Exit(2)
+	}
+	res[rowList], _ = measureScale(repo, "", *runs, "list")
+	res[rowLog], _ = measureScale(a0, "", *runs, "log", "--all", "--limit", "50")
+	res[rowGitLog] = baselineScale(a0, "log", "-50", "--format=%H%x09%s")
+	res[rowGitTree] = baselineScale(a0, "ls-tree", "-r", "HEAD", "--name-only")
+
+	// Promote of 100 new records by a7, each run from the same global.
+	seedRecords(dirs[7], "a7", 100, true)
+	state := filepath.Join(homeOf(), "state-repos", name+".git")
+	base := output(state, nil, "git", "rev-parse", "global")
+	var times []time.Duration
+	var peak int64
+	for i := 0; i <= slowRuns(); i++ {
+		run(state, "git", "update-ref", "refs/heads/global", base)
+		d, rss, _ := timedIn(repo, "", planqBin, "context", "promote", "--agent", "a7", "--all")
+		if output(state, nil, "git", "rev-parse", "global") == base {
+			fmt.Fprintln(os.Stderr, "promote of a7 left global unchanged")
+			os.Exit(2)
+		}
+		if i == 0 { // the first run fills the record cache
+			continue
+		}
+		times, peak = append(times, d), max(peak, rss)
+	}
+	res[rowPromote] = scaleCell{median(times), peak, true}
+	fmt.Printf("scale: %s: %s\n", commas(n), output(state, nil, "git", "log", "-1", "--format=%s", "global"))
+
+	// gc with every agent still mounted: nothing to collect.
+	res[rowGC], _ = measureScale(repo, "", slowRuns(), "state", "gc")
+	if left := output(state, nil, "git", "for-each-ref", "--format=%(refname)", "refs/heads/agent-*"); strings.Count(left, "\n")+1 != len(agents) {
+		fmt.Fprintf(os.Stderr, "gc removed a mounted agent's branch; left:\n%s\n", left)
+		os.Exit(2)
+	}
+
+	// Last, as it changes what the others would see: new records awaiting
+	// promotion, which the lead's prime lists.
+	seedRecords(dirs[1], "a1", 20, true)
+	seedRecords(dirs[2], "a2", 20, true)
+	res[rowLead], _ = measureScale(repo, "", *runs, "prime", "--role", "lead")
+	return res
+}
+
+// measureScale runs planq once untimed (to fill caches), then n times timed;
+// it returns the median, the peak RSS, and the last run's stdout.
+func measureScale(dir, stdin string, n int, args ...string) (scaleCell, string) {
+	timedIn(dir, stdin, planqBin, args...)
+	var times []time.Duration
+	var peak int64
+	var out string
+	for i := 0; i < n; i++ {
+		d, rss, o := timedIn(dir, stdin, planqBin, args...)
+		times, peak, out = append(times, d), max(peak, rss), o
+	}
+	return scaleCell{median(times), peak, true}, out
+}
+
+// baselineScale times a git command: one untimed run, then the median.
+func baselineScale(dir string, args ...string) scaleCell {
+	timed(dir, "git", args...)
+	var times []time.Duration
+	for i := 0; i < *runs; i++ {
+		times = append(times, timed(dir, "git", args...))
+	}
+	return scaleCell{median: median(times)}
+}
+
+// timedIn runs a command with stdin; it returns its wall time, its peak RSS
+// in KiB and its stdout, and stops the benchmark with its stderr if it fails.
+func timedIn(dir, stdin, name string, args ...string) (time.Duration, int64, string) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %v (in %s): %v\n%s", name, args, dir, err, stderr.String())
+		os.Exit(2)
+	}
+	var rss int64
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss
+	}
+	return d, rss, stdout.String()
+}
+
+// slowRuns is how many timed runs promote and gc get.
+func slowRuns() int { return max(3, *runs/4) }
+
+// sizeLabel names a size for directories and projects: 1k, 50k, 1500.
+func sizeLabel(n int) string {
+	if n%1000 == 0 {
+		return fmt.Sprintf("%dk", n/1000)
+	}
+	return strconv.Itoa(n)
+}
+
+// commas writes n with thousands separators: 50,000.
+func commas(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
