@@ -131,8 +131,8 @@ type segment struct {
 	recs     []*changelog.Record // decoded records, by row, nil until decoded
 }
 
-func (s *segment) len() int           { return len(s.rows) / rowSize }
-func (s *segment) row(i int) row      { return getRow(s.rows[i*rowSize:]) }
+func (s *segment) len() int      { return len(s.rows) / rowSize }
+func (s *segment) row(i int) row { return getRow(s.rows[i*rowSize:]) }
 
 // encodeSegment lays out recs (with their blobs) and problems as a segment
 // file. recs must be sorted oldest first.
