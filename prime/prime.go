@@ -68,9 +68,6 @@ type Document struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// maxLearnings bounds the learnings considered for one document.
-const maxLearnings = 400
-
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
 	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Awaiting promotion", "Disputed",
@@ -122,23 +119,23 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	// what other agents did.
 	var activity []readmodel.Activity
 	if opts.Role == RoleLead || !recovering {
-		view, err := store.Records.Log(readmodel.LogOptions{All: true})
+		view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
 		if err != nil {
 			return nil, err
 		}
 		activity = view.Agents
 	}
 	if opts.Role == RoleLead {
-		if err := leadItems(ctx, store, s.Team, activity, add); err != nil {
+		if err := leadItems(ctx, store, s.Disputed, activity, add); err != nil {
 			return nil, err
 		}
 	}
-	learnings := readmodel.OfKind(s.Team, changelog.KindLearning) // ranked already
-	limit := min(len(learnings), maxLearnings)
+	learnings := s.Team // ranked already
+	limit := len(learnings)
 	if recovering {
 		limit = min(limit, 10)
 	}
-	doc.Omitted = len(learnings) - limit
+	doc.Omitted = s.TeamTotal - limit
 	for _, r := range learnings[:limit] {
 		add("Learnings", readmodel.Priority(r), "%s", readmodel.Line(r))
 	}
@@ -174,7 +171,7 @@ func otherAgents(activity []readmodel.Activity, self string, add func(string, in
 }
 
 // leadItems: what awaits promotion per agent, and what global has disputed.
-func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Record, activity []readmodel.Activity, add func(string, int, string, ...any)) error {
+func leadItems(ctx context.Context, store *agent.Store, disputed []*changelog.Record, activity []readmodel.Activity, add func(string, int, string, ...any)) error {
 	names, err := store.AgentNames()
 	if err != nil {
 		return err
@@ -206,10 +203,8 @@ func leadItems(ctx context.Context, store *agent.Store, global []*changelog.Reco
 		}
 		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", name, len(res.Candidates), strings.Join(titles, "; "), name)
 	}
-	for _, r := range global {
-		if r.Status == changelog.StatusDisputed {
-			add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
-		}
+	for _, r := range disputed {
+		add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
 	}
 	for _, act := range activity {
 		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)

@@ -26,9 +26,12 @@ type Summary struct {
 	// TeamLearnings and TeamDecisions are what global keeps, ranked.
 	TeamLearnings []*changelog.Record `json:"team_learnings"`
 	TeamDecisions []*changelog.Record `json:"team_decisions"`
-	// Team is every current learning and decision in global, ranked, for
-	// readers that show more of it (prime).
-	Team []*changelog.Record `json:"-"`
+	// Team is the first of global's current learnings, ranked, of
+	// TeamTotal, for readers that show more of them (prime); Disputed, every
+	// disputed learning or decision in global.
+	Team      []*changelog.Record `json:"-"`
+	TeamTotal int                 `json:"-"`
+	Disputed  []*changelog.Record `json:"-"`
 	// Problems lists malformed records that were left out.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -59,7 +62,8 @@ func BuildSummary(a *agent.Agent) (*Summary, error) {
 		return nil, err
 	}
 	s.RecentLog, s.Decisions, s.Learnings, s.Handoff = v.RecentLog, v.Decisions, v.Learnings, v.Handoff
-	s.TeamLearnings, s.TeamDecisions, s.Team = v.TeamLearnings, v.TeamDecisions, v.Team
+	s.TeamLearnings, s.TeamDecisions = v.TeamLearnings, v.TeamDecisions
+	s.Team, s.TeamTotal, s.Disputed = v.Team, v.TeamTotal, v.Disputed
 	s.Problems = append(s.Problems, v.Problems...)
 	return s, nil
 }

@@ -33,18 +33,22 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	set, err := rd.All()
+	tips, err := rd.tips()
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := rd.rows(tips)
 	if err != nil {
 		return nil, nil, err
 	}
 	counts := map[string]map[string]int{}
 	// Current versions only: a new version that cites a duplicate, or one that
 	// supersedes an old one, is still one record.
-	for _, r := range set.Current() {
-		if counts[r.Agent] == nil {
-			counts[r.Agent] = map[string]int{}
+	for _, r := range rs.current() {
+		if counts[r.agent()] == nil {
+			counts[r.agent()] = map[string]int{}
 		}
-		counts[r.Agent][string(r.Kind)]++
+		counts[r.agent()][string(r.kind())]++
 	}
 	for i := range statuses {
 		st := &statuses[i]
@@ -52,7 +56,7 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 			st.Records[string(k)] = counts[st.Name][string(k)]
 		}
 	}
-	return statuses, set.ProblemLines(), nil
+	return statuses, problemLines(rs.problems), nil
 }
 
 // agentStatuses describes every agent but for its record counts, which

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // LogOptions select changelog entries.
@@ -35,41 +36,58 @@ type LogView struct {
 	Problems []string            `json:"problems,omitempty"`
 }
 
-// Log assembles the changelog of one agent, or of all of them.
+// Log assembles the changelog of one agent, or of all of them. It decodes
+// only the entries it shows and each agent's latest.
 func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
-	var set Set
+	var tips []staterepo.Hash
 	var err error
 	if opts.All {
-		set, err = rd.All(changelog.KindLog)
+		tips, err = rd.tips()
 	} else {
-		set, err = rd.Branch(project.AgentBranch(opts.Agent), changelog.KindLog)
+		var tip staterepo.Hash
+		tip, err = rd.repo.Tip(project.AgentBranch(opts.Agent))
+		tips = []staterepo.Hash{tip}
 	}
 	if err != nil {
 		return nil, err
 	}
-	recs := set.Records
-	view := &LogView{Entries: []*changelog.Record{}, Problems: set.ProblemLines()}
+	rs, err := rd.rows(tips, changelog.KindLog)
+	if err != nil {
+		return nil, err
+	}
+	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(rs.problems)}
+	var shown, latest []ref
 	activity := map[string]*Activity{}
-	for i := len(recs) - 1; i >= 0; i-- {
-		r := recs[i]
-		if r.Kind != changelog.KindLog || (!opts.All && r.Agent != opts.Agent) || r.Timestamp.Before(opts.Since) {
+	for i := len(rs.refs) - 1; i >= 0; i-- {
+		r := rs.refs[i]
+		if r.kind() != changelog.KindLog || (!opts.All && r.agent() != opts.Agent) || time.Unix(0, r.at).Before(opts.Since) {
 			continue
 		}
-		if opts.Limit == 0 || len(view.Entries) < opts.Limit {
-			view.Entries = append(view.Entries, r)
+		if opts.Limit == 0 || len(shown) < opts.Limit {
+			shown = append(shown, r)
 		}
-		act := activity[r.Agent]
+		act := activity[r.agent()]
 		if act == nil {
-			act = &Activity{Agent: r.Agent, LastEntry: r.Timestamp, Title: r.Title()}
-			activity[r.Agent] = act
+			act = &Activity{Agent: r.agent()}
+			activity[r.agent()] = act
+			latest = append(latest, r)
 		}
 		act.Entries++
 	}
+	if view.Entries, err = rd.decode(shown); err != nil {
+		return nil, err
+	}
 	if opts.All {
-		for _, a := range activity {
-			view.Agents = append(view.Agents, *a)
+		recs, err := rd.decode(latest)
+		if err != nil {
+			return nil, err
 		}
-		sort.Slice(view.Agents, func(i, j int) bool { return view.Agents[i].LastEntry.After(view.Agents[j].LastEntry) })
+		for _, r := range recs {
+			act := activity[r.Agent]
+			act.LastEntry, act.Title = r.Timestamp, r.Title()
+			view.Agents = append(view.Agents, *act)
+		}
+		sort.SliceStable(view.Agents, func(i, j int) bool { return view.Agents[i].LastEntry.After(view.Agents[j].LastEntry) })
 	}
 	return view, nil
 }

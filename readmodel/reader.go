@@ -77,9 +77,18 @@ func (rd *Reader) Commit(commit staterepo.Hash, kinds ...changelog.Kind) (Set, e
 // All loads the records of the given kinds (every kind when none) on global
 // and on every agent branch, each once.
 func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
-	branches, err := rd.repo.Branches("")
+	tips, err := rd.tips()
 	if err != nil {
 		return Set{}, err
+	}
+	return rd.load(tips, kinds)
+}
+
+// tips are the tips of global and of every agent branch, in name order.
+func (rd *Reader) tips() ([]staterepo.Hash, error) {
+	branches, err := rd.repo.Branches("")
+	if err != nil {
+		return nil, err
 	}
 	names := make([]string, 0, len(branches))
 	for name := range branches {
@@ -92,7 +101,7 @@ func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
 	for i, n := range names {
 		tips[i] = branches[n]
 	}
-	return rd.load(tips, kinds)
+	return tips, nil
 }
 
 func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, error) {

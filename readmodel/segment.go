@@ -4,8 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -209,32 +207,41 @@ func kindIndex(k changelog.Kind) uint8 {
 // bodies on disk. A file of another version, of another shard, cut short
 // or damaged is an error: the caller rebuilds it from git.
 func readSegment(file string, sh shard) (*segment, error) {
-	f, err := os.Open(file)
+	f, err := openRaw(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
+	defer f.close()
+	size, err := f.size()
 	if err != nil {
 		return nil, err
 	}
-	head := make([]byte, headerSize)
-	if _, err := io.ReadFull(f, head); err != nil || string(head[:len(segmentMagic)]) != segmentMagic {
+	// One read gets the header and, for most segments, rows and meta too.
+	first := make([]byte, min(size, firstRead))
+	if err := f.readAt(first, 0); err != nil || len(first) < headerSize || string(first[:len(segmentMagic)]) != segmentMagic {
 		return nil, errDamaged
 	}
-	field := func(i int) uint32 { return binary.LittleEndian.Uint32(head[len(segmentMagic)+4*i:]) }
-	if v := field(0); v != segmentVersion {
+	if v := uint32At(first, 0); v != segmentVersion {
 		return nil, fmt.Errorf("segment of version %d, not %d", v, segmentVersion)
 	}
-	n, metaN, bodiesN := int64(field(1)), int64(field(2)), int64(field(3))
-	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN != st.Size() {
+	n, metaN, bodiesN := int64(uint32At(first, 1)), int64(uint32At(first, 2)), int64(uint32At(first, 3))
+	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN != size {
 		return nil, errDamaged
 	}
-	prefix := make([]byte, n*rowSize+metaN)
-	if _, err := io.ReadFull(f, prefix); err != nil || crc32.Checksum(prefix, castagnoli) != field(4) {
+	end := int64(headerSize) + n*rowSize + metaN
+	var prefix []byte
+	if end <= int64(len(first)) {
+		prefix = first[headerSize:end]
+	} else {
+		prefix = make([]byte, end-int64(headerSize))
+		if err := f.readAt(prefix, int64(headerSize)); err != nil {
+			return nil, errDamaged
+		}
+	}
+	if crc32.Checksum(prefix, castagnoli) != uint32At(first, 4) {
 		return nil, errDamaged
 	}
-	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: int64(headerSize) + n*rowSize + metaN, bodiesN: uint32(bodiesN)}
+	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: end, bodiesN: uint32(bodiesN)}
 	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
 		return nil, err
 	}
@@ -247,6 +254,10 @@ func readSegment(file string, sh shard) (*segment, error) {
 	}
 	return s, nil
 }
+
+// firstRead is what readSegment reads first: header, rows and meta of a
+// segment of a few hundred records.
+const firstRead = 32 << 10
 
 func (s *segment) readMeta(b []byte, path string) error {
 	d := &decoder{b: b}
@@ -317,16 +328,32 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 	return r, nil
 }
 
+// readBodies reads every record's bytes in one go, for the reads to come.
+// A failure is left for them to meet.
+func (s *segment) readBodies() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_ = s.readBodiesLocked()
+}
+
+func (s *segment) readBodiesLocked() error {
+	if s.bodies != nil || s.len() == 0 {
+		return nil
+	}
+	b, err := s.readAt(0, int64(s.bodiesN))
+	if err != nil {
+		return err
+	}
+	s.bodies = b
+	return nil
+}
+
 // records decodes every row's record, reading the bodies in one go.
 func (s *segment) records() ([]*changelog.Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.bodies == nil && s.len() > 0 {
-		b, err := s.readAt(0, int64(s.bodiesN))
-		if err != nil {
-			return nil, err
-		}
-		s.bodies = b
+	if err := s.readBodiesLocked(); err != nil {
+		return nil, err
 	}
 	out := make([]*changelog.Record, s.len())
 	for i := range out {
@@ -340,13 +367,13 @@ func (s *segment) records() ([]*changelog.Record, error) {
 }
 
 func (s *segment) readAt(off, n int64) ([]byte, error) {
-	f, err := os.Open(s.file)
+	f, err := openRaw(s.file)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", s.path, err)
 	}
-	defer f.Close()
+	defer f.close()
 	b := make([]byte, n)
-	if _, err := f.ReadAt(b, s.bodiesAt+off); err != nil {
+	if err := f.readAt(b, s.bodiesAt+off); err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", s.path, errDamaged)
 	}
 	return b, nil

@@ -1,11 +1,13 @@
 package readmodel
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Priority says how much a learning or decision matters to a reader, lower
@@ -71,16 +73,42 @@ func (rd *Reader) Handoffs() (Set, error) {
 	return set, err
 }
 
-// Team is what global keeps of the promoted kinds: the current version of
-// each record, ranked for reading.
-func (rd *Reader) Team() (Set, error) {
-	set, err := rd.Branch(project.GlobalBranch, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })...)
+// promoted and primed are the kinds that promote moves to global, and
+// those an agent's own view shows.
+var (
+	promoted = changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })
+	primed   = changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Primed })
+)
+
+// team is what global keeps of the promoted kinds, as rows: the current
+// version of each record, ranked for reading (see Rank), and the IDs global
+// holds, sources included.
+func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*changelog.ParseError, err error) {
+	tip, err := rd.repo.Tip(project.GlobalBranch)
 	if err != nil {
-		return Set{}, err
+		return nil, nil, nil, err
 	}
-	set.Records = changelog.Current(set.Records)
-	Rank(set.Records)
-	return set, nil
+	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	ranked = rs.current()
+	held = make(map[uint64]bool, len(ranked))
+	for _, r := range ranked {
+		held[r.id] = true
+	}
+	for _, s := range rs.segs {
+		for _, h := range s.sources {
+			held[h] = true
+		}
+	}
+	slices.SortStableFunc(ranked, func(a, b ref) int {
+		if a.priority != b.priority {
+			return int(a.priority) - int(b.priority)
+		}
+		return cmp.Compare(b.at, a.at)
+	})
+	return ranked, held, rs.problems, nil
 }
 
 // How much of each section an agent view keeps.
@@ -89,6 +117,9 @@ const (
 	MaxDecisions     = 10
 	MaxLearnings     = 10
 	MaxTeam          = 10
+	// MaxTeamLearnings bounds the learnings of global a view decodes for
+	// readers that show more of them (prime), the first ranked.
+	MaxTeamLearnings = 400
 )
 
 // AgentView is what one agent should read of the records: its own recent
@@ -102,9 +133,12 @@ type AgentView struct {
 	// TeamLearnings and TeamDecisions are the first of global's, ranked.
 	TeamLearnings []*changelog.Record `json:"team_learnings"`
 	TeamDecisions []*changelog.Record `json:"team_decisions"`
-	// Team is every current learning and decision in global, ranked.
-	Team     []*changelog.Record `json:"-"`
-	Problems []string            `json:"problems,omitempty"`
+	// Team is the first MaxTeamLearnings current learnings in global,
+	// ranked, of TeamTotal; Disputed, every disputed learning or decision.
+	Team      []*changelog.Record `json:"-"`
+	TeamTotal int                 `json:"-"`
+	Disputed  []*changelog.Record `json:"-"`
+	Problems  []string            `json:"problems,omitempty"`
 }
 
 // Agent builds the view of agent name, whose branch is branch (global, for a
@@ -113,50 +147,70 @@ func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
 	v := &AgentView{RecentLog: []*changelog.Record{}, Decisions: []*changelog.Record{}, Learnings: []*changelog.Record{},
 		TeamLearnings: []*changelog.Record{}, TeamDecisions: []*changelog.Record{}}
 	// Each load reads only the kinds it needs: handoffs from every branch,
-	// what prime shows from the agent's own, the promoted kinds from global.
+	// what prime shows from the agent's own, the promoted kinds from global;
+	// and of those, it decodes only the records the view shows.
 	handoffs, err := rd.Handoffs()
 	if err != nil {
 		return nil, err
 	}
-	own, err := rd.Branch(branch, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Primed })...)
+	tip, err := rd.repo.Tip(branch)
 	if err != nil {
 		return nil, err
 	}
-	team, err := rd.Team()
+	own, err := rd.rows([]staterepo.Hash{tip}, primed...)
 	if err != nil {
 		return nil, err
 	}
-	v.Problems = slices.Concat(handoffs.ProblemLines(), own.ProblemLines())
-	inGlobal := map[string]bool{}
-	for _, r := range team.Records {
-		inGlobal[r.ID] = true
-		for _, src := range r.Sources {
-			inGlobal[src.ID] = true
-		}
+	team, inGlobal, teamProblems, err := rd.team()
+	if err != nil {
+		return nil, err
 	}
-	mine := own.Current()
-	for i := len(mine) - 1; i >= 0; i-- {
+	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.problems), problemLines(teamProblems))
+	var recent, decisions, learnings []ref
+	mine := own.current()
+	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
 		r := mine[i]
-		switch {
-		case inGlobal[r.ID]:
+		switch kind := r.kind(); {
+		case inGlobal[r.id]:
 			// shown with the team's
-		case r.Kind == changelog.KindLog && r.Agent == name && len(v.RecentLog) < RecentLogEntries:
-			v.RecentLog = append(v.RecentLog, r)
-		case r.Kind == changelog.KindDecision && len(v.Decisions) < MaxDecisions:
-			v.Decisions = append(v.Decisions, r)
-		case r.Kind == changelog.KindLearning && r.Agent == name && len(v.Learnings) < MaxLearnings:
-			v.Learnings = append(v.Learnings, r)
+		case kind == changelog.KindLog && r.agent() == name && len(recent) < RecentLogEntries:
+			recent = append(recent, r)
+		case kind == changelog.KindDecision && len(decisions) < MaxDecisions:
+			decisions = append(decisions, r)
+		case kind == changelog.KindLearning && r.agent() == name && len(learnings) < MaxLearnings:
+			learnings = append(learnings, r)
 		}
 	}
-	v.Team = team.Records
-	for _, r := range v.Team {
-		switch {
-		case r.Kind == changelog.KindLearning && len(v.TeamLearnings) < MaxTeam:
-			v.TeamLearnings = append(v.TeamLearnings, r)
-		case r.Kind == changelog.KindDecision && len(v.TeamDecisions) < MaxTeam:
-			v.TeamDecisions = append(v.TeamDecisions, r)
+	var teamLearnings, teamDecisions, primedTeam, disputed []ref
+	for _, r := range team {
+		if kind := r.kind(); kind == changelog.KindLearning {
+			v.TeamTotal++
+			if len(primedTeam) < MaxTeamLearnings {
+				primedTeam = append(primedTeam, r)
+			}
+			if len(teamLearnings) < MaxTeam {
+				teamLearnings = append(teamLearnings, r)
+			}
+		} else if kind == changelog.KindDecision && len(teamDecisions) < MaxTeam {
+			teamDecisions = append(teamDecisions, r)
 		}
+		if r.flags&flagDisputed != 0 {
+			disputed = append(disputed, r)
+		}
+	}
+	for _, section := range []struct {
+		refs []ref
+		recs *[]*changelog.Record
+	}{{recent, &v.RecentLog}, {decisions, &v.Decisions}, {learnings, &v.Learnings},
+		{teamLearnings, &v.TeamLearnings}, {teamDecisions, &v.TeamDecisions}, {primedTeam, &v.Team}, {disputed, &v.Disputed}} {
+		recs, err := rd.decode(section.refs)
+		if err != nil {
+			return nil, err
+		}
+		*section.recs = recs
 	}
 	v.Handoff = PendingHandoff(handoffs.Records, name)
 	return v, nil
 }
+
+func problemLines(ps []*changelog.ParseError) []string { return Set{Problems: ps}.ProblemLines() }

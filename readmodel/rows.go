@@ -1,0 +1,146 @@
+package readmodel
+
+import (
+	"slices"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// ref is one record as a view sees it first: its row, in its segment.
+// Views sort and filter refs, and decode only the records they show.
+type ref struct {
+	seg *segment
+	i   int
+	row
+}
+
+func (r ref) agent() string        { return r.seg.agents[r.row.agent] }
+func (r ref) kind() changelog.Kind { return kindAt(r.row.kind) }
+
+func kindAt(i uint8) changelog.Kind {
+	if int(i) < len(changelog.Kinds) {
+		return changelog.Kinds[i]
+	}
+	return ""
+}
+
+// rowSet is the rows of the kinds' shards in the trees of some tips.
+type rowSet struct {
+	refs     []ref // each record once, oldest first
+	segs     []*segment
+	problems []*changelog.ParseError
+}
+
+// rows lists the records of the kinds (every kind when none) in the trees
+// of tips, without decoding any: each record once, oldest first.
+func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet, error) {
+	segs, problems, err := rd.segmentsOf(tips, kinds)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, s := range segs {
+		n += s.len()
+	}
+	rs := &rowSet{refs: make([]ref, 0, n), segs: segs, problems: problems}
+	seen := make(map[uint64]bool, n)
+	for _, s := range segs {
+		for i := range s.len() {
+			r := s.row(i)
+			if !seen[r.id] {
+				seen[r.id] = true
+				rs.refs = append(rs.refs, ref{seg: s, i: i, row: r})
+			}
+		}
+		for _, p := range s.problems {
+			rs.problems = append(rs.problems, p.err)
+		}
+	}
+	rs.problems = uniqueProblems(rs.problems)
+	slices.SortFunc(rs.refs, func(a, b ref) int {
+		if a.at != b.at {
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		}
+		return compareIDs(a, b)
+	})
+	return rs, nil
+}
+
+// compareIDs orders two records of the same time by ID, as SortByTime does;
+// it decodes them, which only ties need.
+func compareIDs(a, b ref) int {
+	ra, errA := a.seg.record(a.i)
+	rb, errB := b.seg.record(b.i)
+	if errA != nil || errB != nil {
+		return 0
+	}
+	switch {
+	case ra.ID < rb.ID:
+		return -1
+	case ra.ID > rb.ID:
+		return 1
+	}
+	return 0
+}
+
+// current keeps the refs that are the latest version of something live:
+// not superseded by another of the set, and no tombstone.
+func (rs *rowSet) current() []ref {
+	replaced := map[uint64]bool{}
+	for _, r := range rs.refs {
+		if r.supersedes != 0 {
+			replaced[r.supersedes] = true
+		}
+	}
+	out := make([]ref, 0, len(rs.refs))
+	for _, r := range rs.refs {
+		if !replaced[r.id] && r.flags&flagTombstone == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// decode returns the records of refs, in order. A segment whose record does
+// not decode is damaged: it is built again from git, and read from there.
+func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
+	// A segment that many records are read from is read whole, at once.
+	count := map[*segment]int{}
+	for _, r := range refs {
+		if count[r.seg]++; count[r.seg] == wholeAfter {
+			r.seg.readBodies()
+		}
+	}
+	out := make([]*changelog.Record, len(refs))
+	for i, r := range refs {
+		rec, err := r.seg.record(r.i)
+		if err != nil {
+			if rec, err = rd.decodeRebuilt(r); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = rec
+	}
+	return out, nil
+}
+
+// wholeAfter is how many records of one segment make reading it whole
+// cheaper than reading each record alone.
+const wholeAfter = 4
+
+func (rd *Reader) decodeRebuilt(r ref) (*changelog.Record, error) {
+	seg, err := rd.rebuild(r.seg.shard)
+	if err != nil {
+		return nil, err
+	}
+	for i := range seg.len() {
+		if seg.row(i).id == r.id {
+			return seg.record(i)
+		}
+	}
+	return nil, errDamaged
+}
