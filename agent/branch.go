@@ -29,7 +29,7 @@ func (a *Agent) BranchContext(branch string) (*branchctx.Context, string, error)
 		if err != nil {
 			return nil, "", err
 		}
-		data, err := a.store.Repo.ReadFile(tip, rel)
+		data, err := a.store.Records.FileAt(tip, rel)
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}

@@ -52,7 +52,7 @@ func (a *Agent) readNote(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := a.store.Repo.ReadFile(tip, name)
+	data, err := a.store.Records.FileAt(tip, name)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

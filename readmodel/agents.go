@@ -33,11 +33,11 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tips, err := rd.tips()
+	srcs, err := rd.sources()
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := rd.rows(tips)
+	rs, err := rd.rows(srcs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -85,8 +85,8 @@ func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
 			}
 		}
 		if tip, err := rd.repo.Tip(branch); err == nil {
-			if c, err := rd.repo.Commit(tip); err == nil {
-				st.LastActivity = c.Time.UTC()
+			if l, err := rd.listing(tip); err == nil {
+				st.LastActivity = l.time.UTC()
 			}
 		}
 		out = append(out, st)

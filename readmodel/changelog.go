@@ -80,7 +80,7 @@ func (rd *Reader) Plan() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := rd.repo.ReadFile(tip, project.PlanFile)
+	data, err := rd.FileAt(tip, project.PlanFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

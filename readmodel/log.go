@@ -39,27 +39,28 @@ type LogView struct {
 // Log assembles the changelog of one agent, or of all of them. It decodes
 // only the entries it shows and each agent's latest.
 func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
-	var tips []staterepo.Hash
+	var srcs []source
 	var err error
 	if opts.All {
-		tips, err = rd.tips()
+		srcs, err = rd.sources()
 	} else {
 		var tip staterepo.Hash
 		tip, err = rd.repo.Tip(project.AgentBranch(opts.Agent))
-		tips = []staterepo.Hash{tip}
+		srcs = []source{{tip: tip}}
 	}
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rd.rows(tips, changelog.KindLog)
+	rs, err := rd.rows(srcs, changelog.KindLog)
 	if err != nil {
 		return nil, err
 	}
 	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(rs.problems)}
 	var shown, latest []ref
 	activity := map[string]*Activity{}
-	for i := len(rs.refs) - 1; i >= 0; i-- {
-		r := rs.refs[i]
+	refs := rs.byTime()
+	for i := len(refs) - 1; i >= 0; i-- {
+		r := refs[i]
 		if r.kind() != changelog.KindLog || (!opts.All && r.agent() != opts.Agent) || time.Unix(0, r.at).Before(opts.Since) {
 			continue
 		}

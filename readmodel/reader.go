@@ -19,19 +19,21 @@ import (
 // on disk for the next process.
 type Reader struct {
 	repo     *staterepo.Repo
+	cacheDir string
 	segments segmentStore
 	// readBlob reads a record file's content; the repository's, except in
 	// the tests that count what the segments saved.
 	readBlob func(staterepo.Hash) ([]byte, error)
 
-	mu     sync.Mutex
-	loaded map[shard]*segment // this process's segments
+	mu       sync.Mutex
+	loaded   map[shard]*segment // this process's segments
+	listings map[staterepo.Hash]*listing
 }
 
 // Open returns a reader of repo whose segments live under cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Reader {
-	return &Reader{repo: repo, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")}, readBlob: repo.ReadBlob,
-		loaded: map[shard]*segment{}}
+	return &Reader{repo: repo, cacheDir: cacheDir, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")},
+		readBlob: repo.ReadBlob, loaded: map[shard]*segment{}, listings: map[staterepo.Hash]*listing{}}
 }
 
 // Close releases the reader. Segments are written as they are built, so
@@ -65,47 +67,27 @@ func (rd *Reader) Branch(branch string, kinds ...changelog.Kind) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	return rd.load([]staterepo.Hash{tip}, kinds)
+	return rd.load([]source{{tip: tip}}, kinds)
 }
 
 // Commit loads the records of the given kinds (every kind when none) of one
 // commit.
 func (rd *Reader) Commit(commit staterepo.Hash, kinds ...changelog.Kind) (Set, error) {
-	return rd.load([]staterepo.Hash{commit}, kinds)
+	return rd.load([]source{{tip: commit}}, kinds)
 }
 
 // All loads the records of the given kinds (every kind when none) on global
 // and on every agent branch, each once.
 func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
-	tips, err := rd.tips()
+	srcs, err := rd.sources()
 	if err != nil {
 		return Set{}, err
 	}
-	return rd.load(tips, kinds)
+	return rd.load(srcs, kinds)
 }
 
-// tips are the tips of global and of every agent branch, in name order.
-func (rd *Reader) tips() ([]staterepo.Hash, error) {
-	branches, err := rd.repo.Branches("")
-	if err != nil {
-		return nil, err
-	}
-	names := make([]string, 0, len(branches))
-	for name := range branches {
-		if _, isAgent := project.AgentOfBranch(name); isAgent || name == project.GlobalBranch {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	tips := make([]staterepo.Hash, len(names))
-	for i, n := range names {
-		tips[i] = branches[n]
-	}
-	return tips, nil
-}
-
-func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, error) {
-	segs, problems, err := rd.segmentsOf(tips, kinds)
+func (rd *Reader) load(srcs []source, kinds []changelog.Kind) (Set, error) {
+	segs, problems, err := rd.segmentsOf(srcs, kinds)
 	if err != nil {
 		return Set{}, err
 	}
@@ -127,9 +109,10 @@ func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, erro
 }
 
 // shards lists the shards of the kinds' directories (every kind's when
-// none) in the trees of tips, each distinct tree of a shard once, and the
-// files there that are not where records live.
-func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
+// none) in the trees of srcs, each distinct tree of a shard once, and the
+// files there that are not where records live. Of a source with a known
+// commit, only the shards that differ from that commit's are listed.
+func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
 	dirs := changelog.Dirs()
 	if len(kinds) > 0 {
 		dirs = changelog.DirsOf(kinds)
@@ -137,12 +120,19 @@ func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard
 	var out []shard
 	var problems []*changelog.ParseError
 	seen := map[shard]bool{}
-	for _, tip := range tips {
-		top, err := rd.repo.TopLevel(tip)
+	for _, src := range srcs {
+		l, err := rd.listing(src.tip)
 		if err != nil {
 			return nil, nil, err
 		}
-		for _, e := range top {
+		base := &listing{}
+		if !src.known.IsZero() {
+			if base, err = rd.listing(src.known); err != nil {
+				return nil, nil, err
+			}
+		}
+		for _, e := range l.entries("") {
+			known := base
 			if !slices.Contains(dirs, e.Name) {
 				continue
 			}
@@ -152,17 +142,17 @@ func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard
 				}
 				continue
 			}
-			if seen[shard{e.Name, e.Blob}] {
+			if !promotedDir(e.Name) {
+				known = &listing{} // global holds only what promote moves
+			}
+			if seen[shard{e.Name, e.Blob}] || known.has(e.Name, e.Entry) {
 				continue // the kind's whole directory is one already listed
 			}
 			seen[shard{e.Name, e.Blob}] = true
-			entries, err := rd.repo.TreeEntries(e.Blob)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, sub := range entries {
+			for _, sub := range l.entries(e.Name) {
 				p := e.Name + "/" + sub.Name
 				switch {
+				case known.has(p, sub.Entry):
 				case sub.Dir && !seen[shard{p, sub.Blob}]:
 					seen[shard{p, sub.Blob}] = true
 					out = append(out, shard{p, sub.Blob})
@@ -176,8 +166,8 @@ func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard
 }
 
 // segmentsOf returns the segments of the kinds' shards in the trees of tips.
-func (rd *Reader) segmentsOf(tips []staterepo.Hash, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
-	shards, problems, err := rd.shards(tips, kinds)
+func (rd *Reader) segmentsOf(srcs []source, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
+	shards, problems, err := rd.shards(srcs, kinds)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -217,6 +207,13 @@ func (rd *Reader) rebuild(sh shard) (*segment, error) {
 	}
 	rd.loaded[sh] = seg
 	return seg, nil
+}
+
+// promotedDir reports whether dir is the directory of a kind that promote
+// moves to global.
+func promotedDir(dir string) bool {
+	k, ok := changelog.KindOfDir(dir)
+	return ok && slices.Contains(promoted, k)
 }
 
 // maxLoaded bounds the segments one process keeps in memory: a long-running
@@ -296,7 +293,7 @@ func (rd *Reader) ReadFile(p string, branches ...string) ([]byte, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	return order.read(rd.repo, p)
+	return order.read(rd, p)
 }
 
 // lookupOrder is where ReadFile looks, in order: branches first, then
@@ -319,13 +316,13 @@ func (rd *Reader) lookupOrder(branches ...string) (lookupOrder, error) {
 	return lookupOrder{names: slices.Concat(branches, []string{project.GlobalBranch}, names), tips: tips}, nil
 }
 
-func (o lookupOrder) read(repo *staterepo.Repo, p string) ([]byte, string, error) {
+func (o lookupOrder) read(rd *Reader, p string) ([]byte, string, error) {
 	for _, b := range o.names {
 		tip, ok := o.tips[b]
 		if !ok {
 			continue
 		}
-		if data, err := repo.ReadFile(tip, p); err == nil {
+		if data, err := rd.FileAt(tip, p); err == nil {
 			return data, b, nil
 		}
 	}

@@ -1,22 +1,29 @@
 package readmodel
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/staterepo"
 )
 
-// ref is one record as a view sees it first: its row, in its segment.
-// Views sort and filter refs, and decode only the records they show.
+// ref is one record as a view sees it first: what views sort and filter on,
+// copied from its row, and where the rest is. Views sort and filter refs,
+// and decode only the records they show.
 type ref struct {
-	seg *segment
-	i   int
-	row
+	seg        *segment
+	at         int64
+	id         uint64
+	supersedes uint64
+	i          int32
+	agentIndex uint16
+	kindIndex  uint8
+	priority   uint8
+	flags      uint8
 }
 
-func (r ref) agent() string        { return r.seg.agents[r.row.agent] }
-func (r ref) kind() changelog.Kind { return kindAt(r.row.kind) }
+func (r ref) agent() string        { return r.seg.agents[r.agentIndex] }
+func (r ref) kind() changelog.Kind { return kindAt(r.kindIndex) }
 
 func kindAt(i uint8) changelog.Kind {
 	if int(i) < len(changelog.Kinds) {
@@ -27,15 +34,15 @@ func kindAt(i uint8) changelog.Kind {
 
 // rowSet is the rows of the kinds' shards in the trees of some tips.
 type rowSet struct {
-	refs     []ref // each record once, oldest first
+	refs     []ref // each record once; oldest first after byTime
 	segs     []*segment
 	problems []*changelog.ParseError
 }
 
 // rows lists the records of the kinds (every kind when none) in the trees
-// of tips, without decoding any: each record once, oldest first.
-func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet, error) {
-	segs, problems, err := rd.segmentsOf(tips, kinds)
+// of srcs, without decoding any: each record once, in no order until byTime.
+func (rd *Reader) rows(srcs []source, kinds ...changelog.Kind) (*rowSet, error) {
+	segs, problems, err := rd.segmentsOf(srcs, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +57,8 @@ func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet,
 			r := s.row(i)
 			if !seen[r.id] {
 				seen[r.id] = true
-				rs.refs = append(rs.refs, ref{seg: s, i: i, row: r})
+				rs.refs = append(rs.refs, ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, i: int32(i),
+					agentIndex: r.agent, kindIndex: r.kind, priority: r.priority, flags: r.flags})
 			}
 		}
 		for _, p := range s.problems {
@@ -58,23 +66,27 @@ func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet,
 		}
 	}
 	rs.problems = uniqueProblems(rs.problems)
+	return rs, nil
+}
+
+// byTime orders the refs oldest first, ties by ID, as SortByTime does.
+// Each segment is in that order already, and month shards do not overlap,
+// so the sort mostly meets runs it need not move.
+func (rs *rowSet) byTime() []ref {
 	slices.SortFunc(rs.refs, func(a, b ref) int {
 		if a.at != b.at {
-			if a.at < b.at {
-				return -1
-			}
-			return 1
+			return cmp.Compare(a.at, b.at)
 		}
 		return compareIDs(a, b)
 	})
-	return rs, nil
+	return rs.refs
 }
 
 // compareIDs orders two records of the same time by ID, as SortByTime does;
 // it decodes them, which only ties need.
 func compareIDs(a, b ref) int {
-	ra, errA := a.seg.record(a.i)
-	rb, errB := b.seg.record(b.i)
+	ra, errA := a.seg.record(int(a.i))
+	rb, errB := b.seg.record(int(b.i))
 	if errA != nil || errB != nil {
 		return 0
 	}
@@ -117,7 +129,7 @@ func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
 	}
 	out := make([]*changelog.Record, len(refs))
 	for i, r := range refs {
-		rec, err := r.seg.record(r.i)
+		rec, err := r.seg.record(int(r.i))
 		if err != nil {
 			if rec, err = rd.decodeRebuilt(r); err != nil {
 				return nil, err

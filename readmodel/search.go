@@ -138,7 +138,7 @@ func (rd *Reader) Search(q Query) (Results, error) {
 		return Results{}, err
 	}
 	for _, h := range found.Hits {
-		data, _, err := order.read(rd.repo, h.Doc.Path)
+		data, _, err := order.read(rd, h.Doc.Path)
 		if err != nil {
 			continue
 		}

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
-
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -73,20 +71,17 @@ func (st segmentStore) newest(path string) *segment {
 // shard's oldest segments beyond keepPerShard.
 func (st segmentStore) save(path string, tree staterepo.Hash, data []byte) error {
 	dir := st.shardDir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("failed to create cache directory: %w", err)
-	}
-	if err := renameio.WriteFile(st.file(path, tree), data, 0o644); err != nil {
-		return fmt.Errorf("failed to write cache: %w", err)
+	if err := writeCacheFile(st.file(path, tree), data); err != nil {
+		return err
 	}
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
-		prune(dir, entries)
+		pruneOldest(dir, entries, keepPerShard)
 	}
 	return nil
 }
 
-// prune drops the oldest of a shard's segments beyond keepPerShard.
-func prune(dir string, entries []os.DirEntry) {
+// pruneOldest drops the oldest files of dir beyond keep.
+func pruneOldest(dir string, entries []os.DirEntry, keep int) {
 	type aged struct {
 		name string
 		at   time.Time
@@ -98,7 +93,7 @@ func prune(dir string, entries []os.DirEntry) {
 		}
 	}
 	slices.SortFunc(files, func(a, b aged) int { return b.at.Compare(a.at) })
-	for _, f := range files[min(keepPerShard, len(files)):] {
+	for _, f := range files[min(keep, len(files)):] {
 		_ = os.Remove(filepath.Join(dir, f.name)) // another process may have removed it first
 	}
 }

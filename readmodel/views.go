@@ -7,7 +7,6 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // Priority says how much a learning or decision matters to a reader, lower
@@ -88,10 +87,11 @@ func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*change
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
+	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	rs.byTime()
 	ranked = rs.current()
 	held = make(map[uint64]bool, len(ranked))
 	for _, r := range ranked {
@@ -157,7 +157,7 @@ func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
 	if err != nil {
 		return nil, err
 	}
-	own, err := rd.rows([]staterepo.Hash{tip}, primed...)
+	own, err := rd.rows([]source{{tip: tip}}, primed...)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +167,7 @@ func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
 	}
 	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.problems), problemLines(teamProblems))
 	var recent, decisions, learnings []ref
+	own.byTime()
 	mine := own.current()
 	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
 		r := mine[i]
