@@ -118,12 +118,19 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	// Each agent's latest entry: read once, for the lead's table and for
 	// what other agents did.
 	var activity []readmodel.Activity
-	if opts.Role == RoleLead || !recovering {
+	switch {
+	case opts.Role == RoleLead:
 		view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
 		if err != nil {
 			return nil, err
 		}
 		activity = view.Agents
+	case !recovering:
+		// What other agents did lately needs each one's latest entry only.
+		var err error
+		if activity, err = store.Records.Latest(); err != nil {
+			return nil, err
+		}
 	}
 	if opts.Role == RoleLead {
 		if err := leadItems(ctx, store, s.Disputed, activity, add); err != nil {

@@ -1,7 +1,15 @@
 // Package readmodel is planq's read side: every read of the records goes
-// through it. It loads records from the state repository through a cache
-// (records are immutable and named by their blob, so a cached record is
-// never stale), and builds the views readers share: the changelog and its
+// through it. It keeps one read model under the cache directory, all of it
+// named by what git names (so never stale) and rebuilt from git when
+// missing or damaged:
+//
+//   - segments: each shard's records, parsed once per tree of the shard, as
+//     fixed-width rows (what views sort and filter on) ahead of the records
+//     themselves, which are decoded only when shown (segment.go);
+//   - listings: the top of each tip's tree and its small files, so that a
+//     warm read never opens git's pack index (listing.go).
+//
+// On it, it builds the views readers share: the changelog and its
 // active-agents table, the team's ranked learnings and decisions, an agent's
 // own records and pending handoff, the agents listing, search and get, and a
 // record's one-line form.
@@ -13,5 +21,5 @@
 // The front ends (cli, mcpserver) and the documents (prime) only format what
 // comes from here. The write side (agent, team) reads through it too before
 // it writes: promote's duplicate check and a handoff's acknowledgement read
-// the same records, through the same cache, as every reader.
+// the same records, through the same read model, as every reader.
 package readmodel

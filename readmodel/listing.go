@@ -125,15 +125,6 @@ func (l *listing) find(p string) (listed, bool) {
 	return listed{}, false
 }
 
-// has reports whether the listing holds e at p, a path at most two deep.
-func (l *listing) has(p string, e staterepo.Entry) bool {
-	if l.dirs == nil {
-		return false
-	}
-	got, ok := l.find(p)
-	return ok && got.Entry == e
-}
-
 // FileAt returns the content of the file at p in commit's tree; an error
 // wrapping os.ErrNotExist when there is none. Small files near the top of
 // the tree come from the commit's listing, without opening git.

@@ -1,7 +1,9 @@
 package readmodel
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -91,4 +93,62 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		sort.SliceStable(view.Agents, func(i, j int) bool { return view.Agents[i].LastEntry.After(view.Agents[j].LastEntry) })
 	}
 	return view, nil
+}
+
+// Latest is each agent's latest log entry, newest agent first, without the
+// count of entries (Entries is 0): it reads month shards newest first and
+// stops once every agent with a branch has been found, so an agent that
+// logged last week costs one month of its log, not its history.
+func (rd *Reader) Latest() ([]Activity, error) {
+	srcs, err := rd.sources()
+	if err != nil {
+		return nil, err
+	}
+	names, err := rd.AgentNames()
+	if err != nil {
+		return nil, err
+	}
+	shards, _, err := rd.shards(srcs, []changelog.Kind{changelog.KindLog})
+	if err != nil {
+		return nil, err
+	}
+	// Month shards' names sort as their months do: newest first.
+	slices.SortStableFunc(shards, func(a, b shard) int { return strings.Compare(b.path, a.path) })
+	latest := map[string]ref{}
+	for i := 0; i < len(shards) && len(latest) < len(names); {
+		// Every source's shard of one month, before deciding who is found.
+		month := shards[i].path
+		for ; i < len(shards) && shards[i].path == month; i++ {
+			seg, err := rd.segment(shards[i])
+			if err != nil {
+				return nil, err
+			}
+			for j := range seg.len() {
+				r := seg.row(j)
+				name := seg.agents[r.agent]
+				if cur, ok := latest[name]; !ok || r.at > cur.at {
+					latest[name] = ref{seg: seg, i: int32(j), at: r.at, id: r.id, agentIndex: r.agent}
+				}
+			}
+		}
+	}
+	refs := make([]ref, 0, len(latest))
+	for _, r := range latest {
+		refs = append(refs, r)
+	}
+	recs, err := rd.decode(refs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Activity, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, Activity{Agent: r.Agent, LastEntry: r.Timestamp, Title: r.Title()})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].LastEntry.Equal(out[j].LastEntry) {
+			return out[i].LastEntry.After(out[j].LastEntry)
+		}
+		return out[i].Agent < out[j].Agent
+	})
+	return out, nil
 }

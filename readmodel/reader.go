@@ -110,8 +110,7 @@ func (rd *Reader) load(srcs []source, kinds []changelog.Kind) (Set, error) {
 
 // shards lists the shards of the kinds' directories (every kind's when
 // none) in the trees of srcs, each distinct tree of a shard once, and the
-// files there that are not where records live. Of a source with a known
-// commit, only the shards that differ from that commit's are listed.
+// files there that are not where records live.
 func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
 	dirs := changelog.Dirs()
 	if len(kinds) > 0 {
@@ -125,14 +124,7 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 		if err != nil {
 			return nil, nil, err
 		}
-		base := &listing{}
-		if !src.known.IsZero() {
-			if base, err = rd.listing(src.known); err != nil {
-				return nil, nil, err
-			}
-		}
 		for _, e := range l.entries("") {
-			known := base
 			if !slices.Contains(dirs, e.Name) {
 				continue
 			}
@@ -142,17 +134,13 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 				}
 				continue
 			}
-			if !promotedDir(e.Name) {
-				known = &listing{} // global holds only what promote moves
-			}
-			if seen[shard{e.Name, e.Blob}] || known.has(e.Name, e.Entry) {
+			if seen[shard{e.Name, e.Blob}] {
 				continue // the kind's whole directory is one already listed
 			}
 			seen[shard{e.Name, e.Blob}] = true
 			for _, sub := range l.entries(e.Name) {
 				p := e.Name + "/" + sub.Name
 				switch {
-				case known.has(p, sub.Entry):
 				case sub.Dir && !seen[shard{p, sub.Blob}]:
 					seen[shard{p, sub.Blob}] = true
 					out = append(out, shard{p, sub.Blob})
@@ -207,13 +195,6 @@ func (rd *Reader) rebuild(sh shard) (*segment, error) {
 	}
 	rd.loaded[sh] = seg
 	return seg, nil
-}
-
-// promotedDir reports whether dir is the directory of a kind that promote
-// moves to global.
-func promotedDir(dir string) bool {
-	k, ok := changelog.KindOfDir(dir)
-	return ok && slices.Contains(promoted, k)
 }
 
 // maxLoaded bounds the segments one process keeps in memory: a long-running
