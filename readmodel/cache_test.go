@@ -165,8 +165,8 @@ func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 				t.Fatal(err)
 			}
 			segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
-			if len(segs) != len(recs) { // one shard each
-				t.Fatalf("%d segment files, want %d", len(segs), len(recs))
+			if len(segs) != 2*len(recs) { // one shard each, and its kind's directory
+				t.Fatalf("%d segment files, want %d", len(segs), 2*len(recs))
 			}
 			other, err := os.ReadFile(segs[0])
 			if err != nil {

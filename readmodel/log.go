@@ -1,9 +1,7 @@
 package readmodel
 
 import (
-	"slices"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -96,40 +94,20 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 }
 
 // Latest is each agent's latest log entry, newest agent first, without the
-// count of entries (Entries is 0): it reads month shards newest first and
-// stops once every agent with a branch has been found, so an agent that
-// logged last week costs one month of its log, not its history.
+// count of entries (Entries is 0): it decodes one entry per agent.
 func (rd *Reader) Latest() ([]Activity, error) {
 	srcs, err := rd.sources()
 	if err != nil {
 		return nil, err
 	}
-	names, err := rd.AgentNames()
+	rs, err := rd.rows(srcs, changelog.KindLog)
 	if err != nil {
 		return nil, err
 	}
-	shards, _, err := rd.shards(srcs, []changelog.Kind{changelog.KindLog})
-	if err != nil {
-		return nil, err
-	}
-	// Month shards' names sort as their months do: newest first.
-	slices.SortStableFunc(shards, func(a, b shard) int { return strings.Compare(b.path, a.path) })
 	latest := map[string]ref{}
-	for i := 0; i < len(shards) && len(latest) < len(names); {
-		// Every source's shard of one month, before deciding who is found.
-		month := shards[i].path
-		for ; i < len(shards) && shards[i].path == month; i++ {
-			seg, err := rd.segment(shards[i])
-			if err != nil {
-				return nil, err
-			}
-			for j := range seg.len() {
-				r := seg.row(j)
-				name := seg.agents[r.agent]
-				if cur, ok := latest[name]; !ok || r.at > cur.at {
-					latest[name] = ref{seg: seg, i: int32(j), at: r.at, id: r.id, agentIndex: r.agent}
-				}
-			}
+	for _, r := range rs.refs {
+		if cur, ok := latest[r.agent()]; !ok || r.at > cur.at || (r.at == cur.at && compareIDs(r, cur) > 0) {
+			latest[r.agent()] = r
 		}
 	}
 	refs := make([]ref, 0, len(latest))

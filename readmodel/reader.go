@@ -108,9 +108,10 @@ func (rd *Reader) load(srcs []source, kinds []changelog.Kind) (Set, error) {
 	return set, nil
 }
 
-// shards lists the shards of the kinds' directories (every kind's when
-// none) in the trees of srcs, each distinct tree of a shard once, and the
-// files there that are not where records live.
+// shards lists the kinds' directories (every kind's when none) in the
+// trees of srcs, each distinct tree of one once, and the files there that
+// are not where records live. Each is read as one segment made of its
+// shards' (see segment).
 func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
 	dirs := changelog.Dirs()
 	if len(kinds) > 0 {
@@ -138,13 +139,9 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 				continue // the kind's whole directory is one already listed
 			}
 			seen[shard{e.Name, e.Blob}] = true
+			out = append(out, shard{e.Name, e.Blob})
 			for _, sub := range l.entries(e.Name) {
-				p := e.Name + "/" + sub.Name
-				switch {
-				case sub.Dir && !seen[shard{p, sub.Blob}]:
-					seen[shard{p, sub.Blob}] = true
-					out = append(out, shard{p, sub.Blob})
-				case !sub.Dir && misplaced(p):
+				if p := e.Name + "/" + sub.Name; !sub.Dir && misplaced(p) {
 					problems = append(problems, misplacedProblem(p))
 				}
 			}
@@ -186,14 +183,12 @@ func (rd *Reader) records(seg *segment) ([]*changelog.Record, error) {
 
 // rebuild builds sh's segment from git alone, over a damaged one.
 func (rd *Reader) rebuild(sh shard) (*segment, error) {
-	rd.mu.Lock()
-	defer rd.mu.Unlock()
 	_ = os.Remove(rd.segments.file(sh.path, sh.tree)) // it is written again below
-	seg, err := rd.buildSegment(sh, false)
+	seg, err := rd.build(sh, false)
 	if err != nil {
 		return nil, err
 	}
-	rd.loaded[sh] = seg
+	rd.remember(sh, seg)
 	return seg, nil
 }
 
@@ -206,21 +201,42 @@ const maxLoaded = 4096
 // damaged or of another format.
 func (rd *Reader) segment(sh shard) (*segment, error) {
 	rd.mu.Lock()
-	defer rd.mu.Unlock()
-	if seg, ok := rd.loaded[sh]; ok {
+	seg, ok := rd.loaded[sh]
+	rd.mu.Unlock()
+	if ok {
 		return seg, nil
 	}
+	// Not under the lock: a directory's segment opens its shards'. Two
+	// goroutines that build the same segment build the same bytes.
 	seg, err := rd.segments.load(sh)
 	if err != nil {
-		if seg, err = rd.buildSegment(sh, true); err != nil {
+		if seg, err = rd.build(sh, true); err != nil {
 			return nil, err
 		}
 	}
+	rd.remember(sh, seg)
+	return seg, nil
+}
+
+// build makes sh's segment from git: a kind's directory from its shards'
+// segments, a shard from its records.
+func (rd *Reader) build(sh shard, incremental bool) (*segment, error) {
+	if !strings.Contains(sh.path, "/") {
+		return rd.buildDir(sh)
+	}
+	return rd.buildSegment(sh, incremental)
+}
+
+func (rd *Reader) remember(sh shard, seg *segment) {
+	if seg.parts != nil {
+		seg.open, seg.rebuild = rd.segment, rd.rebuild
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
 	if len(rd.loaded) >= maxLoaded {
 		clear(rd.loaded)
 	}
 	rd.loaded[sh] = seg
-	return seg, nil
 }
 
 // uniqueProblems reports each problem once, though several branches hold it.

@@ -120,22 +120,38 @@ func (rs *rowSet) current() []ref {
 // decode returns the records of refs, in order. A segment whose record does
 // not decode is damaged: it is built again from git, and read from there.
 func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
-	// A segment that many records are read from is read whole, at once.
+	// Each record is read from its shard's segment; one that many records
+	// are read from is read whole, at once.
+	type at struct {
+		seg *segment
+		i   int
+	}
+	where := make([]at, len(refs))
 	count := map[*segment]int{}
-	for _, r := range refs {
-		if count[r.seg]++; count[r.seg] == wholeAfter {
-			r.seg.readBodies()
+	for k, r := range refs {
+		seg, i := r.seg, int(r.i)
+		if seg.parts != nil {
+			p := seg.partOf(i)
+			child, err := seg.open(p.shard)
+			if err != nil {
+				return nil, err
+			}
+			seg, i = child, i-p.start
+		}
+		where[k] = at{seg, i}
+		if count[seg]++; count[seg] == wholeAfter {
+			seg.readBodies()
 		}
 	}
 	out := make([]*changelog.Record, len(refs))
-	for i, r := range refs {
-		rec, err := r.seg.record(int(r.i))
+	for k, w := range where {
+		rec, err := w.seg.record(w.i)
 		if err != nil {
-			if rec, err = rd.decodeRebuilt(r); err != nil {
+			if rec, err = rd.decodeRebuilt(w.seg, refs[k].id); err != nil {
 				return nil, err
 			}
 		}
-		out[i] = rec
+		out[k] = rec
 	}
 	return out, nil
 }
@@ -144,13 +160,15 @@ func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
 // cheaper than reading each record alone.
 const wholeAfter = 4
 
-func (rd *Reader) decodeRebuilt(r ref) (*changelog.Record, error) {
-	seg, err := rd.rebuild(r.seg.shard)
+// decodeRebuilt builds a damaged shard's segment again and decodes the
+// record with id from it.
+func (rd *Reader) decodeRebuilt(damaged *segment, id uint64) (*changelog.Record, error) {
+	seg, err := rd.rebuild(damaged.shard)
 	if err != nil {
 		return nil, err
 	}
 	for i := range seg.len() {
-		if seg.row(i).id == r.id {
+		if seg.row(i).id == id {
 			return seg.record(i)
 		}
 	}

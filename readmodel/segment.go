@@ -27,13 +27,19 @@ import (
 //	header  magic, version, row count, meta length, bodies length,
 //	        CRC-32C of rows and meta (u32 LE)
 //	rows    rowSize bytes each, each with the CRC-32C of its record's bytes
-//	meta    shard path, agents, source ID hashes, problems
+//	meta    shard path, agents, source ID hashes, problems, parts
 //	bodies  each record as appendRecord writes it
+//
+// A kind's directory has a segment too, for reads that want all of a kind
+// on a branch (every log entry, for log --all): its rows are those of its
+// shards' segments, one after the other (its parts), and it has no bodies:
+// a record is decoded from its shard's segment. One file per branch and
+// kind instead of one per shard.
 //
 // The checksums make damage an error, never a misread record.
 const (
 	segmentMagic   = "planq-segment\n"
-	segmentVersion = 1
+	segmentVersion = 2
 	headerSize     = len(segmentMagic) + 5*4
 	rowSize        = 64
 	// maxSegmentRows bounds a damaged header's row count.
@@ -127,6 +133,18 @@ type segment struct {
 	mu       sync.Mutex          // guards bodies and recs: an MCP server reads from several goroutines
 	bodies   []byte              // nil until read
 	recs     []*changelog.Record // decoded records, by row, nil until decoded
+
+	// A directory's segment: its shards' segments and where their rows
+	// begin and end in its own, and how to open one (open) or build it
+	// again from git when it is damaged (rebuild).
+	parts         []part
+	open, rebuild func(shard) (*segment, error)
+}
+
+// part is one shard's rows in a directory's segment.
+type part struct {
+	shard
+	start, end int
 }
 
 func (s *segment) len() int      { return len(s.rows) / rowSize }
@@ -172,6 +190,10 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 			sources = append(sources, idHash(src.ID))
 		}
 	}
+	return assemble(rows, appendMeta(path, agents, sources, problems, nil), bodies)
+}
+
+func appendMeta(path string, agents []string, sources []uint64, problems []segProblem, parts []part) []byte {
 	meta := appendString(nil, path)
 	meta = appendStrings(meta, agents)
 	meta = binary.AppendUvarint(meta, uint64(len(sources)))
@@ -185,10 +207,22 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 		meta = binary.AppendUvarint(meta, uint64(p.err.Line))
 		meta = appendString(meta, p.err.Msg)
 	}
+	meta = binary.AppendUvarint(meta, uint64(len(parts)))
+	for _, p := range parts {
+		meta = appendString(meta, p.path)
+		meta = append(meta, p.tree[:]...)
+		meta = binary.AppendUvarint(meta, uint64(p.start))
+		meta = binary.AppendUvarint(meta, uint64(p.end))
+	}
+	return meta
+}
+
+// assemble lays out a segment file: header, rows, meta, bodies.
+func assemble(rows, meta, bodies []byte) []byte {
 	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies))
 	out = append(out, segmentMagic...)
 	sum := crc32.Update(crc32.Checksum(rows, castagnoli), castagnoli, meta)
-	for _, n := range []uint32{segmentVersion, uint32(len(recs)), uint32(len(meta)), uint32(len(bodies)), sum} {
+	for _, n := range []uint32{segmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum} {
 		out = binary.LittleEndian.AppendUint32(out, n)
 	}
 	out = append(out, rows...)
@@ -245,14 +279,34 @@ func readSegment(file string, sh shard) (*segment, error) {
 	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
 		return nil, err
 	}
-	for i := range s.len() {
-		r := s.row(i)
-		if uint64(r.off)+uint64(r.size) > uint64(bodiesN) || int(r.agent) >= len(s.agents) ||
-			(r.to != noAgent && int(r.to) >= len(s.agents)) {
-			return nil, errDamaged
-		}
+	if err := s.check(); err != nil {
+		return nil, err
 	}
 	return s, nil
+}
+
+// check holds the rows to the segment's tables: every agent they name is
+// in the table, every record's bytes in the bodies (or, in a directory's
+// segment, every row in one part).
+func (s *segment) check() error {
+	for i := range s.len() {
+		r := s.row(i)
+		if (s.parts == nil && uint64(r.off)+uint64(r.size) > uint64(s.bodiesN)) || int(r.agent) >= len(s.agents) ||
+			(r.to != noAgent && int(r.to) >= len(s.agents)) {
+			return errDamaged
+		}
+	}
+	next := 0
+	for _, p := range s.parts {
+		if p.start != next || p.end < p.start {
+			return errDamaged
+		}
+		next = p.end
+	}
+	if s.parts != nil && next != s.len() {
+		return errDamaged
+	}
+	return nil
 }
 
 // firstRead is what readSegment reads first: header, rows and meta of a
@@ -283,6 +337,17 @@ func (s *segment) readMeta(b []byte, path string) error {
 		p := &changelog.ParseError{Path: d.str(), Line: int(d.uint()), Msg: d.str()}
 		s.problems = append(s.problems, segProblem{blob: blob, err: p})
 	}
+	n = d.uint()
+	if n > uint64(len(d.b)) {
+		return errDamaged
+	}
+	for range n {
+		var p part
+		p.path = d.str()
+		copy(p.tree[:], d.bytes(uint64(len(p.tree))))
+		p.start, p.end = int(d.uint()), int(d.uint())
+		s.parts = append(s.parts, p)
+	}
 	if d.err == nil && len(d.b) != 0 {
 		d.fail()
 	}
@@ -298,6 +363,10 @@ func (s *segment) record(i int) (*changelog.Record, error) {
 }
 
 func (s *segment) recordLocked(i int) (*changelog.Record, error) {
+	if s.parts != nil {
+		p := s.partOf(i)
+		return s.childRecord(p, i-p.start)
+	}
 	if s.recs == nil {
 		s.recs = make([]*changelog.Record, s.len())
 	}
@@ -328,6 +397,52 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 	return r, nil
 }
 
+// partOf is the part that holds row i of a directory's segment.
+func (s *segment) partOf(i int) part {
+	j, _ := slices.BinarySearchFunc(s.parts, i, func(p part, i int) int {
+		switch {
+		case i < p.start:
+			return 1
+		case i >= p.end:
+			return -1
+		}
+		return 0
+	})
+	return s.parts[min(j, len(s.parts)-1)]
+}
+
+// childRecord decodes row i of part p's shard, built again from git once
+// if its segment is damaged.
+func (s *segment) childRecord(p part, i int) (*changelog.Record, error) {
+	child, err := s.open(p.shard)
+	if err != nil {
+		return nil, err
+	}
+	r, err := child.record(i)
+	if err == nil {
+		return r, nil
+	}
+	if child, err = s.rebuild(p.shard); err != nil {
+		return nil, err
+	}
+	return child.record(i)
+}
+
+func (s *segment) childRecords(p part) ([]*changelog.Record, error) {
+	child, err := s.open(p.shard)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := child.records()
+	if err == nil && len(recs) == p.end-p.start {
+		return recs, nil
+	}
+	if child, err = s.rebuild(p.shard); err != nil {
+		return nil, err
+	}
+	return child.records()
+}
+
 // readBodies reads every record's bytes in one go, for the reads to come.
 // A failure is left for them to meet.
 func (s *segment) readBodies() {
@@ -350,6 +465,17 @@ func (s *segment) readBodiesLocked() error {
 
 // records decodes every row's record, reading the bodies in one go.
 func (s *segment) records() ([]*changelog.Record, error) {
+	if s.parts != nil {
+		var out []*changelog.Record
+		for _, p := range s.parts {
+			recs, err := s.childRecords(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, recs...)
+		}
+		return out, nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.readBodiesLocked(); err != nil {

@@ -203,3 +203,58 @@ func decodeBuilt(data []byte, sh shard) (*segment, error) {
 func uint32At(data []byte, field int) uint32 {
 	return binary.LittleEndian.Uint32(data[len(segmentMagic)+4*field:])
 }
+
+// buildDir makes the segment of a kind's directory: its shards' rows, one
+// shard after the other, their agents in one table.
+func (rd *Reader) buildDir(dir shard) (*segment, error) {
+	entries, err := rd.repo.TreeEntries(dir.tree)
+	if err != nil {
+		return nil, err
+	}
+	var rows []byte
+	var agents []string
+	agentIndex := map[string]uint16{}
+	var sources []uint64
+	var problems []segProblem
+	parts := []part{} // not nil: this is a directory's segment, even an empty one
+	for _, e := range entries {
+		if !e.Dir {
+			continue // files at the top of a kind's directory are the reader's to report
+		}
+		sh := shard{dir.path + "/" + e.Name, e.Blob}
+		child, err := rd.segment(sh)
+		if err != nil {
+			return nil, err
+		}
+		start := len(rows) / rowSize
+		for i := range child.len() {
+			r := child.row(i)
+			remap := func(a uint16) uint16 {
+				name := child.agents[a]
+				j, ok := agentIndex[name]
+				if !ok {
+					j = uint16(len(agents))
+					agentIndex[name] = j
+					agents = append(agents, name)
+				}
+				return j
+			}
+			r.agent = remap(r.agent)
+			if r.to != noAgent {
+				r.to = remap(r.to)
+			}
+			rows = append(rows, make([]byte, rowSize)...)
+			r.put(rows[len(rows)-rowSize:])
+		}
+		sources = append(sources, child.sources...)
+		problems = append(problems, child.problems...)
+		parts = append(parts, part{shard: sh, start: start, end: len(rows) / rowSize})
+	}
+	data := assemble(rows, appendMeta(dir.path, agents, sources, problems, parts), nil)
+	_ = rd.segments.save(dir.path, dir.tree, data) // as buildSegment: used from memory all the same
+	seg, err := decodeBuilt(data, dir)
+	if err != nil {
+		return nil, err
+	}
+	return seg, nil
+}

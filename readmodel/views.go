@@ -91,7 +91,6 @@ func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*change
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rs.byTime()
 	ranked = rs.current()
 	held = make(map[uint64]bool, len(ranked))
 	for _, r := range ranked {
@@ -102,11 +101,15 @@ func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*change
 			held[h] = true
 		}
 	}
-	slices.SortStableFunc(ranked, func(a, b ref) int {
+	// Rank's order, in one sort: by priority, newest first, ties by ID.
+	slices.SortFunc(ranked, func(a, b ref) int {
 		if a.priority != b.priority {
 			return int(a.priority) - int(b.priority)
 		}
-		return cmp.Compare(b.at, a.at)
+		if a.at != b.at {
+			return cmp.Compare(b.at, a.at)
+		}
+		return compareIDs(a, b)
 	})
 	return ranked, held, rs.problems, nil
 }
