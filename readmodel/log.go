@@ -1,6 +1,8 @@
 package readmodel
 
 import (
+	"container/heap"
+	"slices"
 	"sort"
 	"time"
 
@@ -56,30 +58,53 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		return nil, err
 	}
 	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(rs.problems)}
-	var shown, latest []ref
+	// One pass, in no order: each agent's count and latest entry, and the
+	// entries shown; only those are sorted (all of them, or the newest
+	// Limit kept in a heap), never the whole history.
+	var shown []ref
+	newest := &refHeap{}
+	latest := map[string]ref{}
 	activity := map[string]*Activity{}
-	refs := rs.byTime()
-	for i := len(refs) - 1; i >= 0; i-- {
-		r := refs[i]
+	for _, r := range rs.refs {
 		if r.kind() != changelog.KindLog || (!opts.All && r.agent() != opts.Agent) || time.Unix(0, r.at).Before(opts.Since) {
 			continue
 		}
-		if opts.Limit == 0 || len(shown) < opts.Limit {
+		if opts.Limit == 0 {
 			shown = append(shown, r)
+		} else if newest.Len() < opts.Limit {
+			heap.Push(newest, r)
+		} else if newer(r, newest.refs[0]) {
+			newest.refs[0] = r
+			heap.Fix(newest, 0)
 		}
 		act := activity[r.agent()]
 		if act == nil {
 			act = &Activity{Agent: r.agent()}
 			activity[r.agent()] = act
-			latest = append(latest, r)
 		}
 		act.Entries++
+		if cur, ok := latest[r.agent()]; !ok || newer(r, cur) {
+			latest[r.agent()] = r
+		}
 	}
+	if opts.Limit > 0 {
+		shown = newest.refs
+	}
+	slices.SortFunc(shown, func(a, b ref) int {
+		if newer(a, b) {
+			return -1
+		}
+		return 1
+	})
 	if view.Entries, err = rd.decode(shown); err != nil {
 		return nil, err
 	}
 	if opts.All {
-		recs, err := rd.decode(latest)
+		refs := make([]ref, 0, len(latest))
+		for _, r := range latest {
+			refs = append(refs, r)
+		}
+		recs, err := rd.decode(refs)
 		if err != nil {
 			return nil, err
 		}
@@ -88,9 +113,42 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 			act.LastEntry, act.Title = r.Timestamp, r.Title()
 			view.Agents = append(view.Agents, *act)
 		}
-		sort.SliceStable(view.Agents, func(i, j int) bool { return view.Agents[i].LastEntry.After(view.Agents[j].LastEntry) })
+		sortActivity(view.Agents)
 	}
 	return view, nil
+}
+
+// newer orders entries newest first: by time, ties by ID, the reverse of
+// SortByTime.
+func newer(a, b ref) bool {
+	if a.at != b.at {
+		return a.at > b.at
+	}
+	return compareIDs(a, b) > 0
+}
+
+// refHeap holds the newest entries seen, the oldest of them on top.
+type refHeap struct{ refs []ref }
+
+func (h *refHeap) Len() int           { return len(h.refs) }
+func (h *refHeap) Less(i, j int) bool { return newer(h.refs[j], h.refs[i]) }
+func (h *refHeap) Swap(i, j int)      { h.refs[i], h.refs[j] = h.refs[j], h.refs[i] }
+func (h *refHeap) Push(x any)         { h.refs = append(h.refs, x.(ref)) }
+func (h *refHeap) Pop() any {
+	r := h.refs[len(h.refs)-1]
+	h.refs = h.refs[:len(h.refs)-1]
+	return r
+}
+
+// sortActivity orders agents by their latest entry, newest first, ties by
+// name.
+func sortActivity(acts []Activity) {
+	sort.SliceStable(acts, func(i, j int) bool {
+		if !acts[i].LastEntry.Equal(acts[j].LastEntry) {
+			return acts[i].LastEntry.After(acts[j].LastEntry)
+		}
+		return acts[i].Agent < acts[j].Agent
+	})
 }
 
 // Latest is each agent's latest log entry, newest agent first, without the
@@ -106,7 +164,7 @@ func (rd *Reader) Latest() ([]Activity, error) {
 	}
 	latest := map[string]ref{}
 	for _, r := range rs.refs {
-		if cur, ok := latest[r.agent()]; !ok || r.at > cur.at || (r.at == cur.at && compareIDs(r, cur) > 0) {
+		if cur, ok := latest[r.agent()]; !ok || newer(r, cur) {
 			latest[r.agent()] = r
 		}
 	}
@@ -122,11 +180,6 @@ func (rd *Reader) Latest() ([]Activity, error) {
 	for _, r := range recs {
 		out = append(out, Activity{Agent: r.Agent, LastEntry: r.Timestamp, Title: r.Title()})
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].LastEntry.Equal(out[j].LastEntry) {
-			return out[i].LastEntry.After(out[j].LastEntry)
-		}
-		return out[i].Agent < out[j].Agent
-	})
+	sortActivity(out)
 	return out, nil
 }

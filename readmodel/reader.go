@@ -28,12 +28,14 @@ type Reader struct {
 	mu       sync.Mutex
 	loaded   map[shard]*segment // this process's segments
 	listings map[staterepo.Hash]*listing
+	holdings map[staterepo.Hash]*Holdings
 }
 
 // Open returns a reader of repo whose segments live under cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Reader {
 	return &Reader{repo: repo, cacheDir: cacheDir, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")},
-		readBlob: repo.ReadBlob, loaded: map[shard]*segment{}, listings: map[staterepo.Hash]*listing{}}
+		readBlob: repo.ReadBlob, loaded: map[shard]*segment{}, listings: map[staterepo.Hash]*listing{},
+		holdings: map[staterepo.Hash]*Holdings{}}
 }
 
 // Close releases the reader. Segments are written as they are built, so

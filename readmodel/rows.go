@@ -15,6 +15,7 @@ type ref struct {
 	at         int64
 	id         uint64
 	supersedes uint64
+	subject    uint64
 	i          int32
 	agentIndex uint16
 	kindIndex  uint8
@@ -57,7 +58,7 @@ func (rd *Reader) rows(srcs []source, kinds ...changelog.Kind) (*rowSet, error) 
 			r := s.row(i)
 			if !seen[r.id] {
 				seen[r.id] = true
-				rs.refs = append(rs.refs, ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, i: int32(i),
+				rs.refs = append(rs.refs, ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, subject: r.subject, i: int32(i),
 					agentIndex: r.agent, kindIndex: r.kind, priority: r.priority, flags: r.flags})
 			}
 		}

@@ -41,7 +41,7 @@ const (
 	segmentMagic   = "planq-segment\n"
 	segmentVersion = 2
 	headerSize     = len(segmentMagic) + 5*4
-	rowSize        = 64
+	rowSize        = 72
 	// maxSegmentRows bounds a damaged header's row count.
 	maxSegmentRows = 1 << 22
 )
@@ -68,6 +68,7 @@ type row struct {
 	priority   uint8  // Priority of the record
 	flags      uint8
 	crc        uint32 // CRC-32C of the record's bytes
+	subject    uint64 // idHash of changelog.SubjectKey, for the promoted kinds; 0 for others
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -83,6 +84,7 @@ func (r *row) put(b []byte) {
 	binary.LittleEndian.PutUint16(b[54:], r.to)
 	b[56], b[57], b[58] = r.kind, r.priority, r.flags
 	binary.LittleEndian.PutUint32(b[60:], r.crc)
+	binary.LittleEndian.PutUint64(b[64:], r.subject)
 }
 
 func getRow(b []byte) row {
@@ -97,6 +99,7 @@ func getRow(b []byte) row {
 	r.to = binary.LittleEndian.Uint16(b[54:])
 	r.kind, r.priority, r.flags = b[56], b[57], b[58]
 	r.crc = binary.LittleEndian.Uint32(b[60:])
+	r.subject = binary.LittleEndian.Uint64(b[64:])
 	return r
 }
 
@@ -175,6 +178,9 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 			agent: agentOf(r.Agent), to: noAgent, kind: kindIndex(r.Kind), priority: uint8(Priority(r))}
 		if r.To != "" {
 			rw.to = agentOf(r.To)
+		}
+		if spec := r.Kind.Spec(); spec != nil && spec.Promoted {
+			rw.subject = idHash(changelog.SubjectKey(r))
 		}
 		if r.Tombstone {
 			rw.flags |= flagTombstone

@@ -43,7 +43,7 @@ func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 	if err := w.Close(); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
 	}
-	return r.st.SetEncodedObject(obj)
+	return r.storeLoose(obj)
 }
 
 // ReadBlob returns the content of a blob.
@@ -166,7 +166,7 @@ func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
 	if err := tree.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to encode tree: %w", err)
 	}
-	h, err := r.st.SetEncodedObject(obj)
+	h, err := r.storeLoose(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write tree: %w", err)
 	}
@@ -196,7 +196,7 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 	if err := c.Encode(obj); err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to encode commit: %w", err)
 	}
-	h, err := r.st.SetEncodedObject(obj)
+	h, err := r.storeLoose(obj)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write commit: %w", err)
 	}

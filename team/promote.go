@@ -160,43 +160,44 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			return nil, err
 		}
 	}
-	globalSet, err := promoted(store, globalTip)
+	// What global holds, by ID and by subject (for duplicates and
+	// disputes), answered from rows; only what the agent has that global
+	// does not is decoded.
+	global, err := store.Records.Holdings(globalTip)
 	if err != nil {
 		return nil, err
 	}
-	mineSet, err := promoted(store, agentTip)
+	mineSet, err := store.Records.Unheld(agentTip, global)
 	if err != nil {
 		return nil, err
 	}
-	global, mine := globalSet.Records, mineSet.Records
 	p.problems = mineSet.ProblemLines()
-
-	// Present in global: by ID, or merged into a global record as a source.
-	present := map[string]bool{}
-	for _, r := range global {
-		present[r.ID] = true
-		for _, s := range r.Sources {
-			present[s.ID] = true
-		}
-	}
-	// What global says now, by subject, for duplicates and disputes.
+	// What this promote adds, by subject, ahead of what global says.
 	bySubject := map[string]*changelog.Record{}
-	for _, r := range changelog.Current(global) {
-		bySubject[changelog.SubjectKey(r)] = r
+	about := func(r *changelog.Record) (*changelog.Record, bool, error) {
+		if existing, ok := bySubject[changelog.SubjectKey(r)]; ok {
+			return existing, true, nil
+		}
+		existing, err := global.About(r)
+		return existing, existing != nil, err
 	}
 	wanted := map[string]bool{}
 	for _, id := range ids {
 		wanted[id] = true
 	}
 	now := time.Now().UTC()
-	for _, r := range mine {
-		if present[r.ID] || (len(ids) > 0 && !wanted[r.ID]) {
+	for _, r := range mineSet.Records {
+		if len(ids) > 0 && !wanted[r.ID] {
 			continue
 		}
 		delete(wanted, r.ID)
 		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: readmodel.Title(r), Path: changelog.RecordPath(r), record: r}
 		if r.Supersedes == "" && !r.Tombstone {
-			if existing, ok := bySubject[changelog.SubjectKey(r)]; ok {
+			existing, ok, err := about(r)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				if changelog.ContentKey(existing) == changelog.ContentKey(r) {
 					merged := cite(existing, r, now)
 					c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
@@ -238,13 +239,6 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 		p.candidates = append(p.candidates, branches...)
 	}
 	return p, nil
-}
-
-// promoted loads the records of the kinds promote carries, in a commit.
-// Malformed records stay where they are; promote moves only good ones and
-// reports the others.
-func promoted(store *agent.Store, tip staterepo.Hash) (readmodel.Set, error) {
-	return store.Records.Commit(tip, changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Promoted })...)
 }
 
 // cite makes the new version of existing that also cites dup.

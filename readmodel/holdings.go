@@ -1,0 +1,92 @@
+package readmodel
+
+import (
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// Holdings is what a tree of global holds of the kinds promote carries, as
+// promote asks it: whether it holds a record (by ID, or merged into another
+// as a source), and its current record about a subject. It is answered from
+// rows; only the records asked about are decoded.
+type Holdings struct {
+	rd        *Reader
+	held      map[uint64]bool
+	bySubject map[uint64]ref // the latest current record about each subject
+	problems  []*changelog.ParseError
+}
+
+// Holdings reads what global's commit tip holds; once per reader, since a
+// lead's prime asks it of every agent.
+func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
+	rd.mu.Lock()
+	h, ok := rd.holdings[tip]
+	rd.mu.Unlock()
+	if ok {
+		return h, nil
+	}
+	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
+	if err != nil {
+		return nil, err
+	}
+	h = &Holdings{rd: rd, held: make(map[uint64]bool, len(rs.refs)), bySubject: map[uint64]ref{}, problems: rs.problems}
+	for _, r := range rs.refs {
+		h.held[r.id] = true
+	}
+	for _, s := range rs.segs {
+		for _, id := range s.sources {
+			h.held[id] = true
+		}
+	}
+	for _, r := range rs.current() {
+		if cur, ok := h.bySubject[r.subject]; !ok || r.at > cur.at || (r.at == cur.at && compareIDs(r, cur) > 0) {
+			h.bySubject[r.subject] = r
+		}
+	}
+	rd.mu.Lock()
+	rd.holdings[tip] = h
+	rd.mu.Unlock()
+	return h, nil
+}
+
+// Holds reports whether global holds the record with id.
+func (h *Holdings) Holds(id string) bool { return h.held[idHash(id)] }
+
+// About returns global's current record about r's subject (see
+// changelog.SubjectKey), nil when it has none.
+func (h *Holdings) About(r *changelog.Record) (*changelog.Record, error) {
+	key := changelog.SubjectKey(r)
+	about, ok := h.bySubject[idHash(key)]
+	if !ok {
+		return nil, nil
+	}
+	recs, err := h.rd.decode([]ref{about})
+	if err != nil {
+		return nil, err
+	}
+	if changelog.SubjectKey(recs[0]) != key {
+		return nil, nil // two subjects of one hash: not this one
+	}
+	return recs[0], nil
+}
+
+// Unheld loads the records of the kinds promote carries in the commit tip
+// that h does not hold, oldest first, and the files there that are not
+// readable records.
+func (rd *Reader) Unheld(tip staterepo.Hash, h *Holdings) (Set, error) {
+	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
+	if err != nil {
+		return Set{}, err
+	}
+	var refs []ref
+	for _, r := range rs.byTime() {
+		if !h.held[r.id] {
+			refs = append(refs, r)
+		}
+	}
+	recs, err := rd.decode(refs)
+	if err != nil {
+		return Set{}, err
+	}
+	return Set{Records: recs, Problems: rs.problems}, nil
+}
