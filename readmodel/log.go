@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"container/heap"
+	"maps"
 	"slices"
 	"sort"
 	"time"
@@ -100,11 +101,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		return nil, err
 	}
 	if opts.All {
-		refs := make([]ref, 0, len(latest))
-		for _, r := range latest {
-			refs = append(refs, r)
-		}
-		recs, err := rd.decode(refs)
+		recs, err := rd.decode(slices.Collect(maps.Values(latest)))
 		if err != nil {
 			return nil, err
 		}
@@ -168,11 +165,7 @@ func (rd *Reader) Latest() ([]Activity, error) {
 			latest[r.agent()] = r
 		}
 	}
-	refs := make([]ref, 0, len(latest))
-	for _, r := range latest {
-		refs = append(refs, r)
-	}
-	recs, err := rd.decode(refs)
+	recs, err := rd.decode(slices.Collect(maps.Values(latest)))
 	if err != nil {
 		return nil, err
 	}

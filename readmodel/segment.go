@@ -156,17 +156,8 @@ func (s *segment) row(i int) row { return getRow(s.rows[i*rowSize:]) }
 // encodeSegment lays out recs (with their blobs) and problems as a segment
 // file. recs must be sorted oldest first.
 func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash, problems []segProblem) []byte {
-	agentIndex := map[string]uint16{}
-	var agents []string
-	agentOf := func(name string) uint16 {
-		i, ok := agentIndex[name]
-		if !ok {
-			i = uint16(len(agents))
-			agentIndex[name] = i
-			agents = append(agents, name)
-		}
-		return i
-	}
+	var agents agentTable
+	agentOf := agents.index
 	rows := make([]byte, len(recs)*rowSize)
 	var bodies []byte
 	var sources []uint64
@@ -196,7 +187,26 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 			sources = append(sources, idHash(src.ID))
 		}
 	}
-	return assemble(rows, appendMeta(path, agents, sources, problems, nil), bodies)
+	return assemble(rows, appendMeta(path, agents.names, sources, problems, nil), bodies)
+}
+
+// agentTable numbers the agents a segment's rows name.
+type agentTable struct {
+	names  []string
+	byName map[string]uint16
+}
+
+func (t *agentTable) index(name string) uint16 {
+	i, ok := t.byName[name]
+	if !ok {
+		if t.byName == nil {
+			t.byName = map[string]uint16{}
+		}
+		i = uint16(len(t.names))
+		t.byName[name] = i
+		t.names = append(t.names, name)
+	}
+	return i
 }
 
 func appendMeta(path string, agents []string, sources []uint64, problems []segProblem, parts []part) []byte {

@@ -212,8 +212,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 		return nil, err
 	}
 	var rows []byte
-	var agents []string
-	agentIndex := map[string]uint16{}
+	var agents agentTable
 	var sources []uint64
 	var problems []segProblem
 	parts := []part{} // not nil: this is a directory's segment, even an empty one
@@ -229,19 +228,9 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 		start := len(rows) / rowSize
 		for i := range child.len() {
 			r := child.row(i)
-			remap := func(a uint16) uint16 {
-				name := child.agents[a]
-				j, ok := agentIndex[name]
-				if !ok {
-					j = uint16(len(agents))
-					agentIndex[name] = j
-					agents = append(agents, name)
-				}
-				return j
-			}
-			r.agent = remap(r.agent)
+			r.agent = agents.index(child.agents[r.agent])
 			if r.to != noAgent {
-				r.to = remap(r.to)
+				r.to = agents.index(child.agents[r.to])
 			}
 			rows = append(rows, make([]byte, rowSize)...)
 			r.put(rows[len(rows)-rowSize:])
@@ -250,7 +239,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 		problems = append(problems, child.problems...)
 		parts = append(parts, part{shard: sh, start: start, end: len(rows) / rowSize})
 	}
-	data := assemble(rows, appendMeta(dir.path, agents, sources, problems, parts), nil)
+	data := assemble(rows, appendMeta(dir.path, agents.names, sources, problems, parts), nil)
 	_ = rd.segments.save(dir.path, dir.tree, data) // as buildSegment: used from memory all the same
 	seg, err := decodeBuilt(data, dir)
 	if err != nil {
