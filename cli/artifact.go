@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -118,7 +117,7 @@ func runArtifactList(env *Env, opts artifactListOptions) error {
 	if opts.json {
 		return env.writeJSON(list)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "NAME\tSIZE\tPATH")
 	for _, x := range list {
 		fmt.Fprintf(tw, "%s\t%d\t%s\n", x.Name, x.Size, x.Path)

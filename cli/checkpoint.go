@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +91,7 @@ func listCheckpoints(env *Env, store *agent.Store, opts checkpointListOptions) e
 		}
 		return env.writeJSON(list)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "AGENT\tNAME\tCOMMIT\tTIME\tNOTE")
 	for _, c := range list {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Agent, c.Name, short(c.Commit), c.Time.Local().Format("2006-01-02 15:04"), c.Note)

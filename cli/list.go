@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -47,7 +46,7 @@ func listAgents(env *Env, store *agent.Store, opts listOptions) error {
 		}
 		return reportProblems(problems)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "AGENT\tBRANCH\tSTATUS\tLAST ACTIVITY\tRECORDS\tWORKSPACE")
 	for _, a := range agents {
 		var counts []string

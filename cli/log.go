@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -86,7 +85,7 @@ func runLog(env *Env, opts logOptions) error {
 }
 
 func printLog(env *Env, view *readmodel.LogView, full bool) error {
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	if len(view.Agents) > 0 {
 		fmt.Fprintln(tw, "AGENT\tENTRIES\tLAST ENTRY\tLATEST")
 		for _, a := range view.Agents {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -69,7 +68,7 @@ func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
 	if opts.json {
 		return env.writeJSON(tools)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "TOOL\tREAD ONLY\tDESCRIPTION")
 	for _, t := range tools {
 		fmt.Fprintf(tw, "%s\t%t\t%s\n", t.Name, t.ReadOnly, firstLine(t.Description, 80))

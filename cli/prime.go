@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -85,7 +84,7 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 		env.Log.Warn("malformed record left out", "problem", problem)
 	}
 	if opts.dryRun {
-		tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "STATE\tSECTION\tPRIORITY\tSIZE\tTEXT")
 		for _, it := range doc.Items {
 			state := "included"

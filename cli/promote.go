@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -113,7 +112,7 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 }
 
 func printCandidates(w io.Writer, cs []team.Candidate, numbered bool) error {
-	tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+	tw := newTable(w)
 	for i, c := range cs {
 		prefix := ""
 		if numbered {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -36,7 +35,7 @@ func runArchives(env *Env, opts archivesOptions) error {
 		if opts.json {
 			return env.writeJSON(list)
 		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 2, 2, ' ', 0)
+		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "AGENT\tCOMMIT\tARCHIVE")
 		for _, a := range list {
 			fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Agent, short(a.Commit), a.Ref)
