@@ -273,3 +273,35 @@ func fill(t *testing.T, v reflect.Value, s string) {
 		t.Fatalf("fill does not know %s: teach it, and the cache codec, the new field", v.Type())
 	}
 }
+
+// TestOneNewRecordCostsOneParse: a shard's new tree is built from the
+// shard's newest segment, so a branch that adds one record to global's
+// shards costs reading that record alone.
+func TestOneNewRecordCostsOneParse(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	cacheDir := t.TempDir()
+	reads := 0
+	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != len(recs) {
+		t.Fatalf("first load: %d reads, err %v", reads, err)
+	}
+	added := *recs[1] // a learning in the same domain, written later
+	added.Body, added.Timestamp = "go test hangs again", added.Timestamp.Add(time.Hour)
+	added.ID = changelog.NewID(added.Agent, added.Kind, added.Body, added.Timestamp)
+	data, err := changelog.Render(&added)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CreateBranch(context.Background(), "agent-auth", project.GlobalBranch,
+		map[string][]byte{changelog.RecordPath(&added): data}, "one more"); err != nil {
+		t.Fatal(err)
+	}
+	reads = 0
+	set, err := counting(repo, cacheDir, &reads).Branch("agent-auth")
+	if err != nil || len(set.Records) != len(recs)+1 {
+		t.Fatalf("load of the branch: %d records, err %v", len(set.Records), err)
+	}
+	if reads != 1 {
+		t.Errorf("the branch's load read %d blobs, want 1: the new record alone", reads)
+	}
+}

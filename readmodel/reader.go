@@ -152,7 +152,7 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 	return out, problems, nil
 }
 
-// segmentsOf returns the segments of the kinds' shards in the trees of tips.
+// segmentsOf returns the segments of the kinds' directories in the trees of srcs.
 func (rd *Reader) segmentsOf(srcs []source, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
 	shards, problems, err := rd.shards(srcs, kinds)
 	if err != nil {
