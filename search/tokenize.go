@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -43,7 +44,33 @@ func term(part string) string {
 	if english.IsStopWord(w) {
 		return ""
 	}
-	return english.Stem(w, false)
+	return stem(w)
+}
+
+// stems remembers the stem of each word met: records repeat their words,
+// and stemming is most of what indexing a record costs. It is bounded so
+// that a long-running server meeting endless new words stays small.
+var stems = struct {
+	sync.Mutex
+	m map[string]string
+}{m: map[string]string{}}
+
+const maxStems = 1 << 18
+
+func stem(w string) string {
+	stems.Lock()
+	s, ok := stems.m[w]
+	stems.Unlock()
+	if ok {
+		return s
+	}
+	s = english.Stem(w, false)
+	stems.Lock()
+	if len(stems.m) < maxStems {
+		stems.m[w] = s
+	}
+	stems.Unlock()
+	return s
 }
 
 func isDigit(s string) bool {
@@ -78,6 +105,10 @@ func isJoiner(r rune) bool { return r == '_' || r == '-' || r == '.' || r == '/'
 func splitIdentifier(word string) []string {
 	var parts []string
 	for _, chunk := range strings.FieldsFunc(word, isJoiner) {
+		if plainLower(chunk) {
+			parts = append(parts, chunk) // nothing to split: most words
+			continue
+		}
 		rs := []rune(chunk)
 		start := 0
 		for i := 1; i < len(rs); i++ {
@@ -93,4 +124,14 @@ func splitIdentifier(word string) []string {
 		parts = append(parts, string(rs[start:]))
 	}
 	return parts
+}
+
+// plainLower reports whether s is lowercase ASCII letters only.
+func plainLower(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
