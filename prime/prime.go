@@ -84,7 +84,7 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	store := a.Store()
 	doc := &Document{Project: store.Project.Config.Project, Agent: a.Name, Role: opts.Role, Source: opts.Source}
-	s, err := BuildSummary(a)
+	s, err := buildSummary(a, readmodel.MaxTeamLearnings)
 	if err != nil {
 		return nil, err
 	}

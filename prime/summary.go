@@ -27,8 +27,8 @@ type Summary struct {
 	TeamLearnings []*changelog.Record `json:"team_learnings"`
 	TeamDecisions []*changelog.Record `json:"team_decisions"`
 	// Team is the first of global's current learnings, ranked, of
-	// TeamTotal, for readers that show more of them (prime); Disputed, every
-	// disputed learning or decision in global.
+	// TeamTotal, for readers that show more of them (prime, which asks for
+	// them); Disputed, every disputed learning or decision in global.
 	Team      []*changelog.Record `json:"-"`
 	TeamTotal int                 `json:"-"`
 	Disputed  []*changelog.Record `json:"-"`
@@ -36,8 +36,13 @@ type Summary struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// BuildSummary assembles the summary for agent a.
-func BuildSummary(a *agent.Agent) (*Summary, error) {
+// BuildSummary assembles the summary for agent a. Team is left empty: of
+// global's learnings, the summary shows the first few (TeamLearnings).
+func BuildSummary(a *agent.Agent) (*Summary, error) { return buildSummary(a, 0) }
+
+// buildSummary assembles the summary with the first team learnings of
+// global, ranked, in Team.
+func buildSummary(a *agent.Agent, team int) (*Summary, error) {
 	store := a.Store()
 	s := &Summary{Project: store.Project.Config.Project, Agent: a.Name, Branch: a.Branch, AgentDir: a.Dir}
 	var err error
@@ -57,7 +62,7 @@ func BuildSummary(a *agent.Agent) (*Summary, error) {
 			}
 		}
 	}
-	v, err := store.Records.Agent(a.Name, a.Branch)
+	v, err := store.Records.Agent(a.Name, a.Branch, team)
 	if err != nil {
 		return nil, err
 	}

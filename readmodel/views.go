@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 	"sort"
 
@@ -82,7 +83,7 @@ var (
 // team is what global keeps of the promoted kinds, as rows: the current
 // version of each record, ranked for reading (see Rank), and the IDs global
 // holds, sources included.
-func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*changelog.ParseError, err error) {
+func (rd *Reader) team() (current []ref, held map[uint64]bool, problems []*changelog.ParseError, err error) {
 	tip, err := rd.repo.Tip(project.GlobalBranch)
 	if err != nil {
 		return nil, nil, nil, err
@@ -91,9 +92,9 @@ func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*change
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ranked = rs.current()
-	held = make(map[uint64]bool, len(ranked))
-	for _, r := range ranked {
+	current = rs.current()
+	held = make(map[uint64]bool, len(current))
+	for _, r := range current {
 		held[r.id] = true
 	}
 	for _, s := range rs.segs {
@@ -101,17 +102,49 @@ func (rd *Reader) team() (ranked []ref, held map[uint64]bool, problems []*change
 			held[h] = true
 		}
 	}
-	// Rank's order, in one sort: by priority, newest first, ties by ID.
-	slices.SortFunc(ranked, func(a, b ref) int {
-		if a.priority != b.priority {
-			return int(a.priority) - int(b.priority)
+	return current, held, rs.problems, nil
+}
+
+// rankOrder is Rank's order: by priority, newest first, ties by ID.
+func rankOrder(a, b ref) int {
+	if a.priority != b.priority {
+		return int(a.priority) - int(b.priority)
+	}
+	if a.at != b.at {
+		return cmp.Compare(b.at, a.at)
+	}
+	return compareIDs(a, b)
+}
+
+// firstRanked returns the first k of refs in rank order, sorting only
+// those: a heap of k holds the best seen, its worst on top.
+func firstRanked(refs []ref, k int) []ref {
+	h := &rankHeap{}
+	for _, r := range refs {
+		switch {
+		case k <= 0:
+			return nil
+		case h.Len() < k:
+			heap.Push(h, r)
+		case rankOrder(r, h.refs[0]) < 0:
+			h.refs[0] = r
+			heap.Fix(h, 0)
 		}
-		if a.at != b.at {
-			return cmp.Compare(b.at, a.at)
-		}
-		return compareIDs(a, b)
-	})
-	return ranked, held, rs.problems, nil
+	}
+	slices.SortFunc(h.refs, rankOrder)
+	return h.refs
+}
+
+type rankHeap struct{ refs []ref }
+
+func (h *rankHeap) Len() int           { return len(h.refs) }
+func (h *rankHeap) Less(i, j int) bool { return rankOrder(h.refs[i], h.refs[j]) > 0 }
+func (h *rankHeap) Swap(i, j int)      { h.refs[i], h.refs[j] = h.refs[j], h.refs[i] }
+func (h *rankHeap) Push(x any)         { h.refs = append(h.refs, x.(ref)) }
+func (h *rankHeap) Pop() any {
+	r := h.refs[len(h.refs)-1]
+	h.refs = h.refs[:len(h.refs)-1]
+	return r
 }
 
 // How much of each section an agent view keeps.
@@ -145,8 +178,9 @@ type AgentView struct {
 }
 
 // Agent builds the view of agent name, whose branch is branch (global, for a
-// reader without an agent of its own).
-func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
+// reader without an agent of its own), with the first team learnings of
+// global's in Team (at most MaxTeamLearnings; 0 for none).
+func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
 	v := &AgentView{RecentLog: []*changelog.Record{}, Decisions: []*changelog.Record{}, Learnings: []*changelog.Record{},
 		TeamLearnings: []*changelog.Record{}, TeamDecisions: []*changelog.Record{}}
 	// Each load reads only the kinds it needs: handoffs from every branch,
@@ -164,7 +198,7 @@ func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
 	if err != nil {
 		return nil, err
 	}
-	team, inGlobal, teamProblems, err := rd.team()
+	current, inGlobal, teamProblems, err := rd.team()
 	if err != nil {
 		return nil, err
 	}
@@ -185,23 +219,23 @@ func (rd *Reader) Agent(name, branch string) (*AgentView, error) {
 			learnings = append(learnings, r)
 		}
 	}
-	var teamLearnings, teamDecisions, primedTeam, disputed []ref
-	for _, r := range team {
+	var learned, decided, disputed []ref
+	for _, r := range current {
 		if kind := r.kind(); kind == changelog.KindLearning {
-			v.TeamTotal++
-			if len(primedTeam) < MaxTeamLearnings {
-				primedTeam = append(primedTeam, r)
-			}
-			if len(teamLearnings) < MaxTeam {
-				teamLearnings = append(teamLearnings, r)
-			}
-		} else if kind == changelog.KindDecision && len(teamDecisions) < MaxTeam {
-			teamDecisions = append(teamDecisions, r)
+			learned = append(learned, r)
+		} else if kind == changelog.KindDecision {
+			decided = append(decided, r)
 		}
 		if r.flags&flagDisputed != 0 {
 			disputed = append(disputed, r)
 		}
 	}
+	v.TeamTotal = len(learned)
+	primedTeam := firstRanked(learned, max(min(team, MaxTeamLearnings), MaxTeam))
+	teamLearnings := primedTeam[:min(MaxTeam, len(primedTeam))]
+	primedTeam = primedTeam[:min(team, MaxTeamLearnings, len(primedTeam))]
+	teamDecisions := firstRanked(decided, MaxTeam)
+	slices.SortFunc(disputed, rankOrder)
 	for _, section := range []struct {
 		refs []ref
 		recs *[]*changelog.Record

@@ -1,0 +1,33 @@
+package readmodel
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestFirstRankedIsTheHeadOfRank: the heap's first k are a full sort's.
+func TestFirstRankedIsTheHeadOfRank(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 200 {
+		n := rng.IntN(300)
+		refs := make([]ref, n)
+		for i := range refs {
+			// Distinct times: ties would need the records' IDs.
+			refs[i] = ref{priority: uint8(rng.IntN(5)), at: rng.Int64N(1<<20)<<20 | int64(i)}
+		}
+		k := rng.IntN(n + 2)
+		all := slices.Clone(refs)
+		slices.SortFunc(all, rankOrder)
+		got := firstRanked(refs, k)
+		want := all[:min(k, n)]
+		if len(got) != len(want) {
+			t.Fatalf("round %d: %d refs, want %d", round, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].priority != want[i].priority || got[i].at != want[i].at {
+				t.Fatalf("round %d: ref %d is %+v, want %+v", round, i, got[i], want[i])
+			}
+		}
+	}
+}
