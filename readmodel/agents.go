@@ -33,11 +33,11 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	srcs, err := rd.sources()
+	tips, err := rd.tips()
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := rd.rows(srcs)
+	rs, err := rd.rows(tips)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -77,24 +77,15 @@ type decoder struct {
 
 func (d *decoder) fail() { d.err, d.b = errDamaged, nil }
 
-func (d *decoder) uint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) uint() uint64 { return varint(d, binary.Uvarint) }
+func (d *decoder) int() int64   { return varint(d, binary.Varint) }
 
-func (d *decoder) int() int64 {
+// varint reads one varint with read (binary.Uvarint or binary.Varint).
+func varint[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0

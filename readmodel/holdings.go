@@ -25,7 +25,7 @@ func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
 	if ok {
 		return h, nil
 	}
-	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
+	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
 	if err != nil {
 		return nil, err
 	}
@@ -44,10 +44,18 @@ func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
 		}
 	}
 	rd.mu.Lock()
+	if len(rd.holdings) >= keepHoldings {
+		clear(rd.holdings)
+	}
 	rd.holdings[tip] = h
 	rd.mu.Unlock()
 	return h, nil
 }
+
+// keepHoldings bounds the holdings one reader keeps: each is a map of all
+// of global's IDs, and a long-running MCP server meets a new global with
+// every promote.
+const keepHoldings = 4
 
 // Holds reports whether global holds the record with id.
 func (h *Holdings) Holds(id string) bool { return h.held[idHash(id)] }
@@ -74,7 +82,7 @@ func (h *Holdings) About(r *changelog.Record) (*changelog.Record, error) {
 // that h does not hold, oldest first, and the files there that are not
 // readable records.
 func (rd *Reader) Unheld(tip staterepo.Hash, h *Holdings) (Set, error) {
-	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
+	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
 	if err != nil {
 		return Set{}, err
 	}

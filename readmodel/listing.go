@@ -61,6 +61,9 @@ func (rd *Reader) listing(commit staterepo.Hash) (*listing, error) {
 		// A listing that cannot be kept costs time, never a read.
 		_ = saveListing(rd.listingFile(commit), l)
 	}
+	if len(rd.listings) >= keepListings { // a long-running MCP server meets a tip per write
+		clear(rd.listings)
+	}
 	rd.listings[commit] = l
 	return l, nil
 }

@@ -1,7 +1,7 @@
 package readmodel
 
 import (
-	"container/heap"
+	"cmp"
 	"maps"
 	"slices"
 	"sort"
@@ -42,61 +42,44 @@ type LogView struct {
 // Log assembles the changelog of one agent, or of all of them. It decodes
 // only the entries it shows and each agent's latest.
 func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
-	var srcs []source
+	var tips []staterepo.Hash
 	var err error
 	if opts.All {
-		srcs, err = rd.sources()
+		tips, err = rd.tips()
 	} else {
 		var tip staterepo.Hash
 		tip, err = rd.repo.Tip(project.AgentBranch(opts.Agent))
-		srcs = []source{{tip: tip}}
+		tips = []staterepo.Hash{tip}
 	}
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rd.rows(srcs, changelog.KindLog)
+	rs, err := rd.rows(tips, changelog.KindLog)
 	if err != nil {
 		return nil, err
 	}
 	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(rs.problems)}
 	// One pass, in no order: each agent's count and latest entry, and the
-	// entries shown; only those are sorted (all of them, or the newest
-	// Limit kept in a heap), never the whole history.
-	var shown []ref
-	newest := &refHeap{}
+	// entries that match; of those only the ones shown are sorted.
+	var matched []ref
 	latest := map[string]ref{}
 	activity := map[string]*Activity{}
 	for _, r := range rs.refs {
 		if r.kind() != changelog.KindLog || (!opts.All && r.agent() != opts.Agent) || time.Unix(0, r.at).Before(opts.Since) {
 			continue
 		}
-		if opts.Limit == 0 {
-			shown = append(shown, r)
-		} else if newest.Len() < opts.Limit {
-			heap.Push(newest, r)
-		} else if newer(r, newest.refs[0]) {
-			newest.refs[0] = r
-			heap.Fix(newest, 0)
-		}
+		matched = append(matched, r)
 		act := activity[r.agent()]
 		if act == nil {
 			act = &Activity{Agent: r.agent()}
 			activity[r.agent()] = act
 		}
 		act.Entries++
-		if cur, ok := latest[r.agent()]; !ok || newer(r, cur) {
+		if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
 			latest[r.agent()] = r
 		}
 	}
-	if opts.Limit > 0 {
-		shown = newest.refs
-	}
-	slices.SortFunc(shown, func(a, b ref) int {
-		if newer(a, b) {
-			return -1
-		}
-		return 1
-	})
+	shown := firstBy(matched, opts.Limit, newestFirst)
 	if view.Entries, err = rd.decode(shown); err != nil {
 		return nil, err
 	}
@@ -115,26 +98,13 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	return view, nil
 }
 
-// newer orders entries newest first: by time, ties by ID, the reverse of
-// SortByTime.
-func newer(a, b ref) bool {
+// newestFirst orders entries newest first: by time, ties by ID, the
+// reverse of SortByTime.
+func newestFirst(a, b ref) int {
 	if a.at != b.at {
-		return a.at > b.at
+		return cmp.Compare(b.at, a.at)
 	}
-	return compareIDs(a, b) > 0
-}
-
-// refHeap holds the newest entries seen, the oldest of them on top.
-type refHeap struct{ refs []ref }
-
-func (h *refHeap) Len() int           { return len(h.refs) }
-func (h *refHeap) Less(i, j int) bool { return newer(h.refs[j], h.refs[i]) }
-func (h *refHeap) Swap(i, j int)      { h.refs[i], h.refs[j] = h.refs[j], h.refs[i] }
-func (h *refHeap) Push(x any)         { h.refs = append(h.refs, x.(ref)) }
-func (h *refHeap) Pop() any {
-	r := h.refs[len(h.refs)-1]
-	h.refs = h.refs[:len(h.refs)-1]
-	return r
+	return compareIDs(b, a)
 }
 
 // sortActivity orders agents by their latest entry, newest first, ties by
@@ -151,17 +121,17 @@ func sortActivity(acts []Activity) {
 // Latest is each agent's latest log entry, newest agent first, without the
 // count of entries (Entries is 0): it decodes one entry per agent.
 func (rd *Reader) Latest() ([]Activity, error) {
-	srcs, err := rd.sources()
+	tips, err := rd.tips()
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rd.rows(srcs, changelog.KindLog)
+	rs, err := rd.rows(tips, changelog.KindLog)
 	if err != nil {
 		return nil, err
 	}
 	latest := map[string]ref{}
 	for _, r := range rs.refs {
-		if cur, ok := latest[r.agent()]; !ok || newer(r, cur) {
+		if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
 			latest[r.agent()] = r
 		}
 	}

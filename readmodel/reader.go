@@ -69,27 +69,51 @@ func (rd *Reader) Branch(branch string, kinds ...changelog.Kind) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	return rd.load([]source{{tip: tip}}, kinds)
+	return rd.load([]staterepo.Hash{tip}, kinds)
 }
 
 // Commit loads the records of the given kinds (every kind when none) of one
 // commit.
 func (rd *Reader) Commit(commit staterepo.Hash, kinds ...changelog.Kind) (Set, error) {
-	return rd.load([]source{{tip: commit}}, kinds)
+	return rd.load([]staterepo.Hash{commit}, kinds)
 }
 
 // All loads the records of the given kinds (every kind when none) on global
 // and on every agent branch, each once.
 func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
-	srcs, err := rd.sources()
+	tips, err := rd.tips()
 	if err != nil {
 		return Set{}, err
 	}
-	return rd.load(srcs, kinds)
+	return rd.load(tips, kinds)
 }
 
-func (rd *Reader) load(srcs []source, kinds []changelog.Kind) (Set, error) {
-	segs, problems, err := rd.segmentsOf(srcs, kinds)
+// tips are the tips of global and of every agent branch, in name order. A
+// read of every branch reads each agent branch whole, even one global has
+// merged: promote leaves out of global the malformed records it refuses and
+// the duplicates it merges into another, so global need not hold all of an
+// agent it merged.
+func (rd *Reader) tips() ([]staterepo.Hash, error) {
+	branches, err := rd.repo.Branches("")
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(branches))
+	for name := range branches {
+		if _, isAgent := project.AgentOfBranch(name); isAgent || name == project.GlobalBranch {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	tips := make([]staterepo.Hash, len(names))
+	for i, n := range names {
+		tips[i] = branches[n]
+	}
+	return tips, nil
+}
+
+func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, error) {
+	segs, problems, err := rd.segmentsOf(tips, kinds)
 	if err != nil {
 		return Set{}, err
 	}
@@ -111,10 +135,10 @@ func (rd *Reader) load(srcs []source, kinds []changelog.Kind) (Set, error) {
 }
 
 // shards lists the kinds' directories (every kind's when none) in the
-// trees of srcs, each distinct tree of one once, and the files there that
+// trees of tips, each distinct tree of one once, and the files there that
 // are not where records live. Each is read as one segment made of its
 // shards' (see segment).
-func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
+func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
 	dirs := changelog.Dirs()
 	if len(kinds) > 0 {
 		dirs = changelog.DirsOf(kinds)
@@ -122,8 +146,8 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 	var out []shard
 	var problems []*changelog.ParseError
 	seen := map[shard]bool{}
-	for _, src := range srcs {
-		l, err := rd.listing(src.tip)
+	for _, tip := range tips {
+		l, err := rd.listing(tip)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -152,9 +176,9 @@ func (rd *Reader) shards(srcs []source, kinds []changelog.Kind) ([]shard, []*cha
 	return out, problems, nil
 }
 
-// segmentsOf returns the segments of the kinds' directories in the trees of srcs.
-func (rd *Reader) segmentsOf(srcs []source, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
-	shards, problems, err := rd.shards(srcs, kinds)
+// segmentsOf returns the segments of the kinds' directories in the trees of tips.
+func (rd *Reader) segmentsOf(tips []staterepo.Hash, kinds []changelog.Kind) ([]*segment, []*changelog.ParseError, error) {
+	shards, problems, err := rd.shards(tips, kinds)
 	if err != nil {
 		return nil, nil, err
 	}

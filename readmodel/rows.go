@@ -2,9 +2,11 @@ package readmodel
 
 import (
 	"cmp"
+	"container/heap"
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // ref is one record as a view sees it first: what views sort and filter on,
@@ -41,9 +43,9 @@ type rowSet struct {
 }
 
 // rows lists the records of the kinds (every kind when none) in the trees
-// of srcs, without decoding any: each record once, in no order until byTime.
-func (rd *Reader) rows(srcs []source, kinds ...changelog.Kind) (*rowSet, error) {
-	segs, problems, err := rd.segmentsOf(srcs, kinds)
+// of tips, without decoding any: each record once, in no order until byTime.
+func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet, error) {
+	segs, problems, err := rd.segmentsOf(tips, kinds)
 	if err != nil {
 		return nil, err
 	}
@@ -174,4 +176,41 @@ func (rd *Reader) decodeRebuilt(damaged *segment, id uint64) (*changelog.Record,
 		}
 	}
 	return nil, errDamaged
+}
+
+// firstBy returns the first k of refs in order, sorting only those: a heap
+// of k holds the best seen, its worst on top. A k of 0 or less keeps all.
+func firstBy(refs []ref, k int, order func(a, b ref) int) []ref {
+	if k <= 0 || k >= len(refs) {
+		out := slices.Clone(refs)
+		slices.SortFunc(out, order)
+		return out
+	}
+	h := &refHeap{order: order}
+	for _, r := range refs {
+		if h.Len() < k {
+			heap.Push(h, r)
+		} else if order(r, h.refs[0]) < 0 {
+			h.refs[0] = r
+			heap.Fix(h, 0)
+		}
+	}
+	slices.SortFunc(h.refs, order)
+	return h.refs
+}
+
+// refHeap keeps the worst of its refs, by order, on top.
+type refHeap struct {
+	refs  []ref
+	order func(a, b ref) int
+}
+
+func (h *refHeap) Len() int           { return len(h.refs) }
+func (h *refHeap) Less(i, j int) bool { return h.order(h.refs[i], h.refs[j]) > 0 }
+func (h *refHeap) Swap(i, j int)      { h.refs[i], h.refs[j] = h.refs[j], h.refs[i] }
+func (h *refHeap) Push(x any)         { h.refs = append(h.refs, x.(ref)) }
+func (h *refHeap) Pop() any {
+	r := h.refs[len(h.refs)-1]
+	h.refs = h.refs[:len(h.refs)-1]
+	return r
 }

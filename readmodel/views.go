@@ -2,12 +2,12 @@ package readmodel
 
 import (
 	"cmp"
-	"container/heap"
 	"slices"
 	"sort"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Priority says how much a learning or decision matters to a reader, lower
@@ -88,7 +88,7 @@ func (rd *Reader) team() (current []ref, held map[uint64]bool, problems []*chang
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rs, err := rd.rows([]source{{tip: tip}}, promoted...)
+	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -114,37 +114,6 @@ func rankOrder(a, b ref) int {
 		return cmp.Compare(b.at, a.at)
 	}
 	return compareIDs(a, b)
-}
-
-// firstRanked returns the first k of refs in rank order, sorting only
-// those: a heap of k holds the best seen, its worst on top.
-func firstRanked(refs []ref, k int) []ref {
-	h := &rankHeap{}
-	for _, r := range refs {
-		switch {
-		case k <= 0:
-			return nil
-		case h.Len() < k:
-			heap.Push(h, r)
-		case rankOrder(r, h.refs[0]) < 0:
-			h.refs[0] = r
-			heap.Fix(h, 0)
-		}
-	}
-	slices.SortFunc(h.refs, rankOrder)
-	return h.refs
-}
-
-type rankHeap struct{ refs []ref }
-
-func (h *rankHeap) Len() int           { return len(h.refs) }
-func (h *rankHeap) Less(i, j int) bool { return rankOrder(h.refs[i], h.refs[j]) > 0 }
-func (h *rankHeap) Swap(i, j int)      { h.refs[i], h.refs[j] = h.refs[j], h.refs[i] }
-func (h *rankHeap) Push(x any)         { h.refs = append(h.refs, x.(ref)) }
-func (h *rankHeap) Pop() any {
-	r := h.refs[len(h.refs)-1]
-	h.refs = h.refs[:len(h.refs)-1]
-	return r
 }
 
 // How much of each section an agent view keeps.
@@ -194,7 +163,7 @@ func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
 	if err != nil {
 		return nil, err
 	}
-	own, err := rd.rows([]source{{tip: tip}}, primed...)
+	own, err := rd.rows([]staterepo.Hash{tip}, primed...)
 	if err != nil {
 		return nil, err
 	}
@@ -231,10 +200,10 @@ func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
 		}
 	}
 	v.TeamTotal = len(learned)
-	primedTeam := firstRanked(learned, max(min(team, MaxTeamLearnings), MaxTeam))
+	primedTeam := firstBy(learned, max(min(team, MaxTeamLearnings), MaxTeam), rankOrder)
 	teamLearnings := primedTeam[:min(MaxTeam, len(primedTeam))]
 	primedTeam = primedTeam[:min(team, MaxTeamLearnings, len(primedTeam))]
-	teamDecisions := firstRanked(decided, MaxTeam)
+	teamDecisions := firstBy(decided, MaxTeam, rankOrder)
 	slices.SortFunc(disputed, rankOrder)
 	for _, section := range []struct {
 		refs []ref

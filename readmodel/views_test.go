@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestFirstRankedIsTheHeadOfRank: the heap's first k are a full sort's.
-func TestFirstRankedIsTheHeadOfRank(t *testing.T) {
+// TestFirstByIsTheHeadOfASort: the heap's first k are a full sort's, in
+// rank order and newest first alike.
+func TestFirstByIsTheHeadOfASort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		n := rng.IntN(300)
@@ -16,11 +17,15 @@ func TestFirstRankedIsTheHeadOfRank(t *testing.T) {
 			// Distinct times: ties would need the records' IDs.
 			refs[i] = ref{priority: uint8(rng.IntN(5)), at: rng.Int64N(1<<20)<<20 | int64(i)}
 		}
-		k := rng.IntN(n + 2)
+		k := rng.IntN(n+2) - 1 // 0 or less keeps all
+		order := []func(a, b ref) int{rankOrder, newestFirst}[round%2]
 		all := slices.Clone(refs)
-		slices.SortFunc(all, rankOrder)
-		got := firstRanked(refs, k)
-		want := all[:min(k, n)]
+		slices.SortFunc(all, order)
+		got := firstBy(refs, k, order)
+		want := all
+		if k > 0 {
+			want = all[:min(k, n)]
+		}
 		if len(got) != len(want) {
 			t.Fatalf("round %d: %d refs, want %d", round, len(got), len(want))
 		}
