@@ -208,7 +208,7 @@ func (r *Repo) ensureEmptyTree() error {
 	if err := (&object.Tree{}).Encode(obj); err != nil {
 		return fmt.Errorf("failed to encode tree: %w", err)
 	}
-	_, err := r.st.SetEncodedObject(obj)
+	_, err := r.storeLoose(obj)
 	return err
 }
 

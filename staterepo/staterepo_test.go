@@ -268,3 +268,42 @@ func TestBranchesSkipLockFilesAndReadPackedRefs(t *testing.T) {
 		t.Errorf("want 3 agent branches, got %v", got)
 	}
 }
+
+// TestLooseObjectsReadAsGitWritesThem: the blobs, trees and commits planq
+// writes itself, compressed at zlib's best speed, are objects git reads and
+// fsck accepts, with the hashes git gives the same content.
+func TestLooseObjectsReadAsGitWritesThem(t *testing.T) {
+	r := newRepo(t)
+	blob, err := r.WriteBlob([]byte("a record\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "record.md")
+	if err := os.WriteFile(file, []byte("a record\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if want := testgit.Run(t, r.Path, "hash-object", file); want != blob.String() {
+		t.Errorf("blob %s, git hashes the same content as %s", blob, want)
+	}
+	tree, err := r.EditTree(ZeroHash, map[string]Hash{"log/2026-11/pq-0000000001.md": blob})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit, err := r.WriteCommit(tree, nil, "one record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := testgit.Run(t, r.Path, "cat-file", "-p", blob.String()); got != "a record" {
+		t.Errorf("git reads the blob as %q", got)
+	}
+	if got := testgit.Run(t, r.Path, "rev-parse", commit.String()+":log/2026-11/pq-0000000001.md"); got != blob.String() {
+		t.Errorf("git finds %s in the commit's tree, want %s", got, blob)
+	}
+	testgit.Run(t, r.Path, "update-ref", "refs/heads/check", commit.String())
+	testgit.Run(t, r.Path, "fsck", "--strict", "--no-dangling")
+	// Written again, the same object is left as it is.
+	again, err := r.WriteBlob([]byte("a record\n"))
+	if err != nil || again != blob {
+		t.Errorf("writing the blob again: %s, %v", again, err)
+	}
+}
