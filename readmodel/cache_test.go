@@ -155,7 +155,7 @@ func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 		"longer":   func(data, _ []byte) []byte { return append(data, 0) },
 		"rows":     func(data, _ []byte) []byte { data[headerSize+1] ^= 0x01; return data },
 		"middle":   func(data, _ []byte) []byte { data[len(data)/2] ^= 0x01; return data },
-		"record":   func(data, _ []byte) []byte { data[len(data)-3] ^= 0x01; return data },
+		"record":   func(data, _ []byte) []byte { data[indexAt(data)-3] ^= 0x01; return data },
 		"misnamed": func(_, other []byte) []byte { return other },
 	}
 	for name, damaged := range damage {
@@ -205,6 +205,12 @@ func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 			}
 		})
 	}
+}
+
+// indexAt is where a segment file's search index begins: its last record's
+// bytes end 1 before.
+func indexAt(data []byte) int {
+	return len(data) - int(uint32At(data, 5))
 }
 
 func TestShortenNeverCutsACharacter(t *testing.T) {

@@ -1,7 +1,9 @@
 package readmodel
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -12,6 +14,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/search"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Search limits.
@@ -108,45 +111,170 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	if err := checkTypes(q.Types, kinds); err != nil {
 		return Results{}, err
 	}
-	var set Set
-	var err error
+	var tips []staterepo.Hash
 	if q.Branch != "" {
-		set, err = rd.Branch(q.Branch, kinds...)
+		tip, err := rd.repo.Tip(q.Branch)
+		if err != nil {
+			return Results{}, err
+		}
+		tips = []staterepo.Hash{tip}
 	} else {
-		set, err = rd.All(kinds...)
+		var err error
+		if tips, err = rd.tips(); err != nil {
+			return Results{}, err
+		}
+	}
+	filters := q.Filters
+	filters.Kinds = nil // read by kind already
+	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit}
+	// A damaged index is built again from git, each once, and the question
+	// asked again.
+	rebuilt := map[shard]bool{}
+	for {
+		res, err := rd.search(tips, kinds, sq)
+		var damaged *damagedPart
+		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
+			return res, err
+		}
+		rebuilt[damaged.dir] = true
+		if _, err := rd.rebuild(damaged.dir); err != nil {
+			return Results{}, err
+		}
+	}
+}
+
+// damagedPart is a directory whose search index did not read.
+type damagedPart struct {
+	dir shard
+	err error
+}
+
+func (e *damagedPart) Error() string { return fmt.Sprintf("search index of %s: %v", e.dir.path, e.err) }
+
+func (e *damagedPart) Unwrap() error { return e.err }
+
+// search asks q of the kinds' directories in the trees of tips, each one
+// part of the search (see segment): its rows say which records count and
+// may be found, its index where the words are. Only the hits returned are
+// decoded.
+func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search.Query) (Results, error) {
+	dirs, problems, err := rd.shards(tips, kinds)
+	if err != nil {
+		return Results{}, err
+	}
+	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
+	defer corpus.close()
+	seen := map[uint64]bool{}
+	for _, dir := range dirs {
+		seg, err := rd.segment(dir)
+		if err != nil {
+			return Results{}, err
+		}
+		ix, src, err := seg.searchIndex()
+		if err != nil {
+			return Results{}, &damagedPart{dir: dir, err: err}
+		}
+		p := &corpusPart{seg: seg, src: src, shadow: make([]bool, seg.len())}
+		corpus.parts = append(corpus.parts, p)
+		for i := range seg.len() {
+			id := seg.rowID(i)
+			p.shadow[i] = seen[id] // a record on two branches is one
+			seen[id] = true
+			if supersedes := seg.rowSupersedes(i); supersedes != 0 {
+				corpus.replaced[supersedes] = true
+				if seg.rowFlags(i)&flagTombstone != 0 {
+					corpus.retracted[supersedes] = true
+				}
+			}
+		}
+		for _, pr := range seg.problems {
+			problems = append(problems, pr.err)
+		}
+		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
+	}
+	found, err := search.Search(corpus.searchParts, q)
+	var partErr *search.PartError
+	if errors.As(err, &partErr) {
+		return Results{}, &damagedPart{dir: dirs[partErr.Part], err: err}
 	}
 	if err != nil {
 		return Results{}, err
 	}
-	docs := make([]search.Doc, len(set.Records))
-	for i, r := range set.Records {
-		docs[i] = search.DocOf(r)
-	}
-	filters := q.Filters
-	filters.Kinds = nil // loaded by kind already
-	found := search.NewIndex(docs).Search(search.Query{Phrasings: phrasings, Filters: filters, Limit: limit})
 	if len(found.Terms) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
 			WithHint("name the thing itself: a command, a file, an error message")
 	}
-	res := Results{Query: phrasings[0], Phrasings: phrasings, Total: found.Total, Hits: []Hit{}, Problems: set.ProblemLines()}
-	if len(phrasings) == 1 {
+	res := Results{Query: q.Phrasings[0], Phrasings: q.Phrasings, Total: found.Total, Hits: []Hit{},
+		Problems: Set{Problems: uniqueProblems(problems)}.ProblemLines()}
+	if len(q.Phrasings) == 1 {
 		res.Phrasings = nil
 	}
-	order, err := rd.lookupOrder() // once, not once a hit
-	if err != nil {
-		return Results{}, err
-	}
 	for _, h := range found.Hits {
-		data, _, err := order.read(rd, h.Doc.Path)
+		seg := corpus.parts[h.Part].seg
+		r, err := seg.record(h.Doc)
 		if err != nil {
-			continue
+			return Results{}, &damagedPart{dir: dirs[h.Part], err: err}
+		}
+		data, err := rd.readBlob(seg.row(h.Doc).blob)
+		if err != nil {
+			return Results{}, err
 		}
 		from, to, snippet := search.Snippet(string(data), found.Terms, maxSnippet)
-		res.Hits = append(res.Hits, Hit{Path: h.Doc.Path, ID: h.Doc.ID, Kind: h.Doc.Kind, Agent: h.Doc.Agent, Time: h.Doc.Time,
-			Status: h.Doc.Status, Title: h.Doc.Title, Score: h.Score, From: from, To: to, Snippet: snippet})
+		title := r.Title()
+		if r.Kind == changelog.KindDecision && r.Decision != "" {
+			title = r.Decision // what every listing calls a decision
+		}
+		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
+			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet})
 	}
 	return res, nil
+}
+
+// corpus is what a search reads: one part per directory, and what their
+// rows say of every record's status.
+type corpus struct {
+	parts       []*corpusPart
+	searchParts []search.Part
+	// replaced are the IDs (hashed) a later version supersedes; retracted
+	// those a tombstone does.
+	replaced, retracted map[uint64]bool
+	filters             search.Filters
+}
+
+type corpusPart struct {
+	seg *segment
+	src *indexSource
+	// shadow marks the rows whose record an earlier part holds.
+	shadow []bool
+}
+
+func (c *corpus) close() {
+	for _, p := range c.parts {
+		p.src.close()
+	}
+}
+
+// part is p as package search reads it: its copies of records another
+// part holds do not count, and only current records within the filters on
+// rows may be found.
+func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
+	since := int64(math.MinInt64)
+	if !c.filters.Since.IsZero() {
+		since = c.filters.Since.UnixNano()
+	}
+	agentOK := make([]bool, len(p.seg.agents))
+	for i, a := range p.seg.agents {
+		agentOK[i] = len(c.filters.Agents) == 0 || slices.Contains(c.filters.Agents, a)
+	}
+	return search.Part{Index: ix, Src: p.src,
+		Counts: func(doc int) bool { return !p.shadow[doc] },
+		Keep: func(doc int) bool {
+			seg, id := p.seg, p.seg.rowID(doc)
+			return seg.rowFlags(doc)&flagTombstone == 0 && agentOK[seg.rowAgent(doc)] && seg.rowAt(doc) >= since &&
+				!c.retracted[id] && (c.filters.AllVersions || !c.replaced[id])
+		},
+		Order: func(doc int) (int64, uint64) { return p.seg.rowAt(doc), p.seg.rowID(doc) },
+	}
 }
 
 // Scopes are where a search looks: the agent's own branch, global, or all

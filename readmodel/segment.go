@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -21,26 +22,30 @@ import (
 // The file is laid out so that a view reads only what it shows: a fixed
 // header, then a table of fixed-width rows (one per record, sorted oldest
 // first) holding what views sort and filter on, then a small table of
-// agents, source IDs and problems, and last the records themselves, which
-// are decoded only for the rows a view picks.
+// agents, source IDs and problems, then the records themselves, which are
+// decoded only for the rows a view picks, and last the search index of the
+// records (package search's format, document i being row i), of which a
+// query reads only its terms' postings.
 //
 //	header  magic, version, row count, meta length, bodies length,
-//	        CRC-32C of rows and meta (u32 LE)
+//	        CRC-32C of rows and meta, index length (u32 LE)
 //	rows    rowSize bytes each, each with the CRC-32C of its record's bytes
 //	meta    shard path, agents, source ID hashes, problems, parts
 //	bodies  each record as appendRecord writes it
+//	index   the records' search index, under checksums of its own
 //
 // A kind's directory has a segment too, for reads that want all of a kind
-// on a branch (every log entry, for log --all): its rows are those of its
-// shards' segments, one after the other (its parts), and it has no bodies:
-// a record is decoded from its shard's segment. One file per branch and
-// kind instead of one per shard.
+// on a branch (every log entry, for log --all, every record for search):
+// its rows are those of its shards' segments, one after the other (its
+// parts), its index theirs merged, and it has no bodies: a record is
+// decoded from its shard's segment. One file per branch and kind instead
+// of one per shard.
 //
 // The checksums make damage an error, never a misread record.
 const (
 	segmentMagic   = "planq-segment\n"
-	segmentVersion = 2
-	headerSize     = len(segmentMagic) + 5*4
+	segmentVersion = 3
+	headerSize     = len(segmentMagic) + 6*4
 	rowSize        = 72
 	// maxSegmentRows bounds a damaged header's row count.
 	maxSegmentRows = 1 << 22
@@ -133,9 +138,14 @@ type segment struct {
 	problems []segProblem
 	bodiesAt int64
 	bodiesN  uint32
-	mu       sync.Mutex          // guards bodies and recs: an MCP server reads from several goroutines
+	indexN   uint32
+	mu       sync.Mutex          // guards bodies, recs and index: an MCP server reads from several goroutines
 	bodies   []byte              // nil until read
 	recs     []*changelog.Record // decoded records, by row, nil until decoded
+	// indexData is the search index of a segment built in memory (nil for
+	// one read from its file); index is the index opened, nil until asked.
+	indexData []byte
+	index     *search.Index
 
 	// A directory's segment: its shards' segments and where their rows
 	// begin and end in its own, and how to open one (open) or build it
@@ -153,9 +163,19 @@ type part struct {
 func (s *segment) len() int      { return len(s.rows) / rowSize }
 func (s *segment) row(i int) row { return getRow(s.rows[i*rowSize:]) }
 
+// A row's fields read alone, for loops over many rows that want one or two.
+func (s *segment) rowAt(i int) int64  { return int64(binary.LittleEndian.Uint64(s.rows[i*rowSize:])) }
+func (s *segment) rowID(i int) uint64 { return binary.LittleEndian.Uint64(s.rows[i*rowSize+8:]) }
+func (s *segment) rowSupersedes(i int) uint64 {
+	return binary.LittleEndian.Uint64(s.rows[i*rowSize+16:])
+}
+func (s *segment) rowAgent(i int) uint16 { return binary.LittleEndian.Uint16(s.rows[i*rowSize+52:]) }
+func (s *segment) rowFlags(i int) uint8  { return s.rows[i*rowSize+58] }
+
 // encodeSegment lays out recs (with their blobs) and problems as a segment
 // file. recs must be sorted oldest first.
-func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash, problems []segProblem) []byte {
+// docs are the records' search documents, indexed.
+func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash, docs []search.Indexed, problems []segProblem) []byte {
 	var agents agentTable
 	agentOf := agents.index
 	rows := make([]byte, len(recs)*rowSize)
@@ -187,7 +207,7 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 			sources = append(sources, idHash(src.ID))
 		}
 	}
-	return assemble(rows, appendMeta(path, agents.names, sources, problems, nil), bodies)
+	return assemble(rows, appendMeta(path, agents.names, sources, problems, nil), bodies, search.Encode(docs))
 }
 
 // agentTable numbers the agents a segment's rows name.
@@ -233,17 +253,18 @@ func appendMeta(path string, agents []string, sources []uint64, problems []segPr
 	return meta
 }
 
-// assemble lays out a segment file: header, rows, meta, bodies.
-func assemble(rows, meta, bodies []byte) []byte {
-	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies))
+// assemble lays out a segment file: header, rows, meta, bodies, index.
+func assemble(rows, meta, bodies, index []byte) []byte {
+	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies)+len(index))
 	out = append(out, segmentMagic...)
 	sum := crc32.Update(crc32.Checksum(rows, castagnoli), castagnoli, meta)
-	for _, n := range []uint32{segmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum} {
+	for _, n := range []uint32{segmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum, uint32(len(index))} {
 		out = binary.LittleEndian.AppendUint32(out, n)
 	}
 	out = append(out, rows...)
 	out = append(out, meta...)
-	return append(out, bodies...)
+	out = append(out, bodies...)
+	return append(out, index...)
 }
 
 func kindIndex(k changelog.Kind) uint8 {
@@ -274,8 +295,8 @@ func readSegment(file string, sh shard) (*segment, error) {
 	if v := uint32At(first, 0); v != segmentVersion {
 		return nil, fmt.Errorf("segment of version %d, not %d", v, segmentVersion)
 	}
-	n, metaN, bodiesN := int64(uint32At(first, 1)), int64(uint32At(first, 2)), int64(uint32At(first, 3))
-	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN != size {
+	n, metaN, bodiesN, indexN := int64(uint32At(first, 1)), int64(uint32At(first, 2)), int64(uint32At(first, 3)), int64(uint32At(first, 5))
+	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN+indexN != size {
 		return nil, errDamaged
 	}
 	end := int64(headerSize) + n*rowSize + metaN
@@ -291,7 +312,7 @@ func readSegment(file string, sh shard) (*segment, error) {
 	if crc32.Checksum(prefix, castagnoli) != uint32At(first, 4) {
 		return nil, errDamaged
 	}
-	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: end, bodiesN: uint32(bodiesN)}
+	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: end, bodiesN: uint32(bodiesN), indexN: uint32(indexN)}
 	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
 		return nil, err
 	}

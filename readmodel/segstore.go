@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -113,21 +114,26 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 	if err != nil {
 		return nil, err
 	}
-	prev := map[staterepo.Hash]*changelog.Record{}
+	type parsed struct {
+		rec  *changelog.Record
+		blob staterepo.Hash
+		doc  search.Indexed
+	}
+	prev := map[staterepo.Hash]parsed{}
 	prevProblems := map[staterepo.Hash]*changelog.ParseError{}
 	if old := rd.segments.newest(sh.path); incremental && old != nil {
+		var docs []search.Indexed
+		if data, err := old.indexBytes(); err == nil {
+			docs, _ = search.Docs(data) // a damaged index is built again from the records
+		}
 		for i := range old.len() {
-			if r, err := old.record(i); err == nil {
-				prev[old.row(i).blob] = r
+			if r, err := old.record(i); err == nil && len(docs) == old.len() {
+				prev[old.row(i).blob] = parsed{r, old.row(i).blob, docs[i]}
 			}
 		}
 		for _, p := range old.problems {
 			prevProblems[p.blob] = p.err
 		}
-	}
-	type parsed struct {
-		rec  *changelog.Record
-		blob staterepo.Hash
 	}
 	var recs []parsed
 	var problems []segProblem
@@ -139,8 +145,8 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 			}
 			continue
 		}
-		if r, ok := prev[f.Blob]; ok && r.Path == p {
-			recs = append(recs, parsed{r, f.Blob})
+		if r, ok := prev[f.Blob]; ok && r.rec.Path == p {
+			recs = append(recs, r)
 			continue
 		}
 		if pe, ok := prevProblems[f.Blob]; ok && pe.Path == p {
@@ -160,7 +166,7 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 			problems = append(problems, segProblem{blob: f.Blob, err: pe})
 			continue
 		}
-		recs = append(recs, parsed{r, f.Blob})
+		recs = append(recs, parsed{r, f.Blob, search.DocOf(r).Index()})
 	}
 	slices.SortFunc(recs, func(a, b parsed) int {
 		if c := a.rec.Timestamp.Compare(b.rec.Timestamp); c != 0 {
@@ -170,10 +176,11 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 	})
 	sorted := make([]*changelog.Record, len(recs))
 	blobs := make([]staterepo.Hash, len(recs))
+	docs := make([]search.Indexed, len(recs))
 	for i, p := range recs {
-		sorted[i], blobs[i] = p.rec, p.blob
+		sorted[i], blobs[i], docs[i] = p.rec, p.blob, p.doc
 	}
-	data := encodeSegment(sh.path, sorted, blobs, problems)
+	data := encodeSegment(sh.path, sorted, blobs, docs, problems)
 	// A cache that cannot be written costs time, never a read: the segment
 	// is used from memory all the same.
 	_ = rd.segments.save(sh.path, sh.tree, data)
@@ -192,8 +199,11 @@ func decodeBuilt(data []byte, sh shard) (*segment, error) {
 	}
 	n := int(uint32At(data, 1))
 	metaN := int(uint32At(data, 2))
+	bodiesN := int(uint32At(data, 3))
 	rowsEnd := headerSize + n*rowSize
-	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[rowsEnd+metaN:], bodiesN: uint32At(data, 3)}
+	bodiesAt := rowsEnd + metaN
+	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[bodiesAt : bodiesAt+bodiesN], bodiesN: uint32(bodiesN),
+		indexData: data[bodiesAt+bodiesN:], indexN: uint32At(data, 5)}
 	if err := s.readMeta(data[rowsEnd:rowsEnd+metaN], sh.path); err != nil {
 		return nil, err
 	}
@@ -215,6 +225,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 	var agents agentTable
 	var sources []uint64
 	var problems []segProblem
+	var indexes [][]byte
 	parts := []part{} // not nil: this is a directory's segment, even an empty one
 	for _, e := range entries {
 		if !e.Dir {
@@ -238,12 +249,37 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 		sources = append(sources, child.sources...)
 		problems = append(problems, child.problems...)
 		parts = append(parts, part{shard: sh, start: start, end: len(rows) / rowSize})
+		index, err := rd.childIndex(sh, child)
+		if err != nil {
+			return nil, err
+		}
+		indexes = append(indexes, index)
 	}
-	data := assemble(rows, appendMeta(dir.path, agents.names, sources, problems, parts), nil)
+	index, err := search.Merge(indexes)
+	if err != nil {
+		return nil, fmt.Errorf("failed to merge the search indexes of %s: %w", dir.path, errors.Join(errDamaged, err))
+	}
+	data := assemble(rows, appendMeta(dir.path, agents.names, sources, problems, parts), nil, index)
 	_ = rd.segments.save(dir.path, dir.tree, data) // as buildSegment: used from memory all the same
 	seg, err := decodeBuilt(data, dir)
 	if err != nil {
 		return nil, err
 	}
 	return seg, nil
+}
+
+// childIndex reads the search index of a directory's shard, checked whole
+// (a directory's index is its shards' merged, so it must not inherit
+// damage), and built again from git once if it is damaged.
+func (rd *Reader) childIndex(sh shard, child *segment) ([]byte, error) {
+	index, err := child.indexBytes()
+	if err == nil {
+		if err = search.Check(index, child.len()); err == nil {
+			return index, nil
+		}
+	}
+	if child, err = rd.rebuild(sh); err != nil {
+		return nil, err
+	}
+	return child.indexBytes()
 }

@@ -1,9 +1,7 @@
 package search
 
 import (
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/planq-dev/planq/changelog"
 )
@@ -31,32 +29,18 @@ const (
 	b  = 0.75
 )
 
-// Doc is one record as search sees it: what filters and results need, and
-// its text by field.
+// Doc is one record as the index sees it: its text by field, and the facets
+// that filters and the order of equal hits need.
 type Doc struct {
-	ID             string
-	Path           string
-	Kind           changelog.Kind
-	Type           changelog.Type
 	Domain         string
-	Agent          string
-	Status         changelog.Status
+	Type           changelog.Type
 	Classification changelog.Classification
-	Time           time.Time
-	Title          string
-	Supersedes     string
-	Tombstone      bool
 	text           [numFields]string
 }
 
 // DocOf is record r as a document.
 func DocOf(r *changelog.Record) Doc {
-	d := Doc{ID: r.ID, Path: r.Path, Kind: r.Kind, Type: r.Type, Domain: r.Domain, Agent: r.Agent,
-		Status: r.Status, Classification: r.Classification, Time: r.Timestamp, Title: r.Title(),
-		Supersedes: r.Supersedes, Tombstone: r.Tombstone}
-	if r.Kind == changelog.KindDecision && r.Decision != "" {
-		d.Title = r.Decision // what every listing calls a decision
-	}
+	d := Doc{Domain: r.Domain, Type: r.Type, Classification: r.Classification}
 	strong := []string{r.Title(), r.Subject, r.Decision, r.Name}
 	meta := []string{r.Domain, string(r.Type), string(r.Kind)}
 	if r.Evidence != nil {
@@ -74,76 +58,4 @@ func DocOf(r *changelog.Record) Doc {
 		fieldBody:   strings.Join(bodyParts, "\n"),
 	}
 	return d
-}
-
-// posting is one document's counts of one term, by field.
-type posting struct {
-	doc int32
-	tf  [numFields]uint16
-}
-
-// Index is an inverted index of documents: for each term, the documents
-// holding it and how often, by field.
-type Index struct {
-	docs     []Doc
-	lengths  [][numFields]uint16
-	avgLen   [numFields]float64
-	postings map[string][]posting
-	terms    []string // sorted, for prefix matches
-	// replaced are the IDs a later version or a retraction supersedes.
-	replaced map[string]bool
-}
-
-// NewIndex indexes docs.
-func NewIndex(docs []Doc) *Index {
-	ix := &Index{docs: docs, lengths: make([][numFields]uint16, len(docs)), postings: map[string][]posting{}, replaced: map[string]bool{}}
-	var total [numFields]float64
-	for i, d := range docs {
-		if d.Supersedes != "" {
-			ix.replaced[d.Supersedes] = true
-		}
-		counts := map[string]*[numFields]uint16{}
-		for f := range numFields {
-			terms := Terms(d.text[f])
-			ix.lengths[i][f] = uint16(min(len(terms), 65535))
-			total[f] += float64(len(terms))
-			for _, t := range terms {
-				c := counts[t]
-				if c == nil {
-					c = &[numFields]uint16{}
-					counts[t] = c
-				}
-				if c[f] < 65535 {
-					c[f]++
-				}
-			}
-		}
-		for t, c := range counts {
-			ix.postings[t] = append(ix.postings[t], posting{doc: int32(i), tf: *c})
-		}
-	}
-	for f := range numFields {
-		if len(docs) > 0 {
-			ix.avgLen[f] = max(total[f]/float64(len(docs)), 1)
-		}
-	}
-	ix.terms = make([]string, 0, len(ix.postings))
-	for t := range ix.postings {
-		ix.terms = append(ix.terms, t)
-	}
-	sort.Strings(ix.terms)
-	return ix
-}
-
-// Len is the number of documents indexed.
-func (ix *Index) Len() int { return len(ix.docs) }
-
-// withPrefix lists the indexed terms that start with prefix, at most limit.
-func (ix *Index) withPrefix(prefix string, limit int) []string {
-	i := sort.SearchStrings(ix.terms, prefix)
-	var out []string
-	for ; i < len(ix.terms) && strings.HasPrefix(ix.terms[i], prefix) && len(out) < limit; i++ {
-		out = append(out, ix.terms[i])
-	}
-	return out
 }

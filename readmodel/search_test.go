@@ -1,0 +1,116 @@
+package readmodel
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+)
+
+var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
+
+func searchAll(t *testing.T, rd *Reader) []Results {
+	t.Helper()
+	var out []Results
+	for _, q := range sampleQuestions {
+		res, err := rd.Search(Query{Text: q})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatalf("%q found nothing", q)
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// A search index damaged in any of its parts gives the answers of an
+// undamaged one: what fails its checksum is built again from git.
+func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	want := searchAll(t, Open(repo, t.TempDir()))
+	damage := map[string]func(data []byte) []byte{
+		"head":   func(data []byte) []byte { data[indexAt(data)+9] ^= 0x10; return data },
+		"length": func(data []byte) []byte { data[indexAt(data)] ^= 0x01; return data },
+		"middle": func(data []byte) []byte { at := indexAt(data); data[at+(len(data)-at)/2] ^= 0x01; return data },
+		"end":    func(data []byte) []byte { data[len(data)-1] ^= 0x80; return data },
+		"cut":    func(data []byte) []byte { return data[:len(data)-2] },
+	}
+	for name, damaged := range damage {
+		t.Run(name, func(t *testing.T) {
+			cacheDir := t.TempDir()
+			searchAll(t, Open(repo, cacheDir))
+			segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
+			if len(segs) != 2*(len(recs)-1) { // every kind searched but checkpoints: a shard and a directory each
+				t.Fatalf("%d segment files, want %d", len(segs), 2*(len(recs)-1))
+			}
+			for _, f := range segs {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(f, damaged(data), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := searchAll(t, Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("over damaged indexes:\ngot  %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}
+
+// A shard's segment built from its last one (its unchanged records' terms
+// taken from that one's index) is the very file a build from nothing makes.
+func TestIncrementalIndexIsAFullBuild(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	incremental := t.TempDir()
+	searchAll(t, Open(repo, incremental))
+	added := *recs[1] // a learning in the same domain, written later
+	added.Body, added.Timestamp = "go test hangs again under the race detector", added.Timestamp.Add(time.Hour)
+	added.ID = changelog.NewID(added.Agent, added.Kind, added.Body, added.Timestamp)
+	data, err := changelog.Render(&added)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.CreateBranch(context.Background(), "agent-auth", project.GlobalBranch,
+		map[string][]byte{changelog.RecordPath(&added): data}, "one more"); err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	res, err := counting(repo, incremental, &reads).Search(Query{Text: "race detector"})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].ID != added.ID {
+		t.Fatalf("search for the new record: %+v, err %v", res, err)
+	}
+	if reads != 2 { // the new record parsed, and read again for its snippet
+		t.Errorf("search after one new record read %d blobs, want 2", reads)
+	}
+	full := t.TempDir()
+	if _, err := Open(repo, full).Search(Query{Text: "race detector"}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(full, "segments", "*", "*.seg"))
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(full, f)
+		got, err := os.ReadFile(filepath.Join(incremental, rel))
+		if err != nil {
+			t.Fatalf("no incremental segment %s: %v", rel, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("segment %s: %d bytes built incrementally, %d from nothing, and they differ", rel, len(got), len(want))
+		}
+	}
+}

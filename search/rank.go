@@ -1,0 +1,421 @@
+package search
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// Filters narrow what a search may return. Search applies the domains and
+// types, which the index holds; the rest are for the owner of the parts to
+// apply in Part.Keep, from what it holds of each document.
+type Filters struct {
+	Kinds   []changelog.Kind
+	Domains []string
+	Types   []changelog.Type
+	// Agents are the writers whose records count.
+	Agents []string
+	// Since drops records older than it.
+	Since time.Time
+	// AllVersions keeps versions a later one superseded (never retracted ones).
+	AllVersions bool
+}
+
+// Query is a question, in one or more phrasings, with filters.
+type Query struct {
+	// Phrasings are the ways of asking; each is ranked, then they are
+	// fused. Two or three, including identifiers the record may contain,
+	// find more than one.
+	Phrasings []string
+	Filters
+	Limit int
+}
+
+// A Part is one index a search reads, and what its owner knows of the
+// documents in it.
+type Part struct {
+	Index *Index
+	// Src holds the index's bytes, read as the query needs them.
+	Src io.ReaderAt
+	// Counts reports whether document doc counts in the corpus: false for
+	// a copy of a document an earlier part holds, so that a record on two
+	// branches weighs as one.
+	Counts func(doc int) bool
+	// Keep reports whether document doc may be found: a current version,
+	// within the filters the index does not hold.
+	Keep func(doc int) bool
+	// Order orders documents of equal relevance and classification: the
+	// newer first, then by key.
+	Order func(doc int) (at int64, key uint64)
+}
+
+// Hit is a document that matches, by its part and number there, with its
+// score: BM25F for one phrasing, reciprocal rank fusion for several.
+type Hit struct {
+	Part, Doc int
+	Score     float64
+}
+
+// Result is what a search found: the hits asked for, best first, how many
+// matched in all, and the terms the query looked for (for snippets).
+type Result struct {
+	Hits  []Hit
+	Total int
+	Terms []string
+}
+
+// PartError is a part whose index did not read: its owner builds it again.
+type PartError struct {
+	Part int
+	Err  error
+}
+
+func (e *PartError) Error() string { return fmt.Sprintf("part %d: %v", e.Part, e.Err) }
+
+func (e *PartError) Unwrap() error { return e.Err }
+
+// rrfK is reciprocal rank fusion's constant: the usual 60, so that a hit
+// ranked well by one phrasing is not drowned by noise ranked by another.
+const rrfK = 60
+
+// maxPrefixTerms bounds how many terms the last word expands to.
+const maxPrefixTerms = 16
+
+// Search ranks the documents of parts for q. A query with no word to look
+// for (empty, or only stop words) finds nothing. The error is the first
+// read of an index that failed, a *PartError that says which part.
+func Search(parts []Part, q Query) (Result, error) {
+	s := newSearcher(parts, q)
+	depth := q.Limit
+	if len(q.Phrasings) > 1 && q.Limit > 0 {
+		depth = max(fuseDepth, q.Limit)
+	}
+	var res Result
+	var ranked [][]Hit
+	for _, p := range q.Phrasings {
+		qt, err := s.queryTerms(p)
+		if err != nil {
+			return Result{}, err
+		}
+		if len(qt) == 0 {
+			continue
+		}
+		for t := range qt {
+			res.Terms = append(res.Terms, t)
+		}
+		hits, err := s.rank(qt, depth)
+		if err != nil {
+			return Result{}, err
+		}
+		ranked = append(ranked, hits)
+	}
+	slices.Sort(res.Terms)
+	res.Terms = slices.Compact(res.Terms)
+	res.Hits = s.fuse(ranked, q.Limit)
+	res.Total = s.total
+	return res, nil
+}
+
+// searcher is one search over parts: the corpus' statistics, each part's
+// reads and facet filters, and the postings read so far.
+type searcher struct {
+	parts    []Part
+	readings []*reading
+	// facetOK says, per part, which domain and type table entries pass.
+	domainOK, typeOK [][]bool
+	docs             float64
+	avgLen           [numFields]float64
+	postings         map[string][][]posting // by term, by part
+	// scores are a phrasing's, by part and document; matched marks every
+	// document any phrasing scored, total counts them.
+	scores  [][]float64
+	matched [][]bool
+	total   int
+}
+
+func newSearcher(parts []Part, q Query) *searcher {
+	s := &searcher{parts: parts, postings: map[string][][]posting{}}
+	var total [numFields]float64
+	for _, p := range parts {
+		s.readings = append(s.readings, p.Index.reading(p.Src))
+		s.domainOK = append(s.domainOK, allowed(p.Index.domains, q.Domains))
+		s.typeOK = append(s.typeOK, allowed(p.Index.types, q.Types))
+		s.scores = append(s.scores, make([]float64, p.Index.docs))
+		s.matched = append(s.matched, make([]bool, p.Index.docs))
+		for d := range p.Index.docs {
+			if !p.Counts(d) {
+				continue
+			}
+			s.docs++
+			for f, n := range p.Index.lengths(d) {
+				total[f] += float64(n)
+			}
+		}
+	}
+	for f := range numFields {
+		if s.docs > 0 {
+			s.avgLen[f] = max(total[f]/s.docs, 1)
+		}
+	}
+	return s
+}
+
+// allowed marks the entries of table that are in want; all of them when
+// want is empty.
+func allowed[T ~string](table []string, want []T) []bool {
+	out := make([]bool, len(table))
+	for i, v := range table {
+		out[i] = len(want) == 0 || slices.Contains(want, T(v))
+	}
+	return out
+}
+
+func (s *searcher) keep(part, doc int) bool {
+	ix := s.parts[part].Index
+	at := ix.perDoc[doc*perDocSize:]
+	return s.domainOK[part][int(at[6])|int(at[7])<<8] && s.typeOK[part][at[8]] &&
+		s.parts[part].Counts(doc) && s.parts[part].Keep(doc)
+}
+
+// queryTerms are the terms of one phrasing with their weights: each word's
+// terms at 1, and, for the last word (still being typed, perhaps), the
+// indexed terms it is a prefix of at 0.5.
+func (s *searcher) queryTerms(phrasing string) (map[string]float64, error) {
+	out := map[string]float64{}
+	for _, t := range Terms(phrasing) {
+		out[t] = 1
+	}
+	ws := words(phrasing)
+	if len(ws) == 0 {
+		return out, nil
+	}
+	parts := splitIdentifier(ws[len(ws)-1])
+	last := strings.ToLower(parts[len(parts)-1])
+	if len(last) < 3 || term(last) == "" {
+		return out, nil
+	}
+	// Each part's first terms with the prefix hold the first of all.
+	var expanded []string
+	for i, r := range s.readings {
+		ts, err := r.withPrefix(last, maxPrefixTerms)
+		if err != nil {
+			return nil, &PartError{Part: i, Err: err}
+		}
+		expanded = append(expanded, ts...)
+	}
+	slices.Sort(expanded)
+	expanded = slices.Compact(expanded)
+	for _, t := range expanded[:min(len(expanded), maxPrefixTerms)] {
+		if _, ok := out[t]; !ok {
+			out[t] = 0.5
+		}
+	}
+	return out, nil
+}
+
+// postingsOf reads term's postings in every part, once a search.
+func (s *searcher) postingsOf(term string) ([][]posting, error) {
+	if ps, ok := s.postings[term]; ok {
+		return ps, nil
+	}
+	out := make([][]posting, len(s.parts))
+	for i, r := range s.readings {
+		e, ok, err := r.lookup(term)
+		if err != nil {
+			return nil, &PartError{Part: i, Err: err}
+		}
+		if !ok {
+			continue
+		}
+		if out[i], err = r.postings(e); err != nil {
+			return nil, &PartError{Part: i, Err: err}
+		}
+	}
+	s.postings[term] = out
+	return out, nil
+}
+
+type docKey struct{ part, doc int }
+
+// fuseDepth is how many of each phrasing's best hits are fused: a record
+// ranked past it by every phrasing could gain at most 1/(k+1,001) a
+// phrasing, too little to reach the first fifty.
+const fuseDepth = 1000
+
+// rank scores the kept documents holding any of terms with BM25F and
+// returns the best depth of them (all for 0), best first; every document
+// it scores is marked in matched.
+func (s *searcher) rank(terms map[string]float64, depth int) ([]Hit, error) {
+	var touched []docKey
+	for _, t := range slices.Sorted(maps.Keys(terms)) { // summed in one order, for the same score every time
+		byPart, err := s.postingsOf(t)
+		if err != nil {
+			return nil, err
+		}
+		df := 0.0
+		for i, ps := range byPart {
+			for _, p := range ps {
+				if s.parts[i].Counts(int(p.doc)) {
+					df++
+				}
+			}
+		}
+		if df == 0 {
+			continue
+		}
+		idf := math.Log(1 + (s.docs-df+0.5)/(df+0.5))
+		for i, ps := range byPart {
+			ix, scores := s.parts[i].Index, s.scores[i]
+			for _, p := range ps {
+				doc := int(p.doc)
+				if !s.keep(i, doc) {
+					continue
+				}
+				lengths := ix.lengths(doc)
+				var tf float64
+				for f := range numFields {
+					if p.tf[f] > 0 {
+						norm := (1 - b) + b*float64(lengths[f])/s.avgLen[f]
+						tf += weights[f] * float64(p.tf[f]) / norm
+					}
+				}
+				if scores[doc] == 0 {
+					touched = append(touched, docKey{i, doc})
+				}
+				scores[doc] += terms[t] * idf * tf * (k1 + 1) / (tf + k1)
+			}
+		}
+	}
+	hits := make([]Hit, len(touched))
+	for n, k := range touched {
+		hits[n] = Hit{Part: k.part, Doc: k.doc, Score: s.scores[k.part][k.doc]}
+		s.scores[k.part][k.doc] = 0 // for the next phrasing
+		if !s.matched[k.part][k.doc] {
+			s.matched[k.part][k.doc] = true
+			s.total++
+		}
+	}
+	return s.best(hits, depth), nil
+}
+
+// keyed is a hit with what orders it.
+type keyed struct {
+	score   float64
+	lasting int
+	at      int64
+	key     uint64
+	hit     Hit
+}
+
+// before orders hits by score, then, at equal relevance, foundational
+// before observational before tactical, newer before older, and by key, so
+// the order never depends on map iteration.
+func before(x, y keyed) int {
+	if c := cmp.Compare(y.score, x.score); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.lasting, x.lasting); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.at, x.at); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.key, y.key)
+}
+
+func (s *searcher) keyed(h Hit) keyed {
+	at, key := s.parts[h.Part].Order(h.Doc)
+	return keyed{score: math.Round(h.Score * 1e6), lasting: s.lasting(h), at: at, key: key, hit: h}
+}
+
+// best returns the first n of hits in order (all of them when n is 0). A
+// common word matches most records: they are passed through a heap of n,
+// not sorted.
+func (s *searcher) best(hits []Hit, n int) []Hit {
+	if n <= 0 || n > len(hits) {
+		n = len(hits)
+	}
+	top := make([]keyed, 0, n)
+	worse := func(i, j int) bool { return before(top[i], top[j]) > 0 } // the heap's root is its worst
+	down := func(i int) {
+		for {
+			w := i
+			for _, c := range []int{2*i + 1, 2*i + 2} {
+				if c < len(top) && worse(c, w) {
+					w = c
+				}
+			}
+			if w == i {
+				return
+			}
+			top[i], top[w] = top[w], top[i]
+			i = w
+		}
+	}
+	for _, h := range hits {
+		k := s.keyed(h)
+		if len(top) < n {
+			top = append(top, k)
+			for i := len(top) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
+				top[i], top[(i-1)/2] = top[(i-1)/2], top[i]
+			}
+			continue
+		}
+		if before(k, top[0]) < 0 {
+			top[0] = k
+			down(0)
+		}
+	}
+	slices.SortFunc(top, before)
+	out := make([]Hit, len(top))
+	for i, k := range top {
+		out[i] = k.hit
+	}
+	return out
+}
+
+// lasting ranks a hit's classification by how long what it says stays true.
+func (s *searcher) lasting(h Hit) int {
+	switch changelog.Classification(s.parts[h.Part].Index.Classification(h.Doc)) {
+	case changelog.Foundational:
+		return 2
+	case changelog.Observational:
+		return 1
+	case changelog.Tactical:
+		return 0
+	}
+	return 0
+}
+
+// fuse merges the rankings of several phrasings by reciprocal rank: a
+// document's score is the sum of 1/(k + rank) over the rankings it is in.
+// One ranking is returned as it is, its BM25F scores intact.
+func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
+	switch len(ranked) {
+	case 0:
+		return nil
+	case 1:
+		return ranked[0]
+	}
+	scores := map[docKey]float64{}
+	for _, hits := range ranked {
+		for i, h := range hits {
+			scores[docKey{h.Part, h.Doc}] += 1 / float64(rrfK+i+1)
+		}
+	}
+	out := make([]Hit, 0, len(scores))
+	for k, sc := range scores {
+		out = append(out, Hit{Part: k.part, Doc: k.doc, Score: sc})
+	}
+	return s.best(out, limit)
+}
+
+// String is a hit as a test reads it.
+func (h Hit) String() string { return fmt.Sprintf("%d/%d:%.4f", h.Part, h.Doc, h.Score) }
