@@ -123,14 +123,12 @@ func (rs *rowSet) current() []ref {
 // decode returns the records of refs, in order. A segment whose record does
 // not decode is damaged: it is built again from git, and read from there.
 func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
-	// Each record is read from its shard's segment; one that many records
-	// are read from is read whole, at once.
+	// Each record is read from its shard's segment.
 	type at struct {
 		seg *segment
 		i   int
 	}
 	where := make([]at, len(refs))
-	count := map[*segment]int{}
 	for k, r := range refs {
 		seg, i := r.seg, int(r.i)
 		if seg.parts != nil {
@@ -142,9 +140,6 @@ func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
 			seg, i = child, i-p.start
 		}
 		where[k] = at{seg, i}
-		if count[seg]++; count[seg] == wholeAfter {
-			seg.readBodies()
-		}
 	}
 	out := make([]*changelog.Record, len(refs))
 	for k, w := range where {
@@ -158,10 +153,6 @@ func (rd *Reader) decode(refs []ref) ([]*changelog.Record, error) {
 	}
 	return out, nil
 }
-
-// wholeAfter is how many records of one segment make reading it whole
-// cheaper than reading each record alone.
-const wholeAfter = 4
 
 // decodeRebuilt builds a damaged shard's segment again and decodes the
 // record with id from it.

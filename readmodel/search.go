@@ -163,18 +163,21 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search
 		return Results{}, err
 	}
 	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
-	defer corpus.close()
-	seen := map[uint64]bool{}
-	for _, dir := range dirs {
-		seg, err := rd.segment(dir)
-		if err != nil {
+	segs := make([]*segment, len(dirs))
+	rows := 0
+	for i, dir := range dirs {
+		if segs[i], err = rd.segment(dir); err != nil {
 			return Results{}, err
 		}
-		ix, src, err := seg.searchIndex()
+		rows += segs[i].len()
+	}
+	seen := make(map[uint64]bool, rows)
+	for i, seg := range segs {
+		ix, err := seg.searchIndex()
 		if err != nil {
-			return Results{}, &damagedPart{dir: dir, err: err}
+			return Results{}, &damagedPart{dir: dirs[i], err: err}
 		}
-		p := &corpusPart{seg: seg, src: src, shadow: make([]bool, seg.len())}
+		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len())}
 		corpus.parts = append(corpus.parts, p)
 		for i := range seg.len() {
 			id := seg.rowID(i)
@@ -215,7 +218,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search
 		if err != nil {
 			return Results{}, &damagedPart{dir: dirs[h.Part], err: err}
 		}
-		data, err := rd.readBlob(seg.row(h.Doc).blob)
+		data, err := rd.text(r, seg.row(h.Doc).blob)
 		if err != nil {
 			return Results{}, err
 		}
@@ -228,6 +231,17 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search
 			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet})
 	}
 	return res, nil
+}
+
+// text is the file of record r, whose blob is blob. A record planq wrote
+// is its own rendering, which the hash proves without reading git (whose
+// pack index alone costs a process milliseconds); any other is read from
+// git.
+func (rd *Reader) text(r *changelog.Record, blob staterepo.Hash) ([]byte, error) {
+	if data, err := changelog.Render(r); err == nil && staterepo.BlobHash(data) == blob {
+		return data, nil
+	}
+	return rd.readBlob(blob)
 }
 
 // corpus is what a search reads: one part per directory, and what their
@@ -243,15 +257,8 @@ type corpus struct {
 
 type corpusPart struct {
 	seg *segment
-	src *indexSource
 	// shadow marks the rows whose record an earlier part holds.
 	shadow []bool
-}
-
-func (c *corpus) close() {
-	for _, p := range c.parts {
-		p.src.close()
-	}
 }
 
 // part is p as package search reads it: its copies of records another
@@ -266,7 +273,7 @@ func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
 	for i, a := range p.seg.agents {
 		agentOK[i] = len(c.filters.Agents) == 0 || slices.Contains(c.filters.Agents, a)
 	}
-	return search.Part{Index: ix, Src: p.src,
+	return search.Part{Index: ix,
 		Counts: func(doc int) bool { return !p.shadow[doc] },
 		Keep: func(doc int) bool {
 			seg, id := p.seg, p.seg.rowID(doc)
@@ -359,15 +366,30 @@ func ParseLines(s string) (from, to int, ok bool) {
 	return from, to, true
 }
 
-// PathOf finds the path of the record with id on global or any agent branch.
+// PathOf finds the path of the record with id on global or any agent
+// branch, from the rows: only a record whose ID hashes alike is decoded.
 func (rd *Reader) PathOf(id string) (string, error) {
-	set, err := rd.All()
+	tips, err := rd.tips()
 	if err != nil {
 		return "", err
 	}
-	for _, r := range set.Records {
-		if r.ID == id {
-			return r.Path, nil
+	segs, _, err := rd.segmentsOf(tips, nil)
+	if err != nil {
+		return "", err
+	}
+	want := idHash(id)
+	for _, seg := range segs {
+		for i := range seg.len() {
+			if seg.rowID(i) != want {
+				continue
+			}
+			r, err := seg.record(i) // a damaged shard is built again from git
+			if err != nil {
+				return "", err
+			}
+			if r.ID == id {
+				return r.Path, nil
+			}
 		}
 	}
 	return "", planqerr.New(planqerr.NotFound, id, "no record with this id on global or any agent branch").

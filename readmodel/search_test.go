@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -91,8 +92,8 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 	if err != nil || len(res.Hits) != 1 || res.Hits[0].ID != added.ID {
 		t.Fatalf("search for the new record: %+v, err %v", res, err)
 	}
-	if reads != 2 { // the new record parsed, and read again for its snippet
-		t.Errorf("search after one new record read %d blobs, want 2", reads)
+	if reads != 1 { // the new record parsed; its snippet is its own rendering
+		t.Errorf("search after one new record read %d blobs, want 1", reads)
 	}
 	full := t.TempDir()
 	if _, err := Open(repo, full).Search(Query{Text: "race detector"}); err != nil {
@@ -111,6 +112,60 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("segment %s: %d bytes built incrementally, %d from nothing, and they differ", rel, len(got), len(want))
+		}
+	}
+}
+
+// A hit's lines are the file's, whether planq wrote the file (and its
+// rendering is the file) or an agent did, in its own layout.
+func TestSnippetLinesAreTheFiles(t *testing.T) {
+	recs := samples(t)
+	files := rendered(t, recs)
+	handmade := []byte(strings.Join([]string{
+		"---",
+		"id: pq-00000000aa",
+		"kind: learning",
+		"type: convention",
+		"domain: ci",
+		"classification: tactical",
+		"agent: auth",
+		"timestamp: 2026-11-22T08:00:00Z",
+		"",
+		"---",
+		"",
+		"Written by hand.",
+		"",
+		"",
+		"The flakiness of the overlay suite comes from its shared temp directory.",
+		"",
+	}, "\n"))
+	files["learnings/ci/pq-00000000aa.md"] = handmade
+	repo := repoWith(t, files)
+	rd := Open(repo, t.TempDir())
+	for _, c := range []struct {
+		query, path, line string
+	}{
+		{"overlay flakiness", "learnings/ci/pq-00000000aa.md", "The flakiness of the overlay suite comes from its shared temp directory."},
+		{"RS256", changelog.RecordPath(recs[2]), ""},
+	} {
+		res, err := rd.Search(Query{Text: c.query})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("%q: %+v, err %v", c.query, res, err)
+		}
+		h := res.Hits[0]
+		if h.Path != c.path {
+			t.Fatalf("%q: first hit %s, want %s", c.query, h.Path, c.path)
+		}
+		data, _, err := rd.ReadFile(h.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		if got := strings.Join(lines[h.From-1:h.To], "\n"); got != h.Snippet {
+			t.Errorf("%q: lines %d-%d of the file are %q, the snippet %q", c.query, h.From, h.To, got, h.Snippet)
+		}
+		if c.line != "" && h.Snippet != c.line {
+			t.Errorf("%q: snippet %q, want %q", c.query, h.Snippet, c.line)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -131,21 +132,17 @@ type segProblem struct {
 // segment is one shard's records, read from its file or just built.
 type segment struct {
 	shard
-	file     string // where the bodies are read from; empty when built in memory
 	rows     []byte
 	agents   []string
 	sources  []uint64 // idHash of every ID the records name as sources
 	problems []segProblem
-	bodiesAt int64
-	bodiesN  uint32
-	indexN   uint32
-	mu       sync.Mutex          // guards bodies, recs and index: an MCP server reads from several goroutines
-	bodies   []byte              // nil until read
-	recs     []*changelog.Record // decoded records, by row, nil until decoded
-	// indexData is the search index of a segment built in memory (nil for
-	// one read from its file); index is the index opened, nil until asked.
+	// bodies are the records' bytes, indexData their search index: parts
+	// of the mapped file, or of the bytes just built.
+	bodies    []byte
 	indexData []byte
-	index     *search.Index
+	mu        sync.Mutex          // guards recs and index: an MCP server reads from several goroutines
+	recs      []*changelog.Record // decoded records, by row, nil until decoded
+	index     *search.Index       // the search index opened, nil until asked
 
 	// A directory's segment: its shards' segments and where their rows
 	// begin and end in its own, and how to open one (open) or build it
@@ -274,45 +271,47 @@ func kindIndex(k changelog.Kind) uint8 {
 	return 0xff
 }
 
-// readSegment reads a segment file's header, rows and meta, leaving the
-// bodies on disk. A file of another version, of another shard, cut short
-// or damaged is an error: the caller rebuilds it from git.
+// readSegment maps a segment file into memory and checks its header,
+// rows and meta; its bodies and index are read from the mapping as views
+// ask for them, so a read copies nothing it does not decode. A file of
+// another version, of another shard, cut short or damaged is an error: the
+// caller rebuilds it from git. Segment files are replaced whole (renamed
+// over), never written in place, so a mapping never sees one change.
 func readSegment(file string, sh shard) (*segment, error) {
-	f, err := openRaw(file)
+	data, err := mapFile(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.close()
-	size, err := f.size()
+	s, err := parseSegment(data, sh)
 	if err != nil {
+		unmap(data)
 		return nil, err
 	}
-	// One read gets the header and, for most segments, rows and meta too.
-	first := make([]byte, min(size, firstRead))
-	if err := f.readAt(first, 0); err != nil || len(first) < headerSize || string(first[:len(segmentMagic)]) != segmentMagic {
+	// The mapping lives as long as the segment: everything decoded from it
+	// is copied out, and what slices it (rows, bodies, index) is the
+	// segment's own.
+	runtime.AddCleanup(s, unmap, data)
+	return s, nil
+}
+
+func parseSegment(data []byte, sh shard) (*segment, error) {
+	size := int64(len(data))
+	if size < int64(headerSize) || string(data[:len(segmentMagic)]) != segmentMagic {
 		return nil, errDamaged
 	}
-	if v := uint32At(first, 0); v != segmentVersion {
+	if v := uint32At(data, 0); v != segmentVersion {
 		return nil, fmt.Errorf("segment of version %d, not %d", v, segmentVersion)
 	}
-	n, metaN, bodiesN, indexN := int64(uint32At(first, 1)), int64(uint32At(first, 2)), int64(uint32At(first, 3)), int64(uint32At(first, 5))
+	n, metaN, bodiesN, indexN := int64(uint32At(data, 1)), int64(uint32At(data, 2)), int64(uint32At(data, 3)), int64(uint32At(data, 5))
 	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN+indexN != size {
 		return nil, errDamaged
 	}
 	end := int64(headerSize) + n*rowSize + metaN
-	var prefix []byte
-	if end <= int64(len(first)) {
-		prefix = first[headerSize:end]
-	} else {
-		prefix = make([]byte, end-int64(headerSize))
-		if err := f.readAt(prefix, int64(headerSize)); err != nil {
-			return nil, errDamaged
-		}
-	}
-	if crc32.Checksum(prefix, castagnoli) != uint32At(first, 4) {
+	prefix := data[headerSize:end]
+	if crc32.Checksum(prefix, castagnoli) != uint32At(data, 4) {
 		return nil, errDamaged
 	}
-	s := &segment{shard: sh, file: file, rows: prefix[:n*rowSize], bodiesAt: end, bodiesN: uint32(bodiesN), indexN: uint32(indexN)}
+	s := &segment{shard: sh, rows: prefix[:n*rowSize], bodies: data[end : end+bodiesN], indexData: data[end+bodiesN:]}
 	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
 		return nil, err
 	}
@@ -328,7 +327,7 @@ func readSegment(file string, sh shard) (*segment, error) {
 func (s *segment) check() error {
 	for i := range s.len() {
 		r := s.row(i)
-		if (s.parts == nil && uint64(r.off)+uint64(r.size) > uint64(s.bodiesN)) || int(r.agent) >= len(s.agents) ||
+		if (s.parts == nil && uint64(r.off)+uint64(r.size) > uint64(len(s.bodies))) || int(r.agent) >= len(s.agents) ||
 			(r.to != noAgent && int(r.to) >= len(s.agents)) {
 			return errDamaged
 		}
@@ -345,10 +344,6 @@ func (s *segment) check() error {
 	}
 	return nil
 }
-
-// firstRead is what readSegment reads first: header, rows and meta of a
-// segment of a few hundred records.
-const firstRead = 32 << 10
 
 func (s *segment) readMeta(b []byte, path string) error {
 	d := &decoder{b: b}
@@ -411,15 +406,7 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 		return r, nil
 	}
 	rw := s.row(i)
-	var b []byte
-	if s.bodies != nil {
-		b = s.bodies[rw.off : rw.off+rw.size]
-	} else {
-		var err error
-		if b, err = s.readAt(int64(rw.off), int64(rw.size)); err != nil {
-			return nil, err
-		}
-	}
+	b := s.bodies[rw.off : rw.off+rw.size] // check holds every row to the bodies
 	if crc32.Checksum(b, castagnoli) != rw.crc {
 		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
 	}
@@ -480,27 +467,7 @@ func (s *segment) childRecords(p part) ([]*changelog.Record, error) {
 	return child.records()
 }
 
-// readBodies reads every record's bytes in one go, for the reads to come.
-// A failure is left for them to meet.
-func (s *segment) readBodies() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_ = s.readBodiesLocked()
-}
-
-func (s *segment) readBodiesLocked() error {
-	if s.bodies != nil || s.len() == 0 {
-		return nil
-	}
-	b, err := s.readAt(0, int64(s.bodiesN))
-	if err != nil {
-		return err
-	}
-	s.bodies = b
-	return nil
-}
-
-// records decodes every row's record, reading the bodies in one go.
+// records decodes every row's record.
 func (s *segment) records() ([]*changelog.Record, error) {
 	if s.parts != nil {
 		var out []*changelog.Record
@@ -515,9 +482,6 @@ func (s *segment) records() ([]*changelog.Record, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := s.readBodiesLocked(); err != nil {
-		return nil, err
-	}
 	out := make([]*changelog.Record, s.len())
 	for i := range out {
 		r, err := s.recordLocked(i)
@@ -527,19 +491,6 @@ func (s *segment) records() ([]*changelog.Record, error) {
 		out[i] = r
 	}
 	return out, nil
-}
-
-func (s *segment) readAt(off, n int64) ([]byte, error) {
-	f, err := openRaw(s.file)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", s.path, err)
-	}
-	defer f.close()
-	b := make([]byte, n)
-	if err := f.readAt(b, s.bodiesAt+off); err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", s.path, errDamaged)
-	}
-	return b, nil
 }
 
 // misplacedProblem is the problem of a file that is not where a record lives.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,9 +124,7 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 	prevProblems := map[staterepo.Hash]*changelog.ParseError{}
 	if old := rd.segments.newest(sh.path); incremental && old != nil {
 		var docs []search.Indexed
-		if data, err := old.indexBytes(); err == nil {
-			docs, _ = search.Docs(data) // a damaged index is built again from the records
-		}
+		docs, _ = search.Docs(old.indexData) // a damaged index is built again from the records
 		for i := range old.len() {
 			if r, err := old.record(i); err == nil && len(docs) == old.len() {
 				prev[old.row(i).blob] = parsed{r, old.row(i).blob, docs[i]}
@@ -202,8 +201,7 @@ func decodeBuilt(data []byte, sh shard) (*segment, error) {
 	bodiesN := int(uint32At(data, 3))
 	rowsEnd := headerSize + n*rowSize
 	bodiesAt := rowsEnd + metaN
-	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[bodiesAt : bodiesAt+bodiesN], bodiesN: uint32(bodiesN),
-		indexData: data[bodiesAt+bodiesN:], indexN: uint32At(data, 5)}
+	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[bodiesAt : bodiesAt+bodiesN], indexData: data[bodiesAt+bodiesN:]}
 	if err := s.readMeta(data[rowsEnd:rowsEnd+metaN], sh.path); err != nil {
 		return nil, err
 	}
@@ -226,7 +224,8 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 	var sources []uint64
 	var problems []segProblem
 	var indexes [][]byte
-	parts := []part{} // not nil: this is a directory's segment, even an empty one
+	var children []*segment // whose mappings indexes are parts of
+	parts := []part{}       // not nil: this is a directory's segment, even an empty one
 	for _, e := range entries {
 		if !e.Dir {
 			continue // files at the top of a kind's directory are the reader's to report
@@ -254,8 +253,10 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 			return nil, err
 		}
 		indexes = append(indexes, index)
+		children = append(children, child)
 	}
 	index, err := search.Merge(indexes)
+	runtime.KeepAlive(children)
 	if err != nil {
 		return nil, fmt.Errorf("failed to merge the search indexes of %s: %w", dir.path, errors.Join(errDamaged, err))
 	}
@@ -272,14 +273,12 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 // (a directory's index is its shards' merged, so it must not inherit
 // damage), and built again from git once if it is damaged.
 func (rd *Reader) childIndex(sh shard, child *segment) ([]byte, error) {
-	index, err := child.indexBytes()
-	if err == nil {
-		if err = search.Check(index, child.len()); err == nil {
-			return index, nil
-		}
+	if search.Check(child.indexData, child.len()) == nil {
+		return child.indexData, nil
 	}
-	if child, err = rd.rebuild(sh); err != nil {
+	child, err := rd.rebuild(sh)
+	if err != nil {
 		return nil, err
 	}
-	return child.indexBytes()
+	return child.indexData, nil
 }

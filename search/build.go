@@ -96,12 +96,11 @@ func Merge(parts [][]byte) ([]byte, error) {
 	cursors := make([]*cursor, len(parts))
 	offset := uint32(0)
 	for i, p := range parts {
-		src := bytesReader(p)
-		ix, err := OpenIndex(src, int64(len(p)))
+		ix, err := OpenIndex(p)
 		if err != nil {
 			return nil, err
 		}
-		c := &cursor{ix: ix, r: ix.reading(src), offset: offset}
+		c := &cursor{ix: ix, r: ix.reading(), offset: offset}
 		for b := range ix.blocks {
 			es, err := c.r.block(b)
 			if err != nil {
@@ -158,14 +157,14 @@ func Merge(parts [][]byte) ([]byte, error) {
 	}
 }
 
-// raw reads the postings of e as they are stored, checked.
+// raw is the postings of e as they are stored, checked.
 func (r *reading) raw(e entry) ([]byte, error) {
-	if e.size > uint64(r.ix.size) {
+	if e.off > uint64(r.ix.size) {
 		return nil, ErrDamaged
 	}
-	buf := make([]byte, e.size)
-	if _, err := r.src.ReadAt(buf, r.ix.postAt+int64(e.off)); err != nil {
-		return nil, ErrDamaged
+	buf, err := r.ix.section(r.ix.postAt+int64(e.off), e.size)
+	if err != nil {
+		return nil, err
 	}
 	if crc32.Checksum(buf, castagnoli) != e.crc || e.df == 0 || e.last >= uint64(r.ix.docs) {
 		return nil, ErrDamaged
@@ -176,8 +175,7 @@ func (r *reading) raw(e entry) ([]byte, error) {
 // Docs are the documents of the index stored in data, for Encode to take
 // into another index.
 func Docs(data []byte) ([]Indexed, error) {
-	src := bytesReader(data)
-	ix, err := OpenIndex(src, int64(len(data)))
+	ix, err := OpenIndex(data)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +183,7 @@ func Docs(data []byte) ([]Indexed, error) {
 	for d := range out {
 		out[d] = Indexed{lengths: ix.lengths(d), facets: [3]string{ix.Domain(d), ix.docType(d), ix.Classification(d)}}
 	}
-	r := ix.reading(src)
+	r := ix.reading()
 	for b := range ix.blocks {
 		es, err := r.block(b)
 		if err != nil {
@@ -302,28 +300,17 @@ func appendString(b []byte, s string) []byte {
 	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
 
-// bytesReader reads an index held in memory.
-type bytesReader []byte
-
-func (b bytesReader) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off+int64(len(p)) > int64(len(b)) {
-		return 0, ErrDamaged
-	}
-	return copy(p, b[off:]), nil
-}
-
 // Check reads the whole index stored in data, as Merge would, and says
 // whether it holds together and has docs documents.
 func Check(data []byte, docs int) error {
-	src := bytesReader(data)
-	ix, err := OpenIndex(src, int64(len(data)))
+	ix, err := OpenIndex(data)
 	if err != nil {
 		return err
 	}
 	if ix.docs != docs {
 		return fmt.Errorf("index of %d documents, not %d: %w", ix.docs, docs, ErrDamaged)
 	}
-	r := ix.reading(src)
+	r := ix.reading()
 	for b := range ix.blocks {
 		es, err := r.block(b)
 		if err != nil {

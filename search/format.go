@@ -3,17 +3,14 @@ package search
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"hash/crc32"
-	"io"
 	"sort"
 	"strings"
 )
 
 // An index is stored as bytes that a query reads a little of: the head
-// (counts, facets, and where each block of the term dictionary lies) is
-// read whole, then only the dictionary blocks and postings of the query's
-// terms. All integers are little-endian; "uv" is a uvarint, a string is a
+// (counts, facets, and where each block of the term dictionary lies), then
+// only the dictionary blocks and postings of the query's terms. All integers are little-endian; "uv" is a uvarint, a string is a
 // uv length and its bytes.
 //
 //	head      u32 head length, u32 CRC-32C of the rest of the head,
@@ -48,10 +45,10 @@ var ErrDamaged = errors.New("search index is damaged")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Index is an opened index: its head in memory, its dictionary and
-// postings left where they are stored, read through the io.ReaderAt each
-// lookup is given.
+// Index is an opened index. A query decodes its head's tables, and of its
+// dictionary and postings only what its terms need.
 type Index struct {
+	data    []byte
 	docs    int
 	terms   int
 	dictAt  int64
@@ -80,31 +77,26 @@ type entry struct {
 	crc       uint32
 }
 
-// OpenIndex reads the head of the index stored in the size bytes of src.
-func OpenIndex(src io.ReaderAt, size int64) (*Index, error) {
-	if size < int64(fixedHead) {
+// OpenIndex opens the index stored in data, which it keeps: data must not
+// change while the index is in use.
+func OpenIndex(data []byte) (*Index, error) {
+	if len(data) < fixedHead {
 		return nil, ErrDamaged
 	}
-	first := make([]byte, min(size, 64<<10))
-	if _, err := src.ReadAt(first, 0); err != nil {
-		return nil, fmt.Errorf("failed to read search index: %w", errors.Join(ErrDamaged, err))
-	}
-	headLen := int64(binary.LittleEndian.Uint32(first))
-	if headLen < int64(fixedHead) || headLen > size {
+	headLen := int64(binary.LittleEndian.Uint32(data))
+	if headLen < int64(fixedHead) || headLen > int64(len(data)) {
 		return nil, ErrDamaged
 	}
-	head := first
-	if headLen > int64(len(first)) {
-		head = make([]byte, headLen)
-		if _, err := src.ReadAt(head, 0); err != nil {
-			return nil, fmt.Errorf("failed to read search index: %w", errors.Join(ErrDamaged, err))
-		}
-	}
-	head = head[:headLen]
+	head := data[:headLen]
 	if crc32.Checksum(head[8:], castagnoli) != binary.LittleEndian.Uint32(head[4:]) {
 		return nil, ErrDamaged
 	}
-	return parseHead(head, size)
+	ix, err := parseHead(head, int64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	ix.data = data
+	return ix, nil
 }
 
 func parseHead(head []byte, size int64) (*Index, error) {
@@ -174,12 +166,19 @@ func (ix *Index) Classification(doc int) string { return ix.classes[ix.perDoc[do
 // for its other terms.
 type reading struct {
 	ix     *Index
-	src    io.ReaderAt
 	blocks map[int][]entry
 }
 
-func (ix *Index) reading(src io.ReaderAt) *reading {
-	return &reading{ix: ix, src: src, blocks: map[int][]entry{}}
+func (ix *Index) reading() *reading {
+	return &reading{ix: ix, blocks: map[int][]entry{}}
+}
+
+// section is n bytes of the index from off, or ErrDamaged past its end.
+func (ix *Index) section(off int64, n uint64) ([]byte, error) {
+	if off < 0 || off > int64(len(ix.data)) || n > uint64(int64(len(ix.data))-off) {
+		return nil, ErrDamaged
+	}
+	return ix.data[off : off+int64(n)], nil
 }
 
 // block decodes block i of the dictionary.
@@ -188,9 +187,9 @@ func (r *reading) block(i int) ([]entry, error) {
 		return es, nil
 	}
 	bl := r.ix.blocks[i]
-	buf := make([]byte, bl.size)
-	if _, err := r.src.ReadAt(buf, r.ix.dictAt+int64(bl.off)); err != nil {
-		return nil, fmt.Errorf("failed to read search index: %w", errors.Join(ErrDamaged, err))
+	buf, err := r.ix.section(r.ix.dictAt+int64(bl.off), uint64(bl.size))
+	if err != nil {
+		return nil, err
 	}
 	if crc32.Checksum(buf, castagnoli) != bl.crc {
 		return nil, ErrDamaged
@@ -267,22 +266,56 @@ type posting struct {
 
 // postings reads and decodes the postings of e.
 func (r *reading) postings(e entry) ([]posting, error) {
-	if e.size > uint64(r.ix.size) || e.df > uint64(r.ix.docs) {
-		return nil, ErrDamaged
+	buf, err := r.raw(e)
+	if err == nil {
+		err = checkPostings(buf, e.df, r.ix.docs)
 	}
-	buf := make([]byte, e.size)
-	if _, err := r.src.ReadAt(buf, r.ix.postAt+int64(e.off)); err != nil {
-		return nil, fmt.Errorf("failed to read search index: %w", errors.Join(ErrDamaged, err))
+	if err != nil {
+		return nil, err
 	}
-	if crc32.Checksum(buf, castagnoli) != e.crc {
-		return nil, ErrDamaged
-	}
-	return decodePostings(buf, e.df, r.ix.docs)
+	out := make([]posting, 0, e.df)
+	termPostings{buf: buf, df: e.df}.each(func(doc int, tf [numFields]uint16) {
+		out = append(out, posting{doc: uint32(doc), tf: tf})
+	})
+	return out, nil
 }
 
-func decodePostings(buf []byte, df uint64, docs int) ([]posting, error) {
+// termPostings are one term's postings in one index, as stored.
+type termPostings struct {
+	buf []byte
+	df  uint64
+}
+
+// each calls fn with each document and its counts of the term, in order.
+// The postings must have passed checkPostings.
+func (ps termPostings) each(fn func(doc int, tf [numFields]uint16)) {
+	b := ps.buf
+	doc := uint64(0)
+	for i := range ps.df {
+		gap, n := binary.Uvarint(b)
+		b = b[n:]
+		if i == 0 {
+			doc = gap
+		} else {
+			doc += gap
+		}
+		var tf [numFields]uint16
+		for f := range numFields {
+			v, n := binary.Uvarint(b)
+			b = b[n:]
+			tf[f] = uint16(min(v, 65535))
+		}
+		fn(int(doc), tf)
+	}
+}
+
+// checkPostings holds postings to what each reads from them: df documents
+// in rising order, each below docs, and nothing after them.
+func checkPostings(buf []byte, df uint64, docs int) error {
+	if df == 0 || df > uint64(docs) {
+		return ErrDamaged
+	}
 	d := decoder{b: buf}
-	out := make([]posting, 0, df)
 	var doc uint64
 	for i := range df {
 		gap := d.uv()
@@ -290,19 +323,17 @@ func decodePostings(buf []byte, df uint64, docs int) ([]posting, error) {
 			d.fail()
 		}
 		doc += gap
-		p := posting{doc: uint32(doc)}
-		for f := range numFields {
-			p.tf[f] = uint16(min(d.uv(), 65535))
+		for range numFields {
+			d.uv()
 		}
 		if d.err != nil || doc >= uint64(docs) {
-			return nil, ErrDamaged
+			return ErrDamaged
 		}
-		out = append(out, p)
 	}
 	if len(d.b) != 0 {
-		return nil, ErrDamaged
+		return ErrDamaged
 	}
-	return out, nil
+	return nil
 }
 
 // decoder reads what the encoder wrote; the first thing out of place makes

@@ -118,18 +118,18 @@ func FuzzIndex(f *testing.F) {
 		if again := Encode(docs); !bytes.Equal(again, data) {
 			t.Fatalf("an index read whole (%d documents) encodes to other bytes", len(docs))
 		}
-		ix, err := OpenIndex(bytesReader(data), int64(len(data)))
+		ix, err := OpenIndex(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Search([]Part{wholePart(ix, data)}, Query{Phrasings: []string{"advisory lock pgb"}}); err != nil {
+		if _, err := Search([]Part{wholePart(ix)}, Query{Phrasings: []string{"advisory lock pgb"}}); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
-func wholePart(ix *Index, data []byte) Part {
-	return Part{Index: ix, Src: bytesReader(data), Counts: func(int) bool { return true }, Keep: func(int) bool { return true },
+func wholePart(ix *Index) Part {
+	return Part{Index: ix, Counts: func(int) bool { return true }, Keep: func(int) bool { return true },
 		Order: func(doc int) (int64, uint64) { return 0, uint64(doc) }}
 }
 
@@ -137,11 +137,11 @@ func openParts(t *testing.T, indexes ...[]byte) []Part {
 	t.Helper()
 	var parts []Part
 	for _, data := range indexes {
-		ix, err := OpenIndex(bytesReader(data), int64(len(data)))
+		ix, err := OpenIndex(data)
 		if err != nil {
 			t.Fatal(err)
 		}
-		parts = append(parts, wholePart(ix, data))
+		parts = append(parts, wholePart(ix))
 	}
 	return parts
 }

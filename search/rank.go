@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"slices"
@@ -42,8 +41,6 @@ type Query struct {
 // documents in it.
 type Part struct {
 	Index *Index
-	// Src holds the index's bytes, read as the query needs them.
-	Src io.ReaderAt
 	// Counts reports whether document doc counts in the corpus: false for
 	// a copy of a document an earlier part holds, so that a record on two
 	// branches weighs as one.
@@ -132,19 +129,20 @@ type searcher struct {
 	domainOK, typeOK [][]bool
 	docs             float64
 	avgLen           [numFields]float64
-	postings         map[string][][]posting // by term, by part
+	postings         map[string][]termPostings // by term, by part
 	// scores are a phrasing's, by part and document; matched marks every
 	// document any phrasing scored, total counts them.
 	scores  [][]float64
 	matched [][]bool
 	total   int
+	touched []docKey
 }
 
 func newSearcher(parts []Part, q Query) *searcher {
-	s := &searcher{parts: parts, postings: map[string][][]posting{}}
+	s := &searcher{parts: parts, postings: map[string][]termPostings{}}
 	var total [numFields]float64
 	for _, p := range parts {
-		s.readings = append(s.readings, p.Index.reading(p.Src))
+		s.readings = append(s.readings, p.Index.reading())
 		s.domainOK = append(s.domainOK, allowed(p.Index.domains, q.Domains))
 		s.typeOK = append(s.typeOK, allowed(p.Index.types, q.Types))
 		s.scores = append(s.scores, make([]float64, p.Index.docs))
@@ -220,12 +218,20 @@ func (s *searcher) queryTerms(phrasing string) (map[string]float64, error) {
 	return out, nil
 }
 
-// postingsOf reads term's postings in every part, once a search.
-func (s *searcher) postingsOf(term string) ([][]posting, error) {
+type docKey struct{ part, doc int }
+
+// fuseDepth is how many of each phrasing's best hits are fused: a record
+// ranked past it by every phrasing could gain at most 1/(k+1,001) a
+// phrasing, too little to reach the first fifty.
+const fuseDepth = 1000
+
+// postingsOf finds term's postings in every part, checked (see
+// checkPostings), once a search.
+func (s *searcher) postingsOf(term string) ([]termPostings, error) {
 	if ps, ok := s.postings[term]; ok {
 		return ps, nil
 	}
-	out := make([][]posting, len(s.parts))
+	out := make([]termPostings, len(s.parts))
 	for i, r := range s.readings {
 		e, ok, err := r.lookup(term)
 		if err != nil {
@@ -234,26 +240,24 @@ func (s *searcher) postingsOf(term string) ([][]posting, error) {
 		if !ok {
 			continue
 		}
-		if out[i], err = r.postings(e); err != nil {
+		buf, err := r.raw(e)
+		if err == nil {
+			err = checkPostings(buf, e.df, r.ix.docs)
+		}
+		if err != nil {
 			return nil, &PartError{Part: i, Err: err}
 		}
+		out[i] = termPostings{buf: buf, df: e.df}
 	}
 	s.postings[term] = out
 	return out, nil
 }
 
-type docKey struct{ part, doc int }
-
-// fuseDepth is how many of each phrasing's best hits are fused: a record
-// ranked past it by every phrasing could gain at most 1/(k+1,001) a
-// phrasing, too little to reach the first fifty.
-const fuseDepth = 1000
-
 // rank scores the kept documents holding any of terms with BM25F and
 // returns the best depth of them (all for 0), best first; every document
 // it scores is marked in matched.
 func (s *searcher) rank(terms map[string]float64, depth int) ([]Hit, error) {
-	var touched []docKey
+	touched := s.touched[:0]
 	for _, t := range slices.Sorted(maps.Keys(terms)) { // summed in one order, for the same score every time
 		byPart, err := s.postingsOf(t)
 		if err != nil {
@@ -261,11 +265,12 @@ func (s *searcher) rank(terms map[string]float64, depth int) ([]Hit, error) {
 		}
 		df := 0.0
 		for i, ps := range byPart {
-			for _, p := range ps {
-				if s.parts[i].Counts(int(p.doc)) {
+			counts := s.parts[i].Counts
+			ps.each(func(doc int, _ [numFields]uint16) {
+				if counts(doc) {
 					df++
 				}
-			}
+			})
 		}
 		if df == 0 {
 			continue
@@ -273,36 +278,39 @@ func (s *searcher) rank(terms map[string]float64, depth int) ([]Hit, error) {
 		idf := math.Log(1 + (s.docs-df+0.5)/(df+0.5))
 		for i, ps := range byPart {
 			ix, scores := s.parts[i].Index, s.scores[i]
-			for _, p := range ps {
-				doc := int(p.doc)
+			ps.each(func(doc int, tfs [numFields]uint16) {
 				if !s.keep(i, doc) {
-					continue
+					return
 				}
 				lengths := ix.lengths(doc)
 				var tf float64
 				for f := range numFields {
-					if p.tf[f] > 0 {
+					if tfs[f] > 0 {
 						norm := (1 - b) + b*float64(lengths[f])/s.avgLen[f]
-						tf += weights[f] * float64(p.tf[f]) / norm
+						tf += weights[f] * float64(tfs[f]) / norm
 					}
 				}
 				if scores[doc] == 0 {
 					touched = append(touched, docKey{i, doc})
 				}
 				scores[doc] += terms[t] * idf * tf * (k1 + 1) / (tf + k1)
-			}
+			})
 		}
 	}
-	hits := make([]Hit, len(touched))
-	for n, k := range touched {
-		hits[n] = Hit{Part: k.part, Doc: k.doc, Score: s.scores[k.part][k.doc]}
+	s.touched = touched // its memory, for the next phrasing
+	hits := s.best(depth, func(yield func(Hit)) {
+		for _, k := range touched {
+			yield(Hit{Part: k.part, Doc: k.doc, Score: s.scores[k.part][k.doc]})
+		}
+	})
+	for _, k := range touched {
 		s.scores[k.part][k.doc] = 0 // for the next phrasing
 		if !s.matched[k.part][k.doc] {
 			s.matched[k.part][k.doc] = true
 			s.total++
 		}
 	}
-	return s.best(hits, depth), nil
+	return hits, nil
 }
 
 // keyed is a hit with what orders it.
@@ -337,12 +345,13 @@ func (s *searcher) keyed(h Hit) keyed {
 
 // best returns the first n of hits in order (all of them when n is 0). A
 // common word matches most records: they are passed through a heap of n,
-// not sorted.
-func (s *searcher) best(hits []Hit, n int) []Hit {
-	if n <= 0 || n > len(hits) {
-		n = len(hits)
+// not sorted, and only a hit that scores at least as well as the heap's
+// worst has its order keys read.
+func (s *searcher) best(n int, hits func(yield func(Hit))) []Hit {
+	if n <= 0 {
+		n = math.MaxInt
 	}
-	top := make([]keyed, 0, n)
+	var top []keyed
 	worse := func(i, j int) bool { return before(top[i], top[j]) > 0 } // the heap's root is its worst
 	down := func(i int) {
 		for {
@@ -359,20 +368,23 @@ func (s *searcher) best(hits []Hit, n int) []Hit {
 			i = w
 		}
 	}
-	for _, h := range hits {
+	hits(func(h Hit) {
+		if len(top) == n && math.Round(h.Score*1e6) < top[0].score {
+			return
+		}
 		k := s.keyed(h)
 		if len(top) < n {
 			top = append(top, k)
 			for i := len(top) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
 				top[i], top[(i-1)/2] = top[(i-1)/2], top[i]
 			}
-			continue
+			return
 		}
 		if before(k, top[0]) < 0 {
 			top[0] = k
 			down(0)
 		}
-	}
+	})
 	slices.SortFunc(top, before)
 	out := make([]Hit, len(top))
 	for i, k := range top {
@@ -410,11 +422,11 @@ func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
 			scores[docKey{h.Part, h.Doc}] += 1 / float64(rrfK+i+1)
 		}
 	}
-	out := make([]Hit, 0, len(scores))
-	for k, sc := range scores {
-		out = append(out, Hit{Part: k.part, Doc: k.doc, Score: sc})
-	}
-	return s.best(out, limit)
+	return s.best(limit, func(yield func(Hit)) {
+		for k, sc := range scores {
+			yield(Hit{Part: k.part, Doc: k.doc, Score: sc})
+		}
+	})
 }
 
 // String is a hit as a test reads it.

@@ -11,3 +11,6 @@ var ZeroHash = plumbing.ZeroHash
 
 // NewHash parses a hex object ID.
 func NewHash(s string) Hash { return plumbing.NewHash(s) }
+
+// BlobHash is the hash git gives data stored as a blob.
+func BlobHash(data []byte) Hash { return plumbing.ComputeHash(plumbing.BlobObject, data) }

@@ -160,22 +160,32 @@ func benchRead(dir string) bool {
 }
 
 // benchSearch: planq search as a whole process over 50,000 records across
-// 10 agents, with the record cache warm.
+// 10 agents: with the read model warm, right after one new record (the
+// index brought up to date from its shard's last segment), and built from
+// nothing.
 func benchSearch(dir string) bool {
 	agents := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"}
 	dirs := project(dir, "s", agents, 5000)
 	args := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
-	timed(dirs[0], planqBin, args...) // the first run fills the record cache
-	var times []time.Duration
+	cold := coldRun(dir, "s", dirs[0], args)
+	var times, updated []time.Duration
 	var peak int64
 	for i := 0; i < *runs; i++ {
 		d, rss := timedRSS(dirs[0], planqBin, args...)
 		times = append(times, d)
 		peak = max(peak, rss)
 	}
-	m := median(times)
+	for i := 0; i < *runs; i++ {
+		run(dirs[0], planqBin, "log", "add", fmt.Sprintf("retried the flaky ci cache test, run %d", i))
+		updated = append(updated, timed(dirs[0], planqBin, args...))
+	}
+	m, u := median(times), median(updated)
 	fmt.Printf("search, 50,000 records, warm: median %s, peak RSS %.0f MiB (targets <= 60ms, <= 64 MiB)\n", ms(m), float64(peak)/1024)
-	return report(m <= 60*time.Millisecond && peak <= 64*1024)
+	ok := report(m <= 60*time.Millisecond && peak <= 64*1024)
+	fmt.Printf("search right after one new record: median %s, %s more than warm (target <= 20ms)\n", ms(u), ms(u-m))
+	ok = report(u-m <= 20*time.Millisecond) && ok
+	fmt.Printf("search with the read model built from nothing (50,000 records): %s (target <= 10s)\n", ms(cold))
+	return report(cold <= 10*time.Second) && ok
 }
 
 // coldRun times one run after deleting the record cache.
