@@ -68,6 +68,10 @@ func (rd *Reader) listing(commit staterepo.Hash) (*listing, error) {
 	return l, nil
 }
 
+// makeListing lists commit from git. What its parent's listing (when one
+// is kept) has under the same hash, a directory or a file, is taken from
+// there: a new commit changes a shard or two, and git's pack index, which
+// reading an unchanged object needs, costs a process milliseconds.
 func (rd *Reader) makeListing(commit staterepo.Hash) (*listing, error) {
 	c, err := rd.repo.Commit(commit)
 	if err != nil {
@@ -77,13 +81,27 @@ func (rd *Reader) makeListing(commit staterepo.Hash) (*listing, error) {
 	if err != nil {
 		return nil, err
 	}
+	var parent *listing
+	if len(c.Parents) > 0 {
+		parent, _ = readListing(rd.listingFile(c.Parents[0])) // none kept: everything from git
+	}
+	known := map[staterepo.Hash]listed{}
+	if parent != nil {
+		for _, e := range parent.entries("") {
+			known[e.Blob] = e
+		}
+	}
 	l := &listing{time: c.Time, dirs: map[string][]listed{}}
 	var fill func(dir string, entries []staterepo.Entry) error
 	fill = func(dir string, entries []staterepo.Entry) error {
 		_, inKind := changelog.KindOfDir(strings.Split(dir, "/")[0])
 		for _, e := range entries {
 			item := listed{Entry: e}
+			was, same := known[e.Blob]
+			same = same && dir == "" && was.Name == e.Name && was.Dir == e.Dir
 			switch {
+			case e.Dir && dir == "" && same:
+				l.dirs[e.Name] = parent.entries(e.Name)
 			case e.Dir && dir == "":
 				sub, err := rd.repo.TreeEntries(e.Blob)
 				if err != nil {
@@ -92,6 +110,8 @@ func (rd *Reader) makeListing(commit staterepo.Hash) (*listing, error) {
 				if err := fill(e.Name, sub); err != nil {
 					return err
 				}
+			case !e.Dir && !inKind && same:
+				item.content = was.content
 			case !e.Dir && !inKind:
 				data, err := rd.repo.ReadBlob(e.Blob)
 				if err != nil {
