@@ -291,8 +291,23 @@ func TestOneNewRecordCostsOneParse(t *testing.T) {
 	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != len(recs) {
 		t.Fatalf("first load: %d reads, err %v", reads, err)
 	}
-	added := *recs[1] // a learning in the same domain, written later
-	added.Body, added.Timestamp = "go test hangs again", added.Timestamp.Add(time.Hour)
+	branchWithOneMore(t, repo, recs[1], "go test hangs again")
+	reads = 0
+	set, err := counting(repo, cacheDir, &reads).Branch("agent-auth")
+	if err != nil || len(set.Records) != len(recs)+1 {
+		t.Fatalf("load of the branch: %d records, err %v", len(set.Records), err)
+	}
+	if reads != 1 {
+		t.Errorf("the branch's load read %d blobs, want 1: the new record alone", reads)
+	}
+}
+
+// branchWithOneMore makes agent-auth: global and one record more, of the
+// kind and shard of like but saying body, written an hour later.
+func branchWithOneMore(t *testing.T, repo *staterepo.Repo, like *changelog.Record, body string) changelog.Record {
+	t.Helper()
+	added := *like
+	added.Body, added.Timestamp = body, added.Timestamp.Add(time.Hour)
 	added.ID = changelog.NewID(added.Agent, added.Kind, added.Body, added.Timestamp)
 	data, err := changelog.Render(&added)
 	if err != nil {
@@ -302,12 +317,5 @@ func TestOneNewRecordCostsOneParse(t *testing.T) {
 		map[string][]byte{changelog.RecordPath(&added): data}, "one more"); err != nil {
 		t.Fatal(err)
 	}
-	reads = 0
-	set, err := counting(repo, cacheDir, &reads).Branch("agent-auth")
-	if err != nil || len(set.Records) != len(recs)+1 {
-		t.Fatalf("load of the branch: %d records, err %v", len(set.Records), err)
-	}
-	if reads != 1 {
-		t.Errorf("the branch's load read %d blobs, want 1: the new record alone", reads)
-	}
+	return added
 }

@@ -2,16 +2,13 @@ package readmodel
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 )
 
 var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
@@ -76,17 +73,7 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 	repo := repoWith(t, rendered(t, recs))
 	incremental := t.TempDir()
 	searchAll(t, Open(repo, incremental))
-	added := *recs[1] // a learning in the same domain, written later
-	added.Body, added.Timestamp = "go test hangs again under the race detector", added.Timestamp.Add(time.Hour)
-	added.ID = changelog.NewID(added.Agent, added.Kind, added.Body, added.Timestamp)
-	data, err := changelog.Render(&added)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := repo.CreateBranch(context.Background(), "agent-auth", project.GlobalBranch,
-		map[string][]byte{changelog.RecordPath(&added): data}, "one more"); err != nil {
-		t.Fatal(err)
-	}
+	added := branchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
 	reads := 0
 	res, err := counting(repo, incremental, &reads).Search(Query{Text: "race detector"})
 	if err != nil || len(res.Hits) != 1 || res.Hits[0].ID != added.ID {
