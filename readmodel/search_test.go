@@ -66,6 +66,45 @@ func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
 	}
 }
 
+// A directory's index merged from a damaged shard index would carry the
+// damage on: the shard's is built again from git first.
+func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	want := searchAll(t, Open(repo, t.TempDir()))
+	cacheDir := t.TempDir()
+	searchAll(t, Open(repo, cacheDir))
+	segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
+	shards := 0
+	for _, f := range segs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint32At(data, 3) == 0 { // no bodies: a directory's, to be merged again
+			if err := os.Remove(f); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		shards++
+		data[len(data)-1] ^= 0x80 // the last postings
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if shards != len(recs)-1 {
+		t.Fatalf("%d shard segments damaged, want %d", shards, len(recs)-1)
+	}
+	reads := 0
+	if got := searchAll(t, counting(repo, cacheDir, &reads)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("over damaged shard indexes:\ngot  %+v\nwant %+v", got, want)
+	}
+	if reads < shards {
+		t.Errorf("%d blobs read, want each damaged shard's records read again (%d at least)", reads, shards)
+	}
+}
+
 // A shard's segment built from its last one (its unchanged records' terms
 // taken from that one's index) is the very file a build from nothing makes.
 func TestIncrementalIndexIsAFullBuild(t *testing.T) {

@@ -223,9 +223,8 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 	var agents agentTable
 	var sources []uint64
 	var problems []segProblem
-	var indexes [][]byte
-	var children []*segment // whose mappings indexes are parts of
-	parts := []part{}       // not nil: this is a directory's segment, even an empty one
+	var children []*segment
+	parts := []part{} // not nil: this is a directory's segment, even an empty one
 	for _, e := range entries {
 		if !e.Dir {
 			continue // files at the top of a kind's directory are the reader's to report
@@ -248,17 +247,11 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 		sources = append(sources, child.sources...)
 		problems = append(problems, child.problems...)
 		parts = append(parts, part{shard: sh, start: start, end: len(rows) / rowSize})
-		index, err := rd.childIndex(sh, child)
-		if err != nil {
-			return nil, err
-		}
-		indexes = append(indexes, index)
 		children = append(children, child)
 	}
-	index, err := search.Merge(indexes)
-	runtime.KeepAlive(children)
+	index, err := rd.mergeIndexes(parts, children)
 	if err != nil {
-		return nil, fmt.Errorf("failed to merge the search indexes of %s: %w", dir.path, errors.Join(errDamaged, err))
+		return nil, fmt.Errorf("failed to merge the search indexes of %s: %w", dir.path, err)
 	}
 	data := assemble(rows, appendMeta(dir.path, agents.names, sources, problems, parts), nil, index)
 	_ = rd.segments.save(dir.path, dir.tree, data) // as buildSegment: used from memory all the same
@@ -269,16 +262,38 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 	return seg, nil
 }
 
-// childIndex reads the search index of a directory's shard, checked whole
-// (a directory's index is its shards' merged, so it must not inherit
-// damage), and built again from git once if it is damaged.
-func (rd *Reader) childIndex(sh shard, child *segment) ([]byte, error) {
-	if search.Check(child.indexData, child.len()) == nil {
-		return child.indexData, nil
+// mergeIndexes merges the search indexes of a directory's shards. Merge
+// reads every byte it copies under its checksums, so a directory's index
+// never inherits damage; only when it fails is each shard's index checked
+// whole, and a damaged one built again from git.
+func (rd *Reader) mergeIndexes(parts []part, children []*segment) ([]byte, error) {
+	defer runtime.KeepAlive(children) // the indexes are parts of their mappings
+	indexes := make([][]byte, len(children))
+	sound := true
+	for i, child := range children {
+		indexes[i] = child.indexData
+		if _, err := child.searchIndex(); err != nil { // its head, and a document per row
+			sound = false
+		}
 	}
-	child, err := rd.rebuild(sh)
+	if sound {
+		if merged, err := search.Merge(indexes); err == nil {
+			return merged, nil
+		}
+	}
+	for i, child := range children {
+		if search.Check(child.indexData, child.len()) == nil {
+			continue
+		}
+		rebuilt, err := rd.rebuild(parts[i].shard)
+		if err != nil {
+			return nil, err
+		}
+		children[i], indexes[i] = rebuilt, rebuilt.indexData
+	}
+	merged, err := search.Merge(indexes)
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(errDamaged, err)
 	}
-	return child.indexData, nil
+	return merged, nil
 }
