@@ -325,10 +325,12 @@ func parseSegment(data []byte, sh shard) (*segment, error) {
 // in the table, every record's bytes in the bodies (or, in a directory's
 // segment, every row in one part).
 func (s *segment) check() error {
-	for i := range s.len() {
-		r := s.row(i)
-		if (s.parts == nil && uint64(r.off)+uint64(r.size) > uint64(len(s.bodies))) || int(r.agent) >= len(s.agents) ||
-			(r.to != noAgent && int(r.to) >= len(s.agents)) {
+	le := binary.LittleEndian
+	for i := range s.len() { // every open of a segment: the fields alone, not whole rows
+		b := s.rows[i*rowSize:]
+		off, size, agent, to := le.Uint32(b[24:]), le.Uint32(b[28:]), le.Uint16(b[52:]), le.Uint16(b[54:])
+		if (s.parts == nil && uint64(off)+uint64(size) > uint64(len(s.bodies))) || int(agent) >= len(s.agents) ||
+			(to != noAgent && int(to) >= len(s.agents)) {
 			return errDamaged
 		}
 	}

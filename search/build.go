@@ -44,6 +44,13 @@ func (d Doc) Index() Indexed {
 	return out
 }
 
+// posting is one document's counts of one term, by field, as Encode
+// gathers them.
+type posting struct {
+	doc uint32
+	tf  [numFields]uint16
+}
+
 // Encode lays out docs as an index, document i being docs[i].
 func Encode(docs []Indexed) []byte {
 	var w writer
@@ -194,9 +201,9 @@ func Docs(data []byte) ([]Indexed, error) {
 			if err != nil {
 				return nil, err
 			}
-			for _, p := range ps {
-				out[p.doc].terms = append(out[p.doc].terms, termCount{term: e.term, tf: p.tf})
-			}
+			ps.each(func(doc int, tf [numFields]uint16) {
+				out[doc].terms = append(out[doc].terms, termCount{term: e.term, tf: tf})
+			})
 		}
 	}
 	return out, nil

@@ -258,26 +258,16 @@ func (r *reading) withPrefix(prefix string, limit int) ([]string, error) {
 	return out, nil
 }
 
-// posting is one document's counts of one term, by field.
-type posting struct {
-	doc uint32
-	tf  [numFields]uint16
-}
-
-// postings reads and decodes the postings of e.
-func (r *reading) postings(e entry) ([]posting, error) {
+// postings are the postings of e, checked.
+func (r *reading) postings(e entry) (termPostings, error) {
 	buf, err := r.raw(e)
 	if err == nil {
 		err = checkPostings(buf, e.df, r.ix.docs)
 	}
 	if err != nil {
-		return nil, err
+		return termPostings{}, err
 	}
-	out := make([]posting, 0, e.df)
-	termPostings{buf: buf, df: e.df}.each(func(doc int, tf [numFields]uint16) {
-		out = append(out, posting{doc: uint32(doc), tf: tf})
-	})
-	return out, nil
+	return termPostings{buf: buf, df: e.df}, nil
 }
 
 // termPostings are one term's postings in one index, as stored.

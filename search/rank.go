@@ -240,14 +240,9 @@ func (s *searcher) postingsOf(term string) ([]termPostings, error) {
 		if !ok {
 			continue
 		}
-		buf, err := r.raw(e)
-		if err == nil {
-			err = checkPostings(buf, e.df, r.ix.docs)
-		}
-		if err != nil {
+		if out[i], err = r.postings(e); err != nil {
 			return nil, &PartError{Part: i, Err: err}
 		}
-		out[i] = termPostings{buf: buf, df: e.df}
 	}
 	s.postings[term] = out
 	return out, nil
@@ -428,6 +423,3 @@ func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
 		}
 	})
 }
-
-// String is a hit as a test reads it.
-func (h Hit) String() string { return fmt.Sprintf("%d/%d:%.4f", h.Part, h.Doc, h.Score) }
