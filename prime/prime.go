@@ -70,7 +70,7 @@ type Document struct {
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Awaiting promotion", "Disputed",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -114,6 +114,9 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 		add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
+	}
+	if err := relevant(store, s, add); err != nil {
+		return nil, err
 	}
 	// Each agent's latest entry: read once, for the lead's table and for
 	// what other agents did.
@@ -163,6 +166,31 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	add("Recording", 1, "%s", recordingGuide)
 	return doc, nil
+}
+
+// maxRelevant is how many records the task's search shows.
+const maxRelevant = 5
+
+// relevant searches for the agent's task (its focus, its branch's context
+// and the handoff it picks up) as planq search would, and lists the best
+// records with where to read them whole.
+func relevant(store *agent.Store, s *Summary, add func(string, int, string, ...any)) error {
+	task := []string{s.Focus}
+	if c := s.BranchContext; c != nil {
+		task = append(task, c.Body)
+	}
+	if h := s.Handoff; h != nil {
+		task = append(task, h.Body)
+	}
+	hits, err := store.Records.Relevant(task, maxRelevant)
+	if err != nil {
+		return err
+	}
+	for _, h := range hits {
+		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
+			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To)
+	}
+	return nil
 }
 
 // otherAgents says what the other agents did lately: each one's latest entry.

@@ -143,6 +143,30 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	}
 }
 
+// Relevant is what a session start shows of the agent's task: the best
+// limit records for what it says of the task (its focus, branch context,
+// handoff), found by Search as planq search finds them, one phrasing each.
+// Handoffs are left out: the one to pick up is shown on its own, and the
+// others are done with. Text with no word to look for finds nothing, and
+// is no error.
+func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
+	var phrasings []string
+	for _, t := range task {
+		if t = strings.TrimSpace(t); t != "" {
+			phrasings = append(phrasings, Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
+		}
+	}
+	if len(phrasings) == 0 {
+		return nil, nil
+	}
+	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched && s.Kind != changelog.KindHandoff })
+	res, err := rd.Search(Query{Phrasings: phrasings, Limit: limit, Filters: search.Filters{Kinds: kinds}})
+	if planqerr.Is(err, planqerr.Invalid) {
+		return nil, nil
+	}
+	return res.Hits, err
+}
+
 // damagedPart is a directory whose search index did not read.
 type damagedPart struct {
 	dir shard

@@ -96,6 +96,16 @@ func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 	if agent.Recall5 < agentRecall5Floor-1e-9 {
 		t.Errorf("recall@5 in three phrasings is %.3f, below the floor of %.3f", agent.Recall5, agentRecall5Floor)
 	}
+	// Prime, with each question as the agent's focus, shows the answer at
+	// least as often as search's first five hold it.
+	primed, err := Measure(ctx, set, PrimeSearcher(rd, 5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("prime with the question as focus holds the answer for %.3f", primed.Recall5)
+	if primed.Recall5 < report.Recall5-1e-9 {
+		t.Errorf("prime's relevant records hold the answer for %.3f of the questions, search's first five for %.3f", primed.Recall5, report.Recall5)
+	}
 	for _, q := range set.Questions {
 		if len(Phrasings(q)) != 3 {
 			t.Errorf("question %s has no agent phrasings", q.Key)

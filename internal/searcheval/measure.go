@@ -152,3 +152,19 @@ func ReadmodelSearcher(rd *readmodel.Reader) Searcher {
 		return multi(ctx, []string{question}, limit)
 	}
 }
+
+// PrimeSearcher is what prime shows as relevant to a task whose focus is
+// the question: readmodel's Relevant, at most prime's five records.
+func PrimeSearcher(rd *readmodel.Reader, shown int) Searcher {
+	return func(_ context.Context, question string, _ int) ([]string, error) {
+		hits, err := rd.Relevant([]string{question}, shown)
+		if err != nil {
+			return nil, fmt.Errorf("failed to search: %w", err)
+		}
+		ids := make([]string, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ID
+		}
+		return ids, nil
+	}
+}

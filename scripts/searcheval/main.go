@@ -77,6 +77,10 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	primeReport, err := searcheval.Measure(ctx, set, searcheval.PrimeSearcher(rd, 5))
+	if err != nil {
+		return err
+	}
 
 	superseded := 0
 	for _, q := range set.Questions {
@@ -110,6 +114,10 @@ func run(ctx context.Context) error {
 	fmt.Println("and two more phrasings, one naming the identifiers it expects (written")
 	fmt.Println("without seeing the answers)")
 	printMetrics("all, three phrasings", agentReport.Metrics)
+	fmt.Println()
+	fmt.Printf("prime, with the question as the agent's focus: its \"relevant to your task\" part\n")
+	fmt.Printf("holds the answer for %.3f of the questions (search's recall@5 with one phrasing: %.3f)\n",
+		primeReport.Recall5, report.Recall5)
 
 	if *verbose {
 		fmt.Println()
