@@ -147,17 +147,17 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	doc.Omitted = s.TeamTotal - limit
 	for _, r := range learnings[:limit] {
-		add("Learnings", readmodel.Priority(r), "%s", readmodel.Line(r))
+		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, ""))
 	}
 	for _, r := range s.Learnings {
-		add("Learnings", readmodel.Priority(r), "%s (yours, not promoted yet)", readmodel.Line(r))
+		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"))
 	}
 	if !recovering {
 		for i, r := range s.TeamDecisions {
-			add("Decisions", 5+i/5, "%s", readmodel.Line(r))
+			add("Decisions", 5+i/5, "%s", indexLine(r, ""))
 		}
 		for i, r := range s.Decisions {
-			add("Decisions", 6+i/5, "%s", readmodel.Line(r))
+			add("Decisions", 6+i/5, "%s", indexLine(r, ""))
 		}
 		for i, r := range s.RecentLog {
 			add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
@@ -166,6 +166,12 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	}
 	add("Recording", 1, "%s", recordingGuide)
 	return doc, nil
+}
+
+// indexLine is a record as the rest of the document lists it: its one-line
+// form, a note, and where it is, for planq get to read it whole.
+func indexLine(r *changelog.Record, note string) string {
+	return readmodel.Line(r) + note + " — " + r.Path
 }
 
 // maxRelevant is how many records the task's search shows.
