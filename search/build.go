@@ -280,8 +280,9 @@ func (w *writer) bytes() []byte {
 	le.PutUint32(head[8:], uint32(w.docs))
 	le.PutUint32(head[12:], uint32(w.terms))
 	le.PutUint32(head[16:], uint32(len(w.dict)))
+	le.PutUint32(head[20:], uint32(len(w.post)))
 	for f, n := range w.totals {
-		le.PutUint64(head[20+8*f:], n)
+		le.PutUint64(head[24+8*f:], n)
 	}
 	for _, t := range w.tables {
 		head = binary.AppendUvarint(head, uint64(len(t)))

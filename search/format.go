@@ -14,7 +14,7 @@ import (
 // uv length and its bytes.
 //
 //	head      u32 head length, u32 CRC-32C of the rest of the head,
-//	          u32 documents, u32 terms, u32 dictionary length,
+//	          u32 documents, u32 terms, u32 dictionary length, u32 postings length,
 //	          u64 total length of each field (3),
 //	          the domain, type and classification tables (uv count, strings),
 //	          per document: u16 length of each field (3), u16 domain,
@@ -31,7 +31,7 @@ import (
 // Every part is checked against its checksum before it is used, so a
 // damaged index is an error (ErrDamaged), never a wrong answer.
 const (
-	fixedHead  = 5*4 + int(numFields)*8
+	fixedHead  = 6*4 + int(numFields)*8
 	perDocSize = int(numFields)*2 + 4
 	blockTerms = 64
 	// maxDocs bounds the documents of one index, and so what a damaged
@@ -102,13 +102,13 @@ func OpenIndex(data []byte) (*Index, error) {
 func parseHead(head []byte, size int64) (*Index, error) {
 	le := binary.LittleEndian
 	ix := &Index{docs: int(le.Uint32(head[8:])), terms: int(le.Uint32(head[12:])), size: size}
-	dictLen := int64(le.Uint32(head[16:]))
+	dictLen, postLen := int64(le.Uint32(head[16:])), int64(le.Uint32(head[20:]))
 	for f := range numFields {
-		ix.totals[f] = le.Uint64(head[20+8*f:])
+		ix.totals[f] = le.Uint64(head[24+8*f:])
 	}
 	ix.dictAt = int64(len(head))
 	ix.postAt = ix.dictAt + dictLen
-	if ix.docs > maxDocs || ix.postAt > size {
+	if ix.docs > maxDocs || ix.postAt+postLen != size { // no byte beyond what the checksums cover
 		return nil, ErrDamaged
 	}
 	d := decoder{b: head[fixedHead:]}

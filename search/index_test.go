@@ -84,7 +84,8 @@ func TestDocsMakeTheSameIndex(t *testing.T) {
 }
 
 // Every byte of an index is under a checksum: whatever one byte is changed
-// to, reading the whole index fails rather than answers wrong.
+// to, or a byte added or cut, reading the whole index fails rather than
+// answers wrong.
 func TestEveryDamagedByteIsFound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	data := Encode(indexAll(randomDocs(rng, 90)))
@@ -94,6 +95,9 @@ func TestEveryDamagedByteIsFound(t *testing.T) {
 		if _, err := Docs(damaged); !errors.Is(err, ErrDamaged) {
 			t.Fatalf("byte %d of %d flipped: read gives %v, want ErrDamaged", i, len(data), err)
 		}
+	}
+	if _, err := Docs(append(slices.Clone(data), 0)); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("index with a byte more: read gives %v, want ErrDamaged", err)
 	}
 	for _, n := range []int{0, 7, fixedHead, len(data) / 2, len(data) - 1} {
 		if _, err := Docs(data[:n]); !errors.Is(err, ErrDamaged) {
