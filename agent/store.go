@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"context"
+
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
@@ -14,13 +16,16 @@ type Store struct {
 	Records *readmodel.Reader
 }
 
-// OpenStore opens the project's state repository and its record cache.
-func OpenStore(p *project.Project) (*Store, error) {
+// OpenStore opens the project's state repository and its record cache. Its
+// reader reports its builds from git to the readmodel.Progress ctx carries.
+func OpenStore(ctx context.Context, p *project.Project) (*Store, error) {
 	repo, err := staterepo.Open(p.StateRepo())
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Project: p, Repo: repo, Records: readmodel.Open(repo, p.CacheDir())}, nil
+	rd := readmodel.Open(repo, p.CacheDir())
+	rd.ReportBuilds(readmodel.ProgressOf(ctx))
+	return &Store{Project: p, Repo: repo, Records: rd}, nil
 }
 
 // Close saves what the record cache learned. Losing it costs only time.

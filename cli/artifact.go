@@ -73,7 +73,7 @@ func runArtifactAdd(ctx context.Context, env *Env, opts artifactAddOptions) erro
 	if err != nil {
 		return fmt.Errorf("failed to read %s: %w", opts.file, err)
 	}
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}
@@ -97,15 +97,15 @@ func newArtifactListCmd(env *Env) *cobra.Command {
 		Short: "List the agent's artifacts",
 		Long:  `List the artifacts on the agent's branch. --json prints [{"name","path","size"}].`,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(*cobra.Command, []string) error { return runArtifactList(env, opts) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runArtifactList(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "list agent `NAME`'s artifacts")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runArtifactList(env *Env, opts artifactListOptions) error {
-	store, a, err := env.openAgent(opts.agent)
+func runArtifactList(ctx context.Context, env *Env, opts artifactListOptions) error {
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

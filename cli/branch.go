@@ -45,7 +45,7 @@ global like learnings. 'planq context show' includes the current branch's.
 			}
 			switch {
 			case action == "show" && len(args) <= 1:
-				return runBranchShow(env, opts)
+				return runBranchShow(cmd.Context(), env, opts)
 			case action == "append" && len(args) == 2:
 				return runBranchWrite(cmd.Context(), env, opts, func(c *branchctx.Context) {
 					c.Body = strings.TrimRight(c.Body, "\n") + "\n\n" + args[1] + "\n"
@@ -62,8 +62,8 @@ global like learnings. 'planq context show' includes the current branch's.
 }
 
 // resolveBranch opens the agent and names the code branch the command is about.
-func resolveBranch(env *Env, opts branchOptions) (*agent.Store, *agent.Agent, string, error) {
-	store, a, err := env.openAgent(opts.agent)
+func resolveBranch(ctx context.Context, env *Env, opts branchOptions) (*agent.Store, *agent.Agent, string, error) {
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return nil, nil, "", err
 	}
@@ -80,8 +80,8 @@ func resolveBranch(env *Env, opts branchOptions) (*agent.Store, *agent.Agent, st
 	return store, a, branch, nil
 }
 
-func runBranchShow(env *Env, opts branchOptions) error {
-	store, a, branch, err := resolveBranch(env, opts)
+func runBranchShow(ctx context.Context, env *Env, opts branchOptions) error {
+	store, a, branch, err := resolveBranch(ctx, env, opts)
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func runBranchShow(env *Env, opts branchOptions) error {
 }
 
 func runBranchWrite(ctx context.Context, env *Env, opts branchOptions, edit func(*branchctx.Context)) error {
-	store, a, branch, err := resolveBranch(env, opts)
+	store, a, branch, err := resolveBranch(ctx, env, opts)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func runBranchWrite(ctx context.Context, env *Env, opts branchOptions, edit func
 func runBranchEdit(ctx context.Context, env *Env, opts branchOptions) error {
 	var body string
 	if isTerminal(env.Stdin) {
-		text, err := editInEditor(env, opts)
+		text, err := editInEditor(ctx, env, opts)
 		if err != nil {
 			return err
 		}
@@ -143,8 +143,8 @@ func runBranchEdit(ctx context.Context, env *Env, opts branchOptions) error {
 }
 
 // editInEditor lets a person edit the current body in $VISUAL or $EDITOR.
-func editInEditor(env *Env, opts branchOptions) (string, error) {
-	store, a, branch, err := resolveBranch(env, opts)
+func editInEditor(ctx context.Context, env *Env, opts branchOptions) (string, error) {
+	store, a, branch, err := resolveBranch(ctx, env, opts)
 	if err != nil {
 		return "", err
 	}

@@ -34,7 +34,7 @@ checkpoint/<agent>/NAME in the state repository. 'planq checkpoint list' shows t
 }
 
 func runCheckpoint(ctx context.Context, env *Env, opts checkpointOptions, name string) error {
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func newCheckpointListCmd(env *Env) *cobra.Command {
 		Short: "List checkpoints",
 		Long:  `List the agent's checkpoints, oldest first (--all: every agent's). --json prints [{"agent","name","commit","time","note"}].`,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(*cobra.Command, []string) error { return runCheckpointList(env, opts) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runCheckpointList(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "list agent `NAME`'s checkpoints")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "list every agent's checkpoints")
@@ -68,8 +68,8 @@ func newCheckpointListCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func runCheckpointList(env *Env, opts checkpointListOptions) error {
-	return withStore(env, func(store *agent.Store) error { return listCheckpoints(env, store, opts) })
+func runCheckpointList(ctx context.Context, env *Env, opts checkpointListOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error { return listCheckpoints(env, store, opts) })
 }
 
 func listCheckpoints(env *Env, store *agent.Store, opts checkpointListOptions) error {

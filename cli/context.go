@@ -38,15 +38,15 @@ decisions, its recent learnings, the pending handoff and the code branch.
 "focus","scratch","recent_log":[record],"decisions":[record],"learnings":[record],
 "handoff":record}.`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error { return runContextShow(env, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runContextShow(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "show agent `NAME`'s context")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runContextShow(env *Env, opts contextShowOptions) error {
-	store, a, err := env.openAgent(opts.agent)
+func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) error {
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func newContextSetCmd(env *Env) *cobra.Command {
 }
 
 func runContextSet(ctx context.Context, env *Env, opts contextSetOptions, focus string) error {
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

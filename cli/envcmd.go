@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -24,20 +25,20 @@ lines, for: eval "$(planq env NAME)"
 Variables: PLANQ_PROJECT_NAME, PLANQ_STATE_REPO, PLANQ_AGENT_NAME,
 PLANQ_AGENT_BRANCH, PLANQ_AGENT_DIR, PLANQ_WORKSPACE.`,
 		Args: maxArgs(1, "one agent NAME"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			name := ""
 			if len(args) == 1 {
 				name = args[0]
 			}
-			return runEnv(env, opts, name)
+			return runEnv(cmd.Context(), env, opts, name)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runEnv(env *Env, opts envOptions, name string) error {
-	return withStore(env, func(store *agent.Store) error {
+func runEnv(ctx context.Context, env *Env, opts envOptions, name string) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		a, err := store.Resolve(name)
 		if err != nil {
 			return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -34,9 +35,9 @@ agent's. Nothing outside the state repository is read.
 --json prints {"path","branch","from","to","lines","text"}.`,
 		Example: "  planq get learnings/auth/pq-3f9a1c2e4b.md:5-9\n  planq get pq-3f9a1c2e4b\n  planq get scratch.md --agent auth --lines 10-40",
 		Args:    exactArgs(1, "the PATH or ID"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.ref = args[0]
-			return runGet(env, opts)
+			return runGet(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -48,8 +49,8 @@ agent's. Nothing outside the state repository is read.
 	return cmd
 }
 
-func runGet(env *Env, opts getOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+func runGet(ctx context.Context, env *Env, opts getOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		var first []string
 		switch a, err := store.Resolve(opts.agent); {
 		case err == nil:

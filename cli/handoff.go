@@ -44,7 +44,7 @@ a new version of it with status acknowledged. Until then every session start
 shows it, so a handoff is never lost to a session that started twice.`,
 		Args: maxArgs(1, "one handoff ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, a, err := env.openAgent(flags.agent)
+			store, a, err := env.openAgent(cmd.Context(), flags.agent)
 			if err != nil {
 				return err
 			}

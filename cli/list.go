@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -25,14 +26,14 @@ last activity and record counts.
 --json prints [{"name","branch","status","workspace","agent_dir","last_activity",
 "records":{"log","learning","decision","handoff","checkpoint"}}].`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(*cobra.Command, []string) error { return runList(env, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runList(env *Env, opts listOptions) error {
-	return withStore(env, func(store *agent.Store) error { return listAgents(env, store, opts) })
+func runList(ctx context.Context, env *Env, opts listOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error { return listAgents(env, store, opts) })
 }
 
 func listAgents(env *Env, store *agent.Store, opts listOptions) error {

@@ -34,8 +34,8 @@ func newLogCmd(env *Env) *cobra.Command {
 --json prints {"entries": [record...], "agents": [{"agent","entries","last_entry","title"}]}.`,
 		Example: "  planq log\n  planq log --all --since 2026-11-01\n  planq log --agent auth --json",
 		Args:    exactArgs(0, "no arguments (did you mean 'planq log add'?)"),
-		RunE: func(*cobra.Command, []string) error {
-			return runLog(env, opts)
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLog(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -50,7 +50,7 @@ func newLogCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
-func runLog(env *Env, opts logOptions) error {
+func runLog(ctx context.Context, env *Env, opts logOptions) error {
 	since, err := parseSince(opts.since)
 	if err != nil {
 		return err
@@ -59,7 +59,7 @@ func runLog(env *Env, opts logOptions) error {
 		return planqerr.New(planqerr.Invalid, "--limit", "must be 0 (all) or more, not %d", opts.limit).
 			WithHint("'planq log -n 20' shows the newest 20")
 	}
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		name := opts.agent
 		if !opts.all {
 			a, err := store.Resolve(opts.agent)

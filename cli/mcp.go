@@ -86,7 +86,7 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 	if dir == "" {
 		dir = env.Dir
 	}
-	srv, err := mcpserver.New(dir, Version)
+	srv, err := mcpserver.New(ctx, dir, Version)
 	if planqerr.Is(err, planqerr.NotInitialized) {
 		// Serve anyway: an agent whose server died at start has no way to
 		// learn why, while a tool result tells it (and its user) what to do.

@@ -33,14 +33,14 @@ func newPlanShowCmd(env *Env) *cobra.Command {
 		Short: "Print the team's plan",
 		Long:  `Print global's plan.md. --json prints {"plan": "..."}.`,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(*cobra.Command, []string) error { return runPlanShow(env, opts) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runPlanShow(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runPlanShow(env *Env, opts planShowOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+func runPlanShow(ctx context.Context, env *Env, opts planShowOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		plan, err := store.Records.Plan()
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ next prime shows it; 'planq state push' shares it with the team.`,
 }
 
 func runPlanSet(ctx context.Context, env *Env, opts planSetOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		commit, err := team.SetPlan(ctx, store, opts.text, opts.allowSecret)
 		if err != nil {
 			return err

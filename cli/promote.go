@@ -59,7 +59,7 @@ either, you pick from a list. --dry-run shows exactly what would land.
 }
 
 func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

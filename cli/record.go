@@ -28,7 +28,7 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 // writeRecord commits rec for the resolved agent and reports it: the ID on
 // stdout (or JSON), and one line on stderr saying what changed.
 func writeRecord(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record) error {
-	store, a, err := env.openAgent(flags.agent)
+	store, a, err := env.openAgent(ctx, flags.agent)
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ To correct a record rather than retract it, write its new version with
 }
 
 func runRetract(ctx context.Context, env *Env, opts retractOptions) error {
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

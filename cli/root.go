@@ -20,6 +20,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Version is set at build time with -ldflags "-X github.com/planq-dev/planq/cli.Version=...".
@@ -36,6 +37,9 @@ type Env struct {
 	Dir string
 	// quiet is --quiet: no progress, only warnings and errors.
 	quiet bool
+	// status is the terminal's line of progress, made when first shown.
+	status     *statusLine
+	statusOnce sync.Once
 }
 
 // Main runs planq with the process's arguments and streams and returns the
@@ -146,7 +150,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 		Version:       Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			env.Dir = dir
 			if dir != "" {
 				if info, err := os.Stat(dir); err != nil || !info.IsDir() {
@@ -168,6 +172,13 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			case verbose:
 				env.Log.SetLevel(log.DebugLevel)
 			}
+			// A build of the read model shows on the status line, except
+			// under --json, as every long work does.
+			asJSON := false
+			if f := cmd.Flags().Lookup("json"); f != nil {
+				asJSON = f.Value.String() == "true"
+			}
+			cmd.SetContext(readmodel.WithProgress(cmd.Context(), &buildProgress{env: env, quiet: asJSON}))
 			return nil
 		},
 	}
@@ -197,12 +208,12 @@ func (e *Env) project() (*project.Project, error) { return project.Find(e.Dir) }
 
 // openAgent opens the project's store and the agent a command acts on.
 // The caller closes the store.
-func (e *Env) openAgent(name string) (*agent.Store, *agent.Agent, error) {
+func (e *Env) openAgent(ctx context.Context, name string) (*agent.Store, *agent.Agent, error) {
 	p, err := e.project()
 	if err != nil {
 		return nil, nil, err
 	}
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return nil, nil, err
 	}

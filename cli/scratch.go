@@ -39,7 +39,7 @@ new notes from stdin. Each change is committed at once.`,
 }
 
 func runScratch(ctx context.Context, env *Env, opts scratchOptions, appending bool) error {
-	store, a, err := env.openAgent(opts.agent)
+	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -56,9 +57,9 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.phrasings = args
-			return runSearch(env, opts)
+			return runSearch(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -75,12 +76,12 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 	return cmd
 }
 
-func runSearch(env *Env, opts searchOptions) error {
+func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	since, err := readmodel.ParseSince(opts.since, time.Now())
 	if err != nil {
 		return err
 	}
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
 			Domains: splitList(opts.domains), Agents: splitList(opts.agents), Since: since, AllVersions: opts.allVersions}}
 		for _, k := range splitList(opts.kinds) {

@@ -23,12 +23,12 @@ func newStateCmd(env *Env) *cobra.Command {
 }
 
 // withStore runs fn with the project's store, closing it after.
-func withStore(env *Env, fn func(*agent.Store) error) error {
+func withStore(ctx context.Context, env *Env, fn func(*agent.Store) error) error {
 	p, err := env.project()
 	if err != nil {
 		return err
 	}
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return err
 	}

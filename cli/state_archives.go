@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -20,14 +21,14 @@ func newArchivesCmd(env *Env) *cobra.Command {
 		Short: "List agent branches gc archived",
 		Long:  `List what gc kept. --json prints [{"agent","commit","archive"}].`,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(*cobra.Command, []string) error { return runArchives(env, opts) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runArchives(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
-func runArchives(env *Env, opts archivesOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+func runArchives(ctx context.Context, env *Env, opts archivesOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		list, err := team.Archives(store)
 		if err != nil {
 			return err

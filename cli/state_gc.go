@@ -36,7 +36,7 @@ never pruning objects younger than two weeks.
 }
 
 func runGC(ctx context.Context, env *Env, opts gcOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "collecting merged agent branches and tidying the repository")
 		res, err := team.GC(ctx, store, opts.dryRun)
 		done()

@@ -42,7 +42,7 @@ refused, and so is a global that shares no history with this one, unless
 }
 
 func runPull(ctx context.Context, env *Env, opts pullOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pulling from %s", opts.remote)
 		res, err := team.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
 		done()

@@ -44,7 +44,7 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 }
 
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pushing to %s", opts.remote)
 		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret})
 		done()

@@ -48,7 +48,7 @@ A remote that exists at another URL is replaced only with --replace.`,
 }
 
 func runRemoteAdd(ctx context.Context, env *Env, opts remoteAddOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		res, err := team.AddRemote(ctx, store.Project, store.Repo, opts.name, opts.url, opts.replace)
 		if err != nil {
 			return err
@@ -84,7 +84,7 @@ func newRemoteListCmd(env *Env) *cobra.Command {
 }
 
 func runRemoteList(ctx context.Context, env *Env, opts remoteListOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		remotes, err := store.Repo.Remotes(ctx)
 		if err != nil {
 			return err

@@ -27,7 +27,7 @@ func newRestoreCmd(env *Env) *cobra.Command {
 }
 
 func runRestore(ctx context.Context, env *Env, opts restoreOptions) error {
-	return withStore(env, func(store *agent.Store) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
 		a, err := team.Restore(ctx, store, opts.name)
 		if err != nil {
 			return err

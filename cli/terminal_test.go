@@ -186,3 +186,42 @@ func drain(t *testing.T, control *os.File) string {
 		}
 	}
 }
+
+// TestBuildProgressCountsOnTheStatusLine: a build of the read model shows
+// its count of records on the status line, inside the work that caused it,
+// and is erased when done; under --json it shows nothing.
+func TestBuildProgressCountsOnTheStatusLine(t *testing.T) {
+	control, tty := openTerminal(t)
+	env := &Env{Stderr: tty}
+	promoting := env.progress(false, "promoting a's records into global")
+	build := &buildProgress{env: env}
+	for n := 1; n <= 12345; n++ {
+		build.Parsed(n)
+	}
+	time.Sleep(progressDelay + 250*time.Millisecond)
+	build.Built()
+	promoting()
+	got := drain(t, control)
+	if !strings.Contains(got, "planq: promoting a's records into global: reading records from git into the read model: 12,345") {
+		t.Errorf("status line during a build: %q", got)
+	}
+	if !strings.HasSuffix(got, "\r\033[K") {
+		t.Errorf("the status line is not erased at the end: %q", got)
+	}
+
+	quiet := &buildProgress{env: env, quiet: true}
+	quiet.Parsed(1)
+	time.Sleep(progressDelay + 150*time.Millisecond)
+	quiet.Built()
+	if got := drain(t, control); got != "" {
+		t.Errorf("a build under --json showed %q", got)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 50000: "50,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -28,13 +28,14 @@ type Server struct {
 	unavailable error
 }
 
-// New opens the project at dir for serving.
-func New(dir, version string) (*Server, error) {
+// New opens the project at dir for serving; ctx's readmodel.Progress hears
+// of the read model's builds.
+func New(ctx context.Context, dir, version string) (*Server, error) {
 	p, err := project.Find(dir)
 	if err != nil {
 		return nil, err
 	}
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return nil, err
 	}

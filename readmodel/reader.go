@@ -24,6 +24,7 @@ type Reader struct {
 	// readBlob reads a record file's content; the repository's, except in
 	// the tests that count what the segments saved.
 	readBlob func(staterepo.Hash) ([]byte, error)
+	builds   *buildCount
 
 	mu       sync.Mutex
 	loaded   map[shard]*segment // this process's segments
@@ -34,9 +35,12 @@ type Reader struct {
 // Open returns a reader of repo whose segments live under cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Reader {
 	return &Reader{repo: repo, cacheDir: cacheDir, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")},
-		readBlob: repo.ReadBlob, loaded: map[shard]*segment{}, listings: map[staterepo.Hash]*listing{},
+		readBlob: repo.ReadBlob, builds: &buildCount{to: silent{}}, loaded: map[shard]*segment{}, listings: map[staterepo.Hash]*listing{},
 		holdings: map[staterepo.Hash]*Holdings{}}
 }
+
+// ReportBuilds has the reader tell p how its builds from git go.
+func (rd *Reader) ReportBuilds(p Progress) { rd.builds = &buildCount{to: p} }
 
 // Close releases the reader. Segments are written as they are built, so
 // there is nothing left to save.
@@ -247,6 +251,8 @@ func (rd *Reader) segment(sh shard) (*segment, error) {
 // build makes sh's segment from git: a kind's directory from its shards'
 // segments, a shard from its records.
 func (rd *Reader) build(sh shard, incremental bool) (*segment, error) {
+	rd.builds.begin()
+	defer rd.builds.end()
 	if !strings.Contains(sh.path, "/") {
 		return rd.buildDir(sh)
 	}

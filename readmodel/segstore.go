@@ -157,6 +157,7 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 			return nil, err
 		}
 		r, err := changelog.Parse(p, data)
+		rd.builds.parsedOne()
 		if err != nil {
 			var pe *changelog.ParseError
 			if !errors.As(err, &pe) {

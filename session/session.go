@@ -30,7 +30,7 @@ type PrimeOptions struct {
 // budget. It returns the rendered text and the document, each item marked
 // included or dropped.
 func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return "", nil, err
 	}
@@ -71,7 +71,7 @@ type Saved struct {
 // message. Where no agent is mounted there is nothing to save, and that is
 // no error.
 func Save(ctx context.Context, p *project.Project, reason string) (Saved, error) {
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return Saved{}, err
 	}
@@ -94,7 +94,7 @@ const maxCommitFiles = 50
 // (hash, subject, files) as a log entry of the agent mounted there. It
 // reports false when no agent is mounted.
 func RecordCommit(ctx context.Context, p *project.Project) (agent.Written, bool, error) {
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return agent.Written{}, false, err
 	}
@@ -132,8 +132,8 @@ type BranchNote struct {
 // BranchSwitched returns the context of the code branch the project's
 // workspace has checked out, as its agent sees it (global's where no agent
 // is mounted); nil when the checkout is detached or the branch has none.
-func BranchSwitched(_ context.Context, p *project.Project) (*BranchNote, error) {
-	store, err := agent.OpenStore(p)
+func BranchSwitched(ctx context.Context, p *project.Project) (*BranchNote, error) {
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return nil, err
 	}

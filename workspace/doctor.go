@@ -167,7 +167,7 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 	if err := checkPending(ctx, p, add); err != nil {
 		return nil, err
 	}
-	if err := checkRecords(p, add); err != nil {
+	if err := checkRecords(ctx, p, add); err != nil {
 		// Something above (a lock file among the refs, say) may be why: say
 		// so and go on with the other checks.
 		add(Finding{Check: "records", Problem: "could not read the records: " + err.Error(),
@@ -222,8 +222,8 @@ func samePath(a, b string) bool {
 // checkRecords lists the record files no reader can use, on every branch:
 // malformed, or not where a record lives. Only their writer can say what
 // they meant, so doctor says where they are and leaves them.
-func checkRecords(p *project.Project, add func(Finding, func() error)) error {
-	store, err := agent.OpenStore(p)
+func checkRecords(ctx context.Context, p *project.Project, add func(Finding, func() error)) error {
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func checkRecords(p *project.Project, add func(Finding, func() error)) error {
 // racing planq (git commit reads the index before it locks it, so a file
 // staged in between is left out of its commit). The fix commits them.
 func checkPending(ctx context.Context, p *project.Project, add func(Finding, func() error)) error {
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ type Removed struct {
 // branch stays: deleting merged branches is gc's job. Without force it
 // refuses while the code workspace has uncommitted changes.
 func Remove(ctx context.Context, p *project.Project, name string, force bool) (Removed, error) {
-	store, err := agent.OpenStore(p)
+	store, err := agent.OpenStore(ctx, p)
 	if err != nil {
 		return Removed{}, err
 	}
