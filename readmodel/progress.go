@@ -39,20 +39,25 @@ func (silent) Parsed(int) {}
 func (silent) Built()     {}
 
 // buildCount tracks the builds under way and the records they parsed, so
-// that Built is said once, when the outermost build ends (a directory's
-// build builds its shards').
+// that Built is said once, when the outermost build that parsed anything
+// ends: a read of several directories, each built of its shards, is one
+// build to hear of.
 type buildCount struct {
 	to       Progress
 	underway atomic.Int32
 	parsed   atomic.Int64
+	told     atomic.Bool // Parsed was said since the last Built
 }
 
 func (c *buildCount) begin() { c.underway.Add(1) }
 
 func (c *buildCount) end() {
-	if c.underway.Add(-1) == 0 {
+	if c.underway.Add(-1) == 0 && c.told.Swap(false) {
 		c.to.Built()
 	}
 }
 
-func (c *buildCount) parsedOne() { c.to.Parsed(int(c.parsed.Add(1))) }
+func (c *buildCount) parsedOne() {
+	c.told.Store(true)
+	c.to.Parsed(int(c.parsed.Add(1)))
+}

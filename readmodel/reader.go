@@ -187,6 +187,8 @@ func (rd *Reader) segmentsOf(tips []staterepo.Hash, kinds []changelog.Kind) ([]*
 		return nil, nil, err
 	}
 	segs := make([]*segment, 0, len(shards))
+	rd.builds.begin() // the directories' builds are one build to hear of
+	defer rd.builds.end()
 	for _, sh := range shards {
 		seg, err := rd.segment(sh)
 		if err != nil {

@@ -189,6 +189,8 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search
 	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
 	segs := make([]*segment, len(dirs))
 	rows := 0
+	rd.builds.begin() // the directories' builds are one build to hear of
+	defer rd.builds.end()
 	for i, dir := range dirs {
 		if segs[i], err = rd.segment(dir); err != nil {
 			return Results{}, err
