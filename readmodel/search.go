@@ -41,6 +41,9 @@ type Query struct {
 	Branch string
 	// Limit caps the hits returned (default 8, at most 50).
 	Limit int
+	// hidden are kinds searched and counted like the others, so that the
+	// ranking is planq search's, but never returned.
+	hidden []changelog.Kind
 }
 
 // phrasings are the query's phrasings, Text first.
@@ -131,7 +134,7 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	// asked again.
 	rebuilt := map[shard]bool{}
 	for {
-		res, err := rd.search(tips, kinds, sq)
+		res, err := rd.search(tips, kinds, q.hidden, sq)
 		var damaged *damagedPart
 		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
 			return res, err
@@ -147,8 +150,9 @@ func (rd *Reader) Search(q Query) (Results, error) {
 // limit records for what it says of the task (its focus, branch context,
 // handoff), found by Search as planq search finds them, one phrasing each.
 // Handoffs are left out: the one to pick up is shown on its own, and the
-// others are done with. Text with no word to look for finds nothing, and
-// is no error.
+// others are done with. They are left out of what is shown, not of what is
+// searched, so the others rank as planq search ranks them. Text with no
+// word to look for finds nothing, and is no error.
 func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	var phrasings []string
 	for _, t := range task {
@@ -159,8 +163,7 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	if len(phrasings) == 0 {
 		return nil, nil
 	}
-	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched && s.Kind != changelog.KindHandoff })
-	res, err := rd.Search(Query{Phrasings: phrasings, Limit: limit, Filters: search.Filters{Kinds: kinds}})
+	res, err := rd.Search(Query{Phrasings: phrasings, Limit: limit, hidden: []changelog.Kind{changelog.KindHandoff}})
 	if planqerr.Is(err, planqerr.Invalid) {
 		return nil, nil
 	}
@@ -181,7 +184,7 @@ func (e *damagedPart) Unwrap() error { return e.err }
 // part of the search (see segment): its rows say which records count and
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
-func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search.Query) (Results, error) {
+func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Results, error) {
 	dirs, problems, err := rd.shards(tips, kinds)
 	if err != nil {
 		return Results{}, err
@@ -203,7 +206,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds []changelog.Kind, q search
 		if err != nil {
 			return Results{}, &damagedPart{dir: dirs[i], err: err}
 		}
-		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len())}
+		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len()), hidden: slices.Contains(changelog.DirsOf(hidden), dirs[i].path)}
 		corpus.parts = append(corpus.parts, p)
 		for i := range seg.len() {
 			id := seg.rowID(i)
@@ -285,6 +288,8 @@ type corpusPart struct {
 	seg *segment
 	// shadow marks the rows whose record an earlier part holds.
 	shadow []bool
+	// hidden is a directory of a kind the query counts but never returns.
+	hidden bool
 }
 
 // part is p as package search reads it: its copies of records another
@@ -302,6 +307,9 @@ func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
 	return search.Part{Index: ix,
 		Counts: func(doc int) bool { return !p.shadow[doc] },
 		Keep: func(doc int) bool {
+			if p.hidden {
+				return false
+			}
 			seg, id := p.seg, p.seg.rowID(doc)
 			return seg.rowFlags(doc)&flagTombstone == 0 && agentOK[seg.rowAgent(doc)] && seg.rowAt(doc) >= since &&
 				!c.retracted[id] && (c.filters.AllVersions || !c.replaced[id])

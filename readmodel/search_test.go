@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/changelog"
 )
@@ -193,5 +194,46 @@ func TestSnippetLinesAreTheFiles(t *testing.T) {
 		if c.line != "" && h.Snippet != c.line {
 			t.Errorf("%q: snippet %q, want %q", c.query, h.Snippet, c.line)
 		}
+	}
+}
+
+// TestRelevantRanksAsSearchLessHandoffs: prime's relevant records are
+// planq search's hits, handoffs left out, in the same order and with the
+// same scores: the handoffs are counted, not shown, so they weigh in the
+// ranking as they do in search.
+func TestRelevantRanksAsSearchLessHandoffs(t *testing.T) {
+	recs := samples(t)
+	more, err := changelog.NewHandoff(changelog.HandoffInput{Text: "Refresh tokens: JWT validation is half done", To: "auth"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	more.Agent, more.Timestamp = "api", recs[len(recs)-1].Timestamp.Add(time.Minute)
+	more.ID = changelog.NewID(more.Agent, more.Kind, more.Body, more.Timestamp)
+	recs = append(recs, more)
+	rd := Open(repoWith(t, rendered(t, recs)), t.TempDir())
+
+	task := "JWT validation refresh RS256 hangs"
+	all, err := rd.Search(Query{Text: task, Limit: MaxSearchLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []Hit
+	handoffs := 0
+	for _, h := range all.Hits {
+		if h.Kind == changelog.KindHandoff {
+			handoffs++
+			continue
+		}
+		want = append(want, h)
+	}
+	if handoffs == 0 || len(want) < 2 {
+		t.Fatalf("search found %d handoffs and %d others; the test needs both", handoffs, len(want))
+	}
+	got, err := rd.Relevant([]string{task}, len(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("relevant records:\n%+v\nwant search's hits less its handoffs:\n%+v", got, want)
 	}
 }

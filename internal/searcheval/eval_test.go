@@ -23,11 +23,12 @@ const (
 )
 
 // recall5Floor is the share of questions whose answer today's search puts
-// in its first five results on the test slice: 29 of 48 with BM25F over
-// stemmed, split terms (16 of 48 with the substring count before it). It
+// in its first five results on the test slice: 31 of 48 with BM25F over
+// stemmed, split terms and b at 0.5 (29 of 48 at 0.75; 16 of 48 with the
+// substring count before it). It
 // is a floor to raise as ranking improves, never to lower: a ranker that
 // finds fewer answers than today's fails here.
-const recall5Floor = 29.0 / 48
+const recall5Floor = 31.0 / 48
 
 // agentRecall5Floor is the same floor for questions asked as an agent asks
 // them, in three phrasings: 46 of 48 on the test slice.
