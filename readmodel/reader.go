@@ -143,17 +143,25 @@ func (rd *Reader) load(tips []staterepo.Hash, kinds []changelog.Kind) (Set, erro
 // are not where records live. Each is read as one segment made of its
 // shards' (see segment).
 func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard, []*changelog.ParseError, error) {
+	dirs, _, problems, err := rd.shardsWithin(tips, kinds)
+	return dirs, problems, err
+}
+
+// shardsWithin is shards, with the shards within each directory, as the
+// tips' listings hold them (no read of git).
+func (rd *Reader) shardsWithin(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard, map[shard][]shard, []*changelog.ParseError, error) {
 	dirs := changelog.Dirs()
 	if len(kinds) > 0 {
 		dirs = changelog.DirsOf(kinds)
 	}
 	var out []shard
+	within := map[shard][]shard{}
 	var problems []*changelog.ParseError
 	seen := map[shard]bool{}
 	for _, tip := range tips {
 		l, err := rd.listing(tip)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		for _, e := range l.entries("") {
 			if !slices.Contains(dirs, e.Name) {
@@ -168,16 +176,20 @@ func (rd *Reader) shards(tips []staterepo.Hash, kinds []changelog.Kind) ([]shard
 			if seen[shard{e.Name, e.Blob}] {
 				continue // the kind's whole directory is one already listed
 			}
-			seen[shard{e.Name, e.Blob}] = true
-			out = append(out, shard{e.Name, e.Blob})
+			dir := shard{e.Name, e.Blob}
+			seen[dir] = true
+			out = append(out, dir)
 			for _, sub := range l.entries(e.Name) {
-				if p := e.Name + "/" + sub.Name; !sub.Dir && misplaced(p) {
+				p := e.Name + "/" + sub.Name
+				if sub.Dir {
+					within[dir] = append(within[dir], shard{p, sub.Blob})
+				} else if misplaced(p) {
 					problems = append(problems, misplacedProblem(p))
 				}
 			}
 		}
 	}
-	return out, problems, nil
+	return out, within, problems, nil
 }
 
 // segmentsOf returns the segments of the kinds' directories in the trees of tips.
@@ -232,22 +244,34 @@ const maxLoaded = 4096
 // from git (and from the shard's newest segment) when the file is missing,
 // damaged or of another format.
 func (rd *Reader) segment(sh shard) (*segment, error) {
-	rd.mu.Lock()
-	seg, ok := rd.loaded[sh]
-	rd.mu.Unlock()
-	if ok {
+	if seg := rd.held(sh); seg != nil {
 		return seg, nil
 	}
 	// Not under the lock: a directory's segment opens its shards'. Two
 	// goroutines that build the same segment build the same bytes.
-	seg, err := rd.segments.load(sh)
+	seg, err := rd.build(sh, true)
 	if err != nil {
-		if seg, err = rd.build(sh, true); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	rd.remember(sh, seg)
 	return seg, nil
+}
+
+// held is sh's segment when this process or the cache holds one that
+// reads, nil when it must be built.
+func (rd *Reader) held(sh shard) *segment {
+	rd.mu.Lock()
+	seg, ok := rd.loaded[sh]
+	rd.mu.Unlock()
+	if ok {
+		return seg
+	}
+	seg, err := rd.segments.load(sh)
+	if err != nil {
+		return nil
+	}
+	rd.remember(sh, seg)
+	return seg
 }
 
 // build makes sh's segment from git: a kind's directory from its shards'

@@ -170,7 +170,36 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	return res.Hits, err
 }
 
-// damagedPart is a directory whose search index did not read.
+// searchSegments are the segments a search reads for the kind's directory
+// dir, whose shards are within: the directory's own, when this process or
+// the cache holds it or none of it was ever built; else, when the directory
+// has changed since its segment was last built (a record was just written),
+// its shards'. A search right after a write so costs the new record's shard
+// segment, not a merge of the directory's index: the views that read the
+// directory whole build that.
+func (rd *Reader) searchSegments(dir shard, within []shard) ([]*segment, error) {
+	if seg := rd.held(dir); seg != nil {
+		return []*segment{seg}, nil
+	}
+	if !rd.segments.has(dir.path) {
+		seg, err := rd.segment(dir) // built as every read builds it
+		if err != nil {
+			return nil, err
+		}
+		return []*segment{seg}, nil
+	}
+	out := make([]*segment, 0, len(within))
+	for _, sh := range within {
+		seg, err := rd.segment(sh)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seg)
+	}
+	return out, nil
+}
+
+// damagedPart is a segment whose search index did not read.
 type damagedPart struct {
 	dir shard
 	err error
@@ -185,28 +214,34 @@ func (e *damagedPart) Unwrap() error { return e.err }
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
 func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Results, error) {
-	dirs, problems, err := rd.shards(tips, kinds)
+	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
 	if err != nil {
 		return Results{}, err
 	}
 	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
-	segs := make([]*segment, len(dirs))
+	var segs []*segment
+	var kindOf []string // each segment's kind's directory
 	rows := 0
 	rd.builds.begin() // the directories' builds are one build to hear of
 	defer rd.builds.end()
-	for i, dir := range dirs {
-		if segs[i], err = rd.segment(dir); err != nil {
+	for _, dir := range dirs {
+		got, err := rd.searchSegments(dir, within[dir])
+		if err != nil {
 			return Results{}, err
 		}
-		rows += segs[i].len()
+		for _, seg := range got {
+			segs, kindOf = append(segs, seg), append(kindOf, dir.path)
+			rows += seg.len()
+		}
 	}
+	hiddenDirs := changelog.DirsOf(hidden)
 	seen := make(map[uint64]bool, rows)
 	for i, seg := range segs {
 		ix, err := seg.searchIndex()
 		if err != nil {
-			return Results{}, &damagedPart{dir: dirs[i], err: err}
+			return Results{}, &damagedPart{dir: seg.shard, err: err}
 		}
-		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len()), hidden: slices.Contains(changelog.DirsOf(hidden), dirs[i].path)}
+		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len()), hidden: slices.Contains(hiddenDirs, kindOf[i])}
 		corpus.parts = append(corpus.parts, p)
 		for i := range seg.len() {
 			id := seg.rowID(i)
@@ -227,7 +262,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 	found, err := search.Search(corpus.searchParts, q)
 	var partErr *search.PartError
 	if errors.As(err, &partErr) {
-		return Results{}, &damagedPart{dir: dirs[partErr.Part], err: err}
+		return Results{}, &damagedPart{dir: segs[partErr.Part].shard, err: err}
 	}
 	if err != nil {
 		return Results{}, err
@@ -245,7 +280,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 		seg := corpus.parts[h.Part].seg
 		r, err := seg.record(h.Doc)
 		if err != nil {
-			return Results{}, &damagedPart{dir: dirs[h.Part], err: err}
+			return Results{}, &damagedPart{dir: segs[h.Part].shard, err: err}
 		}
 		data, err := rd.text(r, seg.row(h.Doc).blob)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,9 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 	repo := repoWith(t, rendered(t, recs))
 	incremental := t.TempDir()
 	searchAll(t, Open(repo, incremental))
+	if _, err := Open(repo, incremental).All(); err != nil { // every directory's segment built
+		t.Fatal(err)
+	}
 	added := branchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
 	reads := 0
 	res, err := counting(repo, incremental, &reads).Search(Query{Text: "race detector"})
@@ -121,6 +125,22 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 	}
 	if reads != 1 { // the new record parsed; its snippet is its own rendering
 		t.Errorf("search after one new record read %d blobs, want 1", reads)
+	}
+	// The search read the changed directory's shards; its own segment is
+	// the views' to build.
+	var changed []string
+	before, _ := filepath.Glob(filepath.Join(incremental, "segments", "*", "*.seg"))
+	if _, err := Open(repo, incremental).All(); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := filepath.Glob(filepath.Join(incremental, "segments", "*", "*.seg"))
+	for _, f := range after {
+		if !slices.Contains(before, f) {
+			changed = append(changed, f)
+		}
+	}
+	if len(changed) != 1 {
+		t.Errorf("a read after the search built %d segments (%v); want the changed directory's alone, which the search should have left to it", len(changed), changed)
 	}
 	full := t.TempDir()
 	if _, err := Open(repo, full).Search(Query{Text: "race detector"}); err != nil {

@@ -40,6 +40,17 @@ func (st segmentStore) load(sh shard) (*segment, error) {
 	return readSegment(st.file(sh.path, sh.tree), sh)
 }
 
+// has reports whether any segment of path was ever built (and kept).
+func (st segmentStore) has(path string) bool {
+	f, err := os.Open(st.shardDir(path))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(1)
+	return len(names) > 0
+}
+
 // newest reads the most recently written segment of path, whatever its
 // tree, with its bodies: what a new segment of the shard starts from. Nil
 // when there is none that reads.
