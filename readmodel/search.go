@@ -171,18 +171,18 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 }
 
 // searchSegments are the segments a search reads for the kind's directory
-// dir, whose shards are within: the directory's own, when this process or
-// the cache holds it or none of it was ever built; else, when the directory
-// has changed since its segment was last built (a record was just written),
-// its shards'. A search right after a write so costs the new record's shard
-// segment, not a merge of the directory's index: the views that read the
-// directory whole build that.
+// dir, whose shards are within: the directory's own when this process or
+// the cache holds it; else, when at most one of its shards has no segment
+// and some have (a record was just written to one), the shards'; else (a
+// first read) the directory's, built as every read builds it. A search right after a write
+// so costs the new record's shard segment, not a merge of the directory's
+// index: the views that read the directory whole build that.
 func (rd *Reader) searchSegments(dir shard, within []shard) ([]*segment, error) {
 	if seg := rd.held(dir); seg != nil {
 		return []*segment{seg}, nil
 	}
-	if !rd.segments.has(dir.path) {
-		seg, err := rd.segment(dir) // built as every read builds it
+	if m := rd.segments.missing(within, 2); m > 1 || m == len(within) {
+		seg, err := rd.segment(dir)
 		if err != nil {
 			return nil, err
 		}

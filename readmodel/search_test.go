@@ -99,7 +99,11 @@ func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
 		t.Fatalf("%d shard segments damaged, want %d", shards, len(recs)-1)
 	}
 	reads := 0
-	if got := searchAll(t, counting(repo, cacheDir, &reads)); !reflect.DeepEqual(got, want) {
+	rd := counting(repo, cacheDir, &reads)
+	if _, err := rd.All(); err != nil { // the directories' segments merged again
+		t.Fatal(err)
+	}
+	if got := searchAll(t, rd); !reflect.DeepEqual(got, want) {
 		t.Fatalf("over damaged shard indexes:\ngot  %+v\nwant %+v", got, want)
 	}
 	if reads < shards {
@@ -111,6 +115,10 @@ func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
 // taken from that one's index) is the very file a build from nothing makes.
 func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 	recs := samples(t)
+	other := *recs[1] // a second shard of learnings, which the new record leaves as it is
+	other.Domain, other.Body = "db", "vacuum runs nightly"
+	other.ID = changelog.NewID(other.Agent, other.Kind, other.Body, other.Timestamp)
+	recs = append(recs, &other)
 	repo := repoWith(t, rendered(t, recs))
 	incremental := t.TempDir()
 	searchAll(t, Open(repo, incremental))
@@ -255,5 +263,34 @@ func TestRelevantRanksAsSearchLessHandoffs(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("relevant records:\n%+v\nwant search's hits less its handoffs:\n%+v", got, want)
+	}
+}
+
+// A first search builds the segment of every branch's directory, though
+// another branch's directory of that kind was built a moment before: the
+// searches after it read one file per directory, not its shards.
+func TestFirstSearchBuildsEveryBranchsDirectories(t *testing.T) {
+	recs := samples(t)
+	repo := repoWith(t, rendered(t, recs))
+	branchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
+	cacheDir := t.TempDir()
+	if _, err := Open(repo, cacheDir).Search(Query{Text: "race detector"}); err != nil {
+		t.Fatal(err)
+	}
+	segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
+	dirs := 0
+	for _, f := range segs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if uint32At(data, 3) == 0 { // no bodies: a directory's
+			dirs++
+		}
+	}
+	// global's log, learnings, decisions and handoffs, and agent-auth's
+	// learnings, which hold one more.
+	if dirs != 5 {
+		t.Errorf("%d directory segments after the first search, want 5", dirs)
 	}
 }

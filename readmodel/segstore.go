@@ -40,15 +40,18 @@ func (st segmentStore) load(sh shard) (*segment, error) {
 	return readSegment(st.file(sh.path, sh.tree), sh)
 }
 
-// has reports whether any segment of path was ever built (and kept).
-func (st segmentStore) has(path string) bool {
-	f, err := os.Open(st.shardDir(path))
-	if err != nil {
-		return false
+// missing counts the shards that have no segment file, up to limit:
+// a look at the directory entries, no file read.
+func (st segmentStore) missing(shards []shard, limit int) int {
+	n := 0
+	for _, sh := range shards {
+		if _, err := os.Stat(st.file(sh.path, sh.tree)); err != nil {
+			if n++; n == limit {
+				break
+			}
+		}
 	}
-	defer f.Close()
-	names, _ := f.Readdirnames(1)
-	return len(names) > 0
+	return n
 }
 
 // newest reads the most recently written segment of path, whatever its
