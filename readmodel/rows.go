@@ -49,27 +49,12 @@ func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet,
 	if err != nil {
 		return nil, err
 	}
-	n := 0
 	for _, s := range segs {
-		n += s.len()
-	}
-	rs := &rowSet{refs: make([]ref, 0, n), segs: segs, problems: problems}
-	seen := make(map[uint64]bool, n)
-	for _, s := range segs {
-		for i := range s.len() {
-			r := s.row(i)
-			if !seen[r.id] {
-				seen[r.id] = true
-				rs.refs = append(rs.refs, ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, subject: r.subject, i: int32(i),
-					agentIndex: r.agent, kindIndex: r.kind, priority: r.priority, flags: r.flags})
-			}
-		}
 		for _, p := range s.problems {
-			rs.problems = append(rs.problems, p.err)
+			problems = append(problems, p.err)
 		}
 	}
-	rs.problems = uniqueProblems(rs.problems)
-	return rs, nil
+	return rowsOf(segs, uniqueProblems(problems)), nil
 }
 
 // byTime orders the refs oldest first, ties by ID, as SortByTime does.

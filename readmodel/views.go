@@ -6,7 +6,6 @@ import (
 	"sort"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -80,31 +79,6 @@ var (
 	primed   = changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Primed })
 )
 
-// team is what global keeps of the promoted kinds, as rows: the current
-// version of each record, ranked for reading (see Rank), and the IDs global
-// holds, sources included.
-func (rd *Reader) team() (current []ref, held map[uint64]bool, problems []*changelog.ParseError, err error) {
-	tip, err := rd.repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	current = rs.current()
-	held = make(map[uint64]bool, len(current))
-	for _, r := range current {
-		held[r.id] = true
-	}
-	for _, s := range rs.segs {
-		for _, h := range s.sources {
-			held[h] = true
-		}
-	}
-	return current, held, rs.problems, nil
-}
-
 // rankOrder is Rank's order: by priority, newest first, ties by ID.
 func rankOrder(a, b ref) int {
 	if a.priority != b.priority {
@@ -147,9 +121,9 @@ type AgentView struct {
 }
 
 // Agent builds the view of agent name, whose branch is branch (global, for a
-// reader without an agent of its own), with the first team learnings of
+// reader without an agent of its own), with the first teamCount learnings of
 // global's in Team (at most MaxTeamLearnings; 0 for none).
-func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
+func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) {
 	v := &AgentView{RecentLog: []*changelog.Record{}, Decisions: []*changelog.Record{}, Learnings: []*changelog.Record{},
 		TeamLearnings: []*changelog.Record{}, TeamDecisions: []*changelog.Record{}}
 	// Each load reads only the kinds it needs: handoffs from every branch,
@@ -167,18 +141,18 @@ func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
 	if err != nil {
 		return nil, err
 	}
-	current, inGlobal, teamProblems, err := rd.team()
+	team, err := rd.team()
 	if err != nil {
 		return nil, err
 	}
-	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.problems), problemLines(teamProblems))
+	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.problems), problemLines(team.problems))
 	var recent, decisions, learnings []ref
 	own.byTime()
 	mine := own.current()
 	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
 		r := mine[i]
 		switch kind := r.kind(); {
-		case inGlobal[r.id]:
+		case team.holds(r.id):
 			// shown with the team's
 		case kind == changelog.KindLog && r.agent() == name && len(recent) < RecentLogEntries:
 			recent = append(recent, r)
@@ -188,23 +162,10 @@ func (rd *Reader) Agent(name, branch string, team int) (*AgentView, error) {
 			learnings = append(learnings, r)
 		}
 	}
-	var learned, decided, disputed []ref
-	for _, r := range current {
-		if kind := r.kind(); kind == changelog.KindLearning {
-			learned = append(learned, r)
-		} else if kind == changelog.KindDecision {
-			decided = append(decided, r)
-		}
-		if r.flags&flagDisputed != 0 {
-			disputed = append(disputed, r)
-		}
-	}
-	v.TeamTotal = len(learned)
-	primedTeam := firstBy(learned, max(min(team, MaxTeamLearnings), MaxTeam), rankOrder)
-	teamLearnings := primedTeam[:min(MaxTeam, len(primedTeam))]
-	primedTeam = primedTeam[:min(team, MaxTeamLearnings, len(primedTeam))]
-	teamDecisions := firstBy(decided, MaxTeam, rankOrder)
-	slices.SortFunc(disputed, rankOrder)
+	v.TeamTotal = team.total
+	teamLearnings := team.learnings[:min(MaxTeam, len(team.learnings))]
+	primedTeam := team.learnings[:min(max(teamCount, 0), len(team.learnings))]
+	teamDecisions, disputed := team.decisions, team.disputed
 	for _, section := range []struct {
 		refs []ref
 		recs *[]*changelog.Record

@@ -1,0 +1,218 @@
+package readmodel
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// teamView is what global keeps of the promoted kinds, as the agent views
+// read it: the current records ranked for reading (see Rank), cut to what a
+// view can show, and the IDs global holds.
+//
+// Ranking global's current records costs a pass over every row of it, which
+// grows with the team's history while what a view shows does not. So the
+// view is kept in a file named by the trees of global's directories it was
+// made from (never stale: another tree is another file) and made again only
+// when global changes, by promote, pull or a hand-made commit. Every other
+// read of global costs the records it shows.
+type teamView struct {
+	total     int      // current learnings
+	learnings []ref    // the first MaxTeamLearnings current learnings, ranked
+	decisions []ref    // the first MaxTeam current decisions, ranked
+	disputed  []ref    // every disputed current record, ranked
+	held      []uint64 // the IDs global holds, sources included; sorted
+	problems  []*changelog.ParseError
+}
+
+// holds reports whether global holds the record of ID hash id.
+func (v *teamView) holds(id uint64) bool {
+	_, ok := slices.BinarySearch(v.held, id)
+	return ok
+}
+
+// team reads global's team view: from its file when one was kept for
+// global's trees, else from global's rows, keeping it for the next read.
+func (rd *Reader) team() (*teamView, error) {
+	tip, err := rd.repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return nil, err
+	}
+	segs, problems, err := rd.segmentsOf([]staterepo.Hash{tip}, promoted)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range segs {
+		for _, p := range s.problems {
+			problems = append(problems, p.err)
+		}
+	}
+	problems = uniqueProblems(problems)
+	file := filepath.Join(rd.cacheDir, "views", "team-"+teamViewKey(segs)+".view")
+	if v, err := readTeamView(file, segs); err == nil {
+		v.problems = problems
+		return v, nil
+	}
+	v := teamFromRows(rowsOf(segs, problems))
+	if err := writeCacheFile(file, v.encode(segs)); err == nil {
+		if entries, err := os.ReadDir(filepath.Dir(file)); err == nil && len(entries) > keepViews {
+			pruneOldest(filepath.Dir(file), entries, keepViews)
+		}
+	} // else: used from memory all the same
+	return v, nil
+}
+
+// keepViews is how many team views the cache keeps: global's current one,
+// and a few that readers of an older global (another process, a moment
+// ago) may still ask for.
+const keepViews = 8
+
+// teamFromRows ranks global's rows into its view.
+func teamFromRows(rs *rowSet) *teamView {
+	current := rs.current()
+	v := &teamView{held: make([]uint64, 0, len(current)), problems: rs.problems}
+	var learned, decided []ref
+	for _, r := range current {
+		v.held = append(v.held, r.id)
+		switch r.kind() {
+		case changelog.KindLearning:
+			learned = append(learned, r)
+		case changelog.KindDecision:
+			decided = append(decided, r)
+		}
+		if r.flags&flagDisputed != 0 {
+			v.disputed = append(v.disputed, r)
+		}
+	}
+	for _, s := range rs.segs {
+		v.held = append(v.held, s.sources...)
+	}
+	slices.Sort(v.held)
+	v.held = slices.Compact(v.held)
+	v.total = len(learned)
+	v.learnings = firstBy(learned, MaxTeamLearnings, rankOrder)
+	v.decisions = firstBy(decided, MaxTeam, rankOrder)
+	slices.SortFunc(v.disputed, rankOrder)
+	return v
+}
+
+// rowsOf is rows, over segments already open.
+func rowsOf(segs []*segment, problems []*changelog.ParseError) *rowSet {
+	n := 0
+	for _, s := range segs {
+		n += s.len()
+	}
+	rs := &rowSet{refs: make([]ref, 0, n), segs: segs, problems: problems}
+	seen := make(map[uint64]bool, n)
+	for _, s := range segs {
+		for i := range s.len() {
+			if r := refAt(s, i); !seen[r.id] {
+				seen[r.id] = true
+				rs.refs = append(rs.refs, r)
+			}
+		}
+	}
+	return rs
+}
+
+// refAt is row i of s as a view sees it.
+func refAt(s *segment, i int) ref {
+	r := s.row(i)
+	return ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, subject: r.subject, i: int32(i),
+		agentIndex: r.agent, kindIndex: r.kind, priority: r.priority, flags: r.flags}
+}
+
+// teamViewVersion numbers the file's layout and what it holds; a file of
+// another is made again.
+const teamViewVersion = 1
+
+// teamViewKey names the view of the segments: their trees, in order, and
+// what the view keeps of them.
+func teamViewKey(segs []*segment) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "team view %d, segments %d, %d learnings, %d decisions\n", teamViewVersion, segmentVersion, MaxTeamLearnings, MaxTeam)
+	for _, s := range segs {
+		fmt.Fprintf(h, "%s %s\n", s.shard.path, s.shard.tree)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// A team view's file: a head of five counts (version, total learnings,
+// and how many learnings, decisions, disputed and held IDs follow), the
+// refs as a segment's place in the view's segments and a row in it, the
+// held IDs, and a CRC-32C of everything before it.
+const teamHeadSize = 6 * 4
+
+func (v *teamView) encode(segs []*segment) []byte {
+	place := make(map[*segment]uint32, len(segs))
+	for i, s := range segs {
+		place[s] = uint32(i)
+	}
+	b := make([]byte, 0, teamHeadSize+8*(len(v.learnings)+len(v.decisions)+len(v.disputed))+8*len(v.held)+4)
+	for _, n := range []int{teamViewVersion, v.total, len(v.learnings), len(v.decisions), len(v.disputed), len(v.held)} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	}
+	for _, list := range [][]ref{v.learnings, v.decisions, v.disputed} {
+		for _, r := range list {
+			b = binary.LittleEndian.AppendUint32(b, place[r.seg])
+			b = binary.LittleEndian.AppendUint32(b, uint32(r.i))
+		}
+	}
+	for _, id := range v.held {
+		b = binary.LittleEndian.AppendUint64(b, id)
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+var errNoTeamView = errors.New("no team view")
+
+// readTeamView reads the view kept in file for segs. A file missing, of
+// another version, damaged, or naming rows the segments do not have is an
+// error: the view is made again from the rows.
+func readTeamView(file string, segs []*segment) (*teamView, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < teamHeadSize+4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("%w: %s is damaged", errNoTeamView, file)
+	}
+	head := make([]int, 6)
+	for i := range head {
+		head[i] = int(binary.LittleEndian.Uint32(data[4*i:]))
+	}
+	if head[0] != teamViewVersion {
+		return nil, fmt.Errorf("%w: %s is of version %d", errNoTeamView, file, head[0])
+	}
+	nRefs, nHeld := head[2]+head[3]+head[4], head[5]
+	if len(data) != teamHeadSize+8*nRefs+8*nHeld+4 {
+		return nil, fmt.Errorf("%w: %s has the wrong length", errNoTeamView, file)
+	}
+	refs := make([]ref, nRefs)
+	at := teamHeadSize
+	for k := range refs {
+		s, i := int(binary.LittleEndian.Uint32(data[at:])), int(binary.LittleEndian.Uint32(data[at+4:]))
+		if s >= len(segs) || i >= segs[s].len() {
+			return nil, fmt.Errorf("%w: %s names a row its segments lack", errNoTeamView, file)
+		}
+		refs[k] = refAt(segs[s], i)
+		at += 8
+	}
+	v := &teamView{total: head[1], held: make([]uint64, nHeld)}
+	for k := range v.held {
+		v.held[k] = binary.LittleEndian.Uint64(data[at:])
+		at += 8
+	}
+	v.learnings, v.decisions, v.disputed = refs[:head[2]:head[2]], refs[head[2]:head[2]+head[3]:head[2]+head[3]], refs[head[2]+head[3]:]
+	return v, nil
+}
