@@ -119,20 +119,24 @@ func sortActivity(acts []Activity) {
 }
 
 // Latest is each agent's latest log entry, newest agent first, without the
-// count of entries (Entries is 0): it decodes one entry per agent.
+// count of entries (Entries is 0): it decodes one entry per agent, and
+// reads the rows only of the log directories that changed since the last
+// read (see newestByAgent).
 func (rd *Reader) Latest() ([]Activity, error) {
 	tips, err := rd.tips()
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rd.rows(tips, changelog.KindLog)
+	segs, _, err := rd.segmentsOf(tips, []changelog.Kind{changelog.KindLog})
 	if err != nil {
 		return nil, err
 	}
 	latest := map[string]ref{}
-	for _, r := range rs.refs {
-		if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
-			latest[r.agent()] = r
+	for _, s := range segs {
+		for _, r := range rd.newestByAgent(s) {
+			if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
+				latest[r.agent()] = r
+			}
 		}
 	}
 	recs, err := rd.decode(slices.Collect(maps.Values(latest)))
