@@ -37,26 +37,70 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	rs, err := rd.rows(tips)
+	segs, problems, err := rd.segmentsOf(tips, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	counts := map[string]map[string]int{}
-	// Current versions only: a new version that cites a duplicate, or one that
-	// supersedes an old one, is still one record.
-	for _, r := range rs.current() {
-		if counts[r.agent()] == nil {
-			counts[r.agent()] = map[string]int{}
-		}
-		counts[r.agent()][string(r.kind())]++
-	}
+	problems = withSegmentProblems(problems, segs)
+	counts := rd.currentByAgent(segs)
 	for i := range statuses {
 		st := &statuses[i]
-		for _, k := range changelog.Kinds {
-			st.Records[string(k)] = counts[st.Name][string(k)]
+		for k, kind := range changelog.Kinds {
+			st.Records[string(kind)] = 0
+			if c := counts[st.Name]; c != nil {
+				st.Records[string(kind)] = c[k]
+			}
 		}
 	}
-	return statuses, problemLines(rs.problems), nil
+	return statuses, problemLines(problems), nil
+}
+
+// currentByAgent counts the current records of segs per agent and kind (by
+// index into changelog.Kinds): each record once, however many branches
+// hold it; a new version that cites a duplicate, or one that supersedes an
+// old one, is still one record.
+func (rd *Reader) currentByAgent(segs []*segment) map[string][]int {
+	orders := make([]idOrder, len(segs))
+	replaced := map[uint64]bool{}
+	byPath := map[string][]int{} // a record lives in its kind's directory
+	var paths []string
+	for k, s := range segs {
+		orders[k] = rd.idOrder(s)
+		for _, old := range orders[k].supersedes {
+			replaced[old] = true
+		}
+		if byPath[s.shard.path] == nil {
+			paths = append(paths, s.shard.path)
+		}
+		byPath[s.shard.path] = append(byPath[s.shard.path], k)
+	}
+	counts := map[string][]int{}
+	of := make([][][]int, len(segs)) // each segment's agents' counts, by its agent index
+	for k, s := range segs {
+		of[k] = make([][]int, len(s.agents))
+		for a, name := range s.agents {
+			if counts[name] == nil {
+				counts[name] = make([]int, len(changelog.Kinds))
+			}
+			of[k][a] = counts[name]
+		}
+	}
+	for _, p := range paths {
+		group := make([]idOrder, len(byPath[p]))
+		for j, k := range byPath[p] {
+			group[j] = orders[k]
+		}
+		eachDistinct(group, func(j int, id uint64, r idRow) {
+			k := byPath[p][j]
+			if r.flags&flagTombstone != 0 || (len(replaced) > 0 && replaced[id]) {
+				return
+			}
+			if int(r.agent) < len(of[k]) && int(r.kind) < len(changelog.Kinds) {
+				of[k][r.agent][r.kind]++
+			}
+		})
+	}
+	return counts
 }
 
 // agentStatuses describes every agent but for its record counts, which

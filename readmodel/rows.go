@@ -49,12 +49,18 @@ func (rd *Reader) rows(tips []staterepo.Hash, kinds ...changelog.Kind) (*rowSet,
 	if err != nil {
 		return nil, err
 	}
+	return rowsOf(segs, withSegmentProblems(problems, segs)), nil
+}
+
+// withSegmentProblems is problems and the files of segs that are not
+// readable records, each once.
+func withSegmentProblems(problems []*changelog.ParseError, segs []*segment) []*changelog.ParseError {
 	for _, s := range segs {
 		for _, p := range s.problems {
 			problems = append(problems, p.err)
 		}
 	}
-	return rowsOf(segs, uniqueProblems(problems)), nil
+	return uniqueProblems(problems)
 }
 
 // byTime orders the refs oldest first, ties by ID, as SortByTime does.

@@ -52,12 +52,7 @@ func (rd *Reader) team() (*teamView, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, s := range segs {
-		for _, p := range s.problems {
-			problems = append(problems, p.err)
-		}
-	}
-	problems = uniqueProblems(problems)
+	problems = withSegmentProblems(problems, segs)
 	file := filepath.Join(rd.cacheDir, "views", "team-"+teamViewKey(segs)+".view")
 	if v, err := readTeamView(file, segs); err == nil {
 		v.problems = problems
