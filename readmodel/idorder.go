@@ -27,13 +27,20 @@ type idOrder struct {
 
 // idRow is what a count reads of a row.
 type idRow struct {
+	at    int64
 	i     uint32
 	agent uint16
 	kind  uint8
 	flags uint8
 }
 
-const idEntrySize = 16
+// An ID order's file: its version, then per row its ID hash, time, row,
+// agent, kind and flags; the count of superseded IDs and those; a CRC-32C
+// of all that.
+const (
+	idOrderVersion = 1
+	idEntrySize    = 24
+)
 
 func (rd *Reader) idOrder(seg *segment) idOrder {
 	dir := filepath.Join(rd.cacheDir, "views", "byid", strconv.FormatUint(idHash(seg.shard.path), 16))
@@ -51,11 +58,13 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 		}
 	}
 	slices.SortStableFunc(perm, func(a, b uint32) int { return cmp.Compare(seg.rowID(int(a)), seg.rowID(int(b))) })
-	b := make([]byte, 0, idEntrySize*n+4+8*len(order.supersedes)+4)
+	b := make([]byte, 0, 4+idEntrySize*n+4+8*len(order.supersedes)+4)
+	b = binary.LittleEndian.AppendUint32(b, idOrderVersion)
 	for k, i := range perm {
 		r := seg.row(int(i))
-		order.ids[k], order.rows[k] = r.id, idRow{i: i, agent: r.agent, kind: r.kind, flags: r.flags}
+		order.ids[k], order.rows[k] = r.id, idRow{at: r.at, i: i, agent: r.agent, kind: r.kind, flags: r.flags}
 		b = binary.LittleEndian.AppendUint64(b, r.id)
+		b = binary.LittleEndian.AppendUint64(b, uint64(r.at))
 		b = binary.LittleEndian.AppendUint32(b, i)
 		b = binary.LittleEndian.AppendUint16(b, r.agent)
 		b = append(b, r.kind, r.flags)
@@ -84,9 +93,12 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 		return idOrder{}, err
 	}
 	n := seg.len()
-	end := idEntrySize*n + 4
+	end := 4 + idEntrySize*n + 4
 	if len(data) < end+4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return idOrder{}, fmt.Errorf("%w: %s is damaged", errNoIDOrder, file)
+	}
+	if v := binary.LittleEndian.Uint32(data); v != idOrderVersion {
+		return idOrder{}, fmt.Errorf("%w: %s is of version %d", errNoIDOrder, file, v)
 	}
 	m := int(binary.LittleEndian.Uint32(data[end-4:]))
 	if len(data) != end+8*m+4 {
@@ -95,13 +107,13 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n), supersedes: make([]uint64, m)}
 	seen := make([]bool, n)
 	for k := range n {
-		e := data[idEntrySize*k:]
-		id, i := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[8:])
+		e := data[4+idEntrySize*k:]
+		id, i := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[16:])
 		if int(i) >= n || seen[i] || (k > 0 && id < order.ids[k-1]) {
 			return idOrder{}, fmt.Errorf("%w: %s is not an order of its segment's rows", errNoIDOrder, file)
 		}
 		seen[i], order.ids[k] = true, id
-		order.rows[k] = idRow{i: i, agent: binary.LittleEndian.Uint16(e[12:]), kind: e[14], flags: e[15]}
+		order.rows[k] = idRow{at: int64(binary.LittleEndian.Uint64(e[8:])), i: i, agent: binary.LittleEndian.Uint16(e[20:]), kind: e[22], flags: e[23]}
 	}
 	for k := range order.supersedes {
 		order.supersedes[k] = binary.LittleEndian.Uint64(data[end+8*k:])

@@ -124,8 +124,8 @@ func TestListCountsAreTheCurrentRecords(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if len(data) > 20 {
-					data[14] ^= 0x01 // the first entry's kind: only the checksum tells
+				if len(data) > 4+idEntrySize+8 {
+					data[4+22] ^= 0x01 // the first entry's kind: only the checksum tells
 				}
 				if err := os.WriteFile(f, data, 0o644); err != nil {
 					t.Fatal(err)

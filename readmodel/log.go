@@ -2,6 +2,8 @@ package readmodel
 
 import (
 	"cmp"
+	"container/heap"
+	"math"
 	"maps"
 	"slices"
 	"sort"
@@ -54,37 +56,75 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rd.rows(tips, changelog.KindLog)
+	segs, problems, err := rd.segmentsOf(tips, []changelog.Kind{changelog.KindLog})
 	if err != nil {
 		return nil, err
 	}
-	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(rs.problems)}
-	// One pass, in no order: each agent's count and latest entry, and the
-	// entries that match; of those only the ones shown are sorted.
-	var matched []ref
-	latest := map[string]ref{}
+	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(withSegmentProblems(problems, segs))}
+	since := int64(math.MinInt64)
+	if !opts.Since.IsZero() {
+		since = opts.Since.UnixNano()
+	}
+	// One walk over the entries in ID order, each once however many
+	// branches hold it: each agent's count, and the newest Limit entries,
+	// of which only those are decoded. The rows are read only for entries
+	// that may be among the newest.
+	orders := make([]idOrder, len(segs))
+	entries := make([][]*int, len(segs)) // each segment's agents' counts
 	activity := map[string]*Activity{}
-	for _, r := range rs.refs {
-		if r.kind() != changelog.KindLog || (!opts.All && r.agent() != opts.Agent) || time.Unix(0, r.at).Before(opts.Since) {
-			continue
-		}
-		matched = append(matched, r)
-		act := activity[r.agent()]
-		if act == nil {
-			act = &Activity{Agent: r.agent()}
-			activity[r.agent()] = act
-		}
-		act.Entries++
-		if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
-			latest[r.agent()] = r
+	for k, s := range segs {
+		orders[k] = rd.idOrder(s)
+		entries[k] = make([]*int, len(s.agents))
+		for a, name := range s.agents {
+			if opts.All || name == opts.Agent {
+				if activity[name] == nil {
+					activity[name] = &Activity{Agent: name}
+				}
+				entries[k][a] = &activity[name].Entries
+			}
 		}
 	}
-	shown := firstBy(matched, opts.Limit, newestFirst)
-	if view.Entries, err = rd.decode(shown); err != nil {
+	newest := &refHeap{order: newestFirst} // the worst of the newest on top
+	logKind := kindIndex(changelog.KindLog)
+	eachDistinct(orders, func(k int, _ uint64, r idRow) {
+		if r.kind != logKind || int(r.agent) >= len(entries[k]) || entries[k][r.agent] == nil || r.at < since {
+			return
+		}
+		*entries[k][r.agent]++
+		full := opts.Limit > 0 && newest.Len() == opts.Limit
+		if full && r.at < newest.refs[0].at {
+			return // older than every entry kept
+		}
+		switch e := refAt(segs[k], int(r.i)); {
+		case !full:
+			heap.Push(newest, e)
+		case newestFirst(e, newest.refs[0]) < 0:
+			newest.refs[0] = e
+			heap.Fix(newest, 0)
+		}
+	})
+	slices.SortFunc(newest.refs, newestFirst)
+	if view.Entries, err = rd.decode(newest.refs); err != nil {
 		return nil, err
 	}
 	if opts.All {
-		recs, err := rd.decode(slices.Collect(maps.Values(latest)))
+		// Each agent's latest entry is its newest overall, when it has any
+		// since opts.Since.
+		latest := map[string]ref{}
+		for _, s := range segs {
+			for _, r := range rd.newestByAgent(s) {
+				if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
+					latest[r.agent()] = r
+				}
+			}
+		}
+		var shown []ref
+		for name, r := range latest {
+			if act := activity[name]; act != nil && act.Entries > 0 {
+				shown = append(shown, r)
+			}
+		}
+		recs, err := rd.decode(shown)
 		if err != nil {
 			return nil, err
 		}

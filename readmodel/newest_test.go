@@ -1,8 +1,11 @@
 package readmodel
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/planq-dev/planq/project"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,5 +122,82 @@ func TestLatestKeptIsLatestFound(t *testing.T) {
 	}
 	if got := latestTitles(t, Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
 		t.Fatalf("after a newer entry on a branch: %v, want %v", got, want)
+	}
+}
+
+// The log, of all agents or of one, since a time or not, cut or not, is
+// the entries themselves sorted newest first, each once though several
+// branches hold it, with each agent's count and latest entry; from the
+// kept orders as from the rows.
+func TestLogIsTheEntriesNewestFirst(t *testing.T) {
+	recs := logRecords(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var inGlobal []*changelog.Record
+	onBranch := map[string][]*changelog.Record{}
+	for _, r := range recs {
+		switch rng.IntN(3) {
+		case 0:
+			inGlobal = append(inGlobal, r)
+		case 1:
+			onBranch["agent-"+r.Agent] = append(onBranch["agent-"+r.Agent], r)
+		default: // on two branches
+			onBranch["agent-"+r.Agent] = append(onBranch["agent-"+r.Agent], r)
+			onBranch["agent-a9"] = append(onBranch["agent-a9"], r)
+		}
+	}
+	repo := repoWith(t, rendered(t, inGlobal))
+	for b, rs := range onBranch {
+		files := map[string][]byte{}
+		for p, data := range rendered(t, rs) {
+			if filepath.Dir(p) != "." {
+				files[p] = data
+			}
+		}
+		if _, err := repo.CreateBranch(context.Background(), b, project.GlobalBranch, files, "more"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sorted := slices.Clone(recs)
+	changelog.SortByTime(sorted)
+	slices.Reverse(sorted)
+	midway := sorted[len(sorted)/2].Timestamp
+	cacheDir := t.TempDir()
+	for _, opts := range []LogOptions{
+		{All: true}, {All: true, Limit: 5}, {All: true, Limit: 1}, {All: true, Since: midway, Limit: 7},
+		{Agent: "a1"}, {Agent: "a2", Limit: 3}, {Agent: "a3", Since: midway},
+	} {
+		var want []string
+		count := map[string]int{}
+		latest := map[string]string{}
+		for _, r := range sorted {
+			if (!opts.All && r.Agent != opts.Agent) || r.Timestamp.Before(opts.Since) {
+				continue
+			}
+			if opts.Limit == 0 || len(want) < opts.Limit {
+				want = append(want, r.ID)
+			}
+			if count[r.Agent]++; count[r.Agent] == 1 {
+				latest[r.Agent] = r.Title()
+			}
+		}
+		for round, rd := range []*Reader{Open(repo, cacheDir), Open(repo, cacheDir)} {
+			view, err := rd.Log(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ids(view.Entries); !slices.Equal(got, want) {
+				t.Errorf("%+v (read %d): entries\n got  %v\n want %v", opts, round, got, want)
+			}
+			if !opts.All {
+				continue
+			}
+			gotCount, gotLatest := map[string]int{}, map[string]string{}
+			for _, a := range view.Agents {
+				gotCount[a.Agent], gotLatest[a.Agent] = a.Entries, a.Title
+			}
+			if !reflect.DeepEqual(gotCount, count) || !reflect.DeepEqual(gotLatest, latest) {
+				t.Errorf("%+v (read %d): agents %v %v, want %v %v", opts, round, gotCount, gotLatest, count, latest)
+			}
+		}
 	}
 }
