@@ -61,10 +61,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		return nil, err
 	}
 	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(withSegmentProblems(problems, segs))}
-	since := int64(math.MinInt64)
-	if !opts.Since.IsZero() {
-		since = opts.Since.UnixNano()
-	}
+	since := sinceNanos(opts.Since)
 	// One walk over the entries in ID order, each once however many
 	// branches hold it: each agent's count, and the newest Limit entries,
 	// of which only those are decoded. The rows are read only for entries
@@ -136,6 +133,19 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		sortActivity(view.Agents)
 	}
 	return view, nil
+}
+
+// sinceNanos is the Unix nanosecond a row's time must reach to be no
+// earlier than since, clamped to the times a row can hold (UnixNano's
+// result is undefined outside them).
+func sinceNanos(since time.Time) int64 {
+	switch {
+	case since.IsZero() || since.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	case since.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	}
+	return since.UnixNano()
 }
 
 // newestFirst orders entries newest first: by time, ties by ID, the

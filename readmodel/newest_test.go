@@ -165,6 +165,8 @@ func TestLogIsTheEntriesNewestFirst(t *testing.T) {
 	for _, opts := range []LogOptions{
 		{All: true}, {All: true, Limit: 5}, {All: true, Limit: 1}, {All: true, Since: midway, Limit: 7},
 		{Agent: "a1"}, {Agent: "a2", Limit: 3}, {Agent: "a3", Since: midway},
+		// Beyond the times a row holds in Unix nanoseconds.
+		{All: true, Since: time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC)}, {All: true, Since: time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC), Limit: 2},
 	} {
 		var want []string
 		count := map[string]int{}
