@@ -3,7 +3,6 @@ package readmodel
 import (
 	"errors"
 	"fmt"
-	"math"
 	"path"
 	"slices"
 	"strconv"
@@ -331,10 +330,7 @@ type corpusPart struct {
 // part holds do not count, and only current records within the filters on
 // rows may be found.
 func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
-	since := int64(math.MinInt64)
-	if !c.filters.Since.IsZero() {
-		since = c.filters.Since.UnixNano()
-	}
+	since := sinceNanos(c.filters.Since)
 	agentOK := make([]bool, len(p.seg.agents))
 	for i, a := range p.seg.agents {
 		agentOK[i] = len(c.filters.Agents) == 0 || slices.Contains(c.filters.Agents, a)

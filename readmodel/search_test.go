@@ -294,3 +294,23 @@ func TestFirstSearchBuildsEveryBranchsDirectories(t *testing.T) {
 		t.Errorf("%d directory segments after the first search, want 5", dirs)
 	}
 }
+
+// A --since past the times Unix nanoseconds hold finds nothing, and one
+// before them everything: it is clamped, not overflowed.
+func TestSearchSinceBeyondNanoseconds(t *testing.T) {
+	rd := Open(repoWith(t, rendered(t, samples(t))), t.TempDir())
+	for since, want := range map[time.Time]int{
+		time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC): 0,
+		time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC): 1,
+	} {
+		q := Query{Text: "go test hangs"}
+		q.Since = since
+		res, err := rd.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) != want {
+			t.Errorf("since %s: %d hits, want %d", since.Format(time.DateOnly), len(res.Hits), want)
+		}
+	}
+}
