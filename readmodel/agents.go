@@ -69,10 +69,10 @@ func (rd *Reader) currentByAgent(segs []*segment) map[string][]int {
 		for _, old := range orders[k].supersedes {
 			replaced[old] = true
 		}
-		if byPath[s.shard.path] == nil {
-			paths = append(paths, s.shard.path)
+		if byPath[s.path] == nil {
+			paths = append(paths, s.path)
 		}
-		byPath[s.shard.path] = append(byPath[s.shard.path], k)
+		byPath[s.path] = append(byPath[s.path], k)
 	}
 	counts := map[string][]int{}
 	of := make([][][]int, len(segs)) // each segment's agents' counts, by its agent index

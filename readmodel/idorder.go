@@ -43,8 +43,8 @@ const (
 )
 
 func (rd *Reader) idOrder(seg *segment) idOrder {
-	dir := filepath.Join(rd.cacheDir, "views", "byid", strconv.FormatUint(idHash(seg.shard.path), 16))
-	file := filepath.Join(dir, seg.shard.tree.String()+".view")
+	dir := filepath.Join(rd.cacheDir, "views", "byid", strconv.FormatUint(idHash(seg.path), 16))
+	file := filepath.Join(dir, seg.tree.String()+".view")
 	if order, err := readIDOrder(file, seg); err == nil {
 		return order
 	}

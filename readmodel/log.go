@@ -3,8 +3,8 @@ package readmodel
 import (
 	"cmp"
 	"container/heap"
-	"math"
 	"maps"
+	"math"
 	"slices"
 	"sort"
 	"time"

@@ -15,8 +15,8 @@ import (
 // tree: a directory that did not change since is answered from there, one
 // that did (an agent wrote) costs a pass over its own rows once.
 func (rd *Reader) newestByAgent(seg *segment) []ref {
-	dir := filepath.Join(rd.cacheDir, "views", "newest", strconv.FormatUint(idHash(seg.shard.path), 16))
-	file := filepath.Join(dir, seg.shard.tree.String()+".view")
+	dir := filepath.Join(rd.cacheDir, "views", "newest", strconv.FormatUint(idHash(seg.path), 16))
+	file := filepath.Join(dir, seg.tree.String()+".view")
 	if refs, err := readNewest(file, seg); err == nil {
 		return refs
 	}

@@ -167,7 +167,6 @@ func (s *segment) rowSupersedes(i int) uint64 {
 	return binary.LittleEndian.Uint64(s.rows[i*rowSize+16:])
 }
 func (s *segment) rowAgent(i int) uint16 { return binary.LittleEndian.Uint16(s.rows[i*rowSize+52:]) }
-func (s *segment) rowKind(i int) uint8   { return s.rows[i*rowSize+56] }
 func (s *segment) rowFlags(i int) uint8  { return s.rows[i*rowSize+58] }
 
 // encodeSegment lays out recs (with their blobs) and problems as a segment

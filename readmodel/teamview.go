@@ -79,10 +79,9 @@ func teamFromRows(rs *rowSet) *teamView {
 	var learned, decided []ref
 	for _, r := range current {
 		v.held = append(v.held, r.id)
-		switch r.kind() {
-		case changelog.KindLearning:
+		if kind := r.kind(); kind == changelog.KindLearning {
 			learned = append(learned, r)
-		case changelog.KindDecision:
+		} else if kind == changelog.KindDecision {
 			decided = append(decided, r)
 		}
 		if r.flags&flagDisputed != 0 {
@@ -137,7 +136,7 @@ func teamViewKey(segs []*segment) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "team view %d, segments %d, %d learnings, %d decisions\n", teamViewVersion, segmentVersion, MaxTeamLearnings, MaxTeam)
 	for _, s := range segs {
-		fmt.Fprintf(h, "%s %s\n", s.shard.path, s.shard.tree)
+		fmt.Fprintf(h, "%s %s\n", s.path, s.tree)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
