@@ -165,9 +165,9 @@ func benchRead(dir string) bool {
 // nothing.
 func benchSearch(dir string) bool {
 	agents := []string{"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"}
-	dirs := project(dir, "s", agents, 5000)
+	dirs := project(dir, "search", agents, 5000)
 	args := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
-	cold := coldRun(dir, "s", dirs[0], args)
+	cold := coldRun(dir, "search", dirs[0], args)
 	var times, updated []time.Duration
 	var peak int64
 	for i := 0; i < *runs; i++ {
