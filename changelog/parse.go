@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -113,7 +114,7 @@ type lineError struct {
 
 func (e *lineError) Error() string { return e.msg }
 
-var yamlLineRE = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`) })
 
 // Parse reads one record file strictly. path is used in errors and checked
 // against the record: the file must be named by its ID, in its kind's
@@ -192,7 +193,7 @@ func yamlError(path string, offset int, err error) error {
 	if errors.As(err, &te) && len(te.Errors) > 0 {
 		msg = te.Errors[0]
 	}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+	if m := yamlLineRE().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		return &ParseError{Path: path, Line: n + offset, Msg: m[2]}
 	}

@@ -73,7 +73,7 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 	for _, old := range order.supersedes {
 		b = binary.LittleEndian.AppendUint64(b, old)
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 	if err := writeCacheFile(file, b); err == nil {
 		if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
 			pruneOldest(dir, entries, keepPerShard)
@@ -94,7 +94,7 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 	}
 	n := seg.len()
 	end := 4 + idEntrySize*n + 4
-	if len(data) < end+4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if len(data) < end+4 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return idOrder{}, fmt.Errorf("%w: %s is damaged", errNoIDOrder, file)
 	}
 	if v := binary.LittleEndian.Uint32(data); v != idOrderVersion {

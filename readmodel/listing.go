@@ -196,7 +196,7 @@ func saveListing(file string, l *listing) error {
 			}
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 	if err := writeCacheFile(file, b); err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func readListing(file string) (*listing, error) {
 		return nil, errDamaged
 	}
 	body, sum := data[:len(data)-4], binary.LittleEndian.Uint32(data[len(data)-4:])
-	if crc32.Checksum(body, castagnoli) != sum {
+	if crc32.Checksum(body, castagnoli()) != sum {
 		return nil, errDamaged
 	}
 	if v := binary.LittleEndian.Uint32(body[len(listingMagic):]); v != listingVersion {

@@ -35,7 +35,7 @@ func (rd *Reader) newestByAgent(seg *segment) []ref {
 			b = binary.LittleEndian.AppendUint32(b, uint32(i))
 		}
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 	if err := writeCacheFile(file, b); err == nil {
 		if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
 			pruneOldest(dir, entries, keepPerShard)
@@ -53,7 +53,7 @@ func readNewest(file string, seg *segment) ([]ref, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < 4 || len(data)%4 != 0 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if len(data) < 4 || len(data)%4 != 0 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("%w: %s is damaged", errNoNewest, file)
 	}
 	refs := make([]ref, 0, len(data)/4-1)

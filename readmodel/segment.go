@@ -77,7 +77,9 @@ type row struct {
 	subject    uint64 // idHash of changelog.SubjectKey, for the promoted kinds; 0 for others
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: every command
+// would pay for building it at start.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 func (r *row) put(b []byte) {
 	binary.LittleEndian.PutUint64(b[0:], uint64(r.at))
@@ -182,7 +184,7 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 		start := len(bodies)
 		bodies = appendRecord(bodies, r)
 		rw := row{at: r.Timestamp.UnixNano(), id: idHash(r.ID), supersedes: idHash(r.Supersedes),
-			off: uint32(start), size: uint32(len(bodies) - start), crc: crc32.Checksum(bodies[start:], castagnoli), blob: blobs[i],
+			off: uint32(start), size: uint32(len(bodies) - start), crc: crc32.Checksum(bodies[start:], castagnoli()), blob: blobs[i],
 			agent: agentOf(r.Agent), to: noAgent, kind: kindIndex(r.Kind), priority: uint8(Priority(r))}
 		if r.To != "" {
 			rw.to = agentOf(r.To)
@@ -254,7 +256,7 @@ func appendMeta(path string, agents []string, sources []uint64, problems []segPr
 func assemble(rows, meta, bodies, index []byte) []byte {
 	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies)+len(index))
 	out = append(out, segmentMagic...)
-	sum := crc32.Update(crc32.Checksum(rows, castagnoli), castagnoli, meta)
+	sum := crc32.Update(crc32.Checksum(rows, castagnoli()), castagnoli(), meta)
 	for _, n := range []uint32{segmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum, uint32(len(index))} {
 		out = binary.LittleEndian.AppendUint32(out, n)
 	}
@@ -308,7 +310,7 @@ func parseSegment(data []byte, sh shard) (*segment, error) {
 	}
 	end := int64(headerSize) + n*rowSize + metaN
 	prefix := data[headerSize:end]
-	if crc32.Checksum(prefix, castagnoli) != uint32At(data, 4) {
+	if crc32.Checksum(prefix, castagnoli()) != uint32At(data, 4) {
 		return nil, errDamaged
 	}
 	s := &segment{shard: sh, rows: prefix[:n*rowSize], bodies: data[end : end+bodiesN], indexData: data[end+bodiesN:]}
@@ -409,7 +411,7 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 	}
 	rw := s.row(i)
 	b := s.bodies[rw.off : rw.off+rw.size] // check holds every row to the bodies
-	if crc32.Checksum(b, castagnoli) != rw.crc {
+	if crc32.Checksum(b, castagnoli()) != rw.crc {
 		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
 	}
 	r, err := decodeRecord(b)

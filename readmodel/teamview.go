@@ -165,7 +165,7 @@ func (v *teamView) encode(segs []*segment) []byte {
 	for _, id := range v.held {
 		b = binary.LittleEndian.AppendUint64(b, id)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
 }
 
 var errNoTeamView = errors.New("no team view")
@@ -178,7 +178,7 @@ func readTeamView(file string, segs []*segment) (*teamView, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < teamHeadSize+4 || crc32.Checksum(data[:len(data)-4], castagnoli) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+	if len(data) < teamHeadSize+4 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
 		return nil, fmt.Errorf("%w: %s is damaged", errNoTeamView, file)
 	}
 	head := make([]int, 6)

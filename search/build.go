@@ -173,7 +173,7 @@ func (r *reading) raw(e entry) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(buf, castagnoli) != e.crc || e.df == 0 || e.last >= uint64(r.ix.docs) {
+	if crc32.Checksum(buf, castagnoli()) != e.crc || e.df == 0 || e.last >= uint64(r.ix.docs) {
 		return nil, ErrDamaged
 	}
 	return buf, nil
@@ -261,7 +261,7 @@ func (w *writer) addTerm(term string, df, last uint64, postings []byte) {
 	w.dict = binary.AppendUvarint(w.dict, last)
 	w.dict = binary.AppendUvarint(w.dict, uint64(len(w.post)))
 	w.dict = binary.AppendUvarint(w.dict, uint64(len(postings)))
-	w.dict = binary.LittleEndian.AppendUint32(w.dict, crc32.Checksum(postings, castagnoli))
+	w.dict = binary.LittleEndian.AppendUint32(w.dict, crc32.Checksum(postings, castagnoli()))
 	w.post = append(w.post, postings...)
 }
 
@@ -269,7 +269,7 @@ func (w *writer) closeBlock() {
 	if n := len(w.blocks); n > 0 {
 		bl := &w.blocks[n-1]
 		bl.size = uint32(len(w.dict)) - bl.off
-		bl.crc = crc32.Checksum(w.dict[bl.off:], castagnoli)
+		bl.crc = crc32.Checksum(w.dict[bl.off:], castagnoli())
 	}
 }
 
@@ -299,7 +299,7 @@ func (w *writer) bytes() []byte {
 		head = le.AppendUint32(head, bl.crc)
 	}
 	le.PutUint32(head, uint32(len(head)))
-	le.PutUint32(head[4:], crc32.Checksum(head[8:], castagnoli))
+	le.PutUint32(head[4:], crc32.Checksum(head[8:], castagnoli()))
 	out := make([]byte, 0, len(head)+len(w.dict)+len(w.post))
 	return append(append(append(out, head...), w.dict...), w.post...)
 }

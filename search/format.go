@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // An index is stored as bytes that a query reads a little of: the head
@@ -43,7 +44,9 @@ const (
 // cut short, overwritten, or not an index at all. Its owner builds it again.
 var ErrDamaged = errors.New("search index is damaged")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+// castagnoli is the CRC-32C table, made on first use: every command
+// would pay for building it at start.
+var castagnoli = sync.OnceValue(func() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) })
 
 // Index is an opened index. A query decodes its head's tables, and of its
 // dictionary and postings only what its terms need.
@@ -88,7 +91,7 @@ func OpenIndex(data []byte) (*Index, error) {
 		return nil, ErrDamaged
 	}
 	head := data[:headLen]
-	if crc32.Checksum(head[8:], castagnoli) != binary.LittleEndian.Uint32(head[4:]) {
+	if crc32.Checksum(head[8:], castagnoli()) != binary.LittleEndian.Uint32(head[4:]) {
 		return nil, ErrDamaged
 	}
 	ix, err := parseHead(head, int64(len(data)))
@@ -191,7 +194,7 @@ func (r *reading) block(i int) ([]entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if crc32.Checksum(buf, castagnoli) != bl.crc {
+	if crc32.Checksum(buf, castagnoli()) != bl.crc {
 		return nil, ErrDamaged
 	}
 	es, err := decodeBlock(buf)
