@@ -220,8 +220,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
 	var segs []*segment
 	var kindOf []string // each segment's kind's directory
-	rows := 0
-	rd.builds.begin() // the directories' builds are one build to hear of
+	rd.builds.begin()   // the directories' builds are one build to hear of
 	defer rd.builds.end()
 	for _, dir := range dirs {
 		got, err := rd.searchSegments(dir, within[dir])
@@ -230,29 +229,41 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 		}
 		for _, seg := range got {
 			segs, kindOf = append(segs, seg), append(kindOf, dir.path)
-			rows += seg.len()
 		}
 	}
 	hiddenDirs := changelog.DirsOf(hidden)
-	seen := make(map[uint64]bool, rows)
+	shadows := make([][]bool, len(segs))
+	byKind := map[string][]int{}
+	var kindDirs []string
+	for i, dir := range kindOf {
+		if byKind[dir] == nil {
+			kindDirs = append(kindDirs, dir)
+		}
+		byKind[dir] = append(byKind[dir], i)
+	}
+	for _, dir := range kindDirs {
+		group := make([]*segment, len(byKind[dir]))
+		for j, i := range byKind[dir] {
+			group[j] = segs[i]
+		}
+		c := rd.copiesOf(dir, group)
+		for j, i := range byKind[dir] {
+			shadows[i] = c.shadow[j]
+		}
+		for _, old := range c.replaced {
+			corpus.replaced[old] = true
+		}
+		for _, old := range c.retracted {
+			corpus.retracted[old] = true
+		}
+	}
 	for i, seg := range segs {
 		ix, err := seg.searchIndex()
 		if err != nil {
 			return Results{}, &damagedPart{dir: seg.shard, err: err}
 		}
-		p := &corpusPart{seg: seg, shadow: make([]bool, seg.len()), hidden: slices.Contains(hiddenDirs, kindOf[i])}
+		p := &corpusPart{seg: seg, shadow: shadows[i], hidden: slices.Contains(hiddenDirs, kindOf[i])}
 		corpus.parts = append(corpus.parts, p)
-		for i := range seg.len() {
-			id := seg.rowID(i)
-			p.shadow[i] = seen[id] // a record on two branches is one
-			seen[id] = true
-			if supersedes := seg.rowSupersedes(i); supersedes != 0 {
-				corpus.replaced[supersedes] = true
-				if seg.rowFlags(i)&flagTombstone != 0 {
-					corpus.retracted[supersedes] = true
-				}
-			}
-		}
 		for _, pr := range seg.problems {
 			problems = append(problems, pr.err)
 		}

@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 )
 
 var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
@@ -312,5 +314,64 @@ func TestSearchSinceBeyondNanoseconds(t *testing.T) {
 		if len(res.Hits) != want {
 			t.Errorf("since %s: %d hits, want %d", since.Format(time.DateOnly), len(res.Hits), want)
 		}
+	}
+}
+
+// A record held on two branches counts once: a search over global and an
+// agent branch that holds global's records and more ranks exactly as one
+// over a single branch that holds them all. Searched twice, to read the
+// copies found the first time from their file.
+func TestRecordOnTwoBranchesCountsOnce(t *testing.T) {
+	recs := samples(t)
+	var more []*changelog.Record
+	for _, r := range recs[:3] { // a log entry, a learning, a decision
+		extra := *r
+		extra.Body, extra.Timestamp = "unrelated words about lunch", r.Timestamp.Add(time.Hour)
+		extra.ID = changelog.NewID(extra.Agent, extra.Kind, extra.Body, extra.Timestamp)
+		more = append(more, &extra)
+	}
+	twoBranches := repoWith(t, rendered(t, recs))
+	files := map[string][]byte{}
+	for p, data := range rendered(t, more) {
+		if filepath.Dir(p) != "." {
+			files[p] = data
+		}
+	}
+	if _, err := twoBranches.CreateBranch(t.Context(), "agent-auth", project.GlobalBranch, files, "more"); err != nil {
+		t.Fatal(err)
+	}
+	oneBranch := repoWith(t, rendered(t, append(slices.Clone(recs), more...)))
+	want := searchAll(t, Open(oneBranch, t.TempDir()))
+	cacheDir := t.TempDir()
+	for round := range 2 {
+		if got := searchAll(t, Open(twoBranches, cacheDir)); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: over two branches\ngot  %+v\nwant %+v", round, got, want)
+		}
+	}
+	// A copy unmarked in a file with its bits otherwise whole: only the
+	// checksum tells, and the copies are found again.
+	kept, _ := filepath.Glob(filepath.Join(cacheDir, "views", "copies", "*", "*.view"))
+	if len(kept) == 0 {
+		t.Fatal("no copies kept")
+	}
+	for _, f := range kept {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The second segment's bits, where the copies are: the first
+		// holds every record first.
+		if binary.LittleEndian.Uint32(data[4:]) < 2 {
+			continue
+		}
+		at := 12 + (int(binary.LittleEndian.Uint32(data[8:]))+7)/8
+		n := int(binary.LittleEndian.Uint32(data[at:]))
+		clear(data[at+4 : at+4+(n+7)/8])
+		if err := os.WriteFile(f, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := searchAll(t, Open(twoBranches, cacheDir)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("over damaged copies\ngot  %+v\nwant %+v", got, want)
 	}
 }

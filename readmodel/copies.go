@@ -1,0 +1,161 @@
+package readmodel
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// copies is what a search needs of the rows of one kind's directories on
+// every branch, beside their indexes: in each segment, the rows whose
+// record an earlier segment holds (a record on two branches counts once),
+// and what the rows supersede and retract. Finding them takes a pass over
+// every row, so they are kept in a file named by the segments' trees: a
+// search after an agent wrote passes over the rows of the kind it wrote,
+// not of every kind.
+type copies struct {
+	shadow              [][]bool // per segment, per row
+	replaced, retracted []uint64
+}
+
+// copiesVersion numbers the file's layout; a file of another is made again.
+const copiesVersion = 1
+
+func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
+	key := sha256.New()
+	fmt.Fprintf(key, "copies %d, segments %d\n", copiesVersion, segmentVersion)
+	for _, s := range segs {
+		fmt.Fprintf(key, "%s %s\n", s.path, s.tree)
+	}
+	dir := filepath.Join(rd.cacheDir, "views", "copies", strconv.FormatUint(idHash(path), 16))
+	file := filepath.Join(dir, hex.EncodeToString(key.Sum(nil)[:16])+".view")
+	if c, err := readCopies(file, segs); err == nil {
+		return c
+	}
+	c := &copies{shadow: make([][]bool, len(segs))}
+	n := 0
+	for _, s := range segs {
+		n += s.len()
+	}
+	seen := make(map[uint64]bool, n)
+	for k, s := range segs {
+		c.shadow[k] = make([]bool, s.len())
+		for i := range s.len() {
+			id := s.rowID(i)
+			c.shadow[k][i] = seen[id]
+			seen[id] = true
+			if old := s.rowSupersedes(i); old != 0 {
+				c.replaced = append(c.replaced, old)
+				if s.rowFlags(i)&flagTombstone != 0 {
+					c.retracted = append(c.retracted, old)
+				}
+			}
+		}
+	}
+	if err := writeCacheFile(file, c.encode()); err == nil {
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
+			pruneOldest(dir, entries, keepPerShard)
+		}
+	} // else: used from memory all the same
+	return c
+}
+
+// A file of copies: its version and count of segments; per segment its
+// count of rows and a bit per row (set: a copy); the counts of superseded
+// and of retracted IDs and those; a CRC-32C of all that.
+func (c *copies) encode() []byte {
+	b := binary.LittleEndian.AppendUint32(nil, copiesVersion)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.shadow)))
+	for _, rows := range c.shadow {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(rows)))
+		bits := make([]byte, (len(rows)+7)/8)
+		for i, copied := range rows {
+			if copied {
+				bits[i/8] |= 1 << (i % 8)
+			}
+		}
+		b = append(b, bits...)
+	}
+	for _, list := range [][]uint64{c.replaced, c.retracted} {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(list)))
+		for _, id := range list {
+			b = binary.LittleEndian.AppendUint64(b, id)
+		}
+	}
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+}
+
+var errNoCopies = errors.New("no copies")
+
+// readCopies reads the copies kept in file for segs. A file that is
+// damaged, of another version or not of segs' rows is an error, and the
+// copies are found again.
+func readCopies(file string, segs []*segment) (*copies, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 12 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
+		return nil, fmt.Errorf("%w: %s is damaged", errNoCopies, file)
+	}
+	data = data[:len(data)-4]
+	next := func(n int) ([]byte, error) {
+		if n < 0 || n > len(data) {
+			return nil, fmt.Errorf("%w: %s is cut short", errNoCopies, file)
+		}
+		b := data[:n]
+		data = data[n:]
+		return b, nil
+	}
+	word := func() (int, error) {
+		b, err := next(4)
+		if err != nil {
+			return 0, err
+		}
+		return int(binary.LittleEndian.Uint32(b)), nil
+	}
+	if v, err := word(); err != nil || v != copiesVersion {
+		return nil, fmt.Errorf("%w: %s is of another version", errNoCopies, file)
+	}
+	if n, err := word(); err != nil || n != len(segs) {
+		return nil, fmt.Errorf("%w: %s is of other segments", errNoCopies, file)
+	}
+	c := &copies{shadow: make([][]bool, len(segs))}
+	for k, s := range segs {
+		n, err := word()
+		if err != nil || n != s.len() {
+			return nil, fmt.Errorf("%w: %s is of other segments", errNoCopies, file)
+		}
+		bits, err := next((n + 7) / 8)
+		if err != nil {
+			return nil, err
+		}
+		c.shadow[k] = make([]bool, n)
+		for i := range n {
+			c.shadow[k][i] = bits[i/8]&(1<<(i%8)) != 0
+		}
+	}
+	for _, list := range []*[]uint64{&c.replaced, &c.retracted} {
+		n, err := word()
+		if err != nil {
+			return nil, err
+		}
+		ids, err := next(8 * n)
+		if err != nil {
+			return nil, err
+		}
+		for i := range n {
+			*list = append(*list, binary.LittleEndian.Uint64(ids[8*i:]))
+		}
+	}
+	if len(data) != 0 {
+		return nil, fmt.Errorf("%w: %s is too long", errNoCopies, file)
+	}
+	return c, nil
+}
