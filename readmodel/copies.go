@@ -4,12 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"hash/crc32"
-	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // copies is what a search needs of the rows of one kind's directories on
@@ -33,8 +29,7 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 	for _, s := range segs {
 		fmt.Fprintf(key, "%s %s\n", s.path, s.tree)
 	}
-	dir := filepath.Join(rd.cacheDir, "views", "copies", strconv.FormatUint(idHash(path), 16))
-	file := filepath.Join(dir, hex.EncodeToString(key.Sum(nil)[:16])+".view")
+	file := filepath.Join(rd.viewDir("copies", path), hex.EncodeToString(key.Sum(nil)[:16])+".view")
 	if c, err := readCopies(file, segs); err == nil {
 		return c
 	}
@@ -58,17 +53,13 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 			}
 		}
 	}
-	if err := writeCacheFile(file, c.encode()); err == nil {
-		if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
-			pruneOldest(dir, entries, keepPerShard)
-		}
-	} // else: used from memory all the same
+	keepView(file, c.encode(), keepPerShard)
 	return c
 }
 
 // A file of copies: its version and count of segments; per segment its
 // count of rows and a bit per row (set: a copy); the counts of superseded
-// and of retracted IDs and those; a CRC-32C of all that.
+// and of retracted IDs and those.
 func (c *copies) encode() []byte {
 	b := binary.LittleEndian.AppendUint32(nil, copiesVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.shadow)))
@@ -88,26 +79,20 @@ func (c *copies) encode() []byte {
 			b = binary.LittleEndian.AppendUint64(b, id)
 		}
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+	return b
 }
-
-var errNoCopies = errors.New("no copies")
 
 // readCopies reads the copies kept in file for segs. A file that is
 // damaged, of another version or not of segs' rows is an error, and the
 // copies are found again.
 func readCopies(file string, segs []*segment) (*copies, error) {
-	data, err := os.ReadFile(file)
+	data, err := readView(file)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < 12 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, fmt.Errorf("%w: %s is damaged", errNoCopies, file)
-	}
-	data = data[:len(data)-4]
 	next := func(n int) ([]byte, error) {
 		if n < 0 || n > len(data) {
-			return nil, fmt.Errorf("%w: %s is cut short", errNoCopies, file)
+			return nil, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
 		}
 		b := data[:n]
 		data = data[n:]
@@ -121,16 +106,16 @@ func readCopies(file string, segs []*segment) (*copies, error) {
 		return int(binary.LittleEndian.Uint32(b)), nil
 	}
 	if v, err := word(); err != nil || v != copiesVersion {
-		return nil, fmt.Errorf("%w: %s is of another version", errNoCopies, file)
+		return nil, fmt.Errorf("%w: %s is of another version", errDamagedView, file)
 	}
 	if n, err := word(); err != nil || n != len(segs) {
-		return nil, fmt.Errorf("%w: %s is of other segments", errNoCopies, file)
+		return nil, fmt.Errorf("%w: %s is of other segments", errDamagedView, file)
 	}
 	c := &copies{shadow: make([][]bool, len(segs))}
 	for k, s := range segs {
 		n, err := word()
 		if err != nil || n != s.len() {
-			return nil, fmt.Errorf("%w: %s is of other segments", errNoCopies, file)
+			return nil, fmt.Errorf("%w: %s is of other segments", errDamagedView, file)
 		}
 		bits, err := next((n + 7) / 8)
 		if err != nil {
@@ -155,7 +140,7 @@ func readCopies(file string, segs []*segment) (*copies, error) {
 		}
 	}
 	if len(data) != 0 {
-		return nil, fmt.Errorf("%w: %s is too long", errNoCopies, file)
+		return nil, fmt.Errorf("%w: %s is too long", errDamagedView, file)
 	}
 	return c, nil
 }

@@ -3,13 +3,9 @@ package readmodel
 import (
 	"cmp"
 	"encoding/binary"
-	"errors"
 	"fmt"
-	"hash/crc32"
-	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 )
 
 // idOrder is seg's rows in the order of their ID hashes, with what a
@@ -35,16 +31,14 @@ type idRow struct {
 }
 
 // An ID order's file: its version, then per row its ID hash, time, row,
-// agent, kind and flags; the count of superseded IDs and those; a CRC-32C
-// of all that.
+// agent, kind and flags; the count of superseded IDs and those.
 const (
 	idOrderVersion = 1
 	idEntrySize    = 24
 )
 
 func (rd *Reader) idOrder(seg *segment) idOrder {
-	dir := filepath.Join(rd.cacheDir, "views", "byid", strconv.FormatUint(idHash(seg.path), 16))
-	file := filepath.Join(dir, seg.tree.String()+".view")
+	file := filepath.Join(rd.viewDir("byid", seg.path), seg.tree.String()+".view")
 	if order, err := readIDOrder(file, seg); err == nil {
 		return order
 	}
@@ -58,7 +52,7 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 		}
 	}
 	slices.SortStableFunc(perm, func(a, b uint32) int { return cmp.Compare(seg.rowID(int(a)), seg.rowID(int(b))) })
-	b := make([]byte, 0, 4+idEntrySize*n+4+8*len(order.supersedes)+4)
+	b := make([]byte, 0, 4+idEntrySize*n+4+8*len(order.supersedes))
 	b = binary.LittleEndian.AppendUint32(b, idOrderVersion)
 	for k, i := range perm {
 		r := seg.row(int(i))
@@ -73,36 +67,29 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 	for _, old := range order.supersedes {
 		b = binary.LittleEndian.AppendUint64(b, old)
 	}
-	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
-	if err := writeCacheFile(file, b); err == nil {
-		if entries, err := os.ReadDir(dir); err == nil && len(entries) > keepPerShard {
-			pruneOldest(dir, entries, keepPerShard)
-		}
-	} // else: used from memory all the same
+	keepView(file, b, keepPerShard)
 	return order
 }
-
-var errNoIDOrder = errors.New("no ID order")
 
 // readIDOrder reads the order kept in file for seg: each of its rows once,
 // by ID, then what they supersede. Anything else is an error, and the rows
 // are sorted again.
 func readIDOrder(file string, seg *segment) (idOrder, error) {
-	data, err := os.ReadFile(file)
+	data, err := readView(file)
 	if err != nil {
 		return idOrder{}, err
 	}
 	n := seg.len()
 	end := 4 + idEntrySize*n + 4
-	if len(data) < end+4 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return idOrder{}, fmt.Errorf("%w: %s is damaged", errNoIDOrder, file)
+	if len(data) < end {
+		return idOrder{}, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
 	}
 	if v := binary.LittleEndian.Uint32(data); v != idOrderVersion {
-		return idOrder{}, fmt.Errorf("%w: %s is of version %d", errNoIDOrder, file, v)
+		return idOrder{}, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, v)
 	}
 	m := int(binary.LittleEndian.Uint32(data[end-4:]))
-	if len(data) != end+8*m+4 {
-		return idOrder{}, fmt.Errorf("%w: %s has the wrong length", errNoIDOrder, file)
+	if len(data) != end+8*m {
+		return idOrder{}, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
 	}
 	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n), supersedes: make([]uint64, m)}
 	seen := make([]bool, n)
@@ -110,7 +97,7 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 		e := data[4+idEntrySize*k:]
 		id, i := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[16:])
 		if int(i) >= n || seen[i] || (k > 0 && id < order.ids[k-1]) {
-			return idOrder{}, fmt.Errorf("%w: %s is not an order of its segment's rows", errNoIDOrder, file)
+			return idOrder{}, fmt.Errorf("%w: %s is not an order of its segment's rows", errDamagedView, file)
 		}
 		seen[i], order.ids[k] = true, id
 		order.rows[k] = idRow{at: int64(binary.LittleEndian.Uint64(e[8:])), i: i, agent: binary.LittleEndian.Uint16(e[20:]), kind: e[22], flags: e[23]}

@@ -4,10 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"hash/crc32"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -53,17 +50,13 @@ func (rd *Reader) team() (*teamView, error) {
 		return nil, err
 	}
 	problems = withSegmentProblems(problems, segs)
-	file := filepath.Join(rd.cacheDir, "views", "team-"+teamViewKey(segs)+".view")
+	file := filepath.Join(rd.cacheDir, "views", "team", teamViewKey(segs)+".view")
 	if v, err := readTeamView(file, segs); err == nil {
 		v.problems = problems
 		return v, nil
 	}
 	v := teamFromRows(rowsOf(segs, problems))
-	if err := writeCacheFile(file, v.encode(segs)); err == nil {
-		if entries, err := os.ReadDir(filepath.Dir(file)); err == nil && len(entries) > keepViews {
-			pruneOldest(filepath.Dir(file), entries, keepViews)
-		}
-	} // else: used from memory all the same
+	keepView(file, v.encode(segs), keepViews)
 	return v, nil
 }
 
@@ -144,7 +137,7 @@ func teamViewKey(segs []*segment) string {
 // A team view's file: a head of five counts (version, total learnings,
 // and how many learnings, decisions, disputed and held IDs follow), the
 // refs as a segment's place in the view's segments and a row in it, the
-// held IDs, and a CRC-32C of everything before it.
+// held IDs.
 const teamHeadSize = 6 * 4
 
 func (v *teamView) encode(segs []*segment) []byte {
@@ -152,7 +145,7 @@ func (v *teamView) encode(segs []*segment) []byte {
 	for i, s := range segs {
 		place[s] = uint32(i)
 	}
-	b := make([]byte, 0, teamHeadSize+8*(len(v.learnings)+len(v.decisions)+len(v.disputed))+8*len(v.held)+4)
+	b := make([]byte, 0, teamHeadSize+8*(len(v.learnings)+len(v.decisions)+len(v.disputed))+8*len(v.held))
 	for _, n := range []int{teamViewVersion, v.total, len(v.learnings), len(v.decisions), len(v.disputed), len(v.held)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	}
@@ -165,39 +158,37 @@ func (v *teamView) encode(segs []*segment) []byte {
 	for _, id := range v.held {
 		b = binary.LittleEndian.AppendUint64(b, id)
 	}
-	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli()))
+	return b
 }
-
-var errNoTeamView = errors.New("no team view")
 
 // readTeamView reads the view kept in file for segs. A file missing, of
 // another version, damaged, or naming rows the segments do not have is an
 // error: the view is made again from the rows.
 func readTeamView(file string, segs []*segment) (*teamView, error) {
-	data, err := os.ReadFile(file)
+	data, err := readView(file)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) < teamHeadSize+4 || crc32.Checksum(data[:len(data)-4], castagnoli()) != binary.LittleEndian.Uint32(data[len(data)-4:]) {
-		return nil, fmt.Errorf("%w: %s is damaged", errNoTeamView, file)
+	if len(data) < teamHeadSize {
+		return nil, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
 	}
 	head := make([]int, 6)
 	for i := range head {
 		head[i] = int(binary.LittleEndian.Uint32(data[4*i:]))
 	}
 	if head[0] != teamViewVersion {
-		return nil, fmt.Errorf("%w: %s is of version %d", errNoTeamView, file, head[0])
+		return nil, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, head[0])
 	}
 	nRefs, nHeld := head[2]+head[3]+head[4], head[5]
-	if len(data) != teamHeadSize+8*nRefs+8*nHeld+4 {
-		return nil, fmt.Errorf("%w: %s has the wrong length", errNoTeamView, file)
+	if len(data) != teamHeadSize+8*nRefs+8*nHeld {
+		return nil, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
 	}
 	refs := make([]ref, nRefs)
 	at := teamHeadSize
 	for k := range refs {
 		s, i := int(binary.LittleEndian.Uint32(data[at:])), int(binary.LittleEndian.Uint32(data[at+4:]))
 		if s >= len(segs) || i >= segs[s].len() {
-			return nil, fmt.Errorf("%w: %s names a row its segments lack", errNoTeamView, file)
+			return nil, fmt.Errorf("%w: %s names a row its segments lack", errDamagedView, file)
 		}
 		refs[k] = refAt(segs[s], i)
 		at += 8

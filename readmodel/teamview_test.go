@@ -59,7 +59,7 @@ func TestTeamViewKeptIsTeamViewMade(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	views, _ := filepath.Glob(filepath.Join(cacheDir, "views", "team-*.view"))
+	views, _ := filepath.Glob(filepath.Join(cacheDir, "views", "team", "*.view"))
 	if len(views) != 1 {
 		t.Fatalf("%d team views kept, want 1", len(views))
 	}
@@ -129,7 +129,7 @@ func TestTeamViewIsMadeAgainNotTrusted(t *testing.T) {
 			if _, err := Open(repo, cacheDir).Agent("a0", project.GlobalBranch, MaxTeamLearnings); err != nil {
 				t.Fatal(err)
 			}
-			views, _ := filepath.Glob(filepath.Join(cacheDir, "views", "team-*.view"))
+			views, _ := filepath.Glob(filepath.Join(cacheDir, "views", "team", "*.view"))
 			if len(views) != 1 {
 				t.Fatalf("%d team views kept, want 1", len(views))
 			}
