@@ -11,7 +11,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // Resolver decides a file's content when the two sides of a merge disagree
@@ -44,19 +43,19 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 		return ZeroHash, err
 	}
 	names := map[string]bool{}
-	for _, m := range []map[string]object.TreeEntry{eb, eo, et} {
+	for _, m := range []map[string]treeEntry{eb, eo, et} {
 		for n := range m {
 			names[n] = true
 		}
 	}
-	var out []object.TreeEntry
+	var out []treeEntry
 	for name := range names {
 		b, hasB := eb[name]
 		o, hasO := eo[name]
 		t, hasT := et[name]
 		p := path.Join(prefix, name)
-		isDir := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode == filemode.Dir }
-		isFile := func(e object.TreeEntry, ok bool) bool { return ok && e.Mode != filemode.Dir }
+		isDir := func(e treeEntry, ok bool) bool { return ok && e.Mode == filemode.Dir }
+		isFile := func(e treeEntry, ok bool) bool { return ok && e.Mode != filemode.Dir }
 		switch {
 		case hasO && hasT && o.Hash == t.Hash && o.Mode == t.Mode && (o.Mode != filemode.Dir || !hasB || b.Hash == o.Hash):
 			// The same on both sides. A directory both sides changed alike
@@ -68,7 +67,7 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 				return ZeroHash, err
 			}
 			if !h.IsZero() {
-				out = append(out, object.TreeEntry{Name: name, Mode: filemode.Dir, Hash: h})
+				out = append(out, treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
 			}
 		case (isFile(b, hasB) || !hasB) && (isFile(o, hasO) || !hasO) && (isFile(t, hasT) || !hasT):
 			h, mode, err := mergeFile(p, b, hasB, o, hasO, t, hasT, resolve)
@@ -76,7 +75,7 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 				return ZeroHash, err
 			}
 			if !h.IsZero() {
-				out = append(out, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+				out = append(out, treeEntry{Name: name, Mode: mode, Hash: h})
 			}
 		default:
 			return ZeroHash, fmt.Errorf("failed to merge %s: a file on one side, a directory on the other", p)
@@ -98,7 +97,7 @@ func (r *Repo) mergeDir(p string, b, o, t Hash, resolve Resolver) (Hash, error) 
 	return r.mergeTree(p, b, o, t, resolve)
 }
 
-func mergeFile(p string, b object.TreeEntry, hasB bool, o object.TreeEntry, hasO bool, t object.TreeEntry, hasT bool, resolve Resolver) (Hash, filemode.FileMode, error) {
+func mergeFile(p string, b treeEntry, hasB bool, o treeEntry, hasO bool, t treeEntry, hasT bool, resolve Resolver) (Hash, filemode.FileMode, error) {
 	switch {
 	case hasO && hasB && o.Hash == b.Hash && hasT:
 		return t.Hash, t.Mode, nil
@@ -122,23 +121,23 @@ func mergeFile(p string, b object.TreeEntry, hasB bool, o object.TreeEntry, hasO
 	return h, mode, nil
 }
 
-func hashOf(e object.TreeEntry, ok bool) Hash {
+func hashOf(e treeEntry, ok bool) Hash {
 	if !ok {
 		return ZeroHash
 	}
 	return e.Hash
 }
 
-func (r *Repo) treeEntries(h Hash) (map[string]object.TreeEntry, error) {
-	out := map[string]object.TreeEntry{}
+func (r *Repo) treeEntries(h Hash) (map[string]treeEntry, error) {
+	out := map[string]treeEntry{}
 	if h.IsZero() || h == emptyTree {
 		return out, nil
 	}
-	t, err := object.GetTree(r.st, h)
+	entries, err := r.readTree(h)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read tree %s: %w", h, err)
+		return nil, err
 	}
-	for _, e := range t.Entries {
+	for _, e := range entries {
 		out[e.Name] = e
 	}
 	return out, nil

@@ -1,13 +1,10 @@
 package staterepo
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +12,6 @@ import (
 	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
-	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
 // WriteBlob stores data as a blob and returns its hash.
@@ -30,34 +26,16 @@ func (r *Repo) WriteBlob(data []byte) (plumbing.Hash, error) {
 // writeBlob stores data without looking for it first: looking may load
 // every pack index, which costs more than writing a small blob again.
 func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
-	obj := r.st.NewEncodedObject()
-	obj.SetType(plumbing.BlobObject)
-	obj.SetSize(int64(len(data)))
-	w, err := obj.Writer()
+	h, err := r.writeObject(plumbing.BlobObject, data)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
 	}
-	if _, err := w.Write(data); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("failed to write blob: %w", err)
-	}
-	return r.storeLoose(obj)
+	return h, nil
 }
 
 // ReadBlob returns the content of a blob.
 func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
-	blob, err := object.GetBlob(r.st, h)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
-	}
-	rd, err := blob.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
-	}
-	defer rd.Close()
-	data, err := io.ReadAll(rd)
+	data, err := r.readObject(h, plumbing.BlobObject)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read blob %s: %w", h, err)
 	}
@@ -66,16 +44,16 @@ func (r *Repo) ReadBlob(h plumbing.Hash) ([]byte, error) {
 
 // ReadFile returns the content of path in commit's tree.
 func (r *Repo) ReadFile(commit plumbing.Hash, p string) ([]byte, error) {
-	tree, err := r.commitTree(commit)
+	c, err := r.readCommit(commit)
 	if err != nil {
 		return nil, err
 	}
-	entry, err := tree.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return nil, fmt.Errorf("failed to read %s: %w", p, os.ErrNotExist)
-	}
+	entry, found, err := r.findEntry(c.Tree, p)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", p, err)
+	}
+	if !found || entry.Mode == filemode.Dir {
+		return nil, fmt.Errorf("failed to read %s: %w", p, os.ErrNotExist)
 	}
 	return r.ReadBlob(entry.Hash)
 }
@@ -89,13 +67,12 @@ func (r *Repo) EditTree(base plumbing.Hash, blobs map[string]plumbing.Hash) (plu
 }
 
 func (r *Repo) editTree(base plumbing.Hash, edits map[string]plumbing.Hash) (plumbing.Hash, error) {
-	var entries []object.TreeEntry
+	var entries []treeEntry
 	if !base.IsZero() {
-		t, err := object.GetTree(r.st, base)
-		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("failed to read tree %s: %w", base, err)
+		var err error
+		if entries, err = r.readTree(base); err != nil {
+			return plumbing.ZeroHash, err
 		}
-		entries = append(entries, t.Entries...)
 	}
 	files := map[string]plumbing.Hash{}
 	subdirs := map[string]map[string]plumbing.Hash{}
@@ -120,7 +97,7 @@ func (r *Repo) editTree(base plumbing.Hash, edits map[string]plumbing.Hash) (plu
 			return
 		}
 		index[name] = len(entries)
-		entries = append(entries, object.TreeEntry{Name: name, Mode: mode, Hash: h})
+		entries = append(entries, treeEntry{Name: name, Mode: mode, Hash: h})
 	}
 	for name, h := range files {
 		set(name, filemode.Regular, h)
@@ -149,24 +126,15 @@ func (r *Repo) editTree(base plumbing.Hash, edits map[string]plumbing.Hash) (plu
 // directory yields it, and the parent then drops the entry.
 var emptyTree = plumbing.NewHash("4b825dc642cb6eb9a060e54bf8d69288fbee4904")
 
-func (r *Repo) writeTree(entries []object.TreeEntry) (plumbing.Hash, error) {
+func (r *Repo) writeTree(entries []treeEntry) (plumbing.Hash, error) {
 	if len(entries) == 0 {
 		return plumbing.ZeroHash, nil
 	}
-	// git orders entries by name, comparing a directory as if it ended in '/'.
-	key := func(e object.TreeEntry) string {
-		if e.Mode == filemode.Dir {
-			return e.Name + "/"
-		}
-		return e.Name
+	data, err := encodeTree(entries)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
-	sort.Slice(entries, func(i, j int) bool { return key(entries[i]) < key(entries[j]) })
-	tree := &object.Tree{Entries: entries}
-	obj := r.st.NewEncodedObject()
-	if err := tree.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("failed to encode tree: %w", err)
-	}
-	h, err := r.storeLoose(obj)
+	h, err := r.writeObject(plumbing.TreeObject, data)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write tree: %w", err)
 	}
@@ -182,21 +150,17 @@ func (r *Repo) WriteCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 // rootSignature signs the first commit of every global: the same on every
 // machine, so that the same skeleton makes the same commit, and two machines
 // that started planq apart still share a merge base.
-var rootSignature = object.Signature{Name: "planq", Email: "planq@localhost", When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+var rootSignature = signature{Name: "planq", Email: "planq@localhost", When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 
-func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message string, sig object.Signature) (plumbing.Hash, error) {
+func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message string, sig signature) (plumbing.Hash, error) {
 	if tree.IsZero() {
 		tree = emptyTree
 		if err := r.ensureEmptyTree(); err != nil {
 			return plumbing.ZeroHash, err
 		}
 	}
-	c := &object.Commit{Author: sig, Committer: sig, Message: message, TreeHash: tree, ParentHashes: parents}
-	obj := r.st.NewEncodedObject()
-	if err := c.Encode(obj); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("failed to encode commit: %w", err)
-	}
-	h, err := r.storeLoose(obj)
+	c := commitObject{Tree: tree, Parents: parents, Author: sig, Committer: sig, Message: message}
+	h, err := r.writeObject(plumbing.CommitObject, encodeCommit(c))
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("failed to write commit: %w", err)
 	}
@@ -204,11 +168,7 @@ func (r *Repo) writeCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 }
 
 func (r *Repo) ensureEmptyTree() error {
-	obj := r.st.NewEncodedObject()
-	if err := (&object.Tree{}).Encode(obj); err != nil {
-		return fmt.Errorf("failed to encode tree: %w", err)
-	}
-	_, err := r.storeLoose(obj)
+	_, err := r.writeObject(plumbing.TreeObject, nil)
 	return err
 }
 
@@ -227,37 +187,26 @@ func (c Commit) Subject() string { return subject(c.Message) }
 
 // Commit reads the commit h.
 func (r *Repo) Commit(h Hash) (Commit, error) {
-	c, err := r.commitObject(h)
+	c, err := r.readCommit(h)
 	if err != nil {
 		return Commit{}, err
 	}
-	return Commit{Hash: c.Hash, Tree: c.TreeHash, Parents: c.ParentHashes, Time: c.Committer.When, Message: c.Message}, nil
+	return Commit{Hash: h, Tree: c.Tree, Parents: c.Parents, Time: c.Committer.When, Message: c.Message}, nil
 }
 
-func (r *Repo) commitObject(h plumbing.Hash) (*object.Commit, error) {
-	c, err := object.GetCommit(r.st, h)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read commit %s: %w", h, err)
-	}
-	return c, nil
-}
-
-func (r *Repo) commitTree(commit plumbing.Hash) (*object.Tree, error) {
-	c, err := r.commitObject(commit)
+// commitTree reads the entries at the top of commit's tree.
+func (r *Repo) commitTree(commit plumbing.Hash) ([]treeEntry, error) {
+	c, err := r.readCommit(commit)
 	if err != nil {
 		return nil, err
 	}
-	t, err := object.GetTree(r.st, c.TreeHash)
-	if err != nil {
-		return nil, fmt.Errorf("failed to read tree of %s: %w", commit, err)
-	}
-	return t, nil
+	return r.readTree(c.Tree)
 }
 
 // signature is the identity planq commits with: the user's git identity
 // (environment, then git config), or "planq" when none is configured, so a
 // fresh machine never fails a record for want of user.email.
-func (r *Repo) signature() object.Signature {
+func (r *Repo) signature() signature {
 	r.identityOnce.Do(func() {
 		name, email := os.Getenv("GIT_AUTHOR_NAME"), os.Getenv("GIT_AUTHOR_EMAIL")
 		if name == "" || email == "" {
@@ -269,7 +218,7 @@ func (r *Repo) signature() object.Signature {
 				}
 			}
 		}
-		r.identity = object.Signature{Name: first(name, "planq"), Email: first(email, "planq@localhost")}
+		r.identity = signature{Name: first(name, "planq"), Email: first(email, "planq@localhost")}
 	})
 	sig := r.identity
 	sig.When = time.Now()
@@ -288,7 +237,7 @@ func first(vals ...string) string {
 // identityState is embedded in Repo; kept apart to keep Repo's fields short.
 type identityState struct {
 	identityOnce sync.Once
-	identity     object.Signature
+	identity     signature
 }
 
 // File is a blob found while walking a tree.
@@ -314,9 +263,9 @@ func (r *Repo) WalkTree(tree Hash, dirs []string) ([]File, error) {
 	if tree.IsZero() || tree == emptyTree {
 		return nil, nil
 	}
-	root, err := object.GetTree(r.st, tree)
+	root, err := r.readTree(tree)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read tree %s: %w", tree, err)
+		return nil, err
 	}
 	return r.walkRoot(root, dirs, nil)
 }
@@ -327,21 +276,20 @@ func (r *Repo) BlobAt(tree Hash, p string) (Hash, error) {
 	if tree.IsZero() || tree == emptyTree {
 		return ZeroHash, fmt.Errorf("failed to find %s: %w", p, os.ErrNotExist)
 	}
-	t, err := object.GetTree(r.st, tree)
+	e, found, err := r.findEntry(tree, p)
 	if err != nil {
-		return ZeroHash, fmt.Errorf("failed to read tree %s: %w", tree, err)
+		return ZeroHash, err
 	}
-	e, err := t.FindEntry(p)
-	if err != nil {
+	if !found {
 		return ZeroHash, fmt.Errorf("failed to find %s: %w", p, os.ErrNotExist)
 	}
 	return e.Hash, nil
 }
 
-func (r *Repo) walkRoot(root *object.Tree, dirs []string, seen map[string]bool) ([]File, error) {
+func (r *Repo) walkRoot(root []treeEntry, dirs []string, seen map[string]bool) ([]File, error) {
 	var err error
 	var files []File
-	for _, e := range root.Entries {
+	for _, e := range root {
 		if len(dirs) > 0 && !slices.Contains(dirs, e.Name) {
 			continue
 		}
@@ -364,11 +312,11 @@ func (r *Repo) walkTree(h plumbing.Hash, prefix string, seen map[string]bool, fi
 		}
 		seen[key] = true
 	}
-	t, err := object.GetTree(r.st, h)
+	entries, err := r.readTree(h)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read tree %s: %w", prefix, err)
+		return nil, fmt.Errorf("failed to read %s: %w", prefix, err)
 	}
-	for _, e := range t.Entries {
+	for _, e := range entries {
 		p := path.Join(prefix, e.Name)
 		switch e.Mode {
 		case filemode.Dir:
@@ -403,16 +351,16 @@ func (r *Repo) TreeEntries(tree Hash) ([]Entry, error) {
 	if tree.IsZero() || tree == emptyTree {
 		return nil, nil
 	}
-	t, err := object.GetTree(r.st, tree)
+	t, err := r.readTree(tree)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read tree %s: %w", tree, err)
+		return nil, err
 	}
 	return entriesOf(t), nil
 }
 
-func entriesOf(t *object.Tree) []Entry {
-	out := make([]Entry, 0, len(t.Entries))
-	for _, e := range t.Entries {
+func entriesOf(t []treeEntry) []Entry {
+	out := make([]Entry, 0, len(t))
+	for _, e := range t {
 		out = append(out, Entry{Name: e.Name, Dir: e.Mode == filemode.Dir, Blob: e.Hash})
 	}
 	return out
