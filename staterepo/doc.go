@@ -4,8 +4,10 @@
 // worktrees of it. The work is split between two engines, each used where it
 // is safe:
 //
-//   - go-git, in process, reads refs, commits, trees and blobs, walks history
-//     and writes blobs, trees and commits straight into the object store.
+//   - go-git, in process, reads refs and finds and stores objects (loose and
+//     packed) straight in the object store; staterepo decodes and encodes the
+//     trees and commits itself (gitobject.go), in git's exact form, so that no
+//     command links go-git's object package and the OpenPGP behind it.
 //     Objects are content-addressed and immutable, so writing them never races.
 //   - the git binary (the Git type) does everything that must cooperate with
 //     other git processes through git's lock files: every ref update (with the
