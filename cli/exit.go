@@ -12,7 +12,7 @@ import (
 // Exit codes, the only place they are decided. Documented in the README.
 const (
 	ExitOK             = 0   // success
-	ExitFailure        = 1   // anything else: git failed, I/O failed, doctor found problems
+	ExitFailure        = 1   // anything else: git failed, I/O failed, doctor or validate found problems
 	ExitUsage          = 2   // bad flags or arguments, invalid names or values
 	ExitNotInitialized = 3   // not in a git repository or not a planq project
 	ExitNotFound       = 4   // a named agent, record or checkpoint does not exist

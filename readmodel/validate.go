@@ -1,0 +1,189 @@
+package readmodel
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// Finding is one thing wrong with the records of the state repository, at
+// a file (and line, when one line is to blame), on the branches that hold
+// it.
+type Finding struct {
+	Path     string   `json:"path"`
+	Line     int      `json:"line,omitempty"`
+	Check    string   `json:"check"`
+	Problem  string   `json:"problem"`
+	Branches []string `json:"branches"`
+}
+
+// What a finding checks.
+const (
+	CheckRecord    = "record"    // a file that does not read as a record where it lies
+	CheckReference = "reference" // parent, depends_on or supersedes names no record
+	CheckDuplicate = "duplicate" // one ID at two paths
+	CheckCycle     = "cycle"     // versions that supersede each other in a ring
+)
+
+// Validate checks every record on every branch (global and each agent's):
+// each file on its own (frontmatter, types and enums, the ID, the file's
+// place; strictly parsed, see changelog.Parse), then the records together:
+// the records they reference exist on some branch, no ID is at two paths,
+// and no versions supersede each other in a ring. A file held alike on
+// several branches is one finding, naming them all. Findings come sorted by
+// path and line.
+func (rd *Reader) Validate() ([]Finding, error) {
+	branches, err := rd.repo.Branches("")
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for b := range branches {
+		if _, isAgent := project.AgentOfBranch(b); isAgent || b == project.GlobalBranch {
+			names = append(names, b)
+		}
+	}
+	sort.Strings(names)
+	found := map[string]*Finding{}
+	add := func(branch string, f Finding) {
+		key := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, f.Line, f.Check, f.Problem)
+		if have := found[key]; have != nil {
+			if !slices.Contains(have.Branches, branch) {
+				have.Branches = append(have.Branches, branch)
+			}
+			return
+		}
+		f.Branches = []string{branch}
+		found[key] = &f
+	}
+	byID := map[string]*changelog.Record{} // each ID's first record met
+	where := map[string][]string{}         // each ID's paths
+	var all []*changelog.Record
+	holder := map[*changelog.Record]string{}
+	for _, b := range names {
+		// Every file as it reads, the copies of one ID included (a load
+		// keeps one record per ID).
+		segs, problems, err := rd.segmentsOf([]staterepo.Hash{branches[b]}, nil)
+		if err != nil {
+			return nil, err
+		}
+		var recs []*changelog.Record
+		for _, seg := range segs {
+			rs, err := rd.records(seg)
+			if err != nil {
+				return nil, err
+			}
+			recs = append(recs, rs...)
+		}
+		for _, p := range withSegmentProblems(problems, segs) {
+			add(b, Finding{Path: p.Path, Line: p.Line, Check: CheckRecord, Problem: p.Msg})
+		}
+		// Readers pass over files that do not look like records; here
+		// they are named.
+		files, err := rd.repo.Walk(branches[b], changelog.Dirs(), nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if !changelog.IsRecordPath(f.Path) && !misplaced(f.Path) && path.Base(f.Path) != project.ReadmeFile {
+				add(b, Finding{Path: f.Path, Check: CheckRecord,
+					Problem: "is no record (planq reads <kind directory>/<shard>/<id>.md); move it out of the kind's directory"})
+			}
+		}
+		for _, r := range recs {
+			if !slices.Contains(where[r.ID], r.Path) {
+				where[r.ID] = append(where[r.ID], r.Path)
+			}
+			if byID[r.ID] == nil {
+				byID[r.ID] = r
+			}
+			all = append(all, r)
+			holder[r] = b
+		}
+	}
+	for _, r := range all {
+		refs := append([]string{r.Parent, r.Supersedes}, r.DependsOn...)
+		for i, id := range refs {
+			if id == "" || byID[id] != nil {
+				continue
+			}
+			field := "depends_on"
+			switch i {
+			case 0:
+				field = "parent"
+			case 1:
+				field = "supersedes"
+			}
+			add(holder[r], Finding{Path: r.Path, Check: CheckReference,
+				Problem: fmt.Sprintf("%s: %s is no record on any branch", field, id)})
+		}
+		if paths := where[r.ID]; len(paths) > 1 {
+			add(holder[r], Finding{Path: r.Path, Check: CheckDuplicate,
+				Problem: fmt.Sprintf("%s is also at %s", r.ID, strings.Join(without(paths, r.Path), ", "))})
+		}
+	}
+	for _, ring := range supersedeRings(byID) {
+		r := byID[ring[0]]
+		add(holder[r], Finding{Path: r.Path, Check: CheckCycle,
+			Problem: "versions supersede each other in a ring: " + strings.Join(append(ring, ring[0]), " -> ")})
+	}
+	out := make([]Finding, 0, len(found))
+	for _, f := range found {
+		out = append(out, *f)
+	}
+	slices.SortFunc(out, func(a, b Finding) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return strings.Compare(a.Problem, b.Problem)
+	})
+	return out, nil
+}
+
+func without(paths []string, p string) []string {
+	return slices.DeleteFunc(slices.Clone(paths), func(q string) bool { return q == p })
+}
+
+// supersedeRings finds each ring of records that supersede one another,
+// once, starting from its least ID.
+func supersedeRings(byID map[string]*changelog.Record) [][]string {
+	var rings [][]string
+	done := map[string]bool{}
+	ids := make([]string, 0, len(byID))
+	for id := range byID {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, start := range ids {
+		var path []string
+		onPath := map[string]int{}
+		for id := start; id != "" && !done[id]; {
+			if at, ok := onPath[id]; ok {
+				ring := slices.Clone(path[at:])
+				least := slices.Index(ring, slices.Min(ring))
+				rings = append(rings, append(ring[least:], ring[:least]...))
+				break
+			}
+			onPath[id] = len(path)
+			path = append(path, id)
+			next := byID[id]
+			if next == nil {
+				break
+			}
+			id = next.Supersedes
+		}
+		for _, id := range path {
+			done[id] = true
+		}
+	}
+	return rings
+}
