@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+type showOptions struct {
+	id      string
+	history bool
+	json    bool
+}
+
+func newShowCmd(env *Env) *cobra.Command {
+	var opts showOptions
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a record, and with --history every version before it",
+		Long: `Show record ID as its file holds it, read from git (global and every agent
+branch), after a line with its ID, path, kind, agent, time and whether it is
+current, superseded by a newer version or retracted. With --history, every
+version before it follows, newest first: the versions its supersedes names,
+one after the other.
+
+--json prints [{"record":{...},"superseded_by","retracted"}], newest first.`,
+		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history",
+		Args:    exactArgs(1, "the record's ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.id = args[0]
+			return runShow(cmd.Context(), env, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.history, "history", false, "also every version before it")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runShow(ctx context.Context, env *Env, opts showOptions) error {
+	if !changelog.ValidID(opts.id) {
+		return planqerr.New(planqerr.Invalid, strconv.Quote(opts.id), "is not a record id").
+			WithHint("an id reads pq- and hex digits, as search and log show it; 'planq search WORDS' finds one")
+	}
+	return withStore(ctx, env, func(store *agent.Store) error {
+		versions, err := store.Records.History(opts.id, opts.history)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(versions)
+		}
+		for i, v := range versions {
+			data, _, err := store.Records.ReadFile(v.Record.Path)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				env.printf("\n")
+			}
+			env.printf("%s  %s  %s by %s, %s  %s\n%s", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
+				v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v), withNewline(string(data)))
+		}
+		return nil
+	})
+}
+
+func versionState(v readmodel.Version) string {
+	switch {
+	case v.SupersededBy == "":
+		return "current"
+	case v.Retracted:
+		return "retracted by " + v.SupersededBy
+	}
+	return "superseded by " + v.SupersededBy
+}
+
+func withNewline(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "\n"
+}

@@ -1,0 +1,84 @@
+package readmodel
+
+import (
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// Version is one version of a record, and what superseded it: a newer
+// version, or a tombstone that retracted it.
+type Version struct {
+	Record       *changelog.Record `json:"record"`
+	SupersededBy string            `json:"superseded_by,omitempty"`
+	Retracted    bool              `json:"retracted,omitempty"`
+}
+
+// History is record id, then (with older) every version before it, newest
+// first, as global and every agent branch hold them. Each names what
+// superseded it, if anything did.
+func (rd *Reader) History(id string, older bool) ([]Version, error) {
+	tips, err := rd.tips()
+	if err != nil {
+		return nil, err
+	}
+	segs, _, err := rd.segmentsOf(tips, nil)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[uint64]ref{}
+	supersededBy := map[uint64][]ref{}
+	for _, s := range segs {
+		for i := range s.len() {
+			r := refAt(s, i)
+			if _, ok := byID[r.id]; !ok {
+				byID[r.id] = r
+			}
+			if r.supersedes != 0 {
+				supersededBy[r.supersedes] = append(supersededBy[r.supersedes], r)
+			}
+		}
+	}
+	find := func(id string) (*changelog.Record, error) {
+		r, ok := byID[idHash(id)]
+		if !ok {
+			return nil, nil
+		}
+		recs, err := rd.decode([]ref{r})
+		if err != nil || recs[0].ID != id {
+			return nil, err
+		}
+		return recs[0], nil
+	}
+	first, err := find(id)
+	if err != nil {
+		return nil, err
+	}
+	if first == nil {
+		return nil, planqerr.New(planqerr.NotFound, id, "no record with this id on global or any agent branch").
+			WithHint("'planq search WORDS' finds a record's id")
+	}
+	out := []Version{{Record: first}}
+	// What superseded the record asked for: the newest of what names it.
+	if later := supersededBy[idHash(id)]; len(later) > 0 {
+		newest := firstBy(later, 1, newestFirst)
+		recs, err := rd.decode(newest)
+		if err != nil {
+			return nil, err
+		}
+		out[0].SupersededBy, out[0].Retracted = recs[0].ID, recs[0].Tombstone
+	}
+	seen := map[string]bool{id: true}
+	for cur := first; older && cur.Supersedes != "" && !seen[cur.Supersedes]; {
+		prev, err := find(cur.Supersedes)
+		if err != nil {
+			return nil, err
+		}
+		if prev == nil {
+			break // a version no branch holds
+		}
+		seen[prev.ID] = true
+		out = append(out, Version{Record: prev, SupersededBy: cur.ID, Retracted: cur.Tombstone})
+		cur = prev
+	}
+	return out, nil
+}
