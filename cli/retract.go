@@ -36,6 +36,8 @@ To correct a record rather than retract it, write its new version with
 	}
 	opts.register(cmd)
 	cmd.Flags().StringVar(&opts.because, "because", "", "why it is retracted (`REASON`)")
+	cmd.Flags().StringVar(&opts.because, "reason", "", "the same as --because (`REASON`)")
+	cmd.MarkFlagsMutuallyExclusive("because", "reason")
 	return cmd
 }
 
