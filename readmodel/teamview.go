@@ -120,7 +120,9 @@ func refAt(s *segment, i int) ref {
 }
 
 // teamViewVersion numbers the file's layout and what it holds; a file of
-// another is made again.
+// another is made again. A change to rankOrder must raise it (a change to
+// Priority raises segmentVersion, which the key holds too): the file keeps
+// an order, not the means to make it.
 const teamViewVersion = 1
 
 // teamViewKey names the view of the segments: their trees, in order, and
