@@ -100,7 +100,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get"}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query"}
 	got := map[string]*mcp.Tool{}
 	descriptions := 0
 	for _, tool := range tools.Tools {
@@ -115,7 +115,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 			t.Fatalf("tool %s missing; have %v", name, keys(got))
 		}
 	}
-	for _, name := range []string{"planq_context", "planq_search", "planq_get"} {
+	for _, name := range []string{"planq_context", "planq_search", "planq_get", "planq_query"} {
 		if got[name].Annotations == nil || !got[name].Annotations.ReadOnlyHint {
 			t.Errorf("%s is not annotated read-only", name)
 		}
@@ -147,6 +147,8 @@ func TestToolsOverARealProcess(t *testing.T) {
 		{"planq_search", map[string]any{"query": "tokens expire"}, "learnings/auth/pq-"},
 		{"planq_search", map[string]any{"query": "RS256", "kinds": []string{"decision"}}, "Next: planq_get"},
 		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
+		{"planq_query", map[string]any{"domains": []string{"auth"}}, "[auth/pattern] Tokens expire after 15 minutes — learnings/auth/pq-"},
+		{"planq_query", map[string]any{"all": true, "types": []string{"failure"}}, "Next: planq_query"},
 	}
 	results := map[string]string{}
 	for _, st := range steps {
@@ -203,6 +205,8 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		{"planq_decide", map[string]any{"decision": "Use X"}, "because"},
 		{"planq_checkpoint", map[string]any{"name": "a b"}, "white space"},
 		{"planq_context", map[string]any{"agent": "ghost"}, "does not exist"},
+		{"planq_query", map[string]any{}, "names no domain"},
+		{"planq_query", map[string]any{"all": true, "classifications": []string{"eternal"}}, "foundational tactical observational"},
 	}
 	for _, b := range bad {
 		text, isErr := callTool(t, s, b.tool, b.args)
