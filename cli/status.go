@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+type statusOptions struct {
+	json bool
+}
+
+func newStatusCmd(env *Env) *cobra.Command {
+	var opts statusOptions
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show each domain's learnings: size, freshness, trend",
+		Long: fmt.Sprintf(`Show, per domain, the team's learnings on global and every agent branch (each
+record once): how many are current, superseded and retracted, by type, how many
+are disputed, the newest and oldest, how many are past their shelf life
+(tactical %d days, observational %d, foundational never), the learnings written
+in each of the last %d weeks and whether that rate is flattening, and the
+domain's size against its governance: %d current learnings is the target, %d
+asks for the domain to be split, %d is the hard limit.
+
+--json prints [{"domain","current","superseded","retracted","disputed","by_type",
+"by_classification","newest","oldest","past_shelf_life","weekly","flattening",
+"governance"}].`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
+			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		domains, problems, err := store.Records.Status(time.Now())
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			if err := env.writeJSON(domains); err != nil {
+				return err
+			}
+			return reportProblems(problems)
+		}
+		tw := newTable(env.Stdout)
+		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tDISPUTED\tPAST SHELF LIFE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
+		for _, d := range domains {
+			trend := weeklyTrend(d.Weekly)
+			if d.Flattening {
+				trend += " flattening"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Disputed,
+				d.PastShelfLife, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, d := range domains {
+			if d.Governance == readmodel.GovernanceSplit || d.Governance == readmodel.GovernanceHardLimit {
+				env.Log.Warn("domain too large", "domain", d.Domain, "current", d.Current,
+					"hint", fmt.Sprintf("split it into sub-domains; at %d learn refuses more", readmodel.DomainLimit))
+			}
+		}
+		return reportProblems(problems)
+	})
+}
+
+// weeklyTrend writes weekly counts oldest first, like 0,3,1,0.
+func weeklyTrend(weekly []int) string {
+	parts := make([]string, len(weekly))
+	for i, n := range weekly {
+		parts[i] = fmt.Sprint(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return orDashList(parts)
+}
+
+func orDashTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("2006-01-02")
+}

@@ -1,0 +1,137 @@
+package readmodel
+
+import (
+	"sort"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// Size governance: how many current learnings a domain should hold, when
+// it should be split, and past which learn refuses more.
+const (
+	DomainTarget  = 100
+	DomainWarning = 150
+	DomainLimit   = 200
+)
+
+// ShelfLife is how long a learning of each classification stays fresh; a
+// foundational one (absent here) never expires.
+var ShelfLife = map[changelog.Classification]time.Duration{
+	changelog.Tactical:      14 * 24 * time.Hour,
+	changelog.Observational: 30 * 24 * time.Hour,
+}
+
+// TrendWeeks is how many recent weeks the insight rate covers.
+const TrendWeeks = 8
+
+// DomainStatus is the state of one domain's learnings.
+type DomainStatus struct {
+	Domain           string         `json:"domain"`
+	Current          int            `json:"current"`
+	Superseded       int            `json:"superseded"`
+	Retracted        int            `json:"retracted"`
+	Disputed         int            `json:"disputed"`
+	ByType           map[string]int `json:"by_type"`
+	ByClassification map[string]int `json:"by_classification"`
+	Newest           time.Time      `json:"newest"`
+	Oldest           time.Time      `json:"oldest"`
+	// PastShelfLife counts current learnings older than their
+	// classification's shelf life.
+	PastShelfLife int `json:"past_shelf_life"`
+	// Weekly counts the learnings written in each of the last TrendWeeks
+	// weeks, oldest first; Flattening says the last half of them brought
+	// at most half as many as the first.
+	Weekly     []int  `json:"weekly"`
+	Flattening bool   `json:"flattening"`
+	Governance string `json:"governance"`
+}
+
+// Governance levels.
+const (
+	GovernanceOK        = "ok"
+	GovernanceOver      = "over target"
+	GovernanceSplit     = "split the domain"
+	GovernanceHardLimit = "at the hard limit"
+)
+
+// Status describes every domain's learnings on global and every agent
+// branch (each record once), as of now, sorted by domain; and the files
+// that did not read.
+func (rd *Reader) Status(now time.Time) ([]DomainStatus, []string, error) {
+	set, err := rd.All(changelog.KindLearning)
+	if err != nil {
+		return nil, nil, err
+	}
+	replacedBy := map[string]*changelog.Record{}
+	for _, r := range set.Records {
+		if r.Supersedes != "" {
+			replacedBy[r.Supersedes] = r
+		}
+	}
+	byDomain := map[string]*DomainStatus{}
+	for _, r := range set.Records {
+		if r.Tombstone {
+			continue // a retraction, counted on what it retracts
+		}
+		d := byDomain[r.Domain]
+		if d == nil {
+			d = &DomainStatus{Domain: r.Domain, ByType: map[string]int{}, ByClassification: map[string]int{}, Weekly: make([]int, TrendWeeks)}
+			byDomain[r.Domain] = d
+		}
+		if age := now.Sub(r.Timestamp); age >= 0 && age < TrendWeeks*7*24*time.Hour {
+			d.Weekly[TrendWeeks-1-int(age/(7*24*time.Hour))]++
+		}
+		switch next := replacedBy[r.ID]; {
+		case next != nil && next.Tombstone:
+			d.Retracted++
+			continue
+		case next != nil:
+			d.Superseded++
+			continue
+		}
+		d.Current++
+		d.ByType[string(r.Type)]++
+		d.ByClassification[string(r.Classification)]++
+		if r.Status == changelog.StatusDisputed {
+			d.Disputed++
+		}
+		if r.Timestamp.After(d.Newest) {
+			d.Newest = r.Timestamp
+		}
+		if d.Oldest.IsZero() || r.Timestamp.Before(d.Oldest) {
+			d.Oldest = r.Timestamp
+		}
+		if life, ok := ShelfLife[r.Classification]; ok && now.Sub(r.Timestamp) > life {
+			d.PastShelfLife++
+		}
+	}
+	out := make([]DomainStatus, 0, len(byDomain))
+	for _, d := range byDomain {
+		first, last := 0, 0
+		for i, n := range d.Weekly {
+			if i < TrendWeeks/2 {
+				first += n
+			} else {
+				last += n
+			}
+		}
+		d.Flattening = first > 0 && 2*last <= first
+		d.Governance = governance(d.Current)
+		out = append(out, *d)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Domain < out[j].Domain })
+	return out, set.ProblemLines(), nil
+}
+
+func governance(current int) string {
+	switch {
+	case current >= DomainLimit:
+		return GovernanceHardLimit
+	case current >= DomainWarning:
+		return GovernanceSplit
+	case current > DomainTarget:
+		return GovernanceOver
+	}
+	return GovernanceOK
+}

@@ -1,0 +1,73 @@
+package readmodel
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// A domain's status counts each learning once by its state, type and
+// classification, its age against its shelf life, and the weeks it was
+// written in.
+func TestStatusCountsEachLearningByState(t *testing.T) {
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	var recs []*changelog.Record
+	add := func(domain string, typ changelog.Type, class changelog.Classification, age time.Duration) *changelog.Record {
+		t.Helper()
+		r, err := changelog.NewLearning(changelog.LearningInput{Text: fmt.Sprintf("learning %d", len(recs)), Type: typ, Domain: domain, Classification: class, Resolution: "r"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Agent, r.Timestamp = "a", now.Add(-age)
+		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		recs = append(recs, r)
+		return r
+	}
+	day := 24 * time.Hour
+	// db: written early, then hardly at all (flattening).
+	old := add("db", changelog.TypePattern, changelog.Tactical, 50*day) // superseded below
+	add("db", changelog.TypeConvention, changelog.Foundational, 49*day)
+	wrong := add("db", changelog.TypeFailure, changelog.Observational, 40*day) // retracted below
+	add("db", changelog.TypePattern, changelog.Tactical, 45*day).Status = changelog.StatusDisputed
+	newer := add("db", changelog.TypePattern, changelog.Tactical, 2*day)
+	newer.Supersedes = old.ID
+	tomb, err := changelog.NewTombstone(wrong, "measured wrong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tomb.Agent, tomb.Timestamp = "a", now.Add(-day)
+	tomb.ID = changelog.NewID(tomb.Agent, tomb.Kind, tomb.Body, tomb.Timestamp)
+	recs = append(recs, tomb)
+	// ci: fresh.
+	add("ci", changelog.TypeFailure, changelog.Observational, 3*day)
+
+	got, problems, err := Open(repoWith(t, rendered(t, recs)), t.TempDir()).Status(now)
+	if err != nil || len(problems) > 0 {
+		t.Fatal(err, problems)
+	}
+	if len(got) != 2 || got[0].Domain != "ci" || got[1].Domain != "db" {
+		t.Fatalf("domains %+v", got)
+	}
+	db := got[1]
+	want := DomainStatus{Domain: "db", Current: 3, Superseded: 1, Retracted: 1, Disputed: 1,
+		ByType:           map[string]int{"convention": 1, "pattern": 2},
+		ByClassification: map[string]int{"foundational": 1, "tactical": 2},
+		Newest:           now.Add(-2 * day), Oldest: now.Add(-49 * day),
+		PastShelfLife: 1,                                                                         // the disputed tactical one, 45 days old; the foundational never expires
+		Weekly:        []int{2, 1, 1, 0, 0, 0, 0, 1}, Flattening: true, Governance: GovernanceOK} // 50 and 49 days ago, 45, 40, then 2
+	db.Newest, db.Oldest = db.Newest.UTC(), db.Oldest.UTC()
+	if !reflect.DeepEqual(db, want) {
+		t.Errorf("db\n got  %+v\n want %+v", db, want)
+	}
+	if ci := got[0]; ci.Current != 1 || ci.PastShelfLife != 0 || ci.Flattening {
+		t.Errorf("ci %+v", ci)
+	}
+	for n, want := range map[int]string{100: GovernanceOK, 101: GovernanceOver, 150: GovernanceSplit, 200: GovernanceHardLimit} {
+		if got := governance(n); got != want {
+			t.Errorf("governance(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
