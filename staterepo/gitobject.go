@@ -57,13 +57,27 @@ func treeSortKey(e treeEntry) string {
 func encodeTree(entries []treeEntry) ([]byte, error) {
 	entries = slices.Clone(entries)
 	slices.SortFunc(entries, func(a, b treeEntry) int { return strings.Compare(treeSortKey(a), treeSortKey(b)) })
+	// A file and a directory of the same name sort apart ("a" and "a/"),
+	// so neighbours alone cannot tell that a name comes twice.
+	var names map[string]bool
+	if len(entries) > 1 {
+		names = make(map[string]bool, len(entries))
+	}
 	var b []byte
-	for i, e := range entries {
+	for _, e := range entries {
 		if e.Name == "" || strings.ContainsAny(e.Name, "/\x00") {
 			return nil, fmt.Errorf("failed to encode tree: %w: entry name %q", errMalformed, e.Name)
 		}
-		if i > 0 && treeSortKey(entries[i-1]) == treeSortKey(e) {
+		if names[e.Name] {
 			return nil, fmt.Errorf("failed to encode tree: %w: %q twice", errMalformed, e.Name)
+		}
+		if names != nil {
+			names[e.Name] = true
+		}
+		if canonicalMode(e.Mode) != e.Mode {
+			// git reads any other mode as one of these five and git fsck
+			// --strict rejects it, so planq writes only what git would.
+			return nil, fmt.Errorf("failed to encode tree: %w: %q has mode %o", errMalformed, e.Name, uint32(e.Mode))
 		}
 		b = strconv.AppendUint(b, uint64(e.Mode), 8)
 		b = append(b, ' ')
