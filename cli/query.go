@@ -79,9 +79,8 @@ func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
 	if opts.json {
 		format = "json"
 	}
-	if !slices.Contains(prime.Formats, format) {
-		return planqerr.New(planqerr.Invalid, "--format", "unknown format %q", format).
-			WithHint("use one of %s", strings.Join(prime.Formats, ", "))
+	if err := prime.CheckFormat(format); err != nil {
+		return err
 	}
 	since, err := readmodel.ParseSince(opts.since, time.Now())
 	if err != nil {

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -50,7 +51,7 @@ func (s *Server) query(in queryIn) (string, error) {
 	}
 	if len(in.Domains) == 0 && !in.All {
 		return "", planqerr.New(planqerr.Invalid, "query", "names no domain").
-			WithHint("pass domains (there are: %v), or all: true", domains)
+			WithHint("pass domains (there are: %s), or all: true", strings.Join(domains, ", "))
 	}
 	out, err := prime.Expertise(s.store.Project.Config.Project, recs, "markdown")
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/planqerr"
 )
 
 // Expertise renders learnings, grouped by domain in the order of their
@@ -72,8 +71,7 @@ func Expertise(project string, recs []*changelog.Record, format string) (string,
 		b.Write(data)
 		b.WriteString("\n")
 	default:
-		return "", planqerr.New(planqerr.Invalid, "--format", "unknown format %q", format).
-			WithHint("use one of %s", strings.Join(Formats, ", "))
+		return "", CheckFormat(format)
 	}
 	return b.String(), nil
 }

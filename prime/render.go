@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/template"
@@ -183,10 +184,19 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 		b.Write(data)
 		b.WriteString("\n")
 	default:
-		return "", planqerr.New(planqerr.Invalid, "--format", "unknown format %q", format).
-			WithHint("use one of %s", strings.Join(Formats, ", "))
+		return "", CheckFormat(format)
 	}
 	return b.String(), nil
+}
+
+// CheckFormat is nil for a format prime renders, else the error that says
+// which ones it does.
+func CheckFormat(format string) error {
+	if format == "" || slices.Contains(Formats, format) {
+		return nil
+	}
+	return planqerr.New(planqerr.Invalid, "--format", "unknown format %q", format).
+		WithHint("use one of %s", strings.Join(Formats, ", "))
 }
 
 func indent(s, prefix string) string {

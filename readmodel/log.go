@@ -107,14 +107,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	if opts.All {
 		// Each agent's latest entry is its newest overall, when it has any
 		// since opts.Since.
-		latest := map[string]ref{}
-		for _, s := range segs {
-			for _, r := range rd.newestByAgent(s) {
-				if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
-					latest[r.agent()] = r
-				}
-			}
-		}
+		latest := rd.latestByAgent(segs)
 		var shown []ref
 		for name, r := range latest {
 			if act := activity[name]; act != nil && act.Entries > 0 {
@@ -133,6 +126,20 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		sortActivity(view.Agents)
 	}
 	return view, nil
+}
+
+// latestByAgent is each agent's newest entry in the log directories segs,
+// from each directory's newest rows (see newestByAgent).
+func (rd *Reader) latestByAgent(segs []*segment) map[string]ref {
+	latest := map[string]ref{}
+	for _, s := range segs {
+		for _, r := range rd.newestByAgent(s) {
+			if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
+				latest[r.agent()] = r
+			}
+		}
+	}
+	return latest
 }
 
 // sinceNanos is the Unix nanosecond a row's time must reach to be no
@@ -181,15 +188,7 @@ func (rd *Reader) Latest() ([]Activity, error) {
 	if err != nil {
 		return nil, err
 	}
-	latest := map[string]ref{}
-	for _, s := range segs {
-		for _, r := range rd.newestByAgent(s) {
-			if cur, ok := latest[r.agent()]; !ok || newestFirst(r, cur) < 0 {
-				latest[r.agent()] = r
-			}
-		}
-	}
-	recs, err := rd.decode(slices.Collect(maps.Values(latest)))
+	recs, err := rd.decode(slices.Collect(maps.Values(rd.latestByAgent(segs))))
 	if err != nil {
 		return nil, err
 	}
