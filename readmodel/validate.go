@@ -64,8 +64,11 @@ func (rd *Reader) Validate() ([]Finding, error) {
 	}
 	byID := map[string]*changelog.Record{} // each ID's first record met
 	where := map[string][]string{}         // each ID's paths
-	var all []*changelog.Record
-	holder := map[*changelog.Record]string{}
+	type held struct {
+		rec    *changelog.Record
+		branch string
+	}
+	var all []held
 	for _, b := range names {
 		// Every file as it reads, the copies of one ID included (a load
 		// keeps one record per ID).
@@ -103,34 +106,31 @@ func (rd *Reader) Validate() ([]Finding, error) {
 			if byID[r.ID] == nil {
 				byID[r.ID] = r
 			}
-			all = append(all, r)
-			holder[r] = b
+			all = append(all, held{r, b})
 		}
 	}
-	for _, r := range all {
-		refs := append([]string{r.Parent, r.Supersedes}, r.DependsOn...)
-		for i, id := range refs {
-			if id == "" || byID[id] != nil {
-				continue
+	branchOf := map[*changelog.Record]string{}
+	for _, h := range all {
+		r := h.rec
+		branchOf[r] = h.branch
+		refs := [][2]string{{"parent", r.Parent}, {"supersedes", r.Supersedes}}
+		for _, id := range r.DependsOn {
+			refs = append(refs, [2]string{"depends_on", id})
+		}
+		for _, ref := range refs {
+			if field, id := ref[0], ref[1]; id != "" && byID[id] == nil {
+				add(h.branch, Finding{Path: r.Path, Check: CheckReference,
+					Problem: fmt.Sprintf("%s: %s is no record on any branch", field, id)})
 			}
-			field := "depends_on"
-			switch i {
-			case 0:
-				field = "parent"
-			case 1:
-				field = "supersedes"
-			}
-			add(holder[r], Finding{Path: r.Path, Check: CheckReference,
-				Problem: fmt.Sprintf("%s: %s is no record on any branch", field, id)})
 		}
 		if paths := where[r.ID]; len(paths) > 1 {
-			add(holder[r], Finding{Path: r.Path, Check: CheckDuplicate,
+			add(h.branch, Finding{Path: r.Path, Check: CheckDuplicate,
 				Problem: fmt.Sprintf("%s is also at %s", r.ID, strings.Join(without(paths, r.Path), ", "))})
 		}
 	}
 	for _, ring := range supersedeRings(byID) {
 		r := byID[ring[0]]
-		add(holder[r], Finding{Path: r.Path, Check: CheckCycle,
+		add(branchOf[r], Finding{Path: r.Path, Check: CheckCycle,
 			Problem: "versions supersede each other in a ring: " + strings.Join(append(ring, ring[0]), " -> ")})
 	}
 	out := make([]Finding, 0, len(found))
