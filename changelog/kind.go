@@ -94,6 +94,9 @@ const (
 	FieldName           Field = "name"
 	FieldSubject        Field = "subject"
 	FieldSources        Field = "sources"
+	FieldTags           Field = "tags"
+	FieldOrigin         Field = "origin"
+	FieldAnchors        Field = "anchors"
 )
 
 // fieldSet tells whether a record holds a kind-specific field, in the order
@@ -113,6 +116,9 @@ var fieldSet = []struct {
 	{FieldName, func(r *Record) bool { return r.Name != "" }},
 	{FieldSubject, func(r *Record) bool { return r.Subject != "" }},
 	{FieldSources, func(r *Record) bool { return len(r.Sources) > 0 }},
+	{FieldTags, func(r *Record) bool { return len(r.Tags) > 0 }},
+	{FieldOrigin, func(r *Record) bool { return r.Origin != "" }},
+	{FieldAnchors, func(r *Record) bool { return len(r.Anchors) > 0 }},
 }
 
 // Spec is one row of the kind table: everything planq knows about a kind.
@@ -162,7 +168,7 @@ var table = []Spec{
 		Types:        []Type{TypeConvention, TypePattern, TypeFailure, TypeDecision, TypeReference, TypeGuide},
 		TypeRequired: true,
 		Statuses:     []Status{StatusActive, StatusDisputed},
-		Fields:       []Field{FieldDomain, FieldClassification, FieldResolution, FieldEvidence, FieldSubject, FieldSources},
+		Fields:       []Field{FieldDomain, FieldClassification, FieldResolution, FieldEvidence, FieldAnchors, FieldSubject, FieldSources, FieldTags, FieldOrigin},
 		Promoted:     true, Primed: true, Searched: true,
 		check: checkLearning,
 	},
@@ -170,7 +176,7 @@ var table = []Spec{
 		Kind: KindDecision, Noun: "decision", Dir: "decisions", Shard: ShardByMonth,
 		About:    "Decisions with the alternatives considered and the rationale; sharded by month.",
 		Statuses: []Status{StatusActive, StatusDisputed},
-		Fields:   []Field{FieldDecision, FieldAlternatives, FieldRationale, FieldSubject, FieldSources},
+		Fields:   []Field{FieldDecision, FieldAlternatives, FieldRationale, FieldSubject, FieldSources, FieldTags, FieldOrigin},
 		Promoted: true, Primed: true, Searched: true,
 		check: checkDecision,
 	},

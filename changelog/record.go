@@ -2,7 +2,9 @@ package changelog
 
 import (
 	"fmt"
+	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +17,19 @@ type Evidence struct {
 	Branch string   `yaml:"branch,omitempty" json:"branch,omitempty"`
 	Files  []string `yaml:"files,omitempty" json:"files,omitempty"`
 	Issue  string   `yaml:"issue,omitempty" json:"issue,omitempty"`
+}
+
+// Anchor ties a learning to one file of the code repository as it was when
+// the learning was written or last revalidated.
+type Anchor struct {
+	// Path is the file's path in the code repository, slash-separated.
+	Path string `yaml:"path" json:"path"`
+	// Lines is the cited range, "FROM-TO" (1-based, inclusive), or empty for
+	// the whole file.
+	Lines string `yaml:"lines,omitempty" json:"lines,omitempty"`
+	// Blob is the file's git blob hash at the cited commit; empty when the
+	// commit did not hold the file.
+	Blob string `yaml:"blob,omitempty" json:"blob,omitempty"`
 }
 
 // Source names a record that promote found equivalent to another and
@@ -37,6 +52,10 @@ type Record struct {
 	Status     Status    `yaml:"status,omitempty" json:"status,omitempty"`
 	Supersedes string    `yaml:"supersedes,omitempty" json:"supersedes,omitempty"`
 	Tombstone  bool      `yaml:"tombstone,omitempty" json:"tombstone,omitempty"`
+	// Archived marks a tombstone that prune wrote because the record outlived
+	// its shelf life: the record left the current view for the archive, and
+	// 'planq restore' can bring it back. A retraction is never archived.
+	Archived bool `yaml:"archived,omitempty" json:"archived,omitempty"`
 	// AllowSecret records that whoever wrote the record said that what looks
 	// like a credential in it is none (--allow-secret): push honours it.
 	AllowSecret bool `yaml:"allow_secret,omitempty" json:"allow_secret,omitempty"`
@@ -45,6 +64,11 @@ type Record struct {
 	// equivalent records promote merged into this one.
 	Subject string   `yaml:"subject,omitempty" json:"subject,omitempty"`
 	Sources []Source `yaml:"sources,omitempty" json:"sources,omitempty"`
+	// Tags label a learning or decision beyond its domain (mulch's tags).
+	Tags []string `yaml:"tags,omitempty" json:"tags,omitempty"`
+	// Origin names where an imported record came from ("mulch:mx-1a2b3c"),
+	// so that importing the same source again adds nothing.
+	Origin string `yaml:"origin,omitempty" json:"origin,omitempty"`
 
 	// Decisions.
 	Decision     string   `yaml:"decision,omitempty" json:"decision,omitempty"`
@@ -56,6 +80,9 @@ type Record struct {
 	Classification Classification `yaml:"classification,omitempty" json:"classification,omitempty"`
 	Resolution     string         `yaml:"resolution,omitempty" json:"resolution,omitempty"`
 	Evidence       *Evidence      `yaml:"evidence,omitempty" json:"evidence,omitempty"`
+	// Anchors are the code files the learning cites, each with its blob at
+	// the cited commit, so a reader can tell when the code moved on.
+	Anchors []Anchor `yaml:"anchors,omitempty" json:"anchors,omitempty"`
 
 	// Handoffs: the agent meant to pick it up; empty means this agent's next session.
 	To string `yaml:"to,omitempty" json:"to,omitempty"`
@@ -115,6 +142,12 @@ func Validate(r *Record) error {
 			return fieldErr("sources", "%q from %q is not a record id and agent", s.ID, s.Agent)
 		}
 	}
+	if err := checkLabels(r); err != nil {
+		return err
+	}
+	if r.Archived && !r.Tombstone {
+		return fieldErr("archived", "only a tombstone is archived")
+	}
 	spec := r.Kind.Spec()
 	if spec == nil {
 		return fieldErr("kind", "unknown record kind %q (want one of %s)", r.Kind, Join(Kinds, ", "))
@@ -157,6 +190,71 @@ func checkLearning(r *Record) error {
 		return fieldErr("resolution", "a failure learning needs a resolution")
 	}
 	return nil
+}
+
+// checkLabels holds tags, origin and anchors to what readers can show on
+// one line and find again: no line breaks, no empty tag, anchors that are
+// clean paths inside the code repository.
+func checkLabels(r *Record) error {
+	for _, t := range r.Tags {
+		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\n\r") || len(t) > 100 {
+			return fieldErr("tags", "%q is not a tag (one line of at most 100 characters)", t)
+		}
+	}
+	if strings.ContainsAny(r.Origin, "\n\r") || len(r.Origin) > 200 {
+		return fieldErr("origin", "must be one line of at most 200 characters")
+	}
+	for _, a := range r.Anchors {
+		if err := a.Check(); err != nil {
+			return fieldErr("anchors", "%v", err)
+		}
+	}
+	return nil
+}
+
+// Check reports what is wrong with an anchor: a path that is not a clean
+// relative path inside the repository, a line range that is not FROM-TO, a
+// blob that is not a hash.
+func (a Anchor) Check() error {
+	if a.Path == "" || path.IsAbs(a.Path) || path.Clean(a.Path) != a.Path || a.Path == ".." || strings.HasPrefix(a.Path, "../") ||
+		strings.ContainsAny(a.Path, "\\\n\r\x00") {
+		return fmt.Errorf("%q is not a clean path relative to the code repository", a.Path)
+	}
+	if a.Lines != "" {
+		if _, _, ok := ParseLines(a.Lines); !ok {
+			return fmt.Errorf("%s: lines %q are not FROM-TO (1-based, FROM <= TO)", a.Path, a.Lines)
+		}
+	}
+	if a.Blob != "" && !isHex(a.Blob, 40) {
+		return fmt.Errorf("%s: blob %q is not a git object id", a.Path, a.Blob)
+	}
+	return nil
+}
+
+// ParseLines reads an anchor's line range, "FROM-TO" or a single "N".
+func ParseLines(s string) (from, to int, ok bool) {
+	a, b, found := strings.Cut(s, "-")
+	if !found {
+		b = a
+	}
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	if err1 != nil || err2 != nil || from < 1 || to < from || strings.HasPrefix(a, "+") || strings.HasPrefix(b, "+") {
+		return 0, 0, false
+	}
+	return from, to, true
+}
+
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func checkDecision(r *Record) error {

@@ -189,6 +189,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 	root.AddGroup(&cobra.Group{ID: "setup", Title: "Set up projects and agents:"},
 		&cobra.Group{ID: "record", Title: "Record what an agent does and learns:"},
 		&cobra.Group{ID: "read", Title: "Read the memory:"},
+		&cobra.Group{ID: "upkeep", Title: "Keep the memory lean and true:"},
 		&cobra.Group{ID: "agents", Title: "Connect coding agents:"})
 	add := func(group string, cmds ...*cobra.Command) {
 		for _, c := range cmds {
@@ -196,9 +197,10 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			root.AddCommand(c)
 		}
 	}
-	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newValidateCmd(env), newGitHookCmd(env))
-	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env), newRetractCmd(env), newArtifactCmd(env))
+	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
+	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env), newRetractCmd(env), newEditCmd(env), newRevalidateCmd(env), newArtifactCmd(env))
 	add("read", newContextCmd(env), newSearchCmd(env), newGetCmd(env), newShowCmd(env), newQueryCmd(env), newStatusCmd(env), newBranchCmd(env), newPlanCmd(env), newPrimeCmd(env))
+	add("upkeep", newValidateCmd(env), newPruneCmd(env), newArchiveCmd(env), newRestoreRecordCmd(env), newDedupeCmd(env), newImportCmd(env), newExportCmd(env))
 	add("agents", newSetupCmd(env), newOnboardCmd(env), newHookCmd(env), newMCPCmd(env))
 	return root
 }

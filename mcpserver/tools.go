@@ -166,6 +166,7 @@ func (s *Server) register(srv *mcp.Server) {
 		})
 	s.registerSearch(srv, readOnly)
 	s.registerQuery(srv, readOnly)
+	s.registerRevalidate(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

@@ -45,6 +45,15 @@ func appendRecord(b []byte, r *changelog.Record) []byte {
 		b = appendStrings(b, ev.Files)
 		b = appendString(b, ev.Issue)
 	}
+	b = appendFlag(b, r.Archived)
+	b = appendStrings(b, r.Tags)
+	b = appendString(b, r.Origin)
+	b = binary.AppendUvarint(b, uint64(len(r.Anchors)))
+	for _, a := range r.Anchors {
+		b = appendString(b, a.Path)
+		b = appendString(b, a.Lines)
+		b = appendString(b, a.Blob)
+	}
 	return b
 }
 
@@ -168,6 +177,19 @@ func (d *decoder) record() *changelog.Record {
 	}
 	if d.flag() {
 		r.Evidence = &changelog.Evidence{Commit: d.str(), Branch: d.str(), Files: d.strs(), Issue: d.str()}
+	}
+	r.Archived = d.flag()
+	r.Tags = d.strs()
+	r.Origin = d.str()
+	if n := d.uint(); n > 0 {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return r
+		}
+		r.Anchors = make([]changelog.Anchor, n)
+		for i := range r.Anchors {
+			r.Anchors[i] = changelog.Anchor{Path: d.str(), Lines: d.str(), Blob: d.str()}
+		}
 	}
 	return r
 }
