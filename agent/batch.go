@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
@@ -38,6 +39,7 @@ func (a *Agent) WriteMany(ctx context.Context, recs []*changelog.Record, subject
 		if rec.Timestamp.IsZero() {
 			rec.Timestamp = now()
 			a.fillEvidence(rec)
+			a.fillAnchors(ctx, rec)
 		}
 		if rec.ID == "" {
 			rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
@@ -69,12 +71,14 @@ func (a *Agent) WriteMany(ctx context.Context, recs []*changelog.Record, subject
 		created = append(created, full)
 	}
 	message := fmt.Sprintf("%s\n\n%s: %s\n", subject, trailerAgent, a.Name)
-	commit, err := wt.CommitFiles(ctx, paths, message)
+	uses, usesCommitted := a.flushUses()
+	commit, err := wt.CommitFiles(ctx, append(slices.Clip(paths), uses...), message)
 	if err != nil {
 		undo()
 		return nil, planqerr.New(planqerr.Failure, a.Dir, "failed to commit %d records: %w", len(recs), err).
 			WithHint("nothing was written; once the cause is gone (another git process holding the index, say), run the command again")
 	}
+	usesCommitted()
 	out := make([]Written, len(recs))
 	for i, rec := range recs {
 		out[i] = Written{ID: rec.ID, Kind: rec.Kind, Path: paths[i], Commit: commit.String(), Agent: a.Name}

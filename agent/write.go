@@ -60,6 +60,7 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	rec.Agent = a.Name
 	rec.Timestamp = now()
 	a.fillEvidence(rec)
+	a.fillAnchors(ctx, rec)
 	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
 	if rec.Kind == changelog.KindLog && rec.Parent == "" {
 		if rec.Parent, err = a.previousLogEntry(); err != nil {
@@ -75,12 +76,14 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 		return Written{}, err
 	}
 	failpoint.Hit(failpoint.RecordFileWritten)
-	commit, err := wt.CommitFiles(ctx, []string{rel}, commitMessage(rec))
+	uses, usesCommitted := a.flushUses()
+	commit, err := wt.CommitFiles(ctx, append([]string{rel}, uses...), commitMessage(rec))
 	if err != nil {
 		return Written{}, planqerr.New(planqerr.Failure, filepath.Join(a.Dir, rel),
 			"record written but not committed: %w", err).
 			WithHint("nothing is lost: the file is there; once the cause is gone (another git process holding the index, say), 'planq doctor --fix' commits it")
 	}
+	usesCommitted()
 	return Written{ID: rec.ID, Kind: rec.Kind, Path: rel, Commit: commit.String(), Agent: a.Name}, nil
 }
 
