@@ -319,6 +319,7 @@ func (a *Agent) CommitPending(ctx context.Context, reason string) (staterepo.Has
 		return staterepo.ZeroHash, nil, err
 	}
 	defer unlock()
+	_, usesCommitted := a.flushUses() // written into the worktree: CommitAll takes them
 	status, err := wt.Status(ctx)
 	if err != nil || len(status) == 0 {
 		return staterepo.ZeroHash, nil, err
@@ -341,5 +342,8 @@ func (a *Agent) CommitPending(ctx context.Context, reason string) (staterepo.Has
 		}
 	}
 	commit, err := wt.CommitAll(ctx, fmt.Sprintf("state: %s\n\n%s: %s\n", reason, trailerAgent, a.Name))
+	if err == nil {
+		usesCommitted()
+	}
 	return commit, problems, err
 }
