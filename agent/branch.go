@@ -18,14 +18,17 @@ import (
 // second result says which ("agent" or "global"); nil when there is none.
 func (a *Agent) BranchContext(branch string) (*branchctx.Context, string, error) {
 	rel := branchctx.Path(branch)
-	if a.Dir != "" {
+	if a.Dir != "" && !a.store.Records.Pinned() {
 		if data, err := os.ReadFile(filepath.Join(a.Dir, filepath.FromSlash(rel))); err == nil {
 			c, err := parseBranch(rel, data)
 			return c, "agent", err
 		}
 	}
 	for _, from := range []string{a.Branch, project.GlobalBranch} {
-		tip, err := a.store.Repo.Tip(from)
+		tip, err := a.store.Records.Tip(from)
+		if planqerr.Is(err, planqerr.NotFound) && a.store.Records.Pinned() {
+			continue // not there yet at that moment
+		}
 		if err != nil {
 			return nil, "", err
 		}

@@ -42,13 +42,16 @@ func (a *Agent) Focus() (string, error) {
 }
 
 func (a *Agent) readNote(name string) (string, error) {
-	if a.Dir != "" {
+	if a.Dir != "" && !a.store.Records.Pinned() {
 		data, err := os.ReadFile(filepath.Join(a.Dir, name))
 		if err == nil || !errors.Is(err, os.ErrNotExist) {
 			return string(data), err
 		}
 	}
-	tip, err := a.store.Repo.Tip(a.Branch)
+	tip, err := a.store.Records.Tip(a.Branch)
+	if planqerr.Is(err, planqerr.NotFound) && a.store.Records.Pinned() {
+		return "", nil // the agent did not exist yet
+	}
 	if err != nil {
 		return "", err
 	}

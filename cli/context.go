@@ -24,6 +24,7 @@ func newContextCmd(env *Env) *cobra.Command {
 type contextShowOptions struct {
 	agent string
 	json  bool
+	asOf  asOfFlag
 }
 
 func newContextShowCmd(env *Env) *cobra.Command {
@@ -42,6 +43,7 @@ decisions, its recent learnings, the pending handoff and the code branch.
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "show agent `NAME`'s context")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	opts.asOf.register(cmd)
 	return cmd
 }
 
@@ -51,6 +53,9 @@ func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) erro
 		return err
 	}
 	defer env.closeStore(store)
+	if err := opts.asOf.pin(ctx, env, store); err != nil {
+		return err
+	}
 	s, err := prime.BuildSummary(a)
 	if err != nil {
 		return err

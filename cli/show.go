@@ -14,6 +14,7 @@ import (
 )
 
 type showOptions struct {
+	asOf    asOfFlag
 	id      string
 	history bool
 	json    bool
@@ -28,10 +29,11 @@ func newShowCmd(env *Env) *cobra.Command {
 branch), after a line with its ID, path, kind, agent, time and whether it is
 current, superseded by a newer version or retracted. With --history, every
 version before it follows, newest first: the versions its supersedes names,
-one after the other.
+one after the other. With --as-of, the record as the memory held it then:
+its versions up to that moment, and whether it was current then.
 
 --json prints [{"record":{...},"superseded_by","retracted"}], newest first.`,
-		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history",
+		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history\n  planq show pq-3f9a1c2e4b --as-of 2026-11-02",
 		Args:    exactArgs(1, "the record's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
@@ -40,6 +42,7 @@ one after the other.
 	}
 	cmd.Flags().BoolVar(&opts.history, "history", false, "also every version before it")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	opts.asOf.register(cmd)
 	return cmd
 }
 
@@ -49,6 +52,9 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 			WithHint("an id reads pq- and hex digits, as search and log show it; 'planq search WORDS' finds one")
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
+		if err := opts.asOf.pin(ctx, env, store); err != nil {
+			return err
+		}
 		versions, err := store.Records.History(opts.id, opts.history)
 		if err != nil {
 			return err

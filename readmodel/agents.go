@@ -128,7 +128,7 @@ func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
 				st.Status = StatusMissing
 			}
 		}
-		if tip, err := rd.repo.Tip(branch); err == nil {
+		if tip, err := rd.tip(branch); err == nil {
 			if l, err := rd.listing(tip); err == nil {
 				st.LastActivity = l.time.UTC()
 			}

@@ -76,7 +76,7 @@ func tableCell(s string) string {
 
 // Plan is the team's plan, global's plan.md; "" when there is none.
 func (rd *Reader) Plan() (string, error) {
-	tip, err := rd.repo.Tip(project.GlobalBranch)
+	tip, err := rd.tip(project.GlobalBranch)
 	if err != nil {
 		return "", err
 	}

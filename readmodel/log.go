@@ -50,7 +50,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		tips, err = rd.tips()
 	} else {
 		var tip staterepo.Hash
-		tip, err = rd.repo.Tip(project.AgentBranch(opts.Agent))
+		tip, err = rd.tip(project.AgentBranch(opts.Agent))
 		tips = []staterepo.Hash{tip}
 	}
 	if err != nil {

@@ -27,7 +27,8 @@ type Reader struct {
 	builds   *buildCount
 
 	mu       sync.Mutex
-	loaded   map[shard]*segment // this process's segments
+	pinned   map[string]staterepo.Hash // branch tips of a moment in the past (PinAsOf); nil reads today
+	loaded   map[shard]*segment        // this process's segments
 	listings map[staterepo.Hash]*listing
 	holdings map[staterepo.Hash]*Holdings
 }
@@ -69,7 +70,7 @@ func (s Set) Current() []*changelog.Record { return changelog.Current(s.Records)
 // Branch loads the records of the given kinds (every kind when none) in
 // branch's tree.
 func (rd *Reader) Branch(branch string, kinds ...changelog.Kind) (Set, error) {
-	tip, err := rd.repo.Tip(branch)
+	tip, err := rd.tip(branch)
 	if err != nil {
 		return Set{}, err
 	}
@@ -98,7 +99,7 @@ func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
 // the duplicates it merges into another, so global need not hold all of an
 // agent it merged.
 func (rd *Reader) tips() ([]staterepo.Hash, error) {
-	branches, err := rd.repo.Branches("")
+	branches, err := rd.branches("")
 	if err != nil {
 		return nil, err
 	}
@@ -326,7 +327,7 @@ func dedupe(recs []*changelog.Record) []*changelog.Record {
 
 // AgentNames lists the agents that have a branch, sorted.
 func (rd *Reader) AgentNames() ([]string, error) {
-	branches, err := rd.repo.Branches(project.AgentBranchPrefix)
+	branches, err := rd.branches(project.AgentBranchPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +360,7 @@ type lookupOrder struct {
 }
 
 func (rd *Reader) lookupOrder(branches ...string) (lookupOrder, error) {
-	tips, err := rd.repo.Branches("")
+	tips, err := rd.branches("")
 	if err != nil {
 		return lookupOrder{}, err
 	}

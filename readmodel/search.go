@@ -115,7 +115,7 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	}
 	var tips []staterepo.Hash
 	if q.Branch != "" {
-		tip, err := rd.repo.Tip(q.Branch)
+		tip, err := rd.tip(q.Branch)
 		if err != nil {
 			return Results{}, err
 		}

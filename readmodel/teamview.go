@@ -41,7 +41,7 @@ func (v *teamView) holds(id uint64) bool {
 // team reads global's team view: from its file when one was kept for
 // global's trees, else from global's rows, keeping it for the next read.
 func (rd *Reader) team() (*teamView, error) {
-	tip, err := rd.repo.Tip(project.GlobalBranch)
+	tip, err := rd.tip(project.GlobalBranch)
 	if err != nil {
 		return nil, err
 	}

@@ -133,7 +133,7 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 	if err != nil {
 		return nil, err
 	}
-	tip, err := rd.repo.Tip(branch)
+	tip, err := rd.tip(branch)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,31 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+)
+
+// asOfFlag is --as-of: a reading command shows the memory as it was then,
+// read from git history.
+type asOfFlag struct{ spec string }
+
+func (f *asOfFlag) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.spec, "as-of", "", "show the memory as it was at `DATE|COMMIT` (2026-11-02: the end of that day, UTC; or a time, or a commit of the state repository)")
+}
+
+// pin points the store's reads at the moment asked for, if one was, and
+// says on stderr which commit of global that is.
+func (f asOfFlag) pin(ctx context.Context, env *Env, store *agent.Store) error {
+	if f.spec == "" {
+		return nil
+	}
+	at, err := store.Records.PinAsOf(ctx, f.spec)
+	if err != nil {
+		return err
+	}
+	env.Log.Info("reading the memory as of "+at.Time.Format("2006-01-02 15:04:05Z07:00"), "global", short(at.Global))
+	return nil
+}
