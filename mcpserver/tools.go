@@ -57,6 +57,7 @@ type learnIn struct {
 	Resolution     string   `json:"resolution,omitempty" jsonschema:"how a failure was resolved (required for failures)"`
 	Files          []string `json:"files,omitempty" jsonschema:"code files it concerns"`
 	Subject        string   `json:"subject,omitempty" jsonschema:"short key of what it is about"`
+	Force          bool     `json:"force,omitempty" jsonschema:"record it though its domain is at the hard limit of current learnings; better: a narrower domain"`
 }
 
 type decideIn struct {
@@ -137,6 +138,9 @@ func (s *Server) register(srv *mcp.Server) {
 				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
 					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
 					Evidence: changelog.Evidence{Files: in.Files}, Subject: in.Subject})
+				if err == nil && !in.Force {
+					err = a.CheckDomainRoom(rec.Domain)
+				}
 				return s.write(ctx, a, rec, in.options(), err)
 			})
 		})
