@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 )
 
@@ -20,6 +21,7 @@ type learnOptions struct {
 	evidenceFiles  []string
 	supersedes     string
 	subject        string
+	force          bool
 }
 
 func newLearnCmd(env *Env) *cobra.Command {
@@ -55,6 +57,7 @@ log entry.`,
 	f.StringVar(&opts.evidenceIssue, "evidence-issue", "", "`ISSUE` that shows it (URL or reference)")
 	f.StringSliceVar(&opts.evidenceFiles, "evidence-file", nil, "`FILE` that shows it (repeat or comma-separate)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
+	f.BoolVar(&opts.force, "force", false, "record it even though its domain is at the hard limit of 200 current learnings")
 	f.StringVar(&opts.subject, "subject", "", "what it is about, as a short `KEY` (default: its domain and first line); promote flags two learnings with one subject and different content as disputed")
 	return cmd
 }
@@ -80,5 +83,8 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	if err != nil {
 		return err
 	}
-	return writeRecord(ctx, env, opts.writeFlags, rec)
+	if opts.force {
+		return writeRecord(ctx, env, opts.writeFlags, rec)
+	}
+	return writeRecordChecked(ctx, env, opts.writeFlags, rec, func(a *agent.Agent) error { return a.CheckDomainRoom(rec.Domain) })
 }
