@@ -157,14 +157,6 @@ func editInEditor(ctx context.Context, env *Env, opts branchOptions) (string, er
 	if c != nil {
 		body = c.Body
 	}
-	editor := os.Getenv("VISUAL")
-	if editor == "" {
-		editor = os.Getenv("EDITOR")
-	}
-	if editor == "" {
-		return "", planqerr.New(planqerr.Invalid, "editor", "neither $VISUAL nor $EDITOR is set").
-			WithHint("set $EDITOR, or pipe the new text in: planq branch edit < file.md")
-	}
 	f, err := os.CreateTemp("", "planq-branch-*.md")
 	if err != nil {
 		return "", planqerr.New(planqerr.Failure, "editor", "failed to create a file to edit: %w", err)
@@ -175,14 +167,31 @@ func editInEditor(ctx context.Context, env *Env, opts branchOptions) (string, er
 		return "", planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", f.Name(), err)
 	}
 	f.Close()
-	cmd := exec.Command("sh", "-c", editor+` "$1"`, "planq-editor", f.Name())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, env.Stderr, env.Stderr
-	if err := cmd.Run(); err != nil {
-		return "", planqerr.New(planqerr.Failure, "editor", "%s failed: %w", filepath.Base(editor), err)
+	if err := runEditor(env, f.Name(), "planq branch edit < file.md"); err != nil {
+		return "", err
 	}
 	data, err := os.ReadFile(f.Name())
 	if err != nil {
 		return "", planqerr.New(planqerr.Failure, "editor", "failed to read %s: %w", f.Name(), err)
 	}
 	return string(data), nil
+}
+
+// runEditor opens path in $VISUAL or $EDITOR, on the terminal, and waits.
+// instead is the command that does without one, for the hint.
+func runEditor(env *Env, path, instead string) error {
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		return planqerr.New(planqerr.Invalid, "editor", "neither $VISUAL nor $EDITOR is set").
+			WithHint("set $EDITOR, or pipe the new text in: %s", instead)
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "planq-editor", path)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, env.Stderr, env.Stderr
+	if err := cmd.Run(); err != nil {
+		return planqerr.New(planqerr.Failure, "editor", "%s failed: %w", filepath.Base(editor), err)
+	}
+	return nil
 }

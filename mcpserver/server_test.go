@@ -100,7 +100,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query"}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract"}
 	got := map[string]*mcp.Tool{}
 	descriptions := 0
 	for _, tool := range tools.Tools {
@@ -132,6 +132,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if isErr || !strings.Contains(text, "recorded learning pq-") || !strings.Contains(text, "Next: planq_get") {
 		t.Fatalf("planq_learn: %v %s", isErr, text)
 	}
+	learned := recordID.FindString(text)
 	steps := []struct {
 		tool string
 		args map[string]any
@@ -173,11 +174,35 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if !strings.Contains(line, ".md:") || !strings.Contains(line, "-") {
 		t.Errorf("search result does not name file and line range: %q", line)
 	}
+	// An edit writes a new version; the old one is then refused; a
+	// retraction takes the new one back, and query no longer shows it.
+	text, isErr = callTool(t, s, "planq_edit", map[string]any{"id": learned, "classification": "foundational"})
+	edited := recordID.FindString(text)
+	if isErr || !strings.Contains(text, "recorded learning pq-") || edited == learned {
+		t.Fatalf("planq_edit: %v %s", isErr, text)
+	}
+	if text, isErr = callTool(t, s, "planq_edit", map[string]any{"id": learned, "text": "x"}); !isErr || !strings.Contains(text, "superseded by "+edited) {
+		t.Fatalf("planq_edit of the old version: %v %s", isErr, text)
+	}
+	if text, _ = callTool(t, s, "planq_query", map[string]any{"domains": []string{"auth"}}); !strings.Contains(text, "[auth/pattern] Tokens expire after 15 minutes — learnings/auth/"+edited) {
+		t.Fatalf("query after the edit does not show the new version %s:\n%s", edited, text)
+	}
+	if text, isErr = callTool(t, s, "planq_retract", map[string]any{"id": edited, "reason": "measured wrong"}); isErr || !strings.Contains(text, "recorded learning pq-") {
+		t.Fatalf("planq_retract: %v %s", isErr, text)
+	}
+	if text, _ = callTool(t, s, "planq_query", map[string]any{"domains": []string{"auth"}}); strings.Contains(text, "Tokens expire") {
+		t.Fatalf("query shows a retracted learning:\n%s", text)
+	}
+	if text, isErr = callTool(t, s, "planq_retract", map[string]any{"id": edited}); !isErr || !strings.Contains(text, "retracted already") {
+		t.Fatalf("planq_retract twice: %v %s", isErr, text)
+	}
 	// The record written is in git, and git agrees the worktree is clean.
 	if status := testgit.Run(t, filepath.Join(dir, ".planq", "agent"), "status", "--porcelain"); status != "" {
 		t.Fatalf("agent worktree not clean after MCP writes: %q", status)
 	}
 }
+
+var recordID = regexp.MustCompile(`pq-[0-9a-f]{10}`)
 
 func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 	dir := project(t)

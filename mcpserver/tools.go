@@ -171,6 +171,8 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerSearch(srv, readOnly)
 	s.registerQuery(srv, readOnly)
 	s.registerRevalidate(srv)
+	s.registerRetract(srv)
+	s.registerEdit(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

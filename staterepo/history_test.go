@@ -67,7 +67,7 @@ func TestCommitAsOfFollowsFirstParents(t *testing.T) {
 		t.Errorf("ResolveCommit of an abbreviation: %+v, %v", c, err)
 	}
 	for _, name := range []string{"deadbeef", "-h", ""} {
-		if _, err := r.ResolveCommit(ctx, name); err == nil || !(planqerr.Is(err, planqerr.NotFound) || planqerr.Is(err, planqerr.Invalid)) {
+		if _, err := r.ResolveCommit(ctx, name); err == nil || !planqerr.Is(err, planqerr.NotFound) && !planqerr.Is(err, planqerr.Invalid) {
 			t.Errorf("ResolveCommit(%q): %v, want not found or invalid", name, err)
 		}
 	}

@@ -1,0 +1,59 @@
+package lifecycle
+
+import (
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// versions indexes records by ID and by the ID they supersede, so that a
+// command acting on one record can tell whether it is current, replaced,
+// retracted or archived.
+type versions struct {
+	byID     map[string]*changelog.Record
+	replaced map[string]*changelog.Record // id -> the record that supersedes it
+}
+
+func index(recs []*changelog.Record) versions {
+	v := versions{byID: make(map[string]*changelog.Record, len(recs)), replaced: map[string]*changelog.Record{}}
+	for _, r := range recs {
+		v.byID[r.ID] = r
+		if r.Supersedes != "" {
+			v.replaced[r.Supersedes] = r
+		}
+	}
+	return v
+}
+
+// current returns record id when it is the current version of a live
+// record, else an error that says what it is instead and what to do.
+func (v versions) current(id string) (*changelog.Record, error) {
+	if !changelog.ValidID(id) {
+		return nil, planqerr.New(planqerr.Invalid, id, "is not a record id").
+			WithHint("record ids look like pq-3f9a1c2e4b; 'planq search WORDS' shows them")
+	}
+	r, ok := v.byID[id]
+	if !ok {
+		return nil, planqerr.New(planqerr.NotFound, id, "no such record on global or any agent branch").
+			WithHint("'planq search WORDS' finds a record's id")
+	}
+	if r.Tombstone {
+		return nil, planqerr.New(planqerr.Invalid, id, "is a tombstone, not a record").
+			WithHint("'planq show %s --history' shows what it took back", id)
+	}
+	next, replaced := v.replaced[id]
+	switch {
+	case !replaced:
+		return r, nil
+	case next.Archived:
+		return nil, planqerr.New(planqerr.Invalid, id, "is archived (%s)", next.ID).
+			WithHint("bring it back first: planq restore %s", id)
+	case next.Tombstone:
+		return nil, planqerr.New(planqerr.Invalid, id, "is retracted, by %s", next.ID)
+	}
+	latest := next
+	for v.replaced[latest.ID] != nil && !v.replaced[latest.ID].Tombstone {
+		latest = v.replaced[latest.ID]
+	}
+	return nil, planqerr.New(planqerr.Invalid, id, "is superseded by %s", next.ID).
+		WithHint("act on the current version: %s", latest.ID)
+}
