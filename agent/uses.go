@@ -1,6 +1,101 @@
 package agent
 
-// flushUses moves the uses noted since the last commit into the files the
-// next commit carries (placeholder): it returns their paths, and the
-// function to call once that commit landed.
-func (a *Agent) flushUses() (paths []string, committed func()) { return nil, func() {} }
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+// NoteUses records that the agent was shown the records ids (a search hit,
+// a get, what prime gave it): one line appended to its journal outside git,
+// no commit and no lock, so a read stays a read. The agent's next commit
+// carries them into its uses file (flushUses), and promote carries that to
+// the team.
+func (a *Agent) NoteUses(ids []string) error {
+	var keep []string
+	for _, id := range ids {
+		if changelog.ValidID(id) {
+			keep = append(keep, id)
+		}
+	}
+	if len(keep) == 0 || a.store.Project == nil {
+		return nil
+	}
+	path := a.store.Project.UsesJournal(a.Name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("failed to note uses: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("failed to note uses: %w", err)
+	}
+	// One write of one line: appends of concurrent readers never interleave.
+	_, err = f.WriteString(now().Format(time.RFC3339) + "\t" + strings.Join(keep, " ") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("failed to note uses: %w", err)
+	}
+	return nil
+}
+
+// flushUses folds the journal of noted uses into the agent's uses file in
+// its worktree, for the commit being made to carry: it returns the file's
+// path (none when nothing was noted) and the function to call once that
+// commit landed. The journal is first moved aside, so uses noted meanwhile
+// wait for the next commit; if this one fails, the next takes them again.
+// Nothing here fails a write: uses only keep records fresh.
+func (a *Agent) flushUses() (paths []string, committed func()) {
+	if a.Dir == "" || a.store.Project == nil {
+		return nil, func() {}
+	}
+	journal := a.store.Project.UsesJournal(a.Name)
+	flushing := journal + ".flushing"
+	if err := os.Rename(journal, flushing); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, func() {}
+	}
+	noted, err := os.ReadFile(flushing) // also what a failed commit left
+	if err != nil || len(noted) == 0 {
+		return nil, func() {}
+	}
+	rel := project.UsesPath(a.Name)
+	file := filepath.Join(a.Dir, filepath.FromSlash(rel))
+	old, err := os.ReadFile(file)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, func() {}
+	}
+	uses := readmodel.ParseUses(old)
+	for _, line := range strings.Split(string(noted), "\n") {
+		stamp, ids, ok := strings.Cut(line, "\t")
+		at, err := time.Parse(time.RFC3339, stamp)
+		if !ok || err != nil {
+			continue // a torn line: a use lost, nothing more
+		}
+		for _, id := range strings.Fields(ids) {
+			u := uses[id]
+			u.Count++
+			if at.After(u.Last) {
+				u.Last = at.UTC()
+			}
+			uses[id] = u
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return nil, func() {}
+	}
+	if err := renameio.WriteFile(file, readmodel.FormatUses(uses), 0o644); err != nil {
+		return nil, func() {}
+	}
+	return []string{rel}, func() { _ = os.Remove(flushing) } // left behind, it is counted again: harmless
+}

@@ -23,16 +23,19 @@ func newStatusCmd(env *Env) *cobra.Command {
 		Use:   "status",
 		Short: "Show each domain's learnings: size, freshness, trend",
 		Long: fmt.Sprintf(`Show, per domain, the team's learnings on global and every agent branch (each
-record once): how many are current, superseded and retracted, by type, how many
-are disputed, the newest and oldest, how many are past their shelf life
-(tactical %d days, observational %d, foundational never), the learnings written
-in each of the last %d weeks and whether that rate is flattening, and the
-domain's size against its governance: %d current learnings is the target, %d
-asks for the domain to be split, %d is the hard limit.
+record once): how many are current, superseded, retracted and archived, by type,
+how many are disputed and in which weeks they were written (the contradiction
+trend), the newest and oldest, how many are past their shelf life (unused for
+longer than it: tactical %d days, observational %d, foundational never, unless
+shelf_life in .planq/config says otherwise; what 'planq prune' archives), the
+learnings written in each of the last %d weeks and whether that rate is
+flattening, and the domain's size against its governance: %d current learnings is
+the target, %d asks for the domain to be split, %d is the hard limit (learn
+refuses more without --force).
 
---json prints [{"domain","current","superseded","retracted","disputed","by_type",
-"by_classification","newest","oldest","past_shelf_life","weekly","flattening",
-"governance"}].`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
+--json prints [{"domain","current","superseded","retracted","archived","disputed",
+"disputed_weekly","by_type","by_classification","newest","oldest",
+"past_shelf_life","weekly","flattening","governance"}].`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
 			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), env, opts) },
@@ -43,7 +46,7 @@ asks for the domain to be split, %d is the hard limit.
 
 func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		domains, problems, err := store.Records.Status(time.Now())
+		domains, problems, err := store.Records.Status(time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife))
 		if err != nil {
 			return err
 		}
@@ -54,13 +57,17 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 			return reportProblems(problems)
 		}
 		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tDISPUTED\tPAST SHELF LIFE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
+		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
 		for _, d := range domains {
 			trend := weeklyTrend(d.Weekly)
 			if d.Flattening {
 				trend += " flattening"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Disputed,
+			disputed := fmt.Sprint(d.Disputed)
+			if d.Disputed > 0 {
+				disputed += " (" + weeklyTrend(d.DisputedWeekly) + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Archived, disputed,
 				d.PastShelfLife, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
 		}
 		if err := tw.Flush(); err != nil {

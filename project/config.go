@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/renameio/v2"
@@ -37,6 +39,63 @@ type Config struct {
 	Workspaces string `yaml:"workspaces,omitempty"`
 	// Hooks switches planq's hooks on and off.
 	Hooks Hooks `yaml:"hooks"`
+	// ShelfLife overrides how long unused learnings of a classification stay
+	// in the current view before 'planq prune' archives them.
+	ShelfLife ShelfLife `yaml:"shelf_life,omitempty"`
+}
+
+// ShelfLife is the project's shelf life per classification; zero keeps
+// planq's default (tactical 14 days, observational 30). Foundational
+// learnings never expire.
+type ShelfLife struct {
+	Tactical      LifeSpan `yaml:"tactical,omitempty"`
+	Observational LifeSpan `yaml:"observational,omitempty"`
+}
+
+// LifeSpan is a shelf life: days ("14d"), weeks ("2w"), a Go duration
+// ("336h"), or "never".
+type LifeSpan struct {
+	Text string
+	// Never says the learnings do not expire; otherwise Span is how long.
+	Never bool
+	Span  time.Duration
+}
+
+// IsZero reports that no shelf life was set (yaml's omitempty asks).
+func (l LifeSpan) IsZero() bool { return l.Text == "" }
+
+// MarshalYAML writes the shelf life as it was given.
+func (l LifeSpan) MarshalYAML() (any, error) { return l.Text, nil }
+
+// UnmarshalYAML reads a shelf life, naming the line of one that does not read.
+func (l *LifeSpan) UnmarshalYAML(n *yaml.Node) error {
+	parsed, err := ParseLifeSpan(n.Value)
+	if n.Kind != yaml.ScalarNode || err != nil {
+		return fmt.Errorf("line %d: shelf_life: %q is not a shelf life (14d, 2w, 336h or never)", n.Line, n.Value)
+	}
+	*l = parsed
+	return nil
+}
+
+// ParseLifeSpan reads "14d", "2w", "336h" or "never".
+func ParseLifeSpan(s string) (LifeSpan, error) {
+	s = strings.TrimSpace(s)
+	if s == "never" {
+		return LifeSpan{Text: s, Never: true}, nil
+	}
+	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
+		if n, ok := strings.CutSuffix(s, suffix); ok {
+			if v, err := strconv.Atoi(n); err == nil && v > 0 {
+				return LifeSpan{Text: s, Span: time.Duration(v) * unit}, nil
+			}
+			return LifeSpan{}, fmt.Errorf("%q is not a shelf life", s)
+		}
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return LifeSpan{}, fmt.Errorf("%q is not a shelf life", s)
+	}
+	return LifeSpan{Text: s, Span: d}, nil
 }
 
 // Hooks are the hook switches of a project.
@@ -57,6 +116,8 @@ const configHeader = `# planq project configuration. Track this file in git.
 # remote:     optional team remote for 'planq state push' and 'planq state pull'
 # workspaces: where 'planq create' puts code workspaces (default $PLANQ_HOME/workspaces/<project>)
 # hooks:      which agent and git hooks planq installs
+# shelf_life: optional; how long unused learnings stay current before 'planq prune'
+#             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
@@ -104,8 +165,11 @@ func yamlProblem(err error) string {
 	}
 	if m := unknownFieldRE().FindStringSubmatch(msg); m != nil {
 		keys := yamlKeys(reflect.TypeOf(Config{}))
-		if m[3] == "project.Hooks" {
+		switch m[3] {
+		case "project.Hooks":
 			keys = yamlKeys(reflect.TypeOf(Hooks{}))
+		case "project.ShelfLife":
+			keys = yamlKeys(reflect.TypeOf(ShelfLife{}))
 		}
 		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
 	}
@@ -120,7 +184,8 @@ var (
 	unknownFieldRE = lazyRegexp(`^(line \d+: )field (\S+) not found in type (\S+)`)
 	wrongTypeRE    = lazyRegexp(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
 	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
-	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches"}
+	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches",
+		"project.ShelfLife": "a mapping of classifications to shelf lives"}
 )
 
 func lazyRegexp(expr string) func() *regexp.Regexp {

@@ -7,6 +7,7 @@
 //	$PLANQ_HOME/state-repos/<project>.git   the bare state repository
 //	$PLANQ_HOME/workspaces/<project>/<agent> code workspaces made by `planq create`
 //	$PLANQ_HOME/cache/<project>/             caches that can always be rebuilt
+//	$PLANQ_HOME/uses/<project>/<agent>.log   uses noted by reads, until the agent's next commit
 //
 // The state repository's own layout, every branch, ref and tree name planq
 // uses (global, agent-<name>, checkpoint tags, archive and remote refs,

@@ -55,7 +55,14 @@ const (
 	ChangelogFile = "changelog.md"
 	// ArtifactsDir holds an agent's generated outputs: files, not records.
 	ArtifactsDir = "artifacts"
+	// UsesDir holds, per agent, when the records it was shown were last
+	// used (uses/<agent>.tsv): what keeps a learning past its shelf life.
+	// Only that agent writes its file, so merges never meet in one.
+	UsesDir = "uses"
 )
+
+// UsesPath is the file of agent's uses in the state tree.
+func UsesPath(agent string) string { return UsesDir + "/" + agent + ".tsv" }
 
 // AgentBranch is the state branch of the agent called name.
 func AgentBranch(name string) string { return AgentBranchPrefix + name }

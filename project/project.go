@@ -45,6 +45,13 @@ func StateRepoPath(home, project string) string {
 	return filepath.Join(home, "state-repos", project+".git")
 }
 
+// UsesJournal is where the uses an agent's reads noted since its last
+// commit wait, outside git: a read appends a line, the agent's next commit
+// folds them into its uses file (UsesPath).
+func (p *Project) UsesJournal(agent string) string {
+	return filepath.Join(p.Home, "uses", p.Config.Project, agent+".log")
+}
+
 // CacheDir is where caches of the project live; everything there can be rebuilt.
 func (p *Project) CacheDir() string { return filepath.Join(p.Home, "cache", p.Config.Project) }
 

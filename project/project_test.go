@@ -3,7 +3,9 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/planqerr"
@@ -91,4 +93,38 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatalf("marshal/parse changed the config: %+v -> %+v (%v)", c, again, err)
 		}
 	})
+}
+
+// TestShelfLifeReadsAndNamesItsLine: a project's shelf lives read in days,
+// weeks, Go durations or never, survive a rewrite of the config, and one
+// that does not read is an error naming its line.
+func TestShelfLifeReadsAndNamesItsLine(t *testing.T) {
+	c, err := ParseConfig("config", []byte("project: demo\nshelf_life:\n  tactical: 3d\n  observational: never\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ShelfLife.Tactical.Span != 72*time.Hour || !c.ShelfLife.Observational.Never {
+		t.Errorf("shelf life read as %+v", c.ShelfLife)
+	}
+	out, err := c.Marshal()
+	if err != nil || !strings.Contains(string(out), "tactical: 3d") {
+		t.Fatalf("marshal: %v\n%s", err, out)
+	}
+	if again, err := ParseConfig("config", out); err != nil || again != c {
+		t.Errorf("a rewrite changed the shelf life: %+v, %v", again, err)
+	}
+	for _, span := range []string{"2w", "336h"} {
+		if _, err := ParseLifeSpan(span); err != nil {
+			t.Errorf("%s: %v", span, err)
+		}
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"project: demo\nshelf_life:\n  tactical: soon\n", `config: line 3: shelf_life: "soon" is not a shelf life`},
+		{"project: demo\nshelf_life:\n  tactical: 0d\n", `line 3: shelf_life: "0d"`},
+		{"project: demo\nshelf_life:\n  foundational: 3d\n", `line 3: unknown key "foundational" (known: tactical, observational)`},
+	} {
+		if _, err := ParseConfig("config", []byte(bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: %v, want %q", bad.text, err, bad.want)
+		}
+	}
 }

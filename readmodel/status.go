@@ -27,18 +27,24 @@ const TrendWeeks = 8
 
 // DomainStatus is the state of one domain's learnings.
 type DomainStatus struct {
-	Domain           string         `json:"domain"`
-	Current          int            `json:"current"`
-	Superseded       int            `json:"superseded"`
-	Retracted        int            `json:"retracted"`
+	Domain     string `json:"domain"`
+	Current    int    `json:"current"`
+	Superseded int    `json:"superseded"`
+	Retracted  int    `json:"retracted"`
+	// Archived counts the learnings prune took out of the current view.
+	Archived         int            `json:"archived"`
 	Disputed         int            `json:"disputed"`
 	ByType           map[string]int `json:"by_type"`
 	ByClassification map[string]int `json:"by_classification"`
 	Newest           time.Time      `json:"newest"`
 	Oldest           time.Time      `json:"oldest"`
-	// PastShelfLife counts current learnings older than their
-	// classification's shelf life.
+	// PastShelfLife counts current learnings unused for longer than their
+	// classification's shelf life: what 'planq prune' would archive.
 	PastShelfLife int `json:"past_shelf_life"`
+	// DisputedWeekly counts the current disputed learnings by the week they
+	// were written, over the same weeks as Weekly: whether contradictions
+	// grow or settle.
+	DisputedWeekly []int `json:"disputed_weekly"`
 	// Weekly counts the learnings written in each of the last TrendWeeks
 	// weeks, oldest first; Flattening says the last half of them brought
 	// at most half as many as the first.
@@ -56,10 +62,14 @@ const (
 )
 
 // Status describes every domain's learnings on global and every agent
-// branch (each record once), as of now, sorted by domain; and the files
-// that did not read.
-func (rd *Reader) Status(now time.Time) ([]DomainStatus, []string, error) {
+// branch (each record once), as of now, with the project's shelf lives,
+// sorted by domain; and the files that did not read.
+func (rd *Reader) Status(now time.Time, life ShelfLives) ([]DomainStatus, []string, error) {
 	set, err := rd.All(changelog.KindLearning)
+	if err != nil {
+		return nil, nil, err
+	}
+	lastUse, err := rd.LastUses()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -76,13 +86,19 @@ func (rd *Reader) Status(now time.Time) ([]DomainStatus, []string, error) {
 		}
 		d := byDomain[r.Domain]
 		if d == nil {
-			d = &DomainStatus{Domain: r.Domain, ByType: map[string]int{}, ByClassification: map[string]int{}, Weekly: make([]int, TrendWeeks)}
+			d = &DomainStatus{Domain: r.Domain, ByType: map[string]int{}, ByClassification: map[string]int{},
+				Weekly: make([]int, TrendWeeks), DisputedWeekly: make([]int, TrendWeeks)}
 			byDomain[r.Domain] = d
 		}
+		week := -1
 		if age := now.Sub(r.Timestamp); age >= 0 && age < TrendWeeks*7*24*time.Hour {
-			d.Weekly[TrendWeeks-1-int(age/(7*24*time.Hour))]++
+			week = TrendWeeks - 1 - int(age/(7*24*time.Hour))
+			d.Weekly[week]++
 		}
 		switch next := replacedBy[r.ID]; {
+		case next != nil && next.Archived:
+			d.Archived++
+			continue
 		case next != nil && next.Tombstone:
 			d.Retracted++
 			continue
@@ -95,6 +111,9 @@ func (rd *Reader) Status(now time.Time) ([]DomainStatus, []string, error) {
 		d.ByClassification[string(r.Classification)]++
 		if r.Status == changelog.StatusDisputed {
 			d.Disputed++
+			if week >= 0 {
+				d.DisputedWeekly[week]++
+			}
 		}
 		if r.Timestamp.After(d.Newest) {
 			d.Newest = r.Timestamp
@@ -102,7 +121,7 @@ func (rd *Reader) Status(now time.Time) ([]DomainStatus, []string, error) {
 		if d.Oldest.IsZero() || r.Timestamp.Before(d.Oldest) {
 			d.Oldest = r.Timestamp
 		}
-		if life, ok := ShelfLife[r.Classification]; ok && now.Sub(r.Timestamp) > life {
+		if life.Expired(r, lastUse[r.ID], now) {
 			d.PastShelfLife++
 		}
 	}

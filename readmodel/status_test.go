@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 )
 
 // A domain's status counts each learning once by its state, type and
@@ -41,10 +42,22 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 	tomb.Agent, tomb.Timestamp = "a", now.Add(-day)
 	tomb.ID = changelog.NewID(tomb.Agent, tomb.Kind, tomb.Body, tomb.Timestamp)
 	recs = append(recs, tomb)
-	// ci: fresh.
+	// An archived one (prune's tombstone) is counted apart.
+	gone := add("db", changelog.TypePattern, changelog.Tactical, 30*day)
+	archive, err := changelog.NewTombstone(gone, "past its shelf life")
+	if err != nil {
+		t.Fatal(err)
+	}
+	archive.Archived, archive.Agent, archive.Timestamp = true, "global", now.Add(-day)
+	archive.ID = changelog.NewID(archive.Agent, archive.Kind, archive.Body, archive.Timestamp)
+	recs = append(recs, archive)
+	// ci: fresh, and one old but used two days ago (uses/b.tsv).
 	add("ci", changelog.TypeFailure, changelog.Observational, 3*day)
+	used := add("ci", changelog.TypeFailure, changelog.Observational, 40*day)
 
-	got, problems, err := Open(repoWith(t, rendered(t, recs)), t.TempDir()).Status(now)
+	files := rendered(t, recs)
+	files["uses/b.tsv"] = FormatUses(map[string]Use{used.ID: {Count: 3, Last: now.Add(-2 * day)}})
+	got, problems, err := Open(repoWith(t, files), t.TempDir()).Status(now, ShelfLife)
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
@@ -52,18 +65,32 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 		t.Fatalf("domains %+v", got)
 	}
 	db := got[1]
-	want := DomainStatus{Domain: "db", Current: 3, Superseded: 1, Retracted: 1, Disputed: 1,
+	want := DomainStatus{Domain: "db", Current: 3, Superseded: 1, Retracted: 1, Archived: 1, Disputed: 1,
 		ByType:           map[string]int{"convention": 1, "pattern": 2},
 		ByClassification: map[string]int{"foundational": 1, "tactical": 2},
 		Newest:           now.Add(-2 * day), Oldest: now.Add(-49 * day),
 		PastShelfLife: 1,                                                                         // the disputed tactical one, 45 days old; the foundational never expires
-		Weekly:        []int{2, 1, 1, 0, 0, 0, 0, 1}, Flattening: true, Governance: GovernanceOK} // 50 and 49 days ago, 45, 40, then 2
+		Weekly:        []int{2, 1, 1, 1, 0, 0, 0, 1}, Flattening: true, Governance: GovernanceOK, // 50 and 49 days ago, 45, 40, 30, then 2
+		DisputedWeekly: []int{0, 1, 0, 0, 0, 0, 0, 0}}
 	db.Newest, db.Oldest = db.Newest.UTC(), db.Oldest.UTC()
 	if !reflect.DeepEqual(db, want) {
 		t.Errorf("db\n got  %+v\n want %+v", db, want)
 	}
-	if ci := got[0]; ci.Current != 1 || ci.PastShelfLife != 0 || ci.Flattening {
-		t.Errorf("ci %+v", ci)
+	if ci := got[0]; ci.Current != 2 || ci.PastShelfLife != 0 {
+		t.Errorf("ci %+v: the one used two days ago is not past its shelf life", ci)
+	}
+	// The project's shelf life: observational never expires, tactical after
+	// 60 days (the disputed one, 45 days old, is fresh again).
+	custom := ShelfLivesOf(project.ShelfLife{Tactical: project.LifeSpan{Text: "60d", Span: 60 * day}, Observational: project.LifeSpan{Text: "never", Never: true}})
+	got, _, err = Open(repoWith(t, files), t.TempDir()).Status(now, custom)
+	if err != nil || got[1].PastShelfLife != 0 || got[0].PastShelfLife != 0 {
+		t.Errorf("with tactical 60d, observational never: %+v, %v", got, err)
+	}
+	// Without the use, the 40-day-old observational learning is expired.
+	delete(files, "uses/b.tsv")
+	got, _, err = Open(repoWith(t, files), t.TempDir()).Status(now, ShelfLife)
+	if err != nil || got[0].PastShelfLife != 1 {
+		t.Errorf("without its use, ci: %+v, %v", got[0], err)
 	}
 	for n, want := range map[int]string{100: GovernanceOK, 101: GovernanceOver, 150: GovernanceSplit, 200: GovernanceHardLimit} {
 		if got := governance(n); got != want {
