@@ -99,3 +99,12 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 	}
 	return []string{rel}, func() { _ = os.Remove(flushing) } // left behind, it is counted again: harmless
 }
+
+// NoteUse records that the agent read the file at p, if p is a record (see
+// NoteUses).
+func (a *Agent) NoteUse(p string) error {
+	if id := changelog.IDOfPath(p); id != "" {
+		return a.NoteUses([]string{id})
+	}
+	return nil
+}

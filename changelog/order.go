@@ -45,3 +45,16 @@ func Current(recs []*Record) []*Record {
 	}
 	return out
 }
+
+// IDOfPath is the ID of the record a record path names ("" when the path
+// is not where a record lives).
+func IDOfPath(p string) string {
+	if !IsRecordPath(p) {
+		return ""
+	}
+	id := strings.TrimSuffix(p[strings.LastIndexByte(p, '/')+1:], ".md")
+	if !ValidID(id) {
+		return ""
+	}
+	return id
+}

@@ -52,9 +52,10 @@ agent's. Nothing outside the state repository is read.
 func runGet(ctx context.Context, env *Env, opts getOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		var first []string
+		var reader *agent.Agent
 		switch a, err := store.Resolve(opts.agent); {
 		case err == nil:
-			first = []string{a.Branch}
+			first, reader = []string{a.Branch}, a
 		case opts.agent != "" || !planqerr.Is(err, planqerr.NotFound):
 			return err
 		}
@@ -77,6 +78,9 @@ func runGet(ctx context.Context, env *Env, opts getOptions) error {
 		ex, err := store.Records.Get(path, from, to, first...)
 		if err != nil {
 			return err
+		}
+		if reader != nil && reader.Dir != "" {
+			noteUses(env, reader.NoteUse(ex.Path))
 		}
 		if opts.json {
 			return env.writeJSON(ex)

@@ -76,7 +76,7 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget})
+	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun})
 	if err != nil {
 		return err
 	}

@@ -104,3 +104,11 @@ func splitList(vals []string) []string {
 	}
 	return out
 }
+
+// noteUses logs, and never fails a read for, a use that could not be noted:
+// uses only keep records past their shelf life.
+func noteUses(env *Env, err error) {
+	if err != nil {
+		env.Log.Debug("uses not noted", "err", err)
+	}
+}

@@ -103,6 +103,13 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		if err != nil {
 			return err
 		}
+		if a, err := store.Resolve(""); err == nil && a.Dir != "" {
+			ids := make([]string, len(res.Hits))
+			for i, h := range res.Hits {
+				ids[i] = h.ID
+			}
+			noteUses(env, a.NoteUses(ids))
+		}
 		if opts.json {
 			if err := env.writeJSON(res); err != nil {
 				return err

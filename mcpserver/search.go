@@ -69,6 +69,13 @@ func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if a.Dir != "" {
+		ids := make([]string, len(res.Hits))
+		for i, h := range res.Hits {
+			ids[i] = h.ID
+		}
+		_ = a.NoteUses(ids) // uses only keep records fresh: a read never fails for one
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d records match", res.Total)
 	if res.Total > len(res.Hits) {
@@ -97,6 +104,9 @@ func (s *Server) get(a *agent.Agent, in getIn) (string, error) {
 	ex, err := s.store.Records.Get(in.Path, in.From, in.To, a.Branch)
 	if err != nil {
 		return "", err
+	}
+	if a.Dir != "" {
+		_ = a.NoteUse(ex.Path) // uses only keep records fresh: a read never fails for one
 	}
 	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", ex.Path, ex.From, ex.To, ex.Lines, ex.Text)
 	if ex.More() {

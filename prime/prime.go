@@ -49,6 +49,21 @@ type Item struct {
 	Text     string `json:"text"`
 	Priority int    `json:"priority"` // lower is more important
 	Dropped  bool   `json:"dropped,omitempty"`
+	// Record is the ID of the record the item shows, if it shows one: a
+	// record the session is given counts as used (its shelf life).
+	Record string `json:"-"`
+}
+
+// Shown lists the records the document gives the session: the items that
+// show one and were not dropped.
+func (d *Document) Shown() []string {
+	var ids []string
+	for _, it := range d.Items {
+		if it.Record != "" && !it.Dropped {
+			ids = append(ids, it.Record)
+		}
+	}
+	return ids
 }
 
 // Document is what prime produces, before rendering.
@@ -115,7 +130,10 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
-	if err := relevant(store, s, add); err != nil {
+	if err := relevant(store, s, func(id string, section string, priority int, format string, args ...any) {
+		add(section, priority, format, args...)
+		doc.Items[len(doc.Items)-1].Record = id
+	}); err != nil {
 		return nil, err
 	}
 	// Each agent's latest entry: read once, for the lead's table and for
@@ -148,9 +166,11 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	doc.Omitted = s.TeamTotal - limit
 	for _, r := range learnings[:limit] {
 		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, ""))
+		doc.Items[len(doc.Items)-1].Record = r.ID
 	}
 	for _, r := range s.Learnings {
 		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"))
+		doc.Items[len(doc.Items)-1].Record = r.ID
 	}
 	if !recovering {
 		for i, r := range s.TeamDecisions {
@@ -180,7 +200,7 @@ const maxRelevant = 5
 // relevant searches for the agent's task (its focus, its branch's context
 // and the handoff it picks up) as planq search would, and lists the best
 // records with where to read them whole.
-func relevant(store *agent.Store, s *Summary, add func(string, int, string, ...any)) error {
+func relevant(store *agent.Store, s *Summary, add func(string, string, int, string, ...any)) error {
 	task := []string{s.Focus}
 	if c := s.BranchContext; c != nil {
 		task = append(task, c.Body)
@@ -193,7 +213,7 @@ func relevant(store *agent.Store, s *Summary, add func(string, int, string, ...a
 		return err
 	}
 	for _, h := range hits {
-		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
+		add(h.ID, "Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
 			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To)
 	}
 	return nil

@@ -24,6 +24,9 @@ type PrimeOptions struct {
 	Format string
 	// Budget caps the rendered size in characters; 0 means prime.DefaultBudget.
 	Budget int
+	// Preview builds the document without counting what it shows as used
+	// (prime --dry-run).
+	Preview bool
 }
 
 // Prime builds what an agent is told at session start and fits it to the
@@ -53,6 +56,9 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 		return "", nil, err
 	}
 	out, err := prime.Fit(doc, opts.Format, opts.Budget, tmpl)
+	if err == nil && !opts.Preview && a.Branch != project.GlobalBranch {
+		_ = a.NoteUses(doc.Shown()) // uses only keep records fresh: never fail a session start for one
+	}
 	return out, doc, err
 }
 

@@ -141,11 +141,15 @@ type promotePlan struct {
 	problems   []string
 	files      map[string][]byte // new or rewritten record files
 	blobs      map[string]staterepo.Hash
+	// usesPath is the agent's uses file: promote carries it to global as
+	// the agent has it (only that agent writes it), so the team's shelf
+	// lives count every agent's uses.
+	usesPath string
 }
 
 func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
 	repo := store.Repo
-	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}}
+	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name)}
 	var err error
 	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
 		return nil, err
@@ -317,6 +321,9 @@ func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, erro
 			return staterepo.ZeroHash, nil, err
 		}
 		edits[c.Path] = h
+	}
+	if h, err := repo.BlobAt(p.agentTree, p.usesPath); err == nil {
+		edits[p.usesPath] = h
 	}
 	tree, err := repo.EditTree(p.globalTree, edits)
 	if err != nil || len(p.blobs) == 0 {
