@@ -1,15 +1,54 @@
 package cli
 
 import (
-	"errors"
+	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
 )
 
-// newArchiveCmd is a placeholder until the command is built.
-func newArchiveCmd(_ *Env) *cobra.Command {
-	return &cobra.Command{
-		Use: "archive", Short: "Show the archived learnings", Hidden: true,
-		RunE: func(*cobra.Command, []string) error { return errors.New("not built yet") },
+func newArchiveCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "archive",
+		Short: "Show the learnings prune archived",
+		Args:  exactArgs(0, "a subcommand: list"),
 	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the archived learnings, newest first",
+		Long: `List the learnings 'planq prune' archived on global and no 'planq restore' brought
+back, newest first: the learning's ID, domain, classification, when it was
+written and archived, and why.
+
+--json prints [{"id","domain","type","classification","title","written","reason",
+"marker","archived_at"}].`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runArchiveList(cmd.Context(), env, asJSON) },
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.AddCommand(list)
+	return cmd
+}
+
+func runArchiveList(ctx context.Context, env *Env, asJSON bool) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		archived, err := lifecycle.ArchiveList(store)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			if archived == nil {
+				archived = []lifecycle.Archived{}
+			}
+			return env.writeJSON(archived)
+		}
+		if len(archived) == 0 {
+			env.Log.Info("nothing is archived")
+		}
+		printArchived(env, archived)
+		return nil
+	})
 }

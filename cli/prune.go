@@ -1,15 +1,97 @@
 package cli
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
-// newPruneCmd is a placeholder until the command is built.
-func newPruneCmd(_ *Env) *cobra.Command {
-	return &cobra.Command{
-		Use: "prune", Short: "Archive the learnings past their shelf life", Hidden: true,
-		RunE: func(*cobra.Command, []string) error { return errors.New("not built yet") },
+type pruneOptions struct {
+	dryRun bool
+	json   bool
+}
+
+func newPruneCmd(env *Env) *cobra.Command {
+	var opts pruneOptions
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Archive the team's learnings that outlived their shelf life",
+		Long: fmt.Sprintf(`Archive global's current learnings that went unused for longer than their shelf
+life: tactical %d days, observational %d, foundational never, or what
+shelf_life in .planq/config says. A learning is used when search, get or prime
+shows it to an agent (and promote brings those uses to global); an edit or a
+revalidation starts its shelf life afresh.
+
+Each archived learning gets an archive record (a tombstone marked archived that
+supersedes it), all in one commit on global whose message lists them: no reader
+on any branch shows them any more. Nothing is deleted: 'planq archive list'
+shows them, 'planq restore ID' brings one back. Learnings only an agent holds
+are not pruned: promote them first.
+
+--dry-run lists what would be archived and writes nothing. --json prints
+{"archived":[{"id","domain","type","classification","title","written",
+"last_used","reason","marker","archived_at"}],"commit"}.`,
+			int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24)),
+		Example: "  planq prune --dry-run\n  planq prune\n  planq archive list",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runPrune(cmd.Context(), env, opts) },
 	}
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "list what would be archived; write nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: time.Now(), DryRun: opts.dryRun, Writer: writerOf(store)})
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		printArchived(env, res.Archived)
+		switch {
+		case len(res.Archived) == 0:
+			env.Log.Info("nothing is past its shelf life")
+		case opts.dryRun:
+			env.Log.Info(fmt.Sprintf("would archive %d learnings; nothing written", len(res.Archived)), "hint", "planq prune")
+		default:
+			env.Log.Info(fmt.Sprintf("archived %d learnings", len(res.Archived)), "branch", project.GlobalBranch, "commit", short(res.Commit))
+		}
+		return nil
+	})
+}
+
+func printArchived(env *Env, archived []lifecycle.Archived) {
+	if len(archived) == 0 {
+		return
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tDOMAIN\tCLASSIFICATION\tWRITTEN\tLAST USED\tTITLE\tWHY")
+	for _, a := range archived {
+		used := "-"
+		if a.LastUsed != nil {
+			used = a.LastUsed.Local().Format(time.DateOnly)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Domain, a.Classification, a.Written.Local().Format(time.DateOnly), used,
+			readmodel.Shorten(a.Title, 60), a.Reason)
+	}
+	_ = tw.Flush()
+}
+
+// writerOf names who a lead's write on global is recorded as: the agent
+// mounted here, else global itself.
+func writerOf(store *agent.Store) string {
+	if a, err := store.Resolve(""); err == nil && a.Branch != project.GlobalBranch {
+		return a.Name
+	}
+	return project.GlobalBranch
 }

@@ -1,15 +1,47 @@
 package cli
 
 import (
-	"errors"
+	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/project"
 )
 
-// newRestoreRecordCmd is a placeholder until the command is built.
-func newRestoreRecordCmd(_ *Env) *cobra.Command {
-	return &cobra.Command{
-		Use: "restore ID", Short: "Bring an archived learning back", Hidden: true,
-		RunE: func(*cobra.Command, []string) error { return errors.New("not built yet") },
+func newRestoreRecordCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "restore ID",
+		Short: "Bring back a learning prune archived",
+		Long: `Bring back learning ID, which 'planq prune' archived (its archive record's ID
+works too): a new version of it on global, in one commit, that supersedes the
+archive record, so readers show it again and its shelf life starts afresh.
+Prints the new version's ID; 'planq show ID --history' shows all three.
+
+(An archived agent branch comes back with 'planq state restore NAME'.)
+
+--json prints {"id","marker","restored","commit"}.`,
+		Example: "  planq archive list\n  planq restore pq-3f9a1c2e4b",
+		Args:    exactArgs(1, "the archived learning's ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return withStore(cmd.Context(), env, func(store *agent.Store) error { return runRestoreRecord(cmd.Context(), env, store, args[0], asJSON) })
+		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}
+
+func runRestoreRecord(ctx context.Context, env *Env, store *agent.Store, id string, asJSON bool) error {
+	r, err := lifecycle.Restore(ctx, store, id, writerOf(store))
+	if err != nil {
+		return err
+	}
+	env.Log.Info("restored "+r.ID+" as "+r.Restored, "branch", project.GlobalBranch, "commit", short(r.Commit))
+	if asJSON {
+		return env.writeJSON(r)
+	}
+	env.printf("%s\n", r.Restored)
+	return nil
 }

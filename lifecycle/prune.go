@@ -1,0 +1,225 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/team"
+)
+
+// PruneOptions tune a prune.
+type PruneOptions struct {
+	Now    time.Time
+	DryRun bool
+	// Gone, when set, also expires a learning it says is about code that
+	// is gone (prune --stale): every file it is anchored to was deleted.
+	Gone func(*changelog.Record) bool
+	// Writer is who the archive records are written as.
+	Writer string
+}
+
+// Archived is one learning prune took, or would take, out of the current
+// view.
+type Archived struct {
+	ID             string                   `json:"id"`
+	Domain         string                   `json:"domain"`
+	Type           changelog.Type           `json:"type"`
+	Classification changelog.Classification `json:"classification"`
+	Title          string                   `json:"title"`
+	Written        time.Time                `json:"written"`
+	LastUsed       *time.Time               `json:"last_used,omitempty"`
+	Reason         string                   `json:"reason"`
+	// Marker is the archive record (a tombstone with archived: true) that
+	// took it out; ArchivedAt when it did. Empty in a dry run.
+	Marker     string     `json:"marker,omitempty"`
+	ArchivedAt *time.Time `json:"archived_at,omitempty"`
+}
+
+// PruneResult says what a prune archived and the commit on global that did.
+type PruneResult struct {
+	Archived []Archived `json:"archived"`
+	Commit   string     `json:"commit,omitempty"`
+}
+
+// Prune archives global's current learnings that outlived their shelf life
+// (the project's, see readmodel.ShelfLivesOf: unused for longer than it
+// since written or last used), and with opts.Gone those about code that is
+// gone: one archive record each (a tombstone marked archived that
+// supersedes it), all in one commit on global whose message lists them.
+// Every reader of every branch stops showing them, agent branches' copies
+// included; nothing leaves history, and Restore brings one back. Learnings
+// no one promoted are not global's to prune.
+func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneResult, error) {
+	set, err := store.Records.Branch(project.GlobalBranch, changelog.KindLearning)
+	if err != nil {
+		return PruneResult{}, err
+	}
+	lastUse, err := store.Records.LastUses()
+	if err != nil {
+		return PruneResult{}, err
+	}
+	lives := readmodel.ShelfLivesOf(store.Project.Config.ShelfLife)
+	var res PruneResult
+	var markers []*changelog.Record
+	for _, r := range set.Current() {
+		var reason string
+		switch {
+		case lives.Expired(r, lastUse[r.ID], opts.Now):
+			reason = fmt.Sprintf("past its shelf life (%s, %s", r.Classification, days(lives[r.Classification]))
+			if used, ok := lastUse[r.ID]; ok {
+				reason += "; last used " + used.UTC().Format(time.DateOnly)
+			} else {
+				reason += "; never used"
+			}
+			reason += ")"
+		case opts.Gone != nil && opts.Gone(r):
+			reason = "every file it is anchored to is gone from the code"
+		default:
+			continue
+		}
+		a := Archived{ID: r.ID, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
+			Written: r.Timestamp, Reason: reason}
+		if used, ok := lastUse[r.ID]; ok {
+			a.LastUsed = &used
+		}
+		res.Archived = append(res.Archived, a)
+		m, err := changelog.NewTombstone(r, reason)
+		if err != nil {
+			return PruneResult{}, err
+		}
+		m.Archived = true
+		m.Body = "Archived " + r.ID + ": " + reason
+		markers = append(markers, m)
+	}
+	sort.Slice(res.Archived, func(i, j int) bool { return res.Archived[i].ID < res.Archived[j].ID })
+	if opts.DryRun || len(markers) == 0 {
+		return res, nil
+	}
+	commit, err := team.CommitGlobalRecords(ctx, store, opts.Writer, markers, pruneMessage(res.Archived))
+	if err != nil {
+		return PruneResult{}, err
+	}
+	res.Commit = commit.String()
+	byID := map[string]*changelog.Record{}
+	for _, m := range markers {
+		byID[m.Supersedes] = m
+	}
+	for i := range res.Archived {
+		m := byID[res.Archived[i].ID]
+		at := m.Timestamp
+		res.Archived[i].Marker, res.Archived[i].ArchivedAt = m.ID, &at
+	}
+	return res, nil
+}
+
+func days(d time.Duration) string {
+	if n := int(d / (24 * time.Hour)); n*24 == int(d/time.Hour) {
+		return fmt.Sprintf("%d days", n)
+	}
+	return d.String()
+}
+
+func pruneMessage(archived []Archived) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "prune: archive %d learning%s past their shelf life\n\n", len(archived), plural(len(archived)))
+	for _, a := range archived {
+		fmt.Fprintf(&b, "- %s [%s/%s] %s\n", a.ID, a.Domain, a.Type, readmodel.Shorten(a.Title, 100))
+	}
+	b.WriteString("\nNothing is deleted: 'planq archive list' shows them, 'planq restore ID' brings one back.\n")
+	return b.String()
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// ArchiveList lists what prune archived on global and no restore brought
+// back, newest first.
+func ArchiveList(store *agent.Store) ([]Archived, error) {
+	set, err := store.Records.Branch(project.GlobalBranch, changelog.KindLearning)
+	if err != nil {
+		return nil, err
+	}
+	v := index(set.Records)
+	var out []Archived
+	for _, m := range set.Records {
+		if !m.Archived || v.replaced[m.ID] != nil {
+			continue
+		}
+		r := v.byID[m.Supersedes]
+		if r == nil {
+			continue
+		}
+		at := m.Timestamp
+		out = append(out, Archived{ID: r.ID, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
+			Written: r.Timestamp, Reason: strings.TrimPrefix(m.Body, "Archived "+r.ID+": "), Marker: m.ID, ArchivedAt: &at})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].ArchivedAt.Equal(*out[j].ArchivedAt) {
+			return out[i].ArchivedAt.After(*out[j].ArchivedAt)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out, nil
+}
+
+// Restored says what Restore brought back.
+type Restored struct {
+	ID       string `json:"id"`       // the archived record
+	Marker   string `json:"marker"`   // the archive record it undid
+	Restored string `json:"restored"` // the new version, current from now on
+	Commit   string `json:"commit"`
+}
+
+// Restore brings back learning id (or the one archive record id took out):
+// a new version of it on global, in one commit, that supersedes its archive
+// record and starts its shelf life afresh.
+func Restore(ctx context.Context, store *agent.Store, id, writer string) (Restored, error) {
+	if !changelog.ValidID(id) {
+		return Restored{}, planqerr.New(planqerr.Invalid, id, "is not a record id").
+			WithHint("'planq archive list' shows the archived learnings and their ids")
+	}
+	set, err := store.Records.Branch(project.GlobalBranch, changelog.KindLearning)
+	if err != nil {
+		return Restored{}, err
+	}
+	v := index(set.Records)
+	marker := v.byID[id]
+	if marker == nil || !marker.Archived {
+		marker = v.replaced[id]
+	}
+	if marker == nil || !marker.Archived {
+		if _, known := v.byID[id]; known {
+			return Restored{}, planqerr.New(planqerr.Invalid, id, "is not archived").
+				WithHint("'planq archive list' shows what is")
+		}
+		return Restored{}, planqerr.New(planqerr.NotFound, id, "no such learning on global").
+			WithHint("'planq archive list' shows the archived learnings and their ids")
+	}
+	if again := v.replaced[marker.ID]; again != nil {
+		return Restored{}, planqerr.New(planqerr.Exists, marker.Supersedes, "is restored already, as %s", again.ID)
+	}
+	orig := v.byID[marker.Supersedes]
+	if orig == nil {
+		return Restored{}, planqerr.New(planqerr.NotFound, marker.Supersedes, "the archived learning is not on global")
+	}
+	next := NextVersion(orig)
+	next.Supersedes = marker.ID
+	commit, err := team.CommitGlobalRecords(ctx, store, writer, []*changelog.Record{next},
+		fmt.Sprintf("restore: %s [%s/%s] %s\n", orig.ID, orig.Domain, orig.Type, readmodel.Shorten(readmodel.Title(orig), 100)))
+	if err != nil {
+		return Restored{}, err
+	}
+	return Restored{ID: orig.ID, Marker: marker.ID, Restored: next.ID, Commit: commit.String()}, nil
+}

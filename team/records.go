@@ -1,0 +1,52 @@
+package team
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// CommitGlobalRecords writes recs on global as new record files in one
+// commit whose message is message: what a lead's upkeep (prune, restore)
+// writes straight to the team's memory, without an agent's worktree. Each
+// record is stamped as an agent's write stamps it (writer, now, a fresh ID)
+// and checked before anything is written; a record file never replaces
+// another.
+func CommitGlobalRecords(ctx context.Context, store *agent.Store, writer string, recs []*changelog.Record, message string) (staterepo.Hash, error) {
+	now := time.Now().UTC()
+	files := map[string][]byte{}
+	for _, r := range recs {
+		r.Agent, r.Timestamp = writer, now
+		if r.ID == "" {
+			r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		}
+		if err := changelog.Validate(r); err != nil {
+			return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, string(r.Kind), "%w", err)
+		}
+		data, err := changelog.Render(r)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		r.Path = changelog.RecordPath(r)
+		files[r.Path] = data
+	}
+	return writeGlobal(ctx, store, message, func(tree staterepo.Hash) (staterepo.Hash, error) {
+		edits := map[string]staterepo.Hash{}
+		for p, data := range files {
+			if _, err := store.Repo.BlobAt(tree, p); err == nil {
+				return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a record with this ID exists on global already")
+			}
+			blob, err := store.Repo.WriteBlob(data)
+			if err != nil {
+				return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
+			}
+			edits[p] = blob
+		}
+		return store.Repo.EditTree(tree, edits)
+	})
+}
