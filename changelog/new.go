@@ -57,6 +57,10 @@ type LearningInput struct {
 	Evidence   Evidence
 	Supersedes string
 	Subject    string
+	// Files are the code files it cites, "PATH" or "PATH:FROM-TO": its
+	// anchors, with the evidence's files (their blobs are filled in when it
+	// is written).
+	Files []string
 }
 
 // NewLearning makes a learning.
@@ -93,8 +97,12 @@ func NewLearning(in LearningInput) (*Record, error) {
 		e := in.Evidence
 		ev = &e
 	}
+	anchors, err := AnchorsOf(in.Files, in.Evidence.Files)
+	if err != nil {
+		return nil, err
+	}
 	return &Record{Kind: KindLearning, Type: in.Type, Domain: in.Domain, Classification: in.Classification,
-		Resolution: in.Resolution, Evidence: ev, Supersedes: in.Supersedes, Subject: in.Subject, Body: in.Text}, nil
+		Resolution: in.Resolution, Evidence: ev, Anchors: anchors, Supersedes: in.Supersedes, Subject: in.Subject, Body: in.Text}, nil
 }
 
 // DecisionInput is what a decision says.

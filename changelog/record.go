@@ -217,6 +217,7 @@ func checkLabels(r *Record) error {
 // blob that is not a hash.
 func (a Anchor) Check() error {
 	if a.Path == "" || path.IsAbs(a.Path) || path.Clean(a.Path) != a.Path || a.Path == ".." || strings.HasPrefix(a.Path, "../") ||
+		strings.TrimSpace(a.Path) != a.Path ||
 		strings.ContainsAny(a.Path, "\\\n\r\x00") {
 		return fmt.Errorf("%q is not a clean path relative to the code repository", a.Path)
 	}

@@ -82,11 +82,15 @@ func runGet(ctx context.Context, env *Env, opts getOptions) error {
 		if reader != nil && reader.Dir != "" {
 			noteUses(env, reader.NoteUse(ex.Path))
 		}
+		store.Records.MarkExcerpt(ctx, store.Project.Root, &ex)
 		if opts.json {
 			return env.writeJSON(ex)
 		}
 		for i, line := range strings.Split(ex.Text, "\n") {
 			env.printf("%5d  %s\n", ex.From+i, line)
+		}
+		if len(ex.Stale) > 0 {
+			env.printf("(may be stale: %s)\n", strings.Join(ex.Stale, "; "))
 		}
 		if ex.More() {
 			env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", ex.Path, ex.To+1, min(ex.Lines, ex.To+readmodel.DefaultGetLines), ex.Lines)

@@ -16,6 +16,7 @@ type learnOptions struct {
 	classification string
 	resolution     string
 	files          []string
+	anchors        []string
 	evidenceCommit string
 	evidenceIssue  string
 	evidenceFiles  []string
@@ -34,10 +35,16 @@ with its resolution, a decision, a reference or a guide. Learnings belong to a
 domain and carry evidence; the commit and branch default to the code
 checkout's HEAD.
 
+Each file it cites (--file, with its lines if you like, and the evidence's
+files) becomes an anchor: the file's blob at the evidence commit. When that
+file changes or goes, search, get, query and prime mark the learning "may be
+stale"; 'planq revalidate ID' re-anchors it once you checked it still holds.
+
 A learning is not a log entry: "always run 'just check' before committing: the
 pre-commit hook catches unformatted SQL" is a learning; "added function X" is a
 log entry.`,
-		Example: `  planq learn "Tokens expire after 15 minutes; refresh on 401" --type pattern --domain auth
+		Example: `  planq learn "Tokens expire after 15 minutes; refresh on 401" --type pattern --domain auth \
+      --file internal/auth/jwt.go:40-62
   planq learn "go test hangs without -p 1 on CI" --type failure --domain ci \
       --resolution "set GOFLAGS=-p=1 in .ci/run" --classification foundational`,
 		Args: exactArgs(1, "the INSIGHT"),
@@ -52,7 +59,8 @@ log entry.`,
 	f.StringVar(&opts.domain, "domain", "", "`DOMAIN` it belongs to, like auth or ci (required)")
 	f.StringVar(&opts.classification, "classification", string(changelog.DefaultClassification), "`CLASS`: "+changelog.Join(changelog.Classifications, "|"))
 	f.StringVar(&opts.resolution, "resolution", "", "how a failure was resolved (required with --type failure)")
-	f.StringSliceVar(&opts.files, "files", nil, "code `FILES` it concerns (repeat or comma-separate)")
+	f.StringArrayVar(&opts.anchors, "file", nil, "code `PATH[:FROM-TO]` it cites (repeat): an anchor, so readers can tell when that code changed")
+	f.StringSliceVar(&opts.files, "files", nil, "code `FILES` it concerns (repeat or comma-separate); anchors too")
 	f.StringVar(&opts.evidenceCommit, "evidence-commit", "", "code `COMMIT` that shows it (default: HEAD of the agent's code checkout)")
 	f.StringVar(&opts.evidenceIssue, "evidence-issue", "", "`ISSUE` that shows it (URL or reference)")
 	f.StringSliceVar(&opts.evidenceFiles, "evidence-file", nil, "`FILE` that shows it (repeat or comma-separate)")
@@ -78,7 +86,7 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 			Issue:  opts.evidenceIssue,
 			Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
 		},
-		Supersedes: opts.supersedes, Subject: opts.subject,
+		Supersedes: opts.supersedes, Subject: opts.subject, Files: opts.anchors,
 	})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 
 type pruneOptions struct {
 	dryRun bool
+	stale  bool
 	json   bool
 }
 
@@ -33,7 +34,8 @@ Each archived learning gets an archive record (a tombstone marked archived that
 supersedes it), all in one commit on global whose message lists them: no reader
 on any branch shows them any more. Nothing is deleted: 'planq archive list'
 shows them, 'planq restore ID' brings one back. Learnings only an agent holds
-are not pruned: promote them first.
+are not pruned: promote them first. With --stale, learnings whose anchored code
+files (learn --file) are all gone from the code are archived too.
 
 --dry-run lists what would be archived and writes nothing. --json prints
 {"archived":[{"id","domain","type","classification","title","written",
@@ -44,13 +46,15 @@ are not pruned: promote them first.
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runPrune(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "list what would be archived; write nothing")
+	cmd.Flags().BoolVar(&opts.stale, "stale", false, "also archive learnings whose anchored code files are all gone")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: time.Now(), DryRun: opts.dryRun, Writer: writerOf(store)})
+		res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: time.Now(), DryRun: opts.dryRun, Writer: writerOf(store),
+			Stale: opts.stale, CodeDir: store.Project.Root})
 		if err != nil {
 			return err
 		}
@@ -62,9 +66,9 @@ func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
 		case len(res.Archived) == 0:
 			env.Log.Info("nothing is past its shelf life")
 		case opts.dryRun:
-			env.Log.Info(fmt.Sprintf("would archive %d learnings; nothing written", len(res.Archived)), "hint", "planq prune")
+			env.Log.Info(fmt.Sprintf("would archive %s; nothing written", learningsCount(len(res.Archived))), "hint", "planq prune")
 		default:
-			env.Log.Info(fmt.Sprintf("archived %d learnings", len(res.Archived)), "branch", project.GlobalBranch, "commit", short(res.Commit))
+			env.Log.Info("archived "+learningsCount(len(res.Archived)), "branch", project.GlobalBranch, "commit", short(res.Commit))
 		}
 		return nil
 	})
@@ -94,4 +98,11 @@ func writerOf(store *agent.Store) string {
 		return a.Name
 	}
 	return project.GlobalBranch
+}
+
+func learningsCount(n int) string {
+	if n == 1 {
+		return "1 learning"
+	}
+	return fmt.Sprintf("%d learnings", n)
 }

@@ -105,7 +105,7 @@ func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
 				env.Log.Warn("no learning in this domain", "domain", d, "domains", orNoneYet(domains))
 			}
 		}
-		out, err := prime.Expertise(p.Config.Project, recs, format)
+		out, err := prime.Expertise(p.Config.Project, recs, format, readmodel.CheckAnchors(ctx, p.Root, recs))
 		if err != nil {
 			return err
 		}

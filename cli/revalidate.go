@@ -1,15 +1,50 @@
 package cli
 
 import (
-	"errors"
+	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
 )
 
-// newRevalidateCmd is a placeholder until the command is built.
-func newRevalidateCmd(_ *Env) *cobra.Command {
-	return &cobra.Command{
-		Use: "revalidate ID", Short: "Re-anchor a learning to the code as it is now", Hidden: true,
-		RunE: func(*cobra.Command, []string) error { return errors.New("not built yet") },
+type revalidateOptions struct {
+	writeFlags
+}
+
+func newRevalidateCmd(env *Env) *cobra.Command {
+	var opts revalidateOptions
+	cmd := &cobra.Command{
+		Use:   "revalidate ID",
+		Short: "Re-anchor a learning to the code as it is now, after checking it",
+		Long: `Record that learning ID still holds: you checked it against the code. It is
+written again as a new version that supersedes it, with the same content,
+anchored to the code checkout's HEAD: its evidence commit, and the blob of each
+file it cites there. Readers stop marking it "may be stale", and its shelf life
+starts afresh.
+
+If it no longer holds, correct it ('planq edit ID') or retract it ('planq retract
+ID') instead.`,
+		Example: "  planq search 'token refresh'   # (may be stale: internal/auth/jwt.go changed since 2026-11-02)\n  planq revalidate pq-3f9a1c2e4b",
+		Args:    exactArgs(1, "the learning's ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRevalidate(cmd.Context(), env, opts, args[0])
+		},
 	}
+	opts.register(cmd)
+	return cmd
+}
+
+func runRevalidate(ctx context.Context, env *Env, opts revalidateOptions, id string) error {
+	store, a, err := env.openAgent(ctx, opts.agent)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	w, err := lifecycle.Revalidate(ctx, a, id, agent.WriteOptions{AllowSecret: opts.allowSecret})
+	if err != nil {
+		return err
+	}
+	return reportWritten(env, opts.writeFlags, w)
 }

@@ -103,6 +103,7 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		if err != nil {
 			return err
 		}
+		readmodel.MarkStale(ctx, store.Project.Root, res.Hits)
 		if a, err := store.Resolve(""); err == nil && a.Dir != "" {
 			ids := make([]string, len(res.Hits))
 			for i, h := range res.Hits {

@@ -35,7 +35,9 @@ refuses more without --force).
 
 --json prints [{"domain","current","superseded","retracted","archived","disputed",
 "disputed_weekly","by_type","by_classification","newest","oldest",
-"past_shelf_life","weekly","flattening","governance"}].`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
+"past_shelf_life","stale","weekly","flattening","governance"}]. stale counts the
+current learnings whose anchored code files changed or went since (see learn
+--file).`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
 			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), env, opts) },
@@ -46,7 +48,7 @@ refuses more without --force).
 
 func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		domains, problems, err := store.Records.Status(time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife))
+		domains, problems, err := store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), store.Project.Root)
 		if err != nil {
 			return err
 		}
@@ -57,7 +59,7 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 			return reportProblems(problems)
 		}
 		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
+		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tSTALE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
 		for _, d := range domains {
 			trend := weeklyTrend(d.Weekly)
 			if d.Flattening {
@@ -67,8 +69,8 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 			if d.Disputed > 0 {
 				disputed += " (" + weeklyTrend(d.DisputedWeekly) + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Archived, disputed,
-				d.PastShelfLife, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Archived, disputed,
+				d.PastShelfLife, d.Stale, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
 		}
 		if err := tw.Flush(); err != nil {
 			return err

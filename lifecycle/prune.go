@@ -19,9 +19,11 @@ import (
 type PruneOptions struct {
 	Now    time.Time
 	DryRun bool
-	// Gone, when set, also expires a learning it says is about code that
-	// is gone (prune --stale): every file it is anchored to was deleted.
-	Gone func(*changelog.Record) bool
+	// Stale also expires the learnings about code that is gone (prune
+	// --stale): every file they are anchored to is gone from the code
+	// checkout at CodeDir.
+	Stale   bool
+	CodeDir string
 	// Writer is who the archive records are written as.
 	Writer string
 }
@@ -51,8 +53,8 @@ type PruneResult struct {
 
 // Prune archives global's current learnings that outlived their shelf life
 // (the project's, see readmodel.ShelfLivesOf: unused for longer than it
-// since written or last used), and with opts.Gone those about code that is
-// gone: one archive record each (a tombstone marked archived that
+// since written or last used), and with opts.Stale those whose anchored
+// files are all gone from the code: one archive record each (a tombstone marked archived that
 // supersedes it), all in one commit on global whose message lists them.
 // Every reader of every branch stops showing them, agent branches' copies
 // included; nothing leaves history, and Restore brings one back. Learnings
@@ -67,9 +69,14 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 		return PruneResult{}, err
 	}
 	lives := readmodel.ShelfLivesOf(store.Project.Config.ShelfLife)
+	current := set.Current()
+	var gone map[string]bool
+	if opts.Stale {
+		gone = readmodel.CheckAnchors(ctx, opts.CodeDir, current).Gone
+	}
 	var res PruneResult
 	var markers []*changelog.Record
-	for _, r := range set.Current() {
+	for _, r := range current {
 		var reason string
 		switch {
 		case lives.Expired(r, lastUse[r.ID], opts.Now):
@@ -80,7 +87,7 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 				reason += "; never used"
 			}
 			reason += ")"
-		case opts.Gone != nil && opts.Gone(r):
+		case gone[r.ID]:
 			reason = "every file it is anchored to is gone from the code"
 		default:
 			continue
@@ -129,9 +136,9 @@ func days(d time.Duration) string {
 
 func pruneMessage(archived []Archived) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "prune: archive %d learning%s past their shelf life\n\n", len(archived), plural(len(archived)))
+	fmt.Fprintf(&b, "prune: archive %d learning%s\n\n", len(archived), plural(len(archived)))
 	for _, a := range archived {
-		fmt.Fprintf(&b, "- %s [%s/%s] %s\n", a.ID, a.Domain, a.Type, readmodel.Shorten(a.Title, 100))
+		fmt.Fprintf(&b, "- %s [%s/%s] %s\n  %s\n", a.ID, a.Domain, a.Type, readmodel.Shorten(a.Title, 100), a.Reason)
 	}
 	b.WriteString("\nNothing is deleted: 'planq archive list' shows them, 'planq restore ID' brings one back.\n")
 	return b.String()

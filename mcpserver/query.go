@@ -28,12 +28,12 @@ func (s *Server) registerQuery(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_query", Annotations: readOnly,
 		Description: "The team's learnings of one or more domains (or all), ranked as the session context ranks them: read a domain's expertise before you work in it.",
 		InputSchema: schemaFor[queryIn](enums{"types": values(changelog.KindLearning.Spec().Types), "classifications": values(changelog.Classifications)})},
-		func(_ context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) { return s.query(in) })
+		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
+			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) { return s.query(ctx, in) })
 		})
 }
 
-func (s *Server) query(in queryIn) (string, error) {
+func (s *Server) query(ctx context.Context, in queryIn) (string, error) {
 	since, err := readmodel.ParseSince(in.Since, time.Now())
 	if err != nil {
 		return "", err
@@ -53,7 +53,7 @@ func (s *Server) query(in queryIn) (string, error) {
 		return "", planqerr.New(planqerr.Invalid, "query", "names no domain").
 			WithHint("pass domains (there are: %s), or all: true", strings.Join(domains, ", "))
 	}
-	out, err := prime.Expertise(s.store.Project.Config.Project, recs, "markdown")
+	out, err := prime.Expertise(s.store.Project.Config.Project, recs, "markdown", readmodel.CheckAnchors(ctx, s.store.Project.Root, recs))
 	if err != nil {
 		return "", err
 	}

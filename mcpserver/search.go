@@ -39,17 +39,17 @@ func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: readOnly,
 		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, and before you start a task, search. Pass the question as query and two or three other phrasings as queries, including identifiers you expect the record to hold. Results: path:lines, kind, writer, date, and the lines that matched.",
 		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": values(readmodel.Scopes)})},
-		func(_ context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.search(a, in) })
+		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
+			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.search(ctx, a, in) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: readOnly,
 		Description: "Read lines of one record file from the state repository."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.get(a, in) })
+		func(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
+			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.get(ctx, a, in) })
 		})
 }
 
-func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
+func (s *Server) search(ctx context.Context, a *agent.Agent, in searchIn) (string, error) {
 	since, err := readmodel.ParseSince(in.Since, time.Now())
 	if err != nil {
 		return "", err
@@ -69,6 +69,7 @@ func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	readmodel.MarkStale(ctx, s.store.Project.Root, res.Hits)
 	if a.Dir != "" {
 		ids := make([]string, len(res.Hits))
 		for i, h := range res.Hits {
@@ -100,7 +101,7 @@ func (s *Server) search(a *agent.Agent, in searchIn) (string, error) {
 	return b.String() + next(calls...), nil
 }
 
-func (s *Server) get(a *agent.Agent, in getIn) (string, error) {
+func (s *Server) get(ctx context.Context, a *agent.Agent, in getIn) (string, error) {
 	ex, err := s.store.Records.Get(in.Path, in.From, in.To, a.Branch)
 	if err != nil {
 		return "", err
@@ -108,7 +109,11 @@ func (s *Server) get(a *agent.Agent, in getIn) (string, error) {
 	if a.Dir != "" {
 		_ = a.NoteUse(ex.Path) // uses only keep records fresh: a read never fails for one
 	}
+	s.store.Records.MarkExcerpt(ctx, s.store.Project.Root, &ex)
 	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", ex.Path, ex.From, ex.To, ex.Lines, ex.Text)
+	if len(ex.Stale) > 0 {
+		out += "\n(may be stale: " + strings.Join(ex.Stale, "; ") + ")"
+	}
 	if ex.More() {
 		return out + next(call("planq_get", "path", ex.Path, "from", ex.To+1)), nil
 	}

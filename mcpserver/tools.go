@@ -55,7 +55,7 @@ type learnIn struct {
 	Domain         string   `json:"domain" jsonschema:"area it belongs to, like auth or ci"`
 	Classification string   `json:"classification,omitempty" jsonschema:"how long it stays true (default tactical)"`
 	Resolution     string   `json:"resolution,omitempty" jsonschema:"how a failure was resolved (required for failures)"`
-	Files          []string `json:"files,omitempty" jsonschema:"code files it concerns"`
+	Files          []string `json:"files,omitempty" jsonschema:"code files it cites, path or path:from-to: anchored, so readers see when that code changes"`
 	Subject        string   `json:"subject,omitempty" jsonschema:"short key of what it is about"`
 	Force          bool     `json:"force,omitempty" jsonschema:"record it though its domain is at the hard limit of current learnings; better: a narrower domain"`
 }
@@ -137,7 +137,7 @@ func (s *Server) register(srv *mcp.Server) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
 					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
-					Evidence: changelog.Evidence{Files: in.Files}, Subject: in.Subject})
+					Files: in.Files, Subject: in.Subject})
 				if err == nil && !in.Force {
 					err = a.CheckDomainRoom(rec.Domain)
 				}

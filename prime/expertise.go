@@ -6,16 +6,28 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Expertise renders learnings, grouped by domain in the order of their
 // first learning, in one of prime's formats: what an agent reads of one
 // domain's expertise before it starts (planq query). Each learning reads as
-// in prime, with where to read it whole.
-func Expertise(project string, recs []*changelog.Record, format string) (string, error) {
+// in prime, with where to read it whole, and is marked when the code it
+// cites moved on (stale).
+func Expertise(project string, recs []*changelog.Record, format string, stale readmodel.Staleness) (string, error) {
+	type learning struct {
+		*changelog.Record
+		Stale []string `json:"stale,omitempty"`
+	}
 	type group struct {
-		Domain    string              `json:"domain"`
-		Learnings []*changelog.Record `json:"learnings"`
+		Domain    string     `json:"domain"`
+		Learnings []learning `json:"learnings"`
+	}
+	line := func(r learning) string {
+		if mark := stale.Mark(r.ID); mark != "" {
+			return indexLine(r.Record, " "+mark)
+		}
+		return indexLine(r.Record, "")
 	}
 	var groups []*group
 	at := map[string]*group{}
@@ -26,7 +38,7 @@ func Expertise(project string, recs []*changelog.Record, format string) (string,
 			at[r.Domain] = g
 			groups = append(groups, g)
 		}
-		g.Learnings = append(g.Learnings, r)
+		g.Learnings = append(g.Learnings, learning{r, stale.Notes[r.ID]})
 	}
 	var b strings.Builder
 	switch format {
@@ -35,7 +47,7 @@ func Expertise(project string, recs []*changelog.Record, format string) (string,
 		for _, g := range groups {
 			fmt.Fprintf(&b, "\n## %s (%d)\n", g.Domain, len(g.Learnings))
 			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "- %s\n", indent(indexLine(r, ""), "  "))
+				fmt.Fprintf(&b, "- %s\n", indent(line(r), "  "))
 			}
 		}
 	case "plain":
@@ -43,7 +55,7 @@ func Expertise(project string, recs []*changelog.Record, format string) (string,
 		for _, g := range groups {
 			fmt.Fprintf(&b, "\n%s (%d):\n", strings.ToUpper(g.Domain), len(g.Learnings))
 			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "  %s\n", indent(indexLine(r, ""), "  "))
+				fmt.Fprintf(&b, "  %s\n", indent(line(r), "  "))
 			}
 		}
 	case "xml":
@@ -51,7 +63,7 @@ func Expertise(project string, recs []*changelog.Record, format string) (string,
 		for _, g := range groups {
 			fmt.Fprintf(&b, "<domain name=%q count=\"%d\">\n", xmlText(g.Domain), len(g.Learnings))
 			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "<learning id=%q path=%q>%s</learning>\n", r.ID, xmlText(r.Path), xmlText(indexLine(r, "")))
+				fmt.Fprintf(&b, "<learning id=%q path=%q>%s</learning>\n", r.ID, xmlText(r.Path), xmlText(line(r)))
 			}
 			b.WriteString("</domain>\n")
 		}

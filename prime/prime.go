@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -85,7 +86,7 @@ type Document struct {
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed", "Stale", "Domains",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -130,11 +131,28 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
-	if err := relevant(store, s, func(id string, section string, priority int, format string, args ...any) {
-		add(section, priority, format, args...)
-		doc.Items[len(doc.Items)-1].Record = id
-	}); err != nil {
+	hits, err := relevant(store, s)
+	if err != nil {
 		return nil, err
+	}
+	learnings := s.Team // ranked already
+	limit := len(learnings)
+	if recovering {
+		limit = min(limit, 10)
+	}
+	learnings = learnings[:limit]
+	// Whether the code the shown records cite moved on: one git call for all.
+	shown := slices.Concat(learnings, s.Learnings)
+	for _, h := range hits {
+		if r := h.Record(); r != nil {
+			shown = append(shown, r)
+		}
+	}
+	stale := readmodel.CheckAnchors(ctx, codeDir(a), shown)
+	for _, h := range hits {
+		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
+			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
+		doc.Items[len(doc.Items)-1].Record = h.ID
 	}
 	// Each agent's latest entry: read once, for the lead's table and for
 	// what other agents did.
@@ -158,18 +176,23 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 			return nil, err
 		}
 	}
-	learnings := s.Team // ranked already
-	limit := len(learnings)
-	if recovering {
-		limit = min(limit, 10)
+	if opts.Role == RoleLead {
+		if err := domainItems(ctx, store, add); err != nil {
+			return nil, err
+		}
+		for _, r := range shown {
+			if mark := stale.Mark(r.ID); mark != "" {
+				add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
+			}
+		}
 	}
 	doc.Omitted = s.TeamTotal - limit
-	for _, r := range learnings[:limit] {
-		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, ""))
+	for _, r := range learnings {
+		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, withMark(stale.Mark(r.ID))))
 		doc.Items[len(doc.Items)-1].Record = r.ID
 	}
 	for _, r := range s.Learnings {
-		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"))
+		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"+withMark(stale.Mark(r.ID))))
 		doc.Items[len(doc.Items)-1].Record = r.ID
 	}
 	if !recovering {
@@ -194,13 +217,58 @@ func indexLine(r *changelog.Record, note string) string {
 	return readmodel.Line(r) + note + " — " + r.Path
 }
 
+// domainItems: for a lead, one line per domain that needs attention: too
+// large, past its shelf life, or disputed (see planq status).
+func domainItems(ctx context.Context, store *agent.Store, add func(string, int, string, ...any)) error {
+	domains, _, err := store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), "")
+	if err != nil {
+		return err
+	}
+	for _, d := range domains {
+		var why []string
+		if d.Governance != readmodel.GovernanceOK {
+			why = append(why, fmt.Sprintf("%d current learnings: %s", d.Current, d.Governance))
+		}
+		if d.PastShelfLife > 0 {
+			why = append(why, fmt.Sprintf("%d past their shelf life (planq prune)", d.PastShelfLife))
+		}
+		if d.Disputed > 0 {
+			why = append(why, fmt.Sprintf("%d disputed", d.Disputed))
+		}
+		if len(why) == 0 {
+			continue
+		}
+		if d.Flattening {
+			why = append(why, "insight rate flattening")
+		}
+		add("Domains", 3, "%s: %s (planq status)", d.Domain, strings.Join(why, ", "))
+	}
+	return nil
+}
+
+// withMark is a record's staleness mark as a note after its line.
+func withMark(mark string) string {
+	if mark == "" {
+		return ""
+	}
+	return " " + mark
+}
+
+// codeDir is the code checkout whose files the agent's records cite: its
+// workspace, or (global, read from a lead's checkout) the project's.
+func codeDir(a *agent.Agent) string {
+	if a.Workspace != "" {
+		return a.Workspace
+	}
+	return a.Store().Project.Root
+}
+
 // maxRelevant is how many records the task's search shows.
 const maxRelevant = 5
 
 // relevant searches for the agent's task (its focus, its branch's context
-// and the handoff it picks up) as planq search would, and lists the best
-// records with where to read them whole.
-func relevant(store *agent.Store, s *Summary, add func(string, string, int, string, ...any)) error {
+// and the handoff it picks up) as planq search would: the best records.
+func relevant(store *agent.Store, s *Summary) ([]readmodel.Hit, error) {
 	task := []string{s.Focus}
 	if c := s.BranchContext; c != nil {
 		task = append(task, c.Body)
@@ -208,15 +276,7 @@ func relevant(store *agent.Store, s *Summary, add func(string, string, int, stri
 	if h := s.Handoff; h != nil {
 		task = append(task, h.Body)
 	}
-	hits, err := store.Records.Relevant(task, maxRelevant)
-	if err != nil {
-		return err
-	}
-	for _, h := range hits {
-		add(h.ID, "Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
-			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To)
-	}
-	return nil
+	return store.Records.Relevant(task, maxRelevant)
 }
 
 // otherAgents says what the other agents did lately: each one's latest entry.

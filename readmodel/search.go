@@ -1,6 +1,7 @@
 package readmodel
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -70,6 +71,11 @@ type Hit struct {
 	From    int     `json:"from"`
 	To      int     `json:"to"`
 	Snippet string  `json:"snippet"`
+	// Stale says which of the code files the record cites moved on since
+	// (MarkStale), when any did.
+	Stale []string `json:"stale,omitempty"`
+	// record is what the hit shows, for MarkStale's check of its anchors.
+	record *changelog.Record
 }
 
 // Results are the hits of a search, best first.
@@ -302,7 +308,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 			title = r.Decision // what every listing calls a decision
 		}
 		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
-			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet})
+			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet, record: r})
 	}
 	return res, nil
 }
@@ -405,7 +411,29 @@ func (h Hit) Header() string {
 	if h.Status == changelog.StatusDisputed {
 		s += "  [disputed]"
 	}
+	if len(h.Stale) > 0 {
+		s += "  (may be stale: " + strings.Join(h.Stale, "; ") + ")"
+	}
 	return s
+}
+
+// Record is the record the hit shows (nil for a hit made elsewhere).
+func (h Hit) Record() *changelog.Record { return h.record }
+
+// MarkStale checks the anchors of the hits' records against the code
+// checkout at codeDir (one git call for all; see CheckAnchors) and notes on
+// each hit what moved on.
+func MarkStale(ctx context.Context, codeDir string, hits []Hit) {
+	recs := make([]*changelog.Record, 0, len(hits))
+	for _, h := range hits {
+		if h.record != nil {
+			recs = append(recs, h.record)
+		}
+	}
+	st := CheckAnchors(ctx, codeDir, recs)
+	for i := range hits {
+		hits[i].Stale = st.Notes[hits[i].ID]
+	}
 }
 
 // Locate turns what a person or agent names a record by into a path and a
@@ -480,6 +508,8 @@ type Excerpt struct {
 	To     int    `json:"to"`
 	Lines  int    `json:"lines"`
 	Text   string `json:"text"`
+	// Stale says which code files the record cites moved on (MarkExcerpt).
+	Stale []string `json:"stale,omitempty"`
 }
 
 // More reports whether the file goes on past the excerpt.

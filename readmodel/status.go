@@ -1,6 +1,7 @@
 package readmodel
 
 import (
+	"context"
 	"sort"
 	"time"
 
@@ -45,6 +46,9 @@ type DomainStatus struct {
 	// were written, over the same weeks as Weekly: whether contradictions
 	// grow or settle.
 	DisputedWeekly []int `json:"disputed_weekly"`
+	// Stale counts current learnings some of whose anchored code files
+	// changed or went since they were written (see CheckAnchors).
+	Stale int `json:"stale"`
 	// Weekly counts the learnings written in each of the last TrendWeeks
 	// weeks, oldest first; Flattening says the last half of them brought
 	// at most half as many as the first.
@@ -62,9 +66,10 @@ const (
 )
 
 // Status describes every domain's learnings on global and every agent
-// branch (each record once), as of now, with the project's shelf lives,
-// sorted by domain; and the files that did not read.
-func (rd *Reader) Status(now time.Time, life ShelfLives) ([]DomainStatus, []string, error) {
+// branch (each record once), as of now, with the project's shelf lives and
+// their anchors checked against the code checkout at codeDir ("": not
+// checked), sorted by domain; and the files that did not read.
+func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, codeDir string) ([]DomainStatus, []string, error) {
 	set, err := rd.All(changelog.KindLearning)
 	if err != nil {
 		return nil, nil, err
@@ -80,6 +85,7 @@ func (rd *Reader) Status(now time.Time, life ShelfLives) ([]DomainStatus, []stri
 		}
 	}
 	byDomain := map[string]*DomainStatus{}
+	var current []*changelog.Record
 	for _, r := range set.Records {
 		if r.Tombstone {
 			continue // a retraction, counted on what it retracts
@@ -107,6 +113,7 @@ func (rd *Reader) Status(now time.Time, life ShelfLives) ([]DomainStatus, []stri
 			continue
 		}
 		d.Current++
+		current = append(current, r)
 		d.ByType[string(r.Type)]++
 		d.ByClassification[string(r.Classification)]++
 		if r.Status == changelog.StatusDisputed {
@@ -123,6 +130,12 @@ func (rd *Reader) Status(now time.Time, life ShelfLives) ([]DomainStatus, []stri
 		}
 		if life.Expired(r, lastUse[r.ID], now) {
 			d.PastShelfLife++
+		}
+	}
+	stale := CheckAnchors(ctx, codeDir, current)
+	for _, r := range current {
+		if len(stale.Notes[r.ID]) > 0 {
+			byDomain[r.Domain].Stale++
 		}
 	}
 	out := make([]DomainStatus, 0, len(byDomain))

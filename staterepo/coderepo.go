@@ -252,3 +252,38 @@ func (c *CodeRepo) RootCommits(ctx context.Context) ([]string, error) {
 	}
 	return strings.Fields(out), nil
 }
+
+// Blobs returns the blob of each of paths in the tree of rev (a commit, or
+// HEAD): one git ls-tree for them all, paths taken literally. A path rev
+// does not hold is absent from the map. Many paths are listed from the
+// whole tree instead, so the command line stays short.
+func (c *CodeRepo) Blobs(ctx context.Context, rev string, paths []string) (map[string]string, error) {
+	out := make(map[string]string, len(paths))
+	if len(paths) == 0 {
+		return out, nil
+	}
+	args := []string{"--literal-pathspecs", "ls-tree", "-r", "-z", "--end-of-options", rev}
+	if len(paths) <= maxPathArgs {
+		args = append(append(args, "--"), paths...)
+	}
+	listing, err := c.git.Run(ctx, args...)
+	if err != nil {
+		return nil, fmt.Errorf("failed to list %s of %s: %w", strings.Join(paths[:min(len(paths), 3)], ", "), rev, err)
+	}
+	wanted := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		wanted[p] = true
+	}
+	for _, entry := range strings.Split(listing, "\x00") {
+		// "<mode> blob <hash>\t<path>"
+		meta, p, ok := strings.Cut(entry, "\t")
+		fields := strings.Fields(meta)
+		if ok && len(fields) == 3 && fields[1] == "blob" && wanted[p] {
+			out[p] = fields[2]
+		}
+	}
+	return out, nil
+}
+
+// maxPathArgs bounds the paths Blobs names on git's command line.
+const maxPathArgs = 256

@@ -6,8 +6,9 @@ import (
 	"time"
 )
 
-// benchLifecycle: planq validate (at most 2 s) and planq status (at most
-// 100 ms) at 50,000 records (issue 14), in a project seeded as the scale
+// benchLifecycle: planq validate (at most 2 s), planq status (at most
+// 100 ms) and the dry runs of prune and dedupe (at most 1 s each) at 50,000
+// records (issue 14), in a project seeded as the scale
 // measurement seeds one: 8 agents, every one promoted into global, so that
 // each reads global and every agent branch. Each is run once to fill the
 // caches, then timed as a whole process.
@@ -28,6 +29,7 @@ func benchLifecycle(dir string) bool {
 	}{
 		{[]string{"validate"}, 2 * time.Second},
 		{[]string{"status"}, 100 * time.Millisecond},
+		{[]string{"prune", "--dry-run"}, time.Second},
 	} {
 		c, _ := measureScale(repo, "", slowRuns(), m.args...)
 		fmt.Printf("lifecycle: planq %-9s at %s records: %s (target <= %s)\n", m.args[0], commas(n), c, ms(m.target))
