@@ -20,6 +20,7 @@ type primeOptions struct {
 	role   string
 	source string
 	dryRun bool
+	asOf   asOfFlag
 }
 
 func newPrimeCmd(env *Env) *cobra.Command {
@@ -54,6 +55,7 @@ the layout. Outside a planq project, prime prints nothing and exits 0.`,
 	f.StringVar(&opts.role, "role", prime.RoleAgent, "`ROLE`: agent|lead")
 	f.StringVar(&opts.source, "source", prime.SourceStartup, "how the session started: startup|resume|compact|clear")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "list what is included and left out, with sizes")
+	opts.asOf.register(cmd)
 	return cmd
 }
 
@@ -76,7 +78,7 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun})
+	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun, AsOf: opts.asOf.spec})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type queryOptions struct {
 	allVersions     bool
 	format          string
 	json            bool
+	asOf            asOfFlag
 }
 
 func newQueryCmd(env *Env) *cobra.Command {
@@ -56,6 +57,7 @@ that wants one domain's expertise before it starts.
 	f.BoolVar(&opts.allVersions, "all-versions", false, "superseded versions too (retracted ones never)")
 	f.StringVar(&opts.format, "format", "markdown", "output `FORMAT`: "+strings.Join(prime.Formats, "|"))
 	f.BoolVar(&opts.json, "json", false, "print as JSON (--format json)")
+	opts.asOf.register(cmd)
 	return cmd
 }
 
@@ -92,6 +94,9 @@ func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
 		return err
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
+		if err := opts.asOf.pin(ctx, env, store); err != nil {
+			return err
+		}
 		recs, domains, problems, err := store.Records.Learnings(filter)
 		if err != nil {
 			return err

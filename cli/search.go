@@ -27,6 +27,7 @@ type searchOptions struct {
 	full        bool
 	limit       int
 	json        bool
+	asOf        asOfFlag
 }
 
 func newSearchCmd(env *Env) *cobra.Command {
@@ -73,6 +74,7 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")
 	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	opts.asOf.register(cmd)
 	return cmd
 }
 
@@ -82,6 +84,9 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		return err
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
+		if err := opts.asOf.pin(ctx, env, store); err != nil {
+			return err
+		}
 		q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
 			Domains: splitList(opts.domains), Agents: splitList(opts.agents), Since: since, AllVersions: opts.allVersions}}
 		for _, k := range splitList(opts.kinds) {
@@ -104,7 +109,7 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 			return err
 		}
 		readmodel.MarkStale(ctx, store.Project.Root, res.Hits)
-		if a, err := store.Resolve(""); err == nil && a.Dir != "" {
+		if a, err := store.Resolve(""); err == nil && a.Dir != "" && opts.asOf.spec == "" {
 			ids := make([]string, len(res.Hits))
 			for i, h := range res.Hits {
 				ids[i] = h.ID

@@ -27,6 +27,9 @@ type PrimeOptions struct {
 	// Preview builds the document without counting what it shows as used
 	// (prime --dry-run).
 	Preview bool
+	// AsOf, when set, builds it from the memory as it was then (a date or a
+	// commit; see readmodel.Reader.PinAsOf); nothing is counted as used.
+	AsOf string
 }
 
 // Prime builds what an agent is told at session start and fits it to the
@@ -38,6 +41,12 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 		return "", nil, err
 	}
 	defer func() { _ = store.Close() }() // the cache is only a shortcut
+	if opts.AsOf != "" {
+		if _, err := store.Records.PinAsOf(ctx, opts.AsOf); err != nil {
+			return "", nil, err
+		}
+		opts.Preview = true
+	}
 	a, err := store.Resolve(opts.Agent)
 	if err != nil {
 		// Where no agent is mounted (a lead's main checkout, say), the
