@@ -1,15 +1,105 @@
 package cli
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/readmodel"
 )
 
-// newDedupeCmd is a placeholder until the command is built.
-func newDedupeCmd(_ *Env) *cobra.Command {
-	return &cobra.Command{
-		Use: "dedupe", Short: "Find and merge duplicate learnings", Hidden: true,
-		RunE: func(*cobra.Command, []string) error { return errors.New("not built yet") },
+type dedupeOptions struct {
+	writeFlags
+	dryRun bool
+}
+
+func newDedupeCmd(env *Env) *cobra.Command {
+	var opts dedupeOptions
+	cmd := &cobra.Command{
+		Use:   "dedupe",
+		Short: "Find learnings and decisions that say the same thing, and keep one",
+		Long: fmt.Sprintf(`Find the current learnings and decisions, on global and every agent branch,
+that say the same thing, across agents and domains, and show them in groups:
+exact (the same words, once case, spacing and final punctuation are folded) or
+near (the same subject, or %.0f%% of the same words, stemmed). Each group keeps
+the record global holds, else the one citing most sources, else the oldest.
+
+Without --dry-run, every other record of each group is retracted with a
+tombstone that names the one kept: one commit on the agent's branch, which
+promote carries to global. Nothing is deleted; 'planq show ID --history' shows
+each.
+
+--json prints [{"kind","reason","keep":{"id","kind","agent","domain","title",
+"time","on_global"},"duplicates":[...]}].`, lifecycle.NearThreshold*100),
+		Example: "  planq dedupe --dry-run\n  planq dedupe\n  planq context promote --all",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runDedupe(cmd.Context(), env, opts) },
 	}
+	opts.register(cmd)
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "show the groups; write nothing")
+	return cmd
+}
+
+func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
+	var groups []lifecycle.Group
+	var written []agent.Written
+	err := withStore(ctx, env, func(store *agent.Store) error {
+		var err error
+		if groups, err = lifecycle.FindDuplicates(store); err != nil || opts.dryRun || len(groups) == 0 {
+			return err
+		}
+		a, err := store.Resolve(opts.agent)
+		if err != nil {
+			return err
+		}
+		written, err = lifecycle.Dedupe(ctx, a, groups, agent.WriteOptions{AllowSecret: opts.allowSecret})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		if groups == nil {
+			groups = []lifecycle.Group{}
+		}
+		return env.writeJSON(groups)
+	}
+	drop := "retracted"
+	if opts.dryRun {
+		drop = "duplicate"
+	}
+	for i, g := range groups {
+		if i > 0 {
+			env.printf("\n")
+		}
+		env.printf("%s %s duplicates:\n  %-9s %s\n", g.Reason, g.Kind, "keep", copyLine(g.Keep))
+		for _, d := range g.Duplicates {
+			env.printf("  %-9s %s\n", drop, copyLine(d))
+		}
+	}
+	switch {
+	case len(groups) == 0:
+		env.Log.Info("no duplicates")
+	case opts.dryRun:
+		env.Log.Info(fmt.Sprintf("%d groups; nothing written", len(groups)), "hint", "planq dedupe")
+	case len(written) > 0:
+		env.Log.Info(fmt.Sprintf("retracted %d duplicates", len(written)), "agent", written[0].Agent, "commit", short(written[0].Commit))
+	}
+	return nil
+}
+
+func copyLine(c lifecycle.Copy) string {
+	where := "agent " + c.Agent
+	if c.OnGlobal {
+		where = "global"
+	}
+	domain := ""
+	if c.Domain != "" {
+		domain = c.Domain + ", "
+	}
+	return fmt.Sprintf("%s (%s, %s%s) %s", c.ID, where, domain, c.Time.Local().Format(time.DateOnly), readmodel.Shorten(c.Title, 80))
 }

@@ -30,6 +30,7 @@ func benchLifecycle(dir string) bool {
 		{[]string{"validate"}, 2 * time.Second},
 		{[]string{"status"}, 100 * time.Millisecond},
 		{[]string{"prune", "--dry-run"}, time.Second},
+		{[]string{"dedupe", "--dry-run"}, time.Second},
 	} {
 		c, _ := measureScale(repo, "", slowRuns(), m.args...)
 		fmt.Printf("lifecycle: planq %-9s at %s records: %s (target <= %s)\n", m.args[0], commas(n), c, ms(m.target))

@@ -1,0 +1,282 @@
+package lifecycle
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/search"
+)
+
+// NearThreshold is how alike two records' words must be to be near
+// duplicates: the Jaccard similarity of their sets of (stemmed) words. At
+// 0.8, "Tokens expire after 15 minutes; refresh on 401" and "tokens expire
+// after 15 minutes, refresh them on a 401" group; two learnings that share
+// a topic but say different things do not (dedupe_test.go holds both).
+const NearThreshold = 0.8
+
+// minNearWords keeps short texts out of near matching: on three words, one
+// word's difference is the whole meaning.
+const minNearWords = 4
+
+// Copy is one record of a duplicate group.
+type Copy struct {
+	ID       string         `json:"id"`
+	Kind     changelog.Kind `json:"kind"`
+	Agent    string         `json:"agent"`
+	Domain   string         `json:"domain,omitempty"`
+	Title    string         `json:"title"`
+	Time     time.Time      `json:"time"`
+	OnGlobal bool           `json:"on_global"`
+}
+
+// Group is records that say the same thing: exact (the same words, once
+// case, spacing and final punctuation are folded) or near (the same
+// subject, or nearly the same words). Keep is the one dedupe keeps.
+type Group struct {
+	Kind       changelog.Kind `json:"kind"`
+	Reason     string         `json:"reason"`
+	Keep       Copy           `json:"keep"`
+	Duplicates []Copy         `json:"duplicates"`
+}
+
+// Reasons a group was formed.
+const (
+	ReasonExact = "exact"
+	ReasonNear  = "near"
+)
+
+// FindDuplicates groups the current learnings and decisions of global and
+// every agent branch (each record once) that say the same thing, across
+// agents and domains. In each group it keeps the record global holds, then
+// the one citing most sources, then the oldest. Groups come largest first.
+func FindDuplicates(store *agent.Store) ([]Group, error) {
+	set, err := store.Records.All(changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return nil, err
+	}
+	global, err := store.Records.Branch(project.GlobalBranch, changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return nil, err
+	}
+	onGlobal := make(map[string]bool, len(global.Records))
+	for _, r := range global.Records {
+		onGlobal[r.ID] = true
+	}
+	recs := set.Current()
+	uf := newUnion(len(recs))
+	exact := map[string]int{}
+	subject := map[string]int{}
+	for i, r := range recs {
+		if j, ok := exact[exactKey(r)]; ok {
+			uf.join(i, j, ReasonExact)
+		} else {
+			exact[exactKey(r)] = i
+		}
+		if r.Subject == "" {
+			continue
+		}
+		key := string(r.Kind) + "\x00" + strings.ToLower(strings.Join(strings.Fields(r.Subject), " "))
+		if j, ok := subject[key]; ok {
+			uf.join(i, j, ReasonNear)
+		} else {
+			subject[key] = i
+		}
+	}
+	for _, p := range nearPairs(recs) {
+		uf.join(p[0], p[1], ReasonNear)
+	}
+	members := map[int][]int{}
+	for i := range recs {
+		root := uf.find(i)
+		members[root] = append(members[root], i)
+	}
+	var groups []Group
+	for root, idx := range members {
+		if len(idx) < 2 {
+			continue
+		}
+		copies := make([]Copy, len(idx))
+		for k, i := range idx {
+			r := recs[i]
+			copies[k] = Copy{ID: r.ID, Kind: r.Kind, Agent: r.Agent, Domain: r.Domain, Title: readmodel.Title(r), Time: r.Timestamp, OnGlobal: onGlobal[r.ID]}
+		}
+		sources := map[string]int{}
+		for _, i := range idx {
+			sources[recs[i].ID] = len(recs[i].Sources)
+		}
+		sort.Slice(copies, func(a, b int) bool {
+			ca, cb := copies[a], copies[b]
+			switch {
+			case ca.OnGlobal != cb.OnGlobal:
+				return ca.OnGlobal
+			case sources[ca.ID] != sources[cb.ID]:
+				return sources[ca.ID] > sources[cb.ID]
+			case !ca.Time.Equal(cb.Time):
+				return ca.Time.Before(cb.Time)
+			}
+			return ca.ID < cb.ID
+		})
+		groups = append(groups, Group{Kind: recs[root].Kind, Reason: uf.reason[root], Keep: copies[0], Duplicates: copies[1:]})
+	}
+	sort.Slice(groups, func(a, b int) bool {
+		if len(groups[a].Duplicates) != len(groups[b].Duplicates) {
+			return len(groups[a].Duplicates) > len(groups[b].Duplicates)
+		}
+		return groups[a].Keep.ID < groups[b].Keep.ID
+	})
+	return groups, nil
+}
+
+// exactKey is what a record says, folded: a learning's text and resolution,
+// a decision's choice and rationale; its domain and type left out, so the
+// same words filed under two domains are one learning.
+func exactKey(r *changelog.Record) string {
+	fold := func(s string) string {
+		s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+		return strings.TrimRight(s, ".!;:, ")
+	}
+	if r.Kind == changelog.KindDecision {
+		return "decision\x00" + fold(r.Decision) + "\x00" + fold(r.Rationale)
+	}
+	return "learning\x00" + fold(r.Body) + "\x00" + fold(r.Resolution)
+}
+
+// nearPairs finds the pairs of records of one kind whose word sets have a
+// Jaccard similarity of at least NearThreshold, without comparing every
+// pair: each set's words are ordered rarest first, and two sets that alike
+// must share a word among the first len - ceil(t*len) + 1 of each (prefix
+// filtering), so only records sharing such a word are compared.
+func nearPairs(recs []*changelog.Record) [][2]int {
+	sets := make([][]string, len(recs))
+	freq := map[string]int{}
+	for i, r := range recs {
+		text := r.Body
+		if r.Kind == changelog.KindDecision {
+			text = r.Decision + " " + r.Rationale
+		}
+		seen := map[string]bool{}
+		for _, t := range search.Terms(text) {
+			if !seen[t] {
+				seen[t] = true
+				sets[i] = append(sets[i], t)
+				freq[t]++
+			}
+		}
+	}
+	index := map[string][]int{}
+	var pairs [][2]int
+	compared := map[[2]int]bool{}
+	for i, words := range sets {
+		if len(words) < minNearWords {
+			continue
+		}
+		sort.Slice(words, func(a, b int) bool {
+			if freq[words[a]] != freq[words[b]] {
+				return freq[words[a]] < freq[words[b]]
+			}
+			return words[a] < words[b]
+		})
+		prefix := len(words) - int(math.Ceil(NearThreshold*float64(len(words)))) + 1
+		for _, w := range words[:prefix] {
+			for _, j := range index[w] {
+				key := [2]int{j, i}
+				if compared[key] || recs[i].Kind != recs[j].Kind {
+					continue
+				}
+				compared[key] = true
+				if jaccard(sets[i], sets[j]) >= NearThreshold {
+					pairs = append(pairs, key)
+				}
+			}
+			index[w] = append(index[w], i)
+		}
+	}
+	return pairs
+}
+
+func jaccard(a, b []string) float64 {
+	in := make(map[string]bool, len(a))
+	for _, w := range a {
+		in[w] = true
+	}
+	both := 0
+	for _, w := range b {
+		if in[w] {
+			both++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
+}
+
+// union is a union-find over record indexes that remembers why each group
+// formed: exact until a near match joins it.
+type union struct {
+	parent []int
+	reason map[int]string
+}
+
+func newUnion(n int) *union {
+	u := &union{parent: make([]int, n), reason: map[int]string{}}
+	for i := range u.parent {
+		u.parent[i] = i
+	}
+	return u
+}
+
+func (u *union) find(i int) int {
+	for u.parent[i] != i {
+		u.parent[i] = u.parent[u.parent[i]]
+		i = u.parent[i]
+	}
+	return i
+}
+
+func (u *union) join(a, b int, reason string) {
+	ra, rb := u.find(a), u.find(b)
+	why := reason
+	if u.reason[ra] == ReasonNear || u.reason[rb] == ReasonNear {
+		why = ReasonNear
+	}
+	if ra != rb {
+		u.parent[rb] = ra
+	}
+	u.reason[ra] = why
+}
+
+// Dedupe keeps one record of each group and retracts the others, each with
+// a tombstone that names the one kept: one commit on the agent's branch,
+// which promote carries to global like any retraction. Nothing is deleted.
+func Dedupe(ctx context.Context, a *agent.Agent, groups []Group, opts agent.WriteOptions) ([]agent.Written, error) {
+	set, err := a.Store().Records.All(changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return nil, err
+	}
+	v := index(set.Records)
+	var tombs []*changelog.Record
+	for _, g := range groups {
+		for _, d := range g.Duplicates {
+			r, err := v.current(d.ID)
+			if err != nil {
+				return nil, err
+			}
+			t, err := changelog.NewTombstone(r, "duplicate of "+g.Keep.ID)
+			if err != nil {
+				return nil, err
+			}
+			t.DependsOn = []string{g.Keep.ID}
+			tombs = append(tombs, t)
+		}
+	}
+	if len(tombs) == 0 {
+		return nil, nil
+	}
+	return a.WriteMany(ctx, tombs, fmt.Sprintf("dedupe: retract %d duplicates of %d records", len(tombs), len(groups)), opts)
+}
