@@ -197,8 +197,8 @@ func checkLearning(r *Record) error {
 // clean paths inside the code repository.
 func checkLabels(r *Record) error {
 	for _, t := range r.Tags {
-		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\n\r") || len(t) > 100 {
-			return fieldErr("tags", "%q is not a tag (one line of at most 100 characters)", t)
+		if strings.TrimSpace(t) == "" || strings.ContainsAny(t, "\n\r") || len(t) > 1000 {
+			return fieldErr("tags", "%q is not a tag (one line of at most 1000 characters)", t)
 		}
 	}
 	if strings.ContainsAny(r.Origin, "\n\r") || len(r.Origin) > 200 {

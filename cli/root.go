@@ -275,4 +275,14 @@ func maxArgs(n int, names string) cobra.PositionalArgs {
 	}
 }
 
+// rangeArgs is cobra.RangeArgs with planq's usage error and message.
+func rangeArgs(lo, hi int, names string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usagef("%s: expects %s, got %d argument(s)", cmd.CommandPath(), names, len(args))
+		}
+		return nil
+	}
+}
+
 func nowUTC() time.Time { return time.Now().UTC() }
