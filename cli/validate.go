@@ -2,17 +2,21 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/readmodel"
 )
 
 type validateOptions struct {
-	json bool
+	json  bool
+	fix   bool
+	agent string
 }
 
 func newValidateCmd(env *Env) *cobra.Command {
@@ -29,22 +33,49 @@ no versions supersede each other in a ring.
 
 Each problem is a line 'path:line: problem' (the line when one line is to
 blame), then the check and the branches that hold the file. Exits 1 when
-anything is wrong, 0 when nothing is. Nothing is changed: fix a file in the
-.planq/agent of the agent whose branch holds it, and commit.
+anything is wrong, 0 when nothing is.
 
---json prints [{"path","line","check","problem","branches"}].`,
+Without --fix nothing is changed. --fix repairs, in the agent's own worktree
+(this workspace's, or --agent's), what is safe to repair, in one commit: a
+value of a fixed set (kind, type, classification, status, domain) in the wrong
+case or with stray spaces, and a record at the wrong place (moved to where its
+kind, shard and ID say, unless a file is there). A file is changed only if it
+then reads as a record. The rest is listed for a person: fix it in the
+.planq/agent of the agent whose branch holds it (or run --fix there), and
+commit.
+
+--json prints [{"path","line","check","problem","branches"}]; with --fix,
+{"fixed":[{"path","to","what"}],"commit","left":[...]}.`,
 		Example: `  planq validate
+  planq validate --fix
   planq validate --json | jq -r '.[].path'`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runValidate(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print findings as JSON")
+	cmd.Flags().BoolVar(&opts.fix, "fix", false, "repair what is safe to repair in the agent's worktree, in one commit")
+	cmd.Flags().StringVar(&opts.agent, "agent", "", "with --fix: repair agent `NAME`'s worktree (default: the one mounted here)")
 	return cmd
 }
 
 func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
 	var findings []readmodel.Finding
+	var fixed *lifecycle.FixResult
 	err := withStore(ctx, env, func(store *agent.Store) error {
+		if opts.fix {
+			a, err := store.Resolve(opts.agent)
+			if err != nil {
+				return err
+			}
+			res, err := lifecycle.Fix(ctx, a)
+			if err != nil {
+				return err
+			}
+			fixed = &res
+			if res.Commit != "" {
+				env.Log.Info(fmt.Sprintf("repaired %d record files", len(res.Fixed)), "agent", a.Name, "commit", short(res.Commit))
+			}
+		}
 		var err error
 		findings, err = store.Records.Validate()
 		return err
@@ -52,11 +83,34 @@ func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
 	if err != nil {
 		return err
 	}
-	if opts.json {
+	if opts.json && fixed != nil {
+		if findings == nil {
+			findings = []readmodel.Finding{}
+		}
+		if fixed.Fixed == nil {
+			fixed.Fixed = []lifecycle.Fixed{}
+		}
+		if err := env.writeJSON(struct {
+			Fixed  []lifecycle.Fixed   `json:"fixed"`
+			Commit string              `json:"commit,omitempty"`
+			Left   []readmodel.Finding `json:"left"`
+		}{fixed.Fixed, fixed.Commit, findings}); err != nil {
+			return err
+		}
+	} else if opts.json {
 		if err := env.writeJSON(findings); err != nil {
 			return err
 		}
 	} else {
+		if fixed != nil {
+			for _, f := range fixed.Fixed {
+				if f.To != "" {
+					env.printf("fixed: %s -> %s: %s\n", f.Path, f.To, f.What)
+				} else {
+					env.printf("fixed: %s: %s\n", f.Path, f.What)
+				}
+			}
+		}
 		for _, f := range findings {
 			where := f.Path
 			if f.Line > 0 {

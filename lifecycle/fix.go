@@ -1,0 +1,134 @@
+package lifecycle
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+)
+
+// Fixed is one repair validate --fix made.
+type Fixed struct {
+	Path string `json:"path"`
+	// To is where the file went, when it moved.
+	To   string `json:"to,omitempty"`
+	What string `json:"what"`
+}
+
+// FixResult is what Fix repaired, in which commit.
+type FixResult struct {
+	Fixed  []Fixed `json:"fixed"`
+	Commit string  `json:"commit,omitempty"`
+}
+
+// enumLine matches a frontmatter line of a field whose values are a fixed
+// set: the value may be put right by case and spacing alone.
+var enumLine = regexp.MustCompile(`^(kind|type|classification|status|domain):([ \t]*)(.*?)[ \t]*$`)
+
+// Fix repairs, in the agent's worktree, what is safe to repair in its
+// record files, and commits the repairs in one commit: a value of a fixed
+// set (kind, type, classification, status, domain) in the wrong case or
+// with stray spaces, and a record at the wrong place (moved to where its
+// kind, shard and ID say, unless another file is there). A file is touched
+// only if it then reads as a record; nothing else is changed: what is left
+// is for a person (Validate names it).
+func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
+	changes := map[string][]byte{}
+	var res FixResult
+	for _, dir := range changelog.Dirs() {
+		root := filepath.Join(a.Dir, dir)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if d.IsDir() || d.Name() == project.ReadmeFile || !strings.HasSuffix(d.Name(), ".md") {
+				return nil
+			}
+			rel, err := filepath.Rel(a.Dir, p)
+			if err != nil {
+				return err
+			}
+			rel = filepath.ToSlash(rel)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return fmt.Errorf("failed to read %s: %w", rel, err)
+			}
+			if _, err := changelog.Parse(rel, data); err == nil {
+				return nil
+			}
+			fixed, what := normalize(data)
+			rec, err := changelog.Parse("", fixed)
+			if err != nil {
+				return nil // not safe to repair: left for a person
+			}
+			want := changelog.RecordPath(rec)
+			if want != rel {
+				if _, taken := changes[want]; taken {
+					return nil
+				}
+				if _, err := os.Stat(filepath.Join(a.Dir, filepath.FromSlash(want))); err == nil {
+					return nil
+				}
+				changes[rel], changes[want] = nil, fixed
+				res.Fixed = append(res.Fixed, Fixed{Path: rel, To: want, What: strings.Join(append(what, "moved to where its kind, shard and ID say"), "; ")})
+				return nil
+			}
+			changes[rel] = fixed
+			res.Fixed = append(res.Fixed, Fixed{Path: rel, What: strings.Join(what, "; ")})
+			return nil
+		})
+		if err != nil {
+			return FixResult{}, err
+		}
+	}
+	sort.Slice(res.Fixed, func(i, j int) bool { return res.Fixed[i].Path < res.Fixed[j].Path })
+	if len(changes) == 0 {
+		return res, nil
+	}
+	commit, err := a.Rewrite(ctx, changes, fmt.Sprintf("validate --fix: repair %d record files", len(res.Fixed)))
+	if err != nil {
+		return FixResult{}, err
+	}
+	res.Commit = commit.String()
+	return res, nil
+}
+
+// normalize puts the values of fixed sets in a record file's frontmatter
+// right by case and spacing, and says what it changed.
+func normalize(data []byte) ([]byte, []string) {
+	lines := bytes.Split(data, []byte("\n"))
+	var what []string
+	if len(lines) == 0 || strings.TrimSpace(string(lines[0])) != "---" {
+		return data, nil
+	}
+	for i := 1; i < len(lines); i++ {
+		line := string(lines[i])
+		if strings.TrimSpace(line) == "---" {
+			break
+		}
+		m := enumLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		value := strings.ToLower(strings.Trim(m[3], `"' `))
+		if value == m[3] && m[2] == " " {
+			continue
+		}
+		lines[i] = []byte(m[1] + ": " + value)
+		what = append(what, fmt.Sprintf("%s %q made %q", m[1], m[3], value))
+	}
+	return bytes.Join(lines, []byte("\n")), what
+}
