@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -90,9 +91,7 @@ func FindDuplicates(store *agent.Store) ([]Group, error) {
 			subject[key] = i
 		}
 	}
-	for _, p := range nearPairs(recs) {
-		uf.join(p[0], p[1], ReasonNear)
-	}
+	joinNear(recs, uf)
 	members := map[int][]int{}
 	for i := range recs {
 		root := uf.find(i)
@@ -149,68 +148,74 @@ func exactKey(r *changelog.Record) string {
 	return "learning\x00" + fold(r.Body) + "\x00" + fold(r.Resolution)
 }
 
-// nearPairs finds the pairs of records of one kind whose word sets have a
+// joinNear joins in u the records of one kind whose word sets have a
 // Jaccard similarity of at least NearThreshold, without comparing every
 // pair: each set's words are ordered rarest first, and two sets that alike
 // must share a word among the first len - ceil(t*len) + 1 of each (prefix
-// filtering), so only records sharing such a word are compared.
-func nearPairs(recs []*changelog.Record) [][2]int {
-	sets := make([][]string, len(recs))
-	freq := map[string]int{}
+// filtering), so only records sharing such a word are compared; and a pair
+// already in one group is not compared again, so many near-identical
+// records cost a pass, not a square.
+func joinNear(recs []*changelog.Record, u *union) {
+	sets := make([][]int32, len(recs))
+	ids := map[string]int32{}
+	var freq []int
 	for i, r := range recs {
 		text := r.Body
 		if r.Kind == changelog.KindDecision {
 			text = r.Decision + " " + r.Rationale
 		}
-		seen := map[string]bool{}
 		for _, t := range search.Terms(text) {
-			if !seen[t] {
-				seen[t] = true
-				sets[i] = append(sets[i], t)
-				freq[t]++
+			id, ok := ids[t]
+			if !ok {
+				id = int32(len(freq))
+				ids[t] = id
+				freq = append(freq, 0)
 			}
+			sets[i] = append(sets[i], id)
+		}
+		slices.Sort(sets[i])
+		sets[i] = slices.Compact(sets[i])
+		for _, id := range sets[i] {
+			freq[id]++
 		}
 	}
-	index := map[string][]int{}
-	var pairs [][2]int
-	compared := map[[2]int]bool{}
+	index := map[int32][]int{}
 	for i, words := range sets {
 		if len(words) < minNearWords {
 			continue
 		}
-		sort.Slice(words, func(a, b int) bool {
-			if freq[words[a]] != freq[words[b]] {
-				return freq[words[a]] < freq[words[b]]
+		rare := slices.Clone(words)
+		sort.Slice(rare, func(a, b int) bool {
+			if freq[rare[a]] != freq[rare[b]] {
+				return freq[rare[a]] < freq[rare[b]]
 			}
-			return words[a] < words[b]
+			return rare[a] < rare[b]
 		})
-		prefix := len(words) - int(math.Ceil(NearThreshold*float64(len(words)))) + 1
-		for _, w := range words[:prefix] {
+		prefix := len(rare) - int(math.Ceil(NearThreshold*float64(len(rare)))) + 1
+		for _, w := range rare[:prefix] {
 			for _, j := range index[w] {
-				key := [2]int{j, i}
-				if compared[key] || recs[i].Kind != recs[j].Kind {
-					continue
-				}
-				compared[key] = true
-				if jaccard(sets[i], sets[j]) >= NearThreshold {
-					pairs = append(pairs, key)
+				if recs[i].Kind == recs[j].Kind && u.find(i) != u.find(j) && jaccard(sets[i], sets[j]) >= NearThreshold {
+					u.join(j, i, ReasonNear)
 				}
 			}
 			index[w] = append(index[w], i)
 		}
 	}
-	return pairs
 }
 
-func jaccard(a, b []string) float64 {
-	in := make(map[string]bool, len(a))
-	for _, w := range a {
-		in[w] = true
-	}
+// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets.
+func jaccard(a, b []int32) float64 {
 	both := 0
-	for _, w := range b {
-		if in[w] {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
 			both++
+			i++
+			j++
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
 		}
 	}
 	return float64(both) / float64(len(a)+len(b)-both)

@@ -14,7 +14,23 @@ func learning(text string) *changelog.Record {
 	return &changelog.Record{Kind: changelog.KindLearning, Body: text}
 }
 
-func TestNearPairsGroupRewordingsNotTopics(t *testing.T) {
+// groups is the partition u makes of n records, as sorted lists of indexes.
+func groups(u *union, n int) [][]int {
+	byRoot := map[int][]int{}
+	for i := range n {
+		byRoot[u.find(i)] = append(byRoot[u.find(i)], i)
+	}
+	var out [][]int
+	for _, g := range byRoot {
+		if len(g) > 1 {
+			out = append(out, g)
+		}
+	}
+	slices.SortFunc(out, func(a, b []int) int { return a[0] - b[0] })
+	return out
+}
+
+func TestNearGroupsRewordingsNotTopics(t *testing.T) {
 	recs := []*changelog.Record{
 		learning("Tokens expire after 15 minutes; refresh on 401"),
 		learning("tokens expire after 15 minutes, refresh them on a 401"),
@@ -22,18 +38,20 @@ func TestNearPairsGroupRewordingsNotTopics(t *testing.T) {
 		learning("Token refresh happens on 401 responses from the API gateway"),
 		{Kind: changelog.KindDecision, Decision: "Tokens expire after 15 minutes; refresh on 401"},
 	}
-	got := nearPairs(recs)
-	if !slices.Equal(got, [][2]int{{0, 1}}) {
-		t.Errorf("near pairs %v, want only the rewording [0 1] (same topic is not the same learning; kinds never pair)", got)
+	u := newUnion(len(recs))
+	joinNear(recs, u)
+	if got := groups(u, len(recs)); !slices.EqualFunc(got, [][]int{{0, 1}}, slices.Equal) {
+		t.Errorf("near groups %v, want only the rewording [0 1] (same topic is not the same learning; kinds never group)", got)
 	}
 }
 
-// TestNearPairsFindWhatComparingAllFinds: prefix filtering is exact, not a
-// heuristic: on random texts over a small vocabulary (so that many pairs
-// are alike), it finds exactly the pairs that comparing every pair finds.
-func TestNearPairsFindWhatComparingAllFinds(t *testing.T) {
+// TestNearGroupsAreWhatComparingAllMakes: prefix filtering and skipping
+// pairs already grouped are exact, not heuristics: on random texts over a
+// small vocabulary (so that many are alike), the groups are those that
+// comparing every pair makes.
+func TestNearGroupsAreWhatComparingAllMakes(t *testing.T) {
 	vocab := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa")
-	found := 0
+	grouped := 0
 	for seed := range 20 {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		var recs []*changelog.Record
@@ -45,33 +63,42 @@ func TestNearPairsFindWhatComparingAllFinds(t *testing.T) {
 			}
 			recs = append(recs, learning(strings.Join(words, " ")))
 		}
-		var want [][2]int
+		want := newUnion(len(recs))
 		for i := range recs {
 			for j := i + 1; j < len(recs); j++ {
-				a, b := distinct(search.Terms(recs[i].Body)), distinct(search.Terms(recs[j].Body))
-				if len(a) >= minNearWords && len(b) >= minNearWords && jaccard(a, b) >= NearThreshold {
-					want = append(want, [2]int{i, j})
+				a, b := termSet(recs[i].Body), termSet(recs[j].Body)
+				if len(a) >= minNearWords && len(b) >= minNearWords && jaccardOf(a, b) >= NearThreshold {
+					want.join(i, j, ReasonNear)
 				}
 			}
 		}
-		got := nearPairs(recs)
-		slices.SortFunc(got, func(x, y [2]int) int {
-			if x[0] != y[0] {
-				return x[0] - y[0]
-			}
-			return x[1] - y[1]
-		})
-		if !slices.Equal(got, want) {
-			t.Fatalf("seed %d: nearPairs found %d pairs, comparing all %d\n got  %v\n want %v", seed, len(got), len(want), got, want)
+		got := newUnion(len(recs))
+		joinNear(recs, got)
+		g, w := groups(got, len(recs)), groups(want, len(recs))
+		if !slices.EqualFunc(g, w, slices.Equal) {
+			t.Fatalf("seed %d: joinNear made %d groups, comparing all %d\n got  %v\n want %v", seed, len(g), len(w), g, w)
 		}
-		found += len(want)
+		for _, x := range w {
+			grouped += len(x)
+		}
 	}
-	if found < 100 {
-		t.Fatalf("only %d alike pairs in all seeds: the test does not exercise the filter", found)
+	if grouped < 100 {
+		t.Fatalf("only %d records grouped in all seeds: the test does not exercise the filter", grouped)
 	}
 }
 
-func distinct(ws []string) []string {
+func termSet(text string) []string {
+	ws := search.Terms(text)
 	slices.Sort(ws)
 	return slices.Compact(ws)
+}
+
+func jaccardOf(a, b []string) float64 {
+	both := 0
+	for _, w := range a {
+		if slices.Contains(b, w) {
+			both++
+		}
+	}
+	return float64(both) / float64(len(a)+len(b)-both)
 }
