@@ -3,7 +3,6 @@ package lifecycle
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -21,7 +20,14 @@ import (
 // 0.8, "Tokens expire after 15 minutes; refresh on 401" and "tokens expire
 // after 15 minutes, refresh them on a 401" group; two learnings that share
 // a topic but say different things do not (dedupe_test.go holds both).
-const NearThreshold = 0.8
+const NearThreshold = float64(nearNum) / nearDen
+
+// The threshold as a fraction, so that every bound is counted in whole
+// words, never rounded.
+const (
+	nearNum = 4
+	nearDen = 5
+)
 
 // minNearWords keeps short texts out of near matching: on three words, one
 // word's difference is the whole meaning.
@@ -157,11 +163,12 @@ func exactKey(r *changelog.Record) string {
 // records cost a pass, not a square.
 func joinNear(recs []*changelog.Record, u *union) {
 	sets := make([][]int32, len(recs))
+	kinds := make([]bool, len(recs)) // a decision, else a learning
 	ids := map[string]int32{}
 	var freq []int
 	for i, r := range recs {
 		text := r.Body
-		if r.Kind == changelog.KindDecision {
+		if kinds[i] = r.Kind == changelog.KindDecision; kinds[i] {
 			text = r.Decision + " " + r.Rationale
 		}
 		for _, t := range search.Terms(text) {
@@ -180,33 +187,43 @@ func joinNear(recs []*changelog.Record, u *union) {
 		}
 	}
 	index := map[int32][]int{}
+	rare := make([]int32, 0, 64)
 	for i, words := range sets {
 		if len(words) < minNearWords {
 			continue
 		}
-		rare := slices.Clone(words)
-		sort.Slice(rare, func(a, b int) bool {
-			if freq[rare[a]] != freq[rare[b]] {
-				return freq[rare[a]] < freq[rare[b]]
+		rare = append(rare[:0], words...)
+		slices.SortFunc(rare, func(a, b int32) int {
+			if freq[a] != freq[b] {
+				return freq[a] - freq[b]
 			}
-			return rare[a] < rare[b]
+			return int(a - b)
 		})
-		prefix := len(rare) - int(math.Ceil(NearThreshold*float64(len(rare)))) + 1
+		prefix := len(rare) - (nearNum*len(rare)+nearDen-1)/nearDen + 1 // len - ceil(t len) + 1
+		root := u.find(i)
 		for _, w := range rare[:prefix] {
 			for _, j := range index[w] {
-				if recs[i].Kind == recs[j].Kind && u.find(i) != u.find(j) && jaccard(sets[i], sets[j]) >= NearThreshold {
-					u.join(j, i, ReasonNear)
+				if kinds[i] != kinds[j] || u.find(j) == root || !alike(sets[i], sets[j]) {
+					continue
 				}
+				u.join(j, i, ReasonNear)
+				root = u.find(i)
 			}
 			index[w] = append(index[w], i)
 		}
 	}
 }
 
-// jaccard is |a ∩ b| / |a ∪ b| of two sorted sets.
-func jaccard(a, b []int32) float64 {
+// alike reports whether two sorted sets' Jaccard similarity reaches
+// NearThreshold, giving up as soon as the words left cannot make it.
+func alike(a, b []int32) bool {
+	// |a ∩ b| / |a ∪ b| >= n/d  <=>  |a ∩ b| >= n (|a| + |b|) / (n + d)
+	need := (nearNum*(len(a)+len(b)) + nearNum + nearDen - 1) / (nearNum + nearDen)
 	both := 0
 	for i, j := 0, 0; i < len(a) && j < len(b); {
+		if both+min(len(a)-i, len(b)-j) < need {
+			return false
+		}
 		switch {
 		case a[i] == b[j]:
 			both++
@@ -218,7 +235,7 @@ func jaccard(a, b []int32) float64 {
 			j++
 		}
 	}
-	return float64(both) / float64(len(a)+len(b)-both)
+	return both >= need
 }
 
 // union is a union-find over record indexes that remembers why each group

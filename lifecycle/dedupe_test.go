@@ -67,7 +67,7 @@ func TestNearGroupsAreWhatComparingAllMakes(t *testing.T) {
 		for i := range recs {
 			for j := i + 1; j < len(recs); j++ {
 				a, b := termSet(recs[i].Body), termSet(recs[j].Body)
-				if len(a) >= minNearWords && len(b) >= minNearWords && jaccardOf(a, b) >= NearThreshold {
+				if len(a) >= minNearWords && len(b) >= minNearWords && alikeByCount(a, b) {
 					want.join(i, j, ReasonNear)
 				}
 			}
@@ -93,12 +93,13 @@ func termSet(text string) []string {
 	return slices.Compact(ws)
 }
 
-func jaccardOf(a, b []string) float64 {
+// alikeByCount is Jaccard >= 4/5 counted plainly: both/(|a|+|b|-both) >= 4/5.
+func alikeByCount(a, b []string) bool {
 	both := 0
 	for _, w := range a {
 		if slices.Contains(b, w) {
 			both++
 		}
 	}
-	return float64(both) / float64(len(a)+len(b)-both)
+	return 5*both >= 4*(len(a)+len(b)-both)
 }

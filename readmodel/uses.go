@@ -58,30 +58,34 @@ func FormatUses(uses map[string]Use) []byte {
 // LastUses is when each record was last used (shown by search, get or
 // prime), by any agent: the uses files of global (where promote brings
 // every agent's) and of every agent branch (its latest), the latest of all.
-// A file held by several branches is read once.
+// The files come from the tips' listings, which keep small files' content:
+// a read of unchanged tips reads nothing from git. A file held by several
+// branches is read once.
 func (rd *Reader) LastUses() (map[string]time.Time, error) {
 	branches, err := rd.branches("")
 	if err != nil {
 		return nil, err
 	}
 	last := map[string]time.Time{}
-	seen, walked := map[staterepo.Hash]bool{}, map[string]bool{}
+	seen := map[staterepo.Hash]bool{}
 	for name, tip := range branches {
 		if _, isAgent := project.AgentOfBranch(name); !isAgent && name != project.GlobalBranch {
 			continue
 		}
-		files, err := rd.repo.Walk(tip, []string{project.UsesDir}, walked)
+		l, err := rd.listing(tip)
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range files {
-			if seen[f.Blob] || !strings.HasSuffix(f.Path, ".tsv") {
+		for _, e := range l.entries(project.UsesDir) {
+			if e.Dir || seen[e.Blob] || !strings.HasSuffix(e.Name, ".tsv") {
 				continue
 			}
-			seen[f.Blob] = true
-			data, err := rd.readBlob(f.Blob)
-			if err != nil {
-				return nil, err
+			seen[e.Blob] = true
+			data := e.content
+			if data == nil {
+				if data, err = rd.readBlob(e.Blob); err != nil {
+					return nil, err
+				}
 			}
 			for id, u := range ParseUses(data) {
 				if u.Last.After(last[id]) {
