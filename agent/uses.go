@@ -54,18 +54,23 @@ func (a *Agent) NoteUses(ids []string) error {
 // its worktree, for the commit being made to carry: it returns the file's
 // path (none when nothing was noted) and the function to call once that
 // commit landed. The journal is first moved aside, so uses noted meanwhile
-// wait for the next commit; if this one fails, the next takes them again.
-// Nothing here fails a write: uses only keep records fresh.
+// wait for the next commit; if this one fails, the next takes them again
+// (what a failed commit left goes first, and the journal waits: a move
+// over it would lose it). With nothing noted it costs two failed system
+// calls. Nothing here fails a write: uses only keep records fresh.
 func (a *Agent) flushUses() (paths []string, committed func()) {
 	if a.Dir == "" || a.store.Project == nil {
 		return nil, func() {}
 	}
 	journal := a.store.Project.UsesJournal(a.Name)
 	flushing := journal + ".flushing"
-	if err := os.Rename(journal, flushing); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, func() {}
+	noted, err := os.ReadFile(flushing)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(noted) == 0) {
+		if os.Rename(journal, flushing) != nil {
+			return nil, func() {} // nothing noted
+		}
+		noted, err = os.ReadFile(flushing)
 	}
-	noted, err := os.ReadFile(flushing) // also what a failed commit left
 	if err != nil || len(noted) == 0 {
 		return nil, func() {}
 	}

@@ -2,11 +2,14 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 func newArchiveCmd(env *Env) *cobra.Command {
@@ -20,8 +23,8 @@ func newArchiveCmd(env *Env) *cobra.Command {
 		Use:   "list",
 		Short: "List the archived learnings, newest first",
 		Long: `List the learnings 'planq prune' archived on global and no 'planq restore' brought
-back, newest first: the learning's ID, domain, classification, when it was
-written and archived, and why.
+back, newest first: the learning's ID, domain, type, classification, when it
+was written and archived, its title, and why.
 
 --json prints [{"id","domain","type","classification","title","written","reason",
 "marker","archived_at"}].`,
@@ -47,8 +50,18 @@ func runArchiveList(ctx context.Context, env *Env, asJSON bool) error {
 		}
 		if len(archived) == 0 {
 			env.Log.Info("nothing is archived")
+			return nil
 		}
-		printArchived(env, archived)
-		return nil
+		tw := newTable(env.Stdout)
+		fmt.Fprintln(tw, "ID\tDOMAIN\tTYPE\tCLASSIFICATION\tWRITTEN\tARCHIVED\tTITLE\tWHY")
+		for _, a := range archived {
+			at := "-"
+			if a.ArchivedAt != nil {
+				at = a.ArchivedAt.Local().Format(time.DateOnly)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Domain, a.Type, a.Classification, a.Written.Local().Format(time.DateOnly), at,
+				readmodel.Shorten(a.Title, 60), a.Reason)
+		}
+		return tw.Flush()
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -85,7 +86,9 @@ func ParseLifeSpan(s string) (LifeSpan, error) {
 	}
 	for suffix, unit := range map[string]time.Duration{"d": 24 * time.Hour, "w": 7 * 24 * time.Hour} {
 		if n, ok := strings.CutSuffix(s, suffix); ok {
-			if v, err := strconv.Atoi(n); err == nil && v > 0 {
+			// A span beyond what a Duration holds (292 years) would wrap
+			// around to a negative one, and expire everything.
+			if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > 0 && v <= math.MaxInt64/int64(unit) {
 				return LifeSpan{Text: s, Span: time.Duration(v) * unit}, nil
 			}
 			return LifeSpan{}, fmt.Errorf("%q is not a shelf life", s)

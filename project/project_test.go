@@ -79,6 +79,9 @@ func TestFindOutsideAnything(t *testing.T) {
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte("project: demo\nhooks:\n  session_start: true\n"))
 	f.Add([]byte("project: demo\nproject: other\n"))
+	f.Add([]byte("project: demo\nshelf_life:\n  tactical: 3d\n  observational: never\n"))
+	f.Add([]byte("project: demo\nshelf_life:\n  tactical: 2w\n  observational: 336h\n"))
+	f.Add([]byte("project: demo\nshelf_life:\n  tactical: [3d]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseConfig("config", data)
 		if err != nil {
@@ -113,7 +116,7 @@ func TestShelfLifeReadsAndNamesItsLine(t *testing.T) {
 	if again, err := ParseConfig("config", out); err != nil || again != c {
 		t.Errorf("a rewrite changed the shelf life: %+v, %v", again, err)
 	}
-	for _, span := range []string{"2w", "336h"} {
+	for _, span := range []string{"2w", "336h", "106751d"} {
 		if _, err := ParseLifeSpan(span); err != nil {
 			t.Errorf("%s: %v", span, err)
 		}
@@ -121,10 +124,34 @@ func TestShelfLifeReadsAndNamesItsLine(t *testing.T) {
 	for _, bad := range []struct{ text, want string }{
 		{"project: demo\nshelf_life:\n  tactical: soon\n", `config: line 3: shelf_life: "soon" is not a shelf life`},
 		{"project: demo\nshelf_life:\n  tactical: 0d\n", `line 3: shelf_life: "0d"`},
+		{"project: demo\nshelf_life:\n  tactical: 106752d\n", `line 3: shelf_life: "106752d"`}, // past what a Duration holds
+		{"project: demo\nshelf_life:\n  observational: 14\n", `line 3: shelf_life: "14"`},      // no unit
 		{"project: demo\nshelf_life:\n  foundational: 3d\n", `line 3: unknown key "foundational" (known: tactical, observational)`},
 	} {
 		if _, err := ParseConfig("config", []byte(bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("%q: %v, want %q", bad.text, err, bad.want)
 		}
 	}
+}
+
+// FuzzParseLifeSpan: whatever reads is "never" or a positive span (a span
+// that wrapped around to zero or below would expire every learning at
+// once), and reads the same again from the text it keeps.
+func FuzzParseLifeSpan(f *testing.F) {
+	for _, seed := range []string{"14d", "2w", "336h", "1h30m", "never", "0d", "-3d", "106751d", "106752d", "15250w", "9223372036854775807d", " 3d ", "d", "3"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := ParseLifeSpan(s)
+		if err != nil {
+			return
+		}
+		if l.Never == (l.Span != 0) || l.Span < 0 {
+			t.Fatalf("%q read as %+v: neither never nor a positive span", s, l)
+		}
+		again, err := ParseLifeSpan(l.Text)
+		if err != nil || again != l {
+			t.Fatalf("%q read as %+v, its text %q as %+v (%v)", s, l, l.Text, again, err)
+		}
+	})
 }

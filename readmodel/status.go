@@ -32,7 +32,8 @@ type DomainStatus struct {
 	Current    int    `json:"current"`
 	Superseded int    `json:"superseded"`
 	Retracted  int    `json:"retracted"`
-	// Archived counts the learnings prune took out of the current view.
+	// Archived counts the learnings prune took out of the current view and
+	// no restore brought back (planq archive list).
 	Archived         int            `json:"archived"`
 	Disputed         int            `json:"disputed"`
 	ByType           map[string]int `json:"by_type"`
@@ -102,6 +103,9 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 			d.Weekly[week]++
 		}
 		switch next := replacedBy[r.ID]; {
+		case next != nil && next.Archived && replacedBy[next.ID] != nil:
+			d.Superseded++ // archived, then restored as a new version: current again
+			continue
 		case next != nil && next.Archived:
 			d.Archived++
 			continue

@@ -56,6 +56,21 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 	add("ci", changelog.TypeFailure, changelog.Observational, 3*day)
 	used := add("ci", changelog.TypeFailure, changelog.Observational, 40*day)
 
+	// ci: one archived, then restored (a new version superseding the
+	// archive record): current again, its archived version superseded.
+	back := add("ci", changelog.TypePattern, changelog.Observational, 60*day)
+	marker, err := changelog.NewTombstone(back, "past its shelf life")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker.Archived, marker.Agent, marker.Timestamp = true, "global", now.Add(-5*day)
+	marker.ID = changelog.NewID(marker.Agent, marker.Kind, marker.Body, marker.Timestamp)
+	recs = append(recs, marker)
+	restored := *back
+	restored.Timestamp = now.Add(-day)
+	restored.ID, restored.Supersedes = changelog.NewID(restored.Agent, restored.Kind, restored.Body, restored.Timestamp), marker.ID
+	recs = append(recs, &restored)
+
 	files := rendered(t, recs)
 	files["uses/b.tsv"] = FormatUses(map[string]Use{used.ID: {Count: 3, Last: now.Add(-2 * day)}})
 	got, problems, err := Open(repoWith(t, files), t.TempDir()).Status(context.Background(), now, ShelfLife, "")
@@ -77,8 +92,9 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 	if !reflect.DeepEqual(db, want) {
 		t.Errorf("db\n got  %+v\n want %+v", db, want)
 	}
-	if ci := got[0]; ci.Current != 2 || ci.PastShelfLife != 0 {
-		t.Errorf("ci %+v: the one used two days ago is not past its shelf life", ci)
+	if ci := got[0]; ci.Current != 3 || ci.PastShelfLife != 0 || ci.Archived != 0 || ci.Superseded != 1 {
+		t.Errorf("ci %+v: want 3 current (the one used two days ago is not past its shelf life, the restored one is fresh), "+
+			"none archived, the restored one's archived version superseded", ci)
 	}
 	// The project's shelf life: observational never expires, tactical after
 	// 60 days (the disputed one, 45 days old, is fresh again).

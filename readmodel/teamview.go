@@ -68,10 +68,14 @@ const keepViews = 8
 // teamFromRows ranks global's rows into its view.
 func teamFromRows(rs *rowSet) *teamView {
 	current := rs.current()
-	v := &teamView{held: make([]uint64, 0, len(current)), problems: rs.problems}
+	v := &teamView{held: make([]uint64, 0, len(rs.refs)), problems: rs.problems}
+	// Every ID global has, current or not: an agent's copy of a record
+	// global archived, retracted or replaced is not the agent's own to show.
+	for _, r := range rs.refs {
+		v.held = append(v.held, r.id)
+	}
 	var learned, decided []ref
 	for _, r := range current {
-		v.held = append(v.held, r.id)
 		if kind := r.kind(); kind == changelog.KindLearning {
 			learned = append(learned, r)
 		} else if kind == changelog.KindDecision {
@@ -123,7 +127,7 @@ func refAt(s *segment, i int) ref {
 // another is made again. A change to rankOrder must raise it (a change to
 // Priority raises segmentVersion, which the key holds too): the file keeps
 // an order, not the means to make it.
-const teamViewVersion = 1
+const teamViewVersion = 2
 
 // teamViewKey names the view of the segments: their trees, in order, and
 // what the view keeps of them.

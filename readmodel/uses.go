@@ -32,7 +32,10 @@ func ParseUses(data []byte) map[string]Use {
 		}
 		n, err1 := strconv.Atoi(f[1])
 		at, err2 := time.Parse(time.RFC3339, f[2])
-		if err1 != nil || err2 != nil || n < 0 {
+		// A time whose UTC year RFC 3339 cannot write (a zone moved it
+		// past 0000 or 9999) would not read back from what FormatUses
+		// writes.
+		if err1 != nil || err2 != nil || n < 0 || at.UTC().Year() < 0 || at.UTC().Year() > 9999 {
 			continue
 		}
 		uses[f[0]] = Use{Count: n, Last: at.UTC()}

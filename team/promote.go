@@ -2,7 +2,9 @@ package team
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"time"
@@ -110,6 +112,11 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 				return res, err
 			}
 			res.MarkedMerged = true
+			// Its uses come along (its later commits carry them): they
+			// keep the team's learnings fresh.
+			if tree, err = plan.carryUses(repo, tree); err != nil {
+				return res, err
+			}
 		} else if tree, choices, err = plan.tree(repo); err != nil {
 			return res, err
 		}
@@ -196,7 +203,9 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 		}
 		delete(wanted, r.ID)
 		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: readmodel.Title(r), Path: changelog.RecordPath(r), record: r}
-		if r.Supersedes == "" && !r.Tombstone {
+		// Only what has a subject (learnings, decisions) is matched against
+		// global's by it: a note is added as it is.
+		if r.Supersedes == "" && !r.Tombstone && r.Kind.Spec().HasField(changelog.FieldSubject) {
 			existing, ok, err := about(r)
 			if err != nil {
 				return nil, err
@@ -300,6 +309,22 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 	return out, nil
 }
 
+// carryUses puts the agent's uses file, as the agent has it, into tree.
+// An agent without one leaves tree as it is.
+func (p *promotePlan) carryUses(repo *staterepo.Repo, tree staterepo.Hash) (staterepo.Hash, error) {
+	h, err := repo.BlobAt(p.agentTree, p.usesPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return tree, nil // no uses noted yet
+	}
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	if have, err := repo.BlobAt(tree, p.usesPath); err == nil && have == h {
+		return tree, nil
+	}
+	return repo.EditTree(tree, map[string]staterepo.Hash{p.usesPath: h})
+}
+
 // tree builds global's new tree: records are added as files; branch context
 // is merged three-way with the policy of the package doc.
 func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, error) {
@@ -322,10 +347,10 @@ func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, erro
 		}
 		edits[c.Path] = h
 	}
-	if h, err := repo.BlobAt(p.agentTree, p.usesPath); err == nil {
-		edits[p.usesPath] = h
-	}
 	tree, err := repo.EditTree(p.globalTree, edits)
+	if err == nil {
+		tree, err = p.carryUses(repo, tree)
+	}
 	if err != nil || len(p.blobs) == 0 {
 		return tree, nil, err
 	}
