@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // WriteMany commits recs as new files on the agent branch in one commit
@@ -31,6 +32,13 @@ func (a *Agent) WriteMany(ctx context.Context, recs []*changelog.Record, subject
 		return nil, err
 	}
 	defer unlock()
+	return a.writeMany(ctx, wt, recs, subject, opts, nil)
+}
+
+// writeMany is WriteMany under the agent's lock; also are files of the
+// worktree the commit carries as they are.
+func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*changelog.Record, subject string, opts WriteOptions, also []string) ([]Written, error) {
+	var err error
 	files := make([][]byte, len(recs))
 	paths := make([]string, len(recs))
 	inBatch := make(map[string]bool, len(recs))
@@ -72,7 +80,7 @@ func (a *Agent) WriteMany(ctx context.Context, recs []*changelog.Record, subject
 	}
 	message := fmt.Sprintf("%s\n\n%s: %s\n", subject, trailerAgent, a.Name)
 	uses, usesCommitted := a.flushUses()
-	commit, err := wt.CommitFiles(ctx, append(slices.Clip(paths), uses...), message)
+	commit, err := wt.CommitFiles(ctx, slices.Concat(paths, uses, also), message)
 	if err != nil {
 		undo()
 		return nil, planqerr.New(planqerr.Failure, a.Dir, "failed to commit %d records: %w", len(recs), err).

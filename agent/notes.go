@@ -26,8 +26,9 @@ const (
 // InitialNotes are the notes a new agent starts with.
 func InitialNotes() map[string][]byte {
 	return map[string][]byte{
-		ScratchFile: []byte("# Scratch\n"),
-		FocusFile:   []byte(focusHeader),
+		ScratchFile:        []byte("# Scratch\n"),
+		FocusFile:          []byte(focusHeader),
+		project.NotesInbox: []byte(notesInboxHeader),
 	}
 }
 

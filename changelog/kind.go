@@ -13,6 +13,7 @@ const (
 	KindDecision   Kind = "decision"
 	KindHandoff    Kind = "handoff"
 	KindCheckpoint Kind = "checkpoint"
+	KindNote       Kind = "note"
 )
 
 // Type is what sort of log entry or learning a record is.
@@ -37,6 +38,13 @@ const (
 	TypeGuide      Type = "guide"
 )
 
+// Types of notes: about how the work is done (commands, workflow) or about
+// the code itself.
+const (
+	TypeOperational Type = "operational"
+	TypeCodebase    Type = "codebase"
+)
+
 // Status is where a record stands: a log entry's progress, whether the team
 // agrees with a learning or decision, whether a handoff was picked up.
 type Status string
@@ -50,6 +58,12 @@ const (
 	StatusActive       Status = "active"
 	StatusDisputed     Status = "disputed"
 	StatusAcknowledged Status = "acknowledged"
+	// A note's states, in the order curation moves it: captured, part of a
+	// proposal, then applied to an instruction file or dismissed.
+	StatusRaw       Status = "raw"
+	StatusProposed  Status = "proposed"
+	StatusApplied   Status = "applied"
+	StatusDismissed Status = "dismissed"
 )
 
 // Classification says how long a learning stays true.
@@ -97,6 +111,8 @@ const (
 	FieldTags           Field = "tags"
 	FieldOrigin         Field = "origin"
 	FieldAnchors        Field = "anchors"
+	FieldWorkspace      Field = "workspace"
+	FieldAgentKind      Field = "agent_kind"
 )
 
 // fieldSet tells whether a record holds a kind-specific field, in the order
@@ -119,6 +135,8 @@ var fieldSet = []struct {
 	{FieldTags, func(r *Record) bool { return len(r.Tags) > 0 }},
 	{FieldOrigin, func(r *Record) bool { return r.Origin != "" }},
 	{FieldAnchors, func(r *Record) bool { return len(r.Anchors) > 0 }},
+	{FieldWorkspace, func(r *Record) bool { return r.Workspace != "" }},
+	{FieldAgentKind, func(r *Record) bool { return r.AgentKind != "" }},
 }
 
 // Spec is one row of the kind table: everything planq knows about a kind.
@@ -193,6 +211,15 @@ var table = []Spec{
 		About:  "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
 		Fields: []Field{FieldName},
 		check:  checkCheckpoint,
+	},
+	{
+		Kind: KindNote, Noun: "note", Dir: "notes", Shard: ShardByMonth,
+		About:       "Raw notes: observations captured in one step, for curation into the project's instruction files; sharded by month.",
+		Types:       []Type{TypeOperational, TypeCodebase},
+		DefaultType: TypeOperational, TypeRequired: true,
+		Statuses: []Status{StatusRaw, StatusProposed, StatusApplied, StatusDismissed},
+		Fields:   []Field{FieldWorkspace, FieldAgentKind},
+		Promoted: true, Searched: true,
 	},
 }
 

@@ -225,3 +225,31 @@ func recordIDs(field string, ids ...string) error {
 	}
 	return nil
 }
+
+// NoteInput is a raw note: an observation captured in one step.
+type NoteInput struct {
+	Text string
+	Type Type // default operational
+	// Workspace is the code workspace it was captured in; AgentKind the
+	// coding agent that captured it (claude, codex, ...), when known.
+	Workspace string
+	AgentKind string
+}
+
+// NewNote makes a raw note, the first state of a note's curation.
+func NewNote(in NoteInput) (*Record, error) {
+	if err := requireText(KindNote, in.Text, "say what you noticed, in a line"); err != nil {
+		return nil, err
+	}
+	spec := KindNote.Spec()
+	if in.Type == "" {
+		in.Type = spec.DefaultType
+	}
+	if err := allowed(KindNote, "type", in.Type, spec.Types, false); err != nil {
+		return nil, err
+	}
+	return &Record{Kind: KindNote, Type: in.Type, Status: StatusRaw, Workspace: oneLineOf(in.Workspace), AgentKind: oneLineOf(in.AgentKind),
+		Body: strings.TrimSpace(in.Text)}, nil
+}
+
+func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }

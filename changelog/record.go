@@ -90,6 +90,11 @@ type Record struct {
 	// Checkpoints: the checkpoint's name.
 	Name string `yaml:"name,omitempty" json:"name,omitempty"`
 
+	// Notes: the code workspace it was captured in, and the coding agent
+	// (claude, codex, ...) that captured it.
+	Workspace string `yaml:"workspace,omitempty" json:"workspace,omitempty"`
+	AgentKind string `yaml:"agent_kind,omitempty" json:"agent_kind,omitempty"`
+
 	// Body is the Markdown after the frontmatter.
 	Body string `yaml:"-" json:"body"`
 	// Path is where the record was read from, relative to the state tree.

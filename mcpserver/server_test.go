@@ -100,7 +100,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate"}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate", "planq_note"}
 	got := map[string]*mcp.Tool{}
 	descriptions := 0
 	for _, tool := range tools.Tools {
@@ -150,6 +150,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
 		{"planq_query", map[string]any{"domains": []string{"auth"}}, "[auth/pattern] Tokens expire after 15 minutes — learnings/auth/pq-"},
 		{"planq_query", map[string]any{"all": true, "types": []string{"failure"}}, "Next: planq_query"},
+		{"planq_note", map[string]any{"text": "the dashboard builds with make dash, not npm run build", "type": "operational"}, "recorded note pq-"},
 	}
 	results := map[string]string{}
 	for _, st := range steps {

@@ -173,6 +173,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerRevalidate(srv)
 	s.registerRetract(srv)
 	s.registerEdit(srv)
+	s.registerNote(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

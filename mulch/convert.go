@@ -171,8 +171,9 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 		m.Title, m.Rationale = title, orSame(rest, title)
 	case changelog.TypePattern, changelog.TypeReference, changelog.TypeGuide:
 		m.Name, m.Description = title, orSame(rest, title)
-	case changelog.TypeStart, changelog.TypePlan, changelog.TypeImplement, changelog.TypeHandoff, changelog.TypeEnd:
-		m.Content = r.Body // log entry types: no learning has one
+	case changelog.TypeStart, changelog.TypePlan, changelog.TypeImplement, changelog.TypeHandoff, changelog.TypeEnd,
+		changelog.TypeOperational, changelog.TypeCodebase:
+		m.Content = r.Body // other kinds' types: no learning has one
 	}
 	if r.Supersedes != "" {
 		m.Supersedes = []string{idOf(r.Supersedes)}

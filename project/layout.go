@@ -44,6 +44,9 @@ const (
 	// of its worktree.
 	ScratchFile = "scratch.md"
 	FocusFile   = "context.md"
+	// NotesInbox takes raw notes by plain append, a line each: planq turns
+	// each into a note record at the agent's next note or session save.
+	NotesInbox = "notes.md"
 	// BranchesDir holds the context of code branches, one file per branch.
 	BranchesDir = "branches"
 	// ReadmeFile explains a directory to people browsing with plain git.
@@ -56,7 +59,7 @@ const (
 	// ArtifactsDir holds an agent's generated outputs: files, not records.
 	ArtifactsDir = "artifacts"
 	// UsesDir holds, per agent, when the records it was shown were last
-	// used (uses/<agent>.tsv): what keeps a learning past its shelf life.
+	// used (uses/<agent>.tsv): a use restarts a learning's shelf life.
 	// Only that agent writes its file, so merges never meet in one.
 	UsesDir = "uses"
 )

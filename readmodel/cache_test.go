@@ -37,6 +37,7 @@ func samples(t *testing.T) []*changelog.Record {
 	add(changelog.NewDecision(changelog.DecisionInput{Decision: "Use RS256", Alternatives: []string{"HS256"}, Rationale: "public keys"}))
 	add(changelog.NewHandoff(changelog.HandoffInput{Text: "Review the refresh", To: "reviewer"}))
 	add(changelog.NewCheckpoint(changelog.CheckpointInput{Name: "before-refactor"}))
+	add(changelog.NewNote(changelog.NoteInput{Text: "the dashboard is built with make dashboard, not npm run build", Workspace: "auth", AgentKind: "claude"}))
 	return recs
 }
 

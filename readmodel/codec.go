@@ -46,6 +46,8 @@ func appendRecord(b []byte, r *changelog.Record) []byte {
 		b = appendString(b, ev.Issue)
 	}
 	b = appendFlag(b, r.Archived)
+	b = appendString(b, r.Workspace)
+	b = appendString(b, r.AgentKind)
 	b = appendStrings(b, r.Tags)
 	b = appendString(b, r.Origin)
 	b = binary.AppendUvarint(b, uint64(len(r.Anchors)))
@@ -179,6 +181,8 @@ func (d *decoder) record() *changelog.Record {
 		r.Evidence = &changelog.Evidence{Commit: d.str(), Branch: d.str(), Files: d.strs(), Issue: d.str()}
 	}
 	r.Archived = d.flag()
+	r.Workspace = d.str()
+	r.AgentKind = d.str()
 	r.Tags = d.strs()
 	r.Origin = d.str()
 	if n := d.uint(); n > 0 {

@@ -40,6 +40,8 @@ func Line(r *changelog.Record) string {
 		}
 	case changelog.KindCheckpoint:
 		line = r.Name + ": " + r.Title()
+	case changelog.KindNote:
+		line = fmt.Sprintf("[%s, %s] %s", r.Type, r.Status, r.Title())
 	default:
 		line = r.Title() // a kind this build does not know: its first line
 	}

@@ -290,10 +290,10 @@ func TestFirstSearchBuildsEveryBranchsDirectories(t *testing.T) {
 			dirs++
 		}
 	}
-	// global's log, learnings, decisions and handoffs, and agent-auth's
-	// learnings, which hold one more.
-	if dirs != 5 {
-		t.Errorf("%d directory segments after the first search, want 5", dirs)
+	// global's log, learnings, decisions, handoffs and notes, and
+	// agent-auth's learnings, which hold one more.
+	if dirs != 6 {
+		t.Errorf("%d directory segments after the first search, want 6", dirs)
 	}
 }
 

@@ -98,7 +98,18 @@ func Save(ctx context.Context, p *project.Project, reason string) (Saved, error)
 	if err != nil {
 		return Saved{}, err
 	}
+	// Lines appended to the notes inbox become raw notes first: a session
+	// that only ever appended to it still has its notes curated.
+	var picked staterepo.Hash
+	if w, err := a.PickUpNotes(ctx, agent.WriteOptions{}); err != nil {
+		return Saved{Agent: a.Name}, err
+	} else if len(w) > 0 {
+		picked = staterepo.NewHash(w[0].Commit)
+	}
 	commit, problems, err := a.CommitPending(ctx, reason)
+	if commit.IsZero() {
+		commit = picked
+	}
 	return Saved{Agent: a.Name, Commit: commit, Problems: problems}, err
 }
 

@@ -102,6 +102,8 @@ func (g *gen) record(kind changelog.Kind, side string, n int) *changelog.Record 
 		r, err = changelog.NewLog(changelog.LogInput{Text: text})
 	case changelog.KindCheckpoint:
 		r, err = changelog.NewCheckpoint(changelog.CheckpointInput{Name: fmt.Sprintf("cp-%d", n), Note: text})
+	case changelog.KindNote:
+		r, err = changelog.NewNote(changelog.NoteInput{Text: text, Workspace: side})
 	}
 	if err != nil {
 		g.t.Fatal(err)

@@ -223,6 +223,8 @@ func (s spec) entry(seed uint64, idOf map[string]string) (Entry, error) {
 		r, err = changelog.NewHandoff(changelog.HandoffInput{Text: s.text, To: s.to})
 	case changelog.KindCheckpoint:
 		err = errors.New("search does not read checkpoints")
+	case changelog.KindNote:
+		r, err = changelog.NewNote(changelog.NoteInput{Text: s.text, Type: s.typ})
 	}
 	if err == nil && supersedes != "" && r.Supersedes == "" {
 		err = fmt.Errorf("a %s cannot supersede through its constructor", s.kind)

@@ -1,0 +1,46 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+)
+
+type noteIn struct {
+	agentArg
+	writeArg
+	Text string `json:"text" jsonschema:"what you noticed, one observation"`
+	Type string `json:"type,omitempty" jsonschema:"operational (how the work is done) or codebase (about the code); default operational"`
+}
+
+// registerNote adds planq_note: a raw note in one step, stamped with the
+// client the agent connected as.
+func (s *Server) registerNote(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_note",
+		Description: "Note something worth putting in the project's instruction files (a command that works, a trap), in one step, without reading anything first. Curation turns raw notes into proposals a person reviews.",
+		InputSchema: schemaFor[noteIn](enums{"type": values(changelog.KindNote.Spec().Types)})},
+		func(ctx context.Context, req *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				ws, err := a.Note(ctx, in.Text, changelog.Type(in.Type), clientKind(req), in.options())
+				if err != nil {
+					return "", err
+				}
+				return written(ws[len(ws)-1], nil)
+			})
+		})
+}
+
+// clientKind is the name the MCP client gave when it connected ("" when
+// none): the coding agent a note comes from.
+func clientKind(req *mcp.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return p.ClientInfo.Name
+	}
+	return agent.CodingAgent()
+}
