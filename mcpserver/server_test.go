@@ -100,7 +100,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate", "planq_note"}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate", "planq_note", "planq_curate"}
 	got := map[string]*mcp.Tool{}
 	descriptions := 0
 	for _, tool := range tools.Tools {

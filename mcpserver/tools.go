@@ -174,6 +174,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerRetract(srv)
 	s.registerEdit(srv)
 	s.registerNote(srv)
+	s.registerCurate(srv, readOnly)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

@@ -43,6 +43,31 @@ type Config struct {
 	// ShelfLife overrides how long unused learnings of a classification stay
 	// in the current view before 'planq prune' archives them.
 	ShelfLife ShelfLife `yaml:"shelf_life,omitempty"`
+	// Curation chooses the instruction files raw notes are curated into.
+	Curation Curation `yaml:"curation,omitempty"`
+}
+
+// Curation is how a project's raw notes are curated.
+type Curation struct {
+	// InstructionFiles are the agents' instruction files, paths or globs
+	// relative to the repository's root; none means DefaultInstructionFiles.
+	InstructionFiles []string `yaml:"instruction_files,omitempty"`
+}
+
+// IsZero reports that nothing was configured (yaml's omitempty asks).
+func (c Curation) IsZero() bool { return len(c.InstructionFiles) == 0 }
+
+// DefaultInstructionFiles are the instruction files of the coding agents
+// planq knows, as each agent reads them.
+var DefaultInstructionFiles = []string{"CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".cursor/rules/*.mdc",
+	".github/copilot-instructions.md", "CONVENTIONS.md"}
+
+// InstructionFiles are the project's instruction files (patterns).
+func (c Config) InstructionFiles() []string {
+	if len(c.Curation.InstructionFiles) > 0 {
+		return c.Curation.InstructionFiles
+	}
+	return DefaultInstructionFiles
 }
 
 // ShelfLife is the project's shelf life per classification; zero keeps
@@ -121,6 +146,8 @@ const configHeader = `# planq project configuration. Track this file in git.
 # hooks:      which agent and git hooks planq installs
 # shelf_life: optional; how long unused learnings stay current before 'planq prune'
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
+# curation:   optional; instruction_files: the agents' instruction files raw notes are
+#             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
@@ -173,6 +200,8 @@ func yamlProblem(err error) string {
 			keys = yamlKeys(reflect.TypeOf(Hooks{}))
 		case "project.ShelfLife":
 			keys = yamlKeys(reflect.TypeOf(ShelfLife{}))
+		case "project.Curation":
+			keys = yamlKeys(reflect.TypeOf(Curation{}))
 		}
 		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
 	}

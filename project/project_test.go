@@ -3,6 +3,7 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -92,7 +93,7 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatal(err)
 		}
 		again, err := ParseConfig("config", out)
-		if err != nil || again != c {
+		if err != nil || !reflect.DeepEqual(again, c) {
 			t.Fatalf("marshal/parse changed the config: %+v -> %+v (%v)", c, again, err)
 		}
 	})
@@ -113,7 +114,7 @@ func TestShelfLifeReadsAndNamesItsLine(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "tactical: 3d") {
 		t.Fatalf("marshal: %v\n%s", err, out)
 	}
-	if again, err := ParseConfig("config", out); err != nil || again != c {
+	if again, err := ParseConfig("config", out); err != nil || !reflect.DeepEqual(again, c) {
 		t.Errorf("a rewrite changed the shelf life: %+v, %v", again, err)
 	}
 	for _, span := range []string{"2w", "336h", "106751d"} {

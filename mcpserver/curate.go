@@ -1,0 +1,28 @@
+package mcpserver
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/curation"
+)
+
+type curateIn struct{ agentArg }
+
+// registerCurate adds planq_curate: the curating agent's work packet, as
+// 'planq curate' prints it.
+func (s *Server) registerCurate(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_curate", Annotations: readOnly,
+		Description: "When asked to curate: every raw note of every agent, the project's instruction files as they are, the rules, and how to answer with a proposal."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in curateIn) (*mcp.CallToolResult, any, error) {
+			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) {
+				p, err := curation.BuildPacket(s.store, s.store.Project.Root)
+				if err != nil {
+					return "", err
+				}
+				return p.Markdown(), nil
+			})
+		})
+}
