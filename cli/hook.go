@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -101,6 +102,9 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			}
 			for _, problem := range saved.Problems {
 				env.Log.Warn("malformed record committed as it was", "problem", problem)
+			}
+			if saved.RawNotes > 0 {
+				env.Log.Info(fmt.Sprintf("%d raw notes wait for curation into the instruction files", saved.RawNotes), "hint", "planq curate")
 			}
 			return err
 		},

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -60,6 +61,9 @@ func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
 	}
 	if res.Workspace != "" {
 		env.Log.Info("removed code workspace", "path", res.Workspace)
+	}
+	if res.RawNotes > 0 {
+		env.Log.Info(fmt.Sprintf("%d raw notes wait for curation into the instruction files", res.RawNotes), "hint", "planq curate")
 	}
 	if opts.json {
 		return env.writeJSON(res)

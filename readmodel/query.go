@@ -56,3 +56,19 @@ func (rd *Reader) Learnings(f LearningFilter) (recs []*changelog.Record, domains
 	Rank(recs)
 	return recs, domains, set.ProblemLines(), nil
 }
+
+// RawNotes counts the notes of global and every agent branch (each once)
+// that wait for curation.
+func (rd *Reader) RawNotes() (int, error) {
+	set, err := rd.All(changelog.KindNote)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range set.Current() {
+		if r.Status == changelog.StatusRaw {
+			n++
+		}
+	}
+	return n, nil
+}

@@ -79,6 +79,8 @@ type Saved struct {
 	// Problems are malformed records committed as they were: saving never
 	// loses what an agent wrote, however it is written.
 	Problems []error
+	// RawNotes counts the notes of every agent that wait for curation.
+	RawNotes int
 }
 
 // Save commits the pending state of the agent mounted in the project's
@@ -110,7 +112,12 @@ func Save(ctx context.Context, p *project.Project, reason string) (Saved, error)
 	if commit.IsZero() {
 		commit = picked
 	}
-	return Saved{Agent: a.Name, Commit: commit, Problems: problems}, err
+	saved := Saved{Agent: a.Name, Commit: commit, Problems: problems}
+	if err != nil {
+		return saved, err
+	}
+	saved.RawNotes, err = store.Records.RawNotes()
+	return saved, err
 }
 
 // maxCommitFiles bounds the files a code commit's log entry lists.

@@ -21,6 +21,8 @@ type Removed struct {
 	Workspace string `json:"workspace,omitempty"`
 	// Problems are malformed records found in the saved state.
 	Problems []string `json:"problems,omitempty"`
+	// RawNotes counts the notes of every agent that wait for curation.
+	RawNotes int `json:"raw_notes"`
 }
 
 // Remove unmounts agent name: it commits pending agent state, removes the
@@ -57,8 +59,16 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 			return res, err
 		}
 	}
+	// Lines appended to the notes inbox become notes before the worktree
+	// goes: nothing an agent noted is left unread.
+	if _, err := a.PickUpNotes(ctx, agent.WriteOptions{}); err != nil {
+		return res, err
+	}
 	saved, problems, err := a.CommitPending(ctx, "save pending state before remove")
 	if err != nil {
+		return res, err
+	}
+	if res.RawNotes, err = store.Records.RawNotes(); err != nil {
 		return res, err
 	}
 	if !saved.IsZero() {
