@@ -92,17 +92,18 @@ func benchStart(dir string) bool {
 	return report(ratio <= 2)
 }
 
-// benchLogAdd: planq log add and planq learn vs git add + git commit of one
-// new file, in one agent worktree holding 150 records and in one holding
-// 50,000 (issue 13: at most 1.2x at both sizes).
+// benchLogAdd: planq log add, planq learn and planq note vs git add + git
+// commit of one new file, in one agent worktree holding 150 records and in
+// one holding 50,000 (issues 13 and 15: at most 1.2x at both sizes).
 func benchLogAdd(dir string) bool {
 	ok := true
 	for _, n := range []int{150, 50000} {
 		agentDir := project(filepath.Join(dir, fmt.Sprint(n)), fmt.Sprintf("p%d", n), []string{"a"}, n)[0]
-		var logAdd, learn, git []time.Duration
+		var logAdd, learn, note, git []time.Duration
 		for i := 0; i < *runs; i++ {
 			logAdd = append(logAdd, timed(agentDir, planqBin, "log", "add", fmt.Sprintf("bench entry %d", i), "--type", "implement"))
 			learn = append(learn, timed(agentDir, planqBin, "learn", fmt.Sprintf("bench learning %d", i), "--type", "pattern", "--domain", "bench"))
+			note = append(note, timed(agentDir, planqBin, "note", fmt.Sprintf("bench note %d: run make bench, not go test -bench", i)))
 			name := fmt.Sprintf("plain-%d.md", i)
 			check(os.WriteFile(filepath.Join(agentDir, name), []byte("plain git entry\n"), 0o644))
 			git = append(git, timed(agentDir, "git", "add", name)+timed(agentDir, "git", "commit", "-q", "-m", "plain "+name))
@@ -111,7 +112,7 @@ func benchLogAdd(dir string) bool {
 		for _, m := range []struct {
 			name string
 			ds   []time.Duration
-		}{{"log add", logAdd}, {"learn", learn}} {
+		}{{"log add", logAdd}, {"learn", learn}, {"note", note}} {
 			ratio := float64(median(m.ds)) / float64(mg)
 			fmt.Printf("%-7s %6d records: planq %s   git add+commit %s   ratio %.2fx (target <= 1.2x)\n", m.name, n, ms(median(m.ds)), ms(mg), ratio)
 			ok = report(ratio <= 1.2) && ok
