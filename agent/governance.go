@@ -14,7 +14,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // CheckDomainRoom refuses a new learning in a domain that holds
@@ -63,52 +62,21 @@ func (a *Agent) CheckDomainRoom(domain string) error {
 // the agent's worktree (or branch): at least as many as its current
 // learnings.
 func (a *Agent) domainFiles(domain string) (int, error) {
-	dir := changelog.KindLearning.Dir() + "/" + domain
+	dir := changelog.KindLearning.Dir()
 	n := 0
 	if a.Dir != "" {
-		entries, err := os.ReadDir(filepath.Join(a.Dir, filepath.FromSlash(dir)))
+		entries, err := os.ReadDir(filepath.Join(a.Dir, dir, domain))
 		if err != nil && !os.IsNotExist(err) {
-			return 0, fmt.Errorf("failed to read %s: %w", dir, err)
+			return 0, fmt.Errorf("failed to read %s/%s: %w", dir, domain, err)
 		}
 		n += len(entries)
-	} else if c, err := a.treeFiles(a.Branch, dir); err != nil {
+	} else if c, err := a.store.Records.DirSize(a.Branch, dir, domain); err != nil {
 		return 0, err
 	} else {
 		n += c
 	}
-	c, err := a.treeFiles(project.GlobalBranch, dir)
+	c, err := a.store.Records.DirSize(project.GlobalBranch, dir, domain)
 	return n + c, err
-}
-
-func (a *Agent) treeFiles(branch, dir string) (int, error) {
-	tip, err := a.store.Repo.Tip(branch)
-	if planqerr.Is(err, planqerr.NotFound) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	tree, err := a.store.Repo.TreeOf(tip)
-	if err != nil {
-		return 0, err
-	}
-	for _, name := range strings.Split(dir, "/") {
-		entries, err := a.store.Repo.TreeEntries(tree)
-		if err != nil {
-			return 0, err
-		}
-		tree = staterepo.ZeroHash
-		for _, e := range entries {
-			if e.Name == name && e.Dir {
-				tree = e.Blob
-			}
-		}
-		if tree == staterepo.ZeroHash {
-			return 0, nil
-		}
-	}
-	entries, err := a.store.Repo.TreeEntries(tree)
-	return len(entries), err
 }
 
 // SubDomains proposes up to n sub-domains of domain ("auth-tokens") from
