@@ -14,6 +14,7 @@ const (
 	KindHandoff    Kind = "handoff"
 	KindCheckpoint Kind = "checkpoint"
 	KindNote       Kind = "note"
+	KindProposal   Kind = "proposal"
 )
 
 // Type is what sort of log entry or learning a record is.
@@ -113,6 +114,9 @@ const (
 	FieldAnchors        Field = "anchors"
 	FieldWorkspace      Field = "workspace"
 	FieldAgentKind      Field = "agent_kind"
+	FieldFiles          Field = "files"
+	FieldEntriesUsed    Field = "entries_used"
+	FieldDiscarded      Field = "entries_discarded"
 )
 
 // fieldSet tells whether a record holds a kind-specific field, in the order
@@ -137,6 +141,9 @@ var fieldSet = []struct {
 	{FieldAnchors, func(r *Record) bool { return len(r.Anchors) > 0 }},
 	{FieldWorkspace, func(r *Record) bool { return r.Workspace != "" }},
 	{FieldAgentKind, func(r *Record) bool { return r.AgentKind != "" }},
+	{FieldFiles, func(r *Record) bool { return len(r.Files) > 0 }},
+	{FieldEntriesUsed, func(r *Record) bool { return len(r.EntriesUsed) > 0 }},
+	{FieldDiscarded, func(r *Record) bool { return len(r.EntriesDiscarded) > 0 }},
 }
 
 // Spec is one row of the kind table: everything planq knows about a kind.
@@ -220,6 +227,15 @@ var table = []Spec{
 		Statuses: []Status{StatusRaw, StatusProposed, StatusApplied, StatusDismissed},
 		Fields:   []Field{FieldWorkspace, FieldAgentKind},
 		Promoted: true, Searched: true,
+	},
+	{
+		// A proposal is written on global, where a person reviews it: its
+		// state changes are new versions there, never promoted.
+		Kind: KindProposal, Noun: "proposal", Dir: "proposals", Shard: ShardByMonth,
+		About:    "Curation proposals: additions to the instruction files, from notes, for a person to apply or dismiss; the proposed files are kept under proposed/<id>/.",
+		Statuses: []Status{StatusPending, StatusApplied, StatusDismissed},
+		Fields:   []Field{FieldFiles, FieldEntriesUsed, FieldDiscarded},
+		check:    checkProposal,
 	},
 }
 

@@ -253,3 +253,25 @@ func NewNote(in NoteInput) (*Record, error) {
 }
 
 func oneLineOf(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// ProposalInput is a curation proposal as planq keeps it: the files with
+// their blobs already written to the state repo.
+type ProposalInput struct {
+	Summary   string
+	Files     []ProposedFile
+	Used      []string
+	Discarded map[string]string
+}
+
+// NewProposal makes a pending proposal.
+func NewProposal(in ProposalInput) (*Record, error) {
+	if err := requireText(KindProposal, in.Summary, "say in a line or two what the proposal adds (diff_summary)"); err != nil {
+		return nil, err
+	}
+	r := &Record{Kind: KindProposal, Status: StatusPending, Files: in.Files, EntriesUsed: in.Used,
+		EntriesDiscarded: in.Discarded, Body: strings.TrimSpace(in.Summary)}
+	if len(r.EntriesDiscarded) == 0 {
+		r.EntriesDiscarded = nil
+	}
+	return r, nil
+}

@@ -32,6 +32,21 @@ type Anchor struct {
 	Blob string `yaml:"blob,omitempty" json:"blob,omitempty"`
 }
 
+// ProposedFile is one instruction file of a proposal: the file as it was
+// when the proposal was made, and as proposed.
+type ProposedFile struct {
+	// Path is the file's path in the code repository, slash-separated.
+	Path string `yaml:"path" json:"path"`
+	// Base is the SHA-256 of the file when the proposal was made, empty
+	// when the file did not exist: apply refuses a file that changed since.
+	Base string `yaml:"base,omitempty" json:"base,omitempty"`
+	// Blob is the git blob of the proposed content in the state repo
+	// (kept reachable under proposed/<id>/).
+	Blob string `yaml:"blob" json:"blob"`
+	// Additions counts the lines the proposal adds to the file.
+	Additions int `yaml:"additions" json:"additions"`
+}
+
 // Source names a record that promote found equivalent to another and
 // merged into it: the same learning or decision, from another agent.
 type Source struct {
@@ -94,6 +109,12 @@ type Record struct {
 	// (claude, codex, ...) that captured it.
 	Workspace string `yaml:"workspace,omitempty" json:"workspace,omitempty"`
 	AgentKind string `yaml:"agent_kind,omitempty" json:"agent_kind,omitempty"`
+
+	// Proposals: the files, the notes used, and the notes discarded with
+	// the reason; the body is the summary of the change.
+	Files            []ProposedFile    `yaml:"files,omitempty" json:"files,omitempty"`
+	EntriesUsed      []string          `yaml:"entries_used,omitempty" json:"entries_used,omitempty"`
+	EntriesDiscarded map[string]string `yaml:"entries_discarded,omitempty" json:"entries_discarded,omitempty"`
 
 	// Body is the Markdown after the frontmatter.
 	Body string `yaml:"-" json:"body"`
@@ -275,6 +296,45 @@ func checkHandoff(r *Record) error {
 		return fieldErr("to", "%q is not an agent name", r.To)
 	}
 	return nil
+}
+
+func checkProposal(r *Record) error {
+	if len(r.Files) == 0 && len(r.EntriesDiscarded) == 0 && !r.Tombstone {
+		return fieldErr("files", "a proposal changes a file or discards a note")
+	}
+	for _, f := range r.Files {
+		if !ValidRepoPath(f.Path) {
+			return fieldErr("files", "%q is not a path inside the code repository", f.Path)
+		}
+		if !isHex(f.Blob, 40) || (f.Base != "" && !isHex(f.Base, 64)) || f.Additions < 0 {
+			return fieldErr("files", "%s: blob, base or additions is not what planq writes", f.Path)
+		}
+	}
+	for _, id := range r.EntriesUsed {
+		if !ValidID(id) {
+			return fieldErr("entries_used", "%q is not a record id", id)
+		}
+	}
+	for id := range r.EntriesDiscarded {
+		if !ValidID(id) {
+			return fieldErr("entries_discarded", "%q is not a record id", id)
+		}
+	}
+	return nil
+}
+
+// ValidRepoPath reports whether p names a file inside a repository:
+// relative, slash-separated, clean, with no "..", ".git" or empty element.
+func ValidRepoPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") || path.Clean(p) != p {
+		return false
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == "" || el == "." || el == ".." || strings.EqualFold(el, ".git") {
+			return false
+		}
+	}
+	return true
 }
 
 func checkCheckpoint(r *Record) error {

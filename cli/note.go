@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -99,34 +100,16 @@ newest first: raw (waiting for curation), proposed, applied or dismissed.
 
 func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		set, err := store.Records.All(changelog.KindNote)
+		list, err := curation.Notes(store, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents)})
 		if err != nil {
 			return err
 		}
-		keep := func(vals []string, v string) bool {
-			if len(vals) == 0 {
-				return true
-			}
-			for _, w := range splitList(vals) {
-				if w == v {
-					return true
-				}
-			}
-			return false
-		}
-		notes := []*changelog.Record{}
-		current := set.Current()
-		for i := len(current) - 1; i >= 0; i-- {
-			r := current[i]
-			if keep(opts.states, string(r.Status)) && keep(opts.types, string(r.Type)) && keep(opts.agents, r.Agent) {
-				notes = append(notes, r)
-			}
-		}
+		notes := list.Notes
 		if opts.json {
 			if err := env.writeJSON(notes); err != nil {
 				return err
 			}
-			return reportProblems(set.ProblemLines())
+			return reportProblems(list.Problems)
 		}
 		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "ID\tTIME\tAGENT\tKIND\tWORKSPACE\tTYPE\tSTATE\tNOTE")
@@ -137,6 +120,6 @@ func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		return reportProblems(set.ProblemLines())
+		return reportProblems(list.Problems)
 	})
 }

@@ -32,6 +32,7 @@ type PruneOptions struct {
 // view.
 type Archived struct {
 	ID             string                   `json:"id"`
+	Kind           changelog.Kind           `json:"kind"`
 	Domain         string                   `json:"domain"`
 	Type           changelog.Type           `json:"type"`
 	Classification changelog.Classification `json:"classification"`
@@ -92,7 +93,7 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 		default:
 			continue
 		}
-		a := Archived{ID: r.ID, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
+		a := Archived{ID: r.ID, Kind: r.Kind, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
 			Written: r.Timestamp, Reason: reason}
 		if used, ok := lastUse[r.ID]; ok {
 			a.LastUsed = &used
@@ -106,6 +107,11 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 		m.Body = "Archived " + r.ID + ": " + reason
 		markers = append(markers, m)
 	}
+	notes, noteMarkers, err := decidedNotes(store, store.Project.Config.KeepDecided(), opts.Now)
+	if err != nil {
+		return PruneResult{}, err
+	}
+	res.Archived, markers = append(res.Archived, notes...), append(markers, noteMarkers...)
 	sort.Slice(res.Archived, func(i, j int) bool { return res.Archived[i].ID < res.Archived[j].ID })
 	if opts.DryRun || len(markers) == 0 {
 		return res, nil
@@ -127,6 +133,35 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 	return res, nil
 }
 
+// decidedNotes finds global's notes applied or dismissed longer ago than
+// keep, and their archive records. Raw and proposed notes are never pruned.
+func decidedNotes(store *agent.Store, keep project.LifeSpan, now time.Time) ([]Archived, []*changelog.Record, error) {
+	if keep.Never {
+		return nil, nil, nil
+	}
+	set, err := store.Records.Branch(project.GlobalBranch, changelog.KindNote)
+	if err != nil {
+		return nil, nil, err
+	}
+	var archived []Archived
+	var markers []*changelog.Record
+	for _, r := range set.Current() {
+		if (r.Status != changelog.StatusApplied && r.Status != changelog.StatusDismissed) || now.Sub(r.Timestamp) <= keep.Span {
+			continue
+		}
+		reason := fmt.Sprintf("%s on %s (decided notes are kept %s)", r.Status, r.Timestamp.UTC().Format(time.DateOnly), days(keep.Span))
+		archived = append(archived, Archived{ID: r.ID, Kind: r.Kind, Type: r.Type, Title: readmodel.Title(r), Written: r.Timestamp, Reason: reason})
+		m, err := changelog.NewTombstone(r, reason)
+		if err != nil {
+			return nil, nil, err
+		}
+		m.Archived, m.Status = true, r.Status
+		m.Body = "Archived " + r.ID + ": " + reason
+		markers = append(markers, m)
+	}
+	return archived, markers, nil
+}
+
 func days(d time.Duration) string {
 	if n := int(d / (24 * time.Hour)); n*24 == int(d/time.Hour) {
 		return fmt.Sprintf("%d days", n)
@@ -136,9 +171,28 @@ func days(d time.Duration) string {
 
 func pruneMessage(archived []Archived) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "prune: archive %d learning%s\n\n", len(archived), plural(len(archived)))
+	learnings, notes := 0, 0
 	for _, a := range archived {
-		fmt.Fprintf(&b, "- %s [%s/%s] %s\n  %s\n", a.ID, a.Domain, a.Type, readmodel.Shorten(a.Title, 100), a.Reason)
+		if a.Kind == changelog.KindNote {
+			notes++
+		} else {
+			learnings++
+		}
+	}
+	var what []string
+	if learnings > 0 {
+		what = append(what, fmt.Sprintf("%d learning%s", learnings, plural(learnings)))
+	}
+	if notes > 0 {
+		what = append(what, fmt.Sprintf("%d decided note%s", notes, plural(notes)))
+	}
+	fmt.Fprintf(&b, "prune: archive %s\n\n", strings.Join(what, " and "))
+	for _, a := range archived {
+		label := a.Domain + "/" + string(a.Type)
+		if a.Kind == changelog.KindNote {
+			label = "note/" + string(a.Type)
+		}
+		fmt.Fprintf(&b, "- %s [%s] %s\n  %s\n", a.ID, label, readmodel.Shorten(a.Title, 100), a.Reason)
 	}
 	b.WriteString("\nNothing is deleted: 'planq archive list' shows them, 'planq restore ID' brings one back.\n")
 	return b.String()

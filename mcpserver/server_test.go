@@ -100,7 +100,7 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate", "planq_note", "planq_curate"}
+	want := []string{"planq_context", "planq_scratch", "planq_log", "planq_learn", "planq_decide", "planq_checkpoint", "planq_handoff", "planq_search", "planq_get", "planq_query", "planq_edit", "planq_retract", "planq_revalidate", "planq_note", "planq_curate", "planq_propose"}
 	got := map[string]*mcp.Tool{}
 	descriptions := 0
 	for _, tool := range tools.Tools {
@@ -196,6 +196,17 @@ func TestToolsOverARealProcess(t *testing.T) {
 	}
 	if text, isErr = callTool(t, s, "planq_retract", map[string]any{"id": edited}); !isErr || !strings.Contains(text, "retracted already") {
 		t.Fatalf("planq_retract twice: %v %s", isErr, text)
+	}
+	// A note, curated: the proposal is kept once, and its note is proposed.
+	text, _ = callTool(t, s, "planq_note", map[string]any{"text": "run the overlay tests with --race"})
+	note := recordID.FindString(text)
+	proposal := map[string]any{"proposed_files": map[string]any{"AGENTS.md": "# Agents\n\nRun the overlay tests with `--race`.\n"},
+		"diff_summary": "AGENTS.md: --race", "entries_used": []string{note}}
+	if text, isErr = callTool(t, s, "planq_propose", proposal); isErr || !strings.Contains(text, "kept proposal pq-") {
+		t.Fatalf("planq_propose: %v %s", isErr, text)
+	}
+	if text, isErr = callTool(t, s, "planq_propose", proposal); !isErr || !strings.Contains(text, "arrived already") {
+		t.Fatalf("planq_propose twice: %v %s", isErr, text)
 	}
 	// The record written is in git, and git agrees the worktree is clean.
 	if status := testgit.Run(t, filepath.Join(dir, ".planq", "agent"), "status", "--porcelain"); status != "" {

@@ -175,6 +175,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerEdit(srv)
 	s.registerNote(srv)
 	s.registerCurate(srv, readOnly)
+	s.registerPropose(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
@@ -86,7 +87,7 @@ type Document struct {
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed", "Stale", "Domains",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -180,6 +181,9 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 		if err := domainItems(ctx, store, add); err != nil {
 			return nil, err
 		}
+		if err := proposalItems(ctx, store, codeDir(a), add); err != nil {
+			return nil, err
+		}
 		for _, r := range shown {
 			if mark := stale.Mark(r.ID); mark != "" {
 				add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
@@ -242,6 +246,26 @@ func domainItems(ctx context.Context, store *agent.Store, add func(string, int, 
 			why = append(why, "insight rate flattening")
 		}
 		add("Domains", 3, "%s: %s (planq status)", d.Domain, strings.Join(why, ", "))
+	}
+	return nil
+}
+
+// proposalItems: for a lead, each curation proposal waiting for a person.
+func proposalItems(ctx context.Context, store *agent.Store, codeRoot string, add func(string, int, string, ...any)) error {
+	views, err := curation.List(ctx, store, codeRoot)
+	if err != nil {
+		return err
+	}
+	for _, v := range views {
+		if v.State != curation.StatePending && v.State != curation.StateStale {
+			continue
+		}
+		paths := make([]string, len(v.Files))
+		for i, f := range v.Files {
+			paths[i] = f.Path
+		}
+		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", v.ID, v.State, v.Additions,
+			strings.Join(paths, ", "), v.Agent, readmodel.Shorten(strings.SplitN(v.Summary, "\n", 2)[0], 100), v.ID)
 	}
 	return nil
 }

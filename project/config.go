@@ -52,10 +52,25 @@ type Curation struct {
 	// InstructionFiles are the agents' instruction files, paths or globs
 	// relative to the repository's root; none means DefaultInstructionFiles.
 	InstructionFiles []string `yaml:"instruction_files,omitempty"`
+	// KeepDecided is how long applied and dismissed notes stay before
+	// 'planq prune' archives them; zero means DefaultKeepDecided.
+	KeepDecided LifeSpan `yaml:"keep_decided,omitempty"`
+}
+
+// DefaultKeepDecided is how long applied and dismissed notes stay.
+const DefaultKeepDecided = 30 * 24 * time.Hour
+
+// KeepDecided is how long the project keeps applied and dismissed notes;
+// never means for good.
+func (c Config) KeepDecided() LifeSpan {
+	if !c.Curation.KeepDecided.IsZero() {
+		return c.Curation.KeepDecided
+	}
+	return LifeSpan{Text: "30d", Span: DefaultKeepDecided}
 }
 
 // IsZero reports that nothing was configured (yaml's omitempty asks).
-func (c Curation) IsZero() bool { return len(c.InstructionFiles) == 0 }
+func (c Curation) IsZero() bool { return len(c.InstructionFiles) == 0 && c.KeepDecided.IsZero() }
 
 // DefaultInstructionFiles are the instruction files of the coding agents
 // planq knows, as each agent reads them.
@@ -97,7 +112,7 @@ func (l LifeSpan) MarshalYAML() (any, error) { return l.Text, nil }
 func (l *LifeSpan) UnmarshalYAML(n *yaml.Node) error {
 	parsed, err := ParseLifeSpan(n.Value)
 	if n.Kind != yaml.ScalarNode || err != nil {
-		return fmt.Errorf("line %d: shelf_life: %q is not a shelf life (14d, 2w, 336h or never)", n.Line, n.Value)
+		return fmt.Errorf("line %d: %q is not a span of time (14d, 2w, 336h or never)", n.Line, n.Value)
 	}
 	*l = parsed
 	return nil

@@ -44,6 +44,9 @@ const (
 	// of its worktree.
 	ScratchFile = "scratch.md"
 	FocusFile   = "context.md"
+	// ProposedDir keeps, on global, the files each curation proposal
+	// proposes: proposed/<proposal id>/<path in the code repository>.
+	ProposedDir = "proposed"
 	// NotesInbox takes raw notes by plain append, a line each: planq turns
 	// each into a note record at the agent's next note or session save.
 	NotesInbox = "notes.md"

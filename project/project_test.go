@@ -123,10 +123,10 @@ func TestShelfLifeReadsAndNamesItsLine(t *testing.T) {
 		}
 	}
 	for _, bad := range []struct{ text, want string }{
-		{"project: demo\nshelf_life:\n  tactical: soon\n", `config: line 3: shelf_life: "soon" is not a shelf life`},
-		{"project: demo\nshelf_life:\n  tactical: 0d\n", `line 3: shelf_life: "0d"`},
-		{"project: demo\nshelf_life:\n  tactical: 106752d\n", `line 3: shelf_life: "106752d"`}, // past what a Duration holds
-		{"project: demo\nshelf_life:\n  observational: 14\n", `line 3: shelf_life: "14"`},      // no unit
+		{"project: demo\nshelf_life:\n  tactical: soon\n", `config: line 3: "soon" is not a span of time`},
+		{"project: demo\nshelf_life:\n  tactical: 0d\n", `line 3: "0d" is not a span`},
+		{"project: demo\nshelf_life:\n  tactical: 106752d\n", `line 3: "106752d" is not a span`}, // past what a Duration holds
+		{"project: demo\nshelf_life:\n  observational: 14\n", `line 3: "14" is not a span`},      // no unit
 		{"project: demo\nshelf_life:\n  foundational: 3d\n", `line 3: unknown key "foundational" (known: tactical, observational)`},
 	} {
 		if _, err := ParseConfig("config", []byte(bad.text)); err == nil || !strings.Contains(err.Error(), bad.want) {

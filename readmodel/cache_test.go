@@ -38,6 +38,9 @@ func samples(t *testing.T) []*changelog.Record {
 	add(changelog.NewHandoff(changelog.HandoffInput{Text: "Review the refresh", To: "reviewer"}))
 	add(changelog.NewCheckpoint(changelog.CheckpointInput{Name: "before-refactor"}))
 	add(changelog.NewNote(changelog.NoteInput{Text: "the dashboard is built with make dashboard, not npm run build", Workspace: "auth", AgentKind: "claude"}))
+	add(changelog.NewProposal(changelog.ProposalInput{Summary: "CLAUDE.md: how to build the dashboard",
+		Files: []changelog.ProposedFile{{Path: "CLAUDE.md", Blob: strings.Repeat("b", 40), Additions: 1}},
+		Used:  []string{recs[len(recs)-1].ID}}))
 	return recs
 }
 
@@ -261,6 +264,11 @@ func fill(t *testing.T, v reflect.Value, s string) {
 		v.SetString(s + "-" + v.Type().Name())
 	case reflect.Bool:
 		v.SetBool(true)
+	case reflect.Int:
+		v.SetInt(7)
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		v.SetMapIndex(reflect.ValueOf(s+"-key"), reflect.ValueOf(s+"-value"))
 	case reflect.Struct:
 		if v.Type() == reflect.TypeOf(time.Time{}) {
 			return

@@ -3,6 +3,7 @@ package readmodel
 import (
 	"encoding/binary"
 	"errors"
+	"sort"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -55,6 +56,24 @@ func appendRecord(b []byte, r *changelog.Record) []byte {
 		b = appendString(b, a.Path)
 		b = appendString(b, a.Lines)
 		b = appendString(b, a.Blob)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.Files)))
+	for _, f := range r.Files {
+		b = appendString(b, f.Path)
+		b = appendString(b, f.Base)
+		b = appendString(b, f.Blob)
+		b = binary.AppendUvarint(b, uint64(f.Additions))
+	}
+	b = appendStrings(b, r.EntriesUsed)
+	discarded := make([]string, 0, len(r.EntriesDiscarded))
+	for id := range r.EntriesDiscarded {
+		discarded = append(discarded, id)
+	}
+	sort.Strings(discarded)
+	b = binary.AppendUvarint(b, uint64(len(discarded)))
+	for _, id := range discarded {
+		b = appendString(b, id)
+		b = appendString(b, r.EntriesDiscarded[id])
 	}
 	return b
 }
@@ -193,6 +212,28 @@ func (d *decoder) record() *changelog.Record {
 		r.Anchors = make([]changelog.Anchor, n)
 		for i := range r.Anchors {
 			r.Anchors[i] = changelog.Anchor{Path: d.str(), Lines: d.str(), Blob: d.str()}
+		}
+	}
+	if n := d.uint(); n > 0 {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return r
+		}
+		r.Files = make([]changelog.ProposedFile, n)
+		for i := range r.Files {
+			r.Files[i] = changelog.ProposedFile{Path: d.str(), Base: d.str(), Blob: d.str(), Additions: int(d.uint())}
+		}
+	}
+	r.EntriesUsed = d.strs()
+	if n := d.uint(); n > 0 {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return r
+		}
+		r.EntriesDiscarded = make(map[string]string, n)
+		for range n {
+			id := d.str()
+			r.EntriesDiscarded[id] = d.str()
 		}
 	}
 	return r

@@ -42,6 +42,8 @@ func Line(r *changelog.Record) string {
 		line = r.Name + ": " + r.Title()
 	case changelog.KindNote:
 		line = fmt.Sprintf("[%s, %s] %s", r.Type, r.Status, r.Title())
+	case changelog.KindProposal:
+		line = fmt.Sprintf("[%s, %d files] %s", r.Status, len(r.Files), r.Title())
 	default:
 		line = r.Title() // a kind this build does not know: its first line
 	}

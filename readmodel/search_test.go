@@ -51,8 +51,8 @@ func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
 			cacheDir := t.TempDir()
 			searchAll(t, Open(repo, cacheDir))
 			segs, _ := filepath.Glob(filepath.Join(cacheDir, "segments", "*", "*.seg"))
-			if len(segs) != 2*(len(recs)-1) { // every kind searched but checkpoints: a shard and a directory each
-				t.Fatalf("%d segment files, want %d", len(segs), 2*(len(recs)-1))
+			if len(segs) != 2*(len(recs)-2) { // every kind searched but checkpoints and proposals: a shard and a directory each
+				t.Fatalf("%d segment files, want %d", len(segs), 2*(len(recs)-2))
 			}
 			for _, f := range segs {
 				data, err := os.ReadFile(f)
@@ -97,8 +97,8 @@ func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if shards != len(recs)-1 {
-		t.Fatalf("%d shard segments damaged, want %d", shards, len(recs)-1)
+	if shards != len(recs)-2 {
+		t.Fatalf("%d shard segments damaged, want %d", shards, len(recs)-2)
 	}
 	reads := 0
 	rd := counting(repo, cacheDir, &reads)

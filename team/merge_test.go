@@ -104,6 +104,8 @@ func (g *gen) record(kind changelog.Kind, side string, n int) *changelog.Record 
 		r, err = changelog.NewCheckpoint(changelog.CheckpointInput{Name: fmt.Sprintf("cp-%d", n), Note: text})
 	case changelog.KindNote:
 		r, err = changelog.NewNote(changelog.NoteInput{Text: text, Workspace: side})
+	case changelog.KindProposal:
+		r, err = changelog.NewProposal(changelog.ProposalInput{Summary: text, Discarded: map[string]string{g.id(): "covered"}})
 	}
 	if err != nil {
 		g.t.Fatal(err)

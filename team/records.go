@@ -19,12 +19,32 @@ import (
 // another.
 func CommitGlobalRecords(ctx context.Context, store *agent.Store, writer string, recs []*changelog.Record, message string) (staterepo.Hash, error) {
 	now := time.Now().UTC()
-	files := map[string][]byte{}
 	for _, r := range recs {
 		r.Agent, r.Timestamp = writer, now
 		if r.ID == "" {
 			r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
 		}
+	}
+	return CommitGlobal(ctx, store, GlobalChange{Records: recs, Message: message})
+}
+
+// GlobalChange is one commit on global: records, stamped already (ID,
+// agent, time), and files that are no records (a proposal's proposed
+// files), each new.
+type GlobalChange struct {
+	Records []*changelog.Record
+	Files   map[string][]byte
+	Message string
+}
+
+// CommitGlobal writes c on global in one commit, or nothing: every record
+// is checked before anything is written, and no file replaces another.
+func CommitGlobal(ctx context.Context, store *agent.Store, c GlobalChange) (staterepo.Hash, error) {
+	files := map[string][]byte{}
+	for p, data := range c.Files {
+		files[p] = data
+	}
+	for _, r := range c.Records {
 		if err := changelog.Validate(r); err != nil {
 			return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, string(r.Kind), "%w", err)
 		}
@@ -35,11 +55,11 @@ func CommitGlobalRecords(ctx context.Context, store *agent.Store, writer string,
 		r.Path = changelog.RecordPath(r)
 		files[r.Path] = data
 	}
-	return writeGlobal(ctx, store, message, func(tree staterepo.Hash) (staterepo.Hash, error) {
+	return writeGlobal(ctx, store, c.Message, func(tree staterepo.Hash) (staterepo.Hash, error) {
 		edits := map[string]staterepo.Hash{}
 		for p, data := range files {
 			if _, err := store.Repo.BlobAt(tree, p); err == nil {
-				return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a record with this ID exists on global already")
+				return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a file at this path exists on global already")
 			}
 			blob, err := store.Repo.WriteBlob(data)
 			if err != nil {

@@ -225,6 +225,8 @@ func (s spec) entry(seed uint64, idOf map[string]string) (Entry, error) {
 		err = errors.New("search does not read checkpoints")
 	case changelog.KindNote:
 		r, err = changelog.NewNote(changelog.NoteInput{Text: s.text, Type: s.typ})
+	case changelog.KindProposal:
+		err = errors.New("search does not read proposals")
 	}
 	if err == nil && supersedes != "" && r.Supersedes == "" {
 		err = fmt.Errorf("a %s cannot supersede through its constructor", s.kind)

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+func newProposalsCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "proposals",
+		Short: "Review curation proposals: list, show, apply, dismiss",
+		Long: `Review what curating agents proposed for the instruction files ('planq propose').
+
+A proposal is pending until a person applies or dismisses it; it is stale when one
+of its files changed since it was made (apply refuses it: dismiss it and curate
+again). Apply writes the files into this checkout and commits them, and only
+them, in one commit; it never pushes.`,
+		Args: exactArgs(0, "a subcommand: list, show, apply or dismiss"),
+	}
+	var asJSON bool
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the proposals, newest first",
+		Long: `List every proposal, newest first: its ID, state (pending, stale, applied,
+dismissed), files, additions, notes, who proposed it and when, and its summary.
+
+--json prints [{"id","version","state","agent","time","decided","decided_by","summary",
+"files":[{"path","additions","changed"}],"entries_used","entries_discarded","additions"}].`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runProposalsList(cmd.Context(), env, asJSON) },
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	var showJSON bool
+	show := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a proposal with a unified diff per file",
+		Long: `Show a proposal: its state, summary, notes, and for each file a unified diff from
+the file as it is now in this checkout to the file as proposed. Any version's ID
+names the proposal.
+
+--json adds each file's "proposed" content and "diff" to what list prints.`,
+		Args: exactArgs(1, "the proposal's ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProposalsShow(cmd.Context(), env, args[0], showJSON)
+		},
+	}
+	show.Flags().BoolVar(&showJSON, "json", false, "print as JSON")
+	var edit bool
+	apply := &cobra.Command{
+		Use:   "apply ID",
+		Short: "Write a proposal's files and commit them, and only them, in the code repository",
+		Long: `Apply a pending proposal: write its files into this checkout, stage only them,
+and commit them in one commit whose message says how many lines it adds; never
+push. The proposal becomes applied, its notes applied (or dismissed, for those it
+discarded), in one commit on global.
+
+Refused, writing nothing: a proposal that is not pending; a stale one (a file
+changed since it was made); files with uncommitted or staged changes; a checkout
+in the middle of a rebase, merge, cherry-pick, revert or bisect.
+
+--edit opens each proposed file in $VISUAL or $EDITOR first and applies what you
+save.`,
+		Args: exactArgs(1, "the proposal's ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProposalsApply(cmd.Context(), env, args[0], edit)
+		},
+	}
+	apply.Flags().BoolVar(&edit, "edit", false, "edit the proposed files in $EDITOR before applying")
+	dismiss := &cobra.Command{
+		Use:   "dismiss ID",
+		Short: "Dismiss a proposal and the notes it cites",
+		Long:  `Dismiss a pending or stale proposal: it and every note it cites become dismissed, in one commit on global. The code repository is not touched.`,
+		Args:  exactArgs(1, "the proposal's ID"),
+		RunE:  func(cmd *cobra.Command, args []string) error { return runProposalsDismiss(cmd.Context(), env, args[0]) },
+	}
+	cmd.AddCommand(list, show, apply, dismiss)
+	return cmd
+}
+
+func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		views, err := curation.List(ctx, store, store.Project.Root)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return env.writeJSON(views)
+		}
+		if len(views) == 0 {
+			env.Log.Info("no proposal yet", "hint", "planq curate gives an agent the raw notes to propose from")
+			return nil
+		}
+		tw := newTable(env.Stdout)
+		fmt.Fprintln(tw, "ID\tSTATE\tFILES\tADDITIONS\tNOTES\tBY\tPROPOSED\tSUMMARY")
+		for _, v := range views {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", v.ID, v.State, filesOf(v), v.Additions,
+				len(v.Used)+len(v.Discarded), v.Agent, v.Time.Local().Format(time.DateOnly), firstLine(v.Summary, 60))
+		}
+		return tw.Flush()
+	})
+}
+
+func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		v, err := curation.Show(ctx, store, store.Project.Root, id)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return env.writeJSON(v)
+		}
+		env.printf("proposal %s: %s, by %s on %s\n", v.ID, v.State, v.Agent, v.Time.Local().Format(time.DateOnly))
+		if v.Decided != nil {
+			env.printf("%s by %s on %s\n", v.State, v.DecidedBy, v.Decided.Local().Format(time.DateOnly))
+		}
+		env.printf("\n%s\n\nnotes used: %s\n", v.Summary, orDashList(v.Used))
+		for _, id := range slices.Sorted(maps.Keys(v.Discarded)) {
+			env.printf("note discarded: %s: %s\n", id, v.Discarded[id])
+		}
+		for _, f := range v.Files {
+			state := ""
+			if f.Changed {
+				state = " (changed since the proposal)"
+			}
+			env.printf("\n=== %s: %d additions%s\n", f.Path, f.Additions, state)
+			if f.Diff == "" {
+				env.printf("(the file is as proposed)\n")
+			}
+			env.printf("%s", f.Diff)
+		}
+		if v.State == curation.StateStale {
+			env.Log.Warn("the proposal is stale: a file changed since it was made", "hint", "planq proposals dismiss "+v.ID+", then planq curate")
+		}
+		return nil
+	})
+}
+
+func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		var edited map[string]string
+		if edit {
+			v, err := curation.Show(ctx, store, store.Project.Root, id)
+			if err != nil {
+				return err
+			}
+			if edited, err = editProposal(env, v); err != nil {
+				return err
+			}
+		}
+		done, err := curation.Apply(ctx, store, store.Project.Root, writerOf(store), id, edited)
+		if err != nil {
+			return err
+		}
+		env.printf("%s\n", done.Commit)
+		if done.Recorded {
+			env.Log.Info("the files were committed already; recorded the proposal as applied", "proposal", done.Proposal)
+			return nil
+		}
+		env.Log.Info(fmt.Sprintf("committed %d additions to %s (not pushed)", done.Additions, strings.Join(done.Files, ", ")), "proposal", done.Proposal)
+		return nil
+	})
+}
+
+// editProposal lets a person edit each proposed file in $EDITOR.
+func editProposal(env *Env, v curation.View) (map[string]string, error) {
+	dir, err := os.MkdirTemp("", "planq-proposal-")
+	if err != nil {
+		return nil, fmt.Errorf("failed to make a directory to edit in: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	edited := map[string]string{}
+	for i, f := range v.Files {
+		path := filepath.Join(dir, fmt.Sprintf("%d-%s", i, filepath.Base(f.Path)))
+		if err := os.WriteFile(path, []byte(f.Proposed), 0o600); err != nil {
+			return nil, fmt.Errorf("failed to write %s: %w", path, err)
+		}
+		if err := runEditor(env, path, "planq proposals apply "+v.ID); err != nil {
+			return nil, err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, planqerr.New(planqerr.Failure, "editor", "failed to read %s: %w", path, err)
+		}
+		edited[f.Path] = string(data)
+	}
+	return edited, nil
+}
+
+func runProposalsDismiss(ctx context.Context, env *Env, id string) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		next, err := curation.Dismiss(ctx, store, writerOf(store), id)
+		if err != nil {
+			return err
+		}
+		env.printf("%s\n", next)
+		env.Log.Info("dismissed the proposal and its notes", "proposal", id)
+		return nil
+	})
+}

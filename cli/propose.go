@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/curation"
+)
+
+type proposeOptions struct {
+	json bool
+}
+
+func newProposeCmd(env *Env) *cobra.Command {
+	var opts proposeOptions
+	cmd := &cobra.Command{
+		Use:   "propose",
+		Short: "Keep a curating agent's proposal (JSON on stdin) for a person to review",
+		Long: `Read the curating agent's answer to 'planq curate' on stdin, check it, and keep it
+on global for a person to apply or dismiss ('planq proposals', 'planq ui'):
+
+  {"proposed_files": {"CLAUDE.md": "<the whole file as proposed>"},
+   "diff_summary": "<what it adds>",
+   "entries_used": ["<note id>", ...],
+   "entries_discarded": {"<note id>": "<why>"}}
+
+A proposal may name only the project's instruction files, inside the code
+repository; it may only add lines (every existing line stays, in order); it
+cites notes that exist and are raw; and the same proposal is kept once. The
+SHA-256 of each file as it is now is kept with it: a file changed after that
+makes the proposal stale. The notes it cites become proposed, in the same commit.
+
+--json prints the kept proposal as 'planq proposals show --json' does.`,
+		Example: "  planq curate | claude -p --output-format text | planq propose",
+		Args:    exactArgs(0, "no arguments: the proposal comes on stdin"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runPropose(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the kept proposal as JSON")
+	return cmd
+}
+
+func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
+	p, err := curation.DecodeProposal(env.Stdin)
+	if err != nil {
+		return err
+	}
+	return withStore(ctx, env, func(store *agent.Store) error {
+		rec, err := curation.Propose(ctx, store, store.Project.Root, writerOf(store), p)
+		if err != nil {
+			return err
+		}
+		v, err := curation.Show(ctx, store, store.Project.Root, rec.ID)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(v)
+		}
+		env.printf("%s\n", rec.ID)
+		env.Log.Info(fmt.Sprintf("proposal %s keeps %d additions to %s from %d notes", rec.ID, v.Additions, filesOf(v), len(v.Used)),
+			"review", "planq proposals show "+rec.ID)
+		return nil
+	})
+}
+
+func filesOf(v curation.View) string {
+	paths := make([]string, len(v.Files))
+	for i, f := range v.Files {
+		paths[i] = f.Path
+	}
+	return orDashStr(strings.Join(paths, ", "))
+}

@@ -1,0 +1,199 @@
+package curation
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/workspace"
+)
+
+// newProject is a project "demo" whose code repository has a committed
+// CLAUDE.md, with agent "auth" mounted in it, and three raw notes.
+func newProject(t *testing.T) (*agent.Store, string, []string) {
+	t.Helper()
+	testgit.Isolate(t)
+	ctx := context.Background()
+	code := t.TempDir()
+	testgit.Run(t, code, "init", "-q")
+	if err := os.WriteFile(filepath.Join(code, "CLAUDE.md"), []byte("# Project\n\n## Build\n\nRun `make`.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, code, "add", "CLAUDE.md")
+	testgit.Run(t, code, "commit", "-q", "-m", "init")
+	res, err := workspace.Init(ctx, code, workspace.InitOptions{Project: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workspace.Create(ctx, res.Project, workspace.CreateOptions{Name: "auth", Here: true}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := agent.OpenStore(ctx, res.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	a, err := store.Agent("auth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, text := range []string{"build the dashboard with go run ./cmd/build-dashboard", "overlay tests need --race", "the linter wants gofumpt"} {
+		w, err := a.Note(ctx, text, "", "claude", agent.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, w[len(w)-1].ID)
+	}
+	return store, code, ids
+}
+
+func notesByState(t *testing.T, store *agent.Store) map[changelog.Status][]string {
+	t.Helper()
+	set, err := store.Records.All(changelog.KindNote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[changelog.Status][]string{}
+	for _, r := range set.Current() {
+		out[r.Status] = append(out[r.Status], r.Body)
+	}
+	for _, bodies := range out {
+		slices.Sort(bodies)
+	}
+	return out
+}
+
+// TestNotesGoThroughTheirStatesAndDecidedOnesArePruned follows notes from
+// raw to applied and dismissed, each a new version; a prune 30 days on
+// archives the decided ones and never the raw one.
+func TestNotesGoThroughTheirStatesAndDecidedOnesArePruned(t *testing.T) {
+	ctx := context.Background()
+	store, code, ids := newProject(t)
+	p := Proposal{ProposedFiles: map[string]string{"CLAUDE.md": "# Project\n\n## Build\n\nRun `make`.\nBuild the dashboard with `go run ./cmd/build-dashboard`.\n"},
+		DiffSummary: "the dashboard", EntriesUsed: []string{ids[0]}, EntriesDiscarded: map[string]string{ids[2]: "the linter says so itself"}}
+	rec, err := Propose(ctx, store, code, "auth", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := notesByState(t, store)
+	if len(got[changelog.StatusProposed]) != 2 || len(got[changelog.StatusRaw]) != 1 {
+		t.Fatalf("after propose: %v", got)
+	}
+	edited := "# Project\n\n## Build\n\nRun `make`.\nDashboard: `go run ./cmd/build-dashboard`.\n"
+	done, err := Apply(ctx, store, code, "lead", rec.ID, map[string]string{"CLAUDE.md": edited})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Additions != 1 || done.Proposal != rec.ID {
+		t.Errorf("apply: %+v", done)
+	}
+	if data, _ := os.ReadFile(filepath.Join(code, "CLAUDE.md")); string(data) != edited {
+		t.Errorf("CLAUDE.md is %q, want the edited content", data)
+	}
+	if msg := testgit.Run(t, code, "log", "-1", "--format=%B"); !strings.Contains(msg, "Add 1 line to CLAUDE.md") || !strings.Contains(msg, "Planq-Proposal: "+rec.ID) {
+		t.Errorf("commit message: %q", msg)
+	}
+	got = notesByState(t, store)
+	want := map[changelog.Status][]string{
+		changelog.StatusApplied:   {"build the dashboard with go run ./cmd/build-dashboard"},
+		changelog.StatusDismissed: {"the linter wants gofumpt"},
+		changelog.StatusRaw:       {"overlay tests need --race"},
+	}
+	for status, bodies := range want {
+		if !slices.Equal(got[status], bodies) {
+			t.Errorf("%s notes: %v, want %v", status, got[status], bodies)
+		}
+	}
+	// Every state is a new version: the raw versions are all still there.
+	all, err := store.Records.All(changelog.KindNote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Records) != 3+2+2 {
+		t.Errorf("%d note versions, want 3 raw, 2 proposed, 2 decided", len(all.Records))
+	}
+
+	prune := func(now time.Time, dry bool) []string {
+		t.Helper()
+		res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: now, DryRun: dry, Writer: "lead"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var titles []string
+		for _, a := range res.Archived {
+			titles = append(titles, a.Title)
+		}
+		slices.Sort(titles)
+		return titles
+	}
+	if got := prune(time.Now().Add(29*24*time.Hour), true); len(got) != 0 {
+		t.Errorf("29 days on, prune takes %v", got)
+	}
+	if got := prune(time.Now().Add(31*24*time.Hour), false); !slices.Equal(got, []string{"build the dashboard with go run ./cmd/build-dashboard", "the linter wants gofumpt"}) {
+		t.Errorf("31 days on, prune took %v, want the applied and the dismissed note", got)
+	}
+	if got := notesByState(t, store); len(got) != 1 || len(got[changelog.StatusRaw]) != 1 {
+		t.Errorf("after the prune: %v, want the raw note alone", got)
+	}
+}
+
+// TestApplyCutShortIsRecordedNotRepeated: an apply whose commit landed but
+// whose state did not is finished by the next apply, which commits nothing.
+func TestApplyCutShortIsRecordedNotRepeated(t *testing.T) {
+	ctx := context.Background()
+	store, code, ids := newProject(t)
+	proposed := "# Project\n\n## Build\n\nRun `make`.\nOverlay tests need `--race`.\n"
+	rec, err := Propose(ctx, store, code, "auth", Proposal{ProposedFiles: map[string]string{"CLAUDE.md": proposed},
+		DiffSummary: "race", EntriesUsed: []string{ids[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What apply's commit would have done, by hand.
+	if err := os.WriteFile(filepath.Join(code, "CLAUDE.md"), []byte(proposed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, code, "commit", "-q", "-am", "by hand")
+	head := testgit.Run(t, code, "rev-parse", "HEAD")
+	done, err := Apply(ctx, store, code, "lead", rec.ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !done.Recorded || done.Commit != strings.TrimSpace(head) {
+		t.Errorf("apply: %+v, want it recorded at %s", done, head)
+	}
+	if now := testgit.Run(t, code, "rev-parse", "HEAD"); now != head {
+		t.Error("apply committed again")
+	}
+	views, err := List(ctx, store, code)
+	if err != nil || len(views) != 1 || views[0].State != StateApplied {
+		t.Fatalf("list: %+v %v", views, err)
+	}
+}
+
+func TestRemovedLine(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		line     int
+	}{
+		{"a\nb\n", "a\nx\nb\ny\n", 0},
+		{"a\nb\n", "b\na\n", 2},
+		{"a\nb\n", "a\nB\n", 2},
+		{"a\na\n", "a\n", 2},
+		{"", "x\n", 0},
+		{"a\nb", "a\nb\nc\n", 0},
+	} {
+		line, _, gone := removedLine(c.old, c.new)
+		if gone != (c.line > 0) || line != c.line {
+			t.Errorf("removedLine(%q, %q) = %d, %v; want line %d", c.old, c.new, line, gone, c.line)
+		}
+	}
+}

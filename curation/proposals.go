@@ -1,0 +1,469 @@
+package curation
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/google/renameio/v2"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/team"
+)
+
+// A proposal's states. Stale is no stored state: a pending proposal whose
+// files changed since it was made.
+const (
+	StatePending   = "pending"
+	StateStale     = "stale"
+	StateApplied   = "applied"
+	StateDismissed = "dismissed"
+)
+
+// States lists a proposal's states, in the order a review takes them.
+var States = []string{StatePending, StateStale, StateApplied, StateDismissed}
+
+// View is a proposal as a reviewer sees it.
+type View struct {
+	// ID is the ID the proposal was made under, which names it for good;
+	// Version is its current version's (a state change is a new version).
+	ID        string            `json:"id"`
+	Version   string            `json:"version"`
+	State     string            `json:"state"`
+	Agent     string            `json:"agent"`
+	Time      time.Time         `json:"time"`
+	Decided   *time.Time        `json:"decided,omitempty"`
+	DecidedBy string            `json:"decided_by,omitempty"`
+	Summary   string            `json:"summary"`
+	Files     []FileView        `json:"files"`
+	Used      []string          `json:"entries_used"`
+	Discarded map[string]string `json:"entries_discarded,omitempty"`
+	Additions int               `json:"additions"`
+}
+
+// FileView is one file of a proposal: whether it changed since, and, for
+// one proposal shown, the proposed content and the diff.
+type FileView struct {
+	Path      string `json:"path"`
+	Additions int    `json:"additions"`
+	// Changed: the file is no longer what the proposal was made from.
+	Changed  bool   `json:"changed,omitempty"`
+	Proposed string `json:"proposed,omitempty"`
+	Diff     string `json:"diff,omitempty"`
+}
+
+// chains are the proposals' versions, each first version with its newest.
+type chains struct {
+	byID   map[string]*changelog.Record
+	next   map[string]*changelog.Record
+	firsts []*changelog.Record
+}
+
+func loadChains(recs []*changelog.Record) chains {
+	c := chains{byID: map[string]*changelog.Record{}, next: map[string]*changelog.Record{}}
+	for _, r := range recs {
+		c.byID[r.ID] = r
+		if r.Supersedes != "" {
+			c.next[r.Supersedes] = r
+		}
+	}
+	for _, r := range recs {
+		if r.Supersedes == "" || c.byID[r.Supersedes] == nil {
+			c.firsts = append(c.firsts, r)
+		}
+	}
+	return c
+}
+
+// newest follows r's versions to the latest.
+func (c chains) newest(r *changelog.Record) *changelog.Record {
+	for seen := 0; c.next[r.ID] != nil && seen < len(c.byID); seen++ {
+		r = c.next[r.ID]
+	}
+	return r
+}
+
+// first follows r's versions back to the one first written.
+func (c chains) first(r *changelog.Record) *changelog.Record {
+	for seen := 0; r.Supersedes != "" && c.byID[r.Supersedes] != nil && seen < len(c.byID); seen++ {
+		r = c.byID[r.Supersedes]
+	}
+	return r
+}
+
+// List gives every proposal, newest first, in its state now: a pending
+// one whose files changed in the checkout at codeRoot is stale.
+func List(_ context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+	set, err := store.Records.All(changelog.KindProposal)
+	if err != nil {
+		return nil, err
+	}
+	c := loadChains(set.Records)
+	out := make([]View, 0, len(c.firsts))
+	for _, f := range c.firsts {
+		v, err := view(store, codeRoot, f, c.newest(f), false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
+	return out, nil
+}
+
+// Pending counts the proposals that wait for a person: pending or stale.
+func Pending(views []View) int {
+	n := 0
+	for _, v := range views {
+		if v.State == StatePending || v.State == StateStale {
+			n++
+		}
+	}
+	return n
+}
+
+// Show gives one proposal, by any of its versions' IDs, with each file's
+// proposed content and unified diff against the file as it is now.
+func Show(_ context.Context, store *agent.Store, codeRoot, id string) (View, error) {
+	_, first, newest, err := find(store, id)
+	if err != nil {
+		return View{}, err
+	}
+	return view(store, codeRoot, first, newest, true)
+}
+
+func find(store *agent.Store, id string) (chains, *changelog.Record, *changelog.Record, error) {
+	set, err := store.Records.All(changelog.KindProposal)
+	if err != nil {
+		return chains{}, nil, nil, err
+	}
+	c := loadChains(set.Records)
+	r := c.byID[id]
+	if r == nil {
+		return chains{}, nil, nil, planqerr.New(planqerr.NotFound, id, "no proposal has this ID").WithHint("planq proposals list")
+	}
+	return c, c.first(r), c.newest(r), nil
+}
+
+func view(store *agent.Store, codeRoot string, first, r *changelog.Record, full bool) (View, error) {
+	v := View{ID: first.ID, Version: r.ID, State: string(r.Status), Agent: first.Agent, Time: first.Timestamp, Summary: r.Body,
+		Used: r.EntriesUsed, Discarded: r.EntriesDiscarded, Files: []FileView{}}
+	if v.Used == nil {
+		v.Used = []string{}
+	}
+	if r != first {
+		at := r.Timestamp
+		v.Decided, v.DecidedBy = &at, r.Agent
+	}
+	for _, f := range r.Files {
+		fv := FileView{Path: f.Path, Additions: f.Additions}
+		v.Additions += f.Additions
+		if r.Status == changelog.StatusPending || full {
+			old, exists, err := readInside(codeRoot, f.Path)
+			if err != nil {
+				return View{}, err
+			}
+			base := ""
+			if exists {
+				base = SHA256(old)
+			}
+			fv.Changed = base != f.Base
+			if fv.Changed && r.Status == changelog.StatusPending {
+				v.State = StateStale
+			}
+			if full {
+				proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
+				if err != nil {
+					return View{}, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
+				}
+				fv.Proposed = string(proposed)
+				fv.Diff = udiff.Unified("a/"+f.Path, "b/"+f.Path, string(old), fv.Proposed)
+			}
+		}
+		v.Files = append(v.Files, fv)
+	}
+	return v, nil
+}
+
+// Applied is what apply did.
+type Applied struct {
+	Proposal  string `json:"proposal"`
+	Commit    string `json:"commit"`
+	Files     []string
+	Additions int `json:"additions"`
+	Removals  int `json:"removals,omitempty"`
+	// Recorded says the files were in the code repository already, as
+	// proposed (an apply cut short after its commit): only the state was
+	// written now.
+	Recorded bool `json:"recorded,omitempty"`
+}
+
+// Apply writes a pending proposal's files into the checkout at codeRoot
+// and commits them, and only them, in one commit; it never pushes. edited
+// replaces the proposed content of the files it names (a person's Edit &
+// Apply). Then the proposal is applied, its used notes applied and its
+// discarded notes dismissed, in one commit on global.
+//
+// It refuses, writing nothing: a proposal that is not pending, files that
+// changed since the proposal (stale) or that have uncommitted or staged
+// changes, and a checkout in the middle of a rebase, merge or the like.
+// One apply runs at a time per state repository; the second finds the
+// proposal applied.
+func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, edited map[string]string) (Applied, error) {
+	unlock, err := store.Repo.Lock(ctx, "curation")
+	if err != nil {
+		return Applied{}, err
+	}
+	defer unlock()
+	_, first, r, err := find(store, id)
+	if err != nil {
+		return Applied{}, err
+	}
+	id = first.ID
+	if r.Status != changelog.StatusPending {
+		return Applied{}, planqerr.New(planqerr.Exists, id, "is %s already (%s)", r.Status, r.ID)
+	}
+	if len(r.Files) == 0 {
+		return Applied{}, planqerr.New(planqerr.Invalid, id, "changes no file: it only discards notes").
+			WithHint("planq proposals dismiss %s", r.ID)
+	}
+	for p := range edited {
+		if !slices.ContainsFunc(r.Files, func(f changelog.ProposedFile) bool { return f.Path == p }) {
+			return Applied{}, planqerr.New(planqerr.Invalid, p, "is not a file of proposal %s", r.ID)
+		}
+		if err := textFile(p, edited[p]); err != nil {
+			return Applied{}, err
+		}
+	}
+	code := staterepo.OpenCode(codeRoot)
+	what, err := code.InProgress()
+	if err != nil {
+		return Applied{}, err
+	}
+	if what != "" {
+		return Applied{}, planqerr.New(planqerr.Refused, codeRoot, "is in the middle of %s", what).
+			WithHint("finish it or abort it, then apply again")
+	}
+	paths := make([]string, len(r.Files))
+	for i, f := range r.Files {
+		paths[i] = f.Path
+	}
+	changes, err := code.PathChanges(ctx, paths)
+	if err != nil {
+		return Applied{}, err
+	}
+	if len(changes) > 0 {
+		return Applied{}, planqerr.New(planqerr.Refused, strings.Join(paths, ", "), "has uncommitted or staged changes: %s", strings.Join(changes, "; ")).
+			WithHint("commit or stash them, then apply again")
+	}
+	type write struct {
+		path, full string
+		old, new   []byte
+		existed    bool
+	}
+	var writes []write
+	done := Applied{Proposal: id, Files: paths}
+	inPlace := 0
+	for _, f := range r.Files {
+		old, exists, err := readInside(codeRoot, f.Path)
+		if err != nil {
+			return Applied{}, err
+		}
+		proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
+		if err != nil {
+			return Applied{}, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
+		}
+		content, ok := edited[f.Path]
+		if !ok {
+			content = string(proposed)
+		}
+		base := ""
+		if exists {
+			base = SHA256(old)
+		}
+		switch {
+		case base == f.Base:
+		case !ok && exists && bytes.Equal(old, proposed):
+			inPlace++ // committed by an apply cut short
+			continue
+		default:
+			return Applied{}, planqerr.New(planqerr.Refused, f.Path, "changed since proposal %s was made: the proposal is stale", r.ID).
+				WithHint("planq proposals dismiss %s, then planq curate to propose again from the file as it is", r.ID)
+		}
+		adds, dels := counts(string(old), content)
+		done.Additions += adds
+		done.Removals += dels
+		writes = append(writes, write{path: f.Path, full: filepath.Join(codeRoot, filepath.FromSlash(f.Path)), old: old, new: []byte(content), existed: exists})
+	}
+	switch {
+	case inPlace == len(r.Files):
+		done.Recorded = true
+		head, err := staterepo.CodeHead(codeRoot)
+		if err != nil {
+			return Applied{}, err
+		}
+		done.Commit = head.Commit
+	case inPlace > 0:
+		return Applied{}, planqerr.New(planqerr.Refused, r.ID, "some of its files are in the code repository as proposed and some are not").
+			WithHint("commit or revert those files by hand, then dismiss or apply again")
+	default:
+		restore := func() {
+			for _, w := range writes {
+				if w.existed {
+					_ = renameio.WriteFile(w.full, w.old, 0o644)
+				} else {
+					_ = os.Remove(w.full)
+				}
+			}
+			_ = code.Unstage(context.WithoutCancel(ctx), paths)
+		}
+		for _, w := range writes {
+			if err := writeFile(w.full, w.new); err != nil {
+				restore()
+				return Applied{}, err
+			}
+		}
+		commit, err := code.CommitOnly(ctx, paths, commitMessage(r, done))
+		if err != nil {
+			restore()
+			return Applied{}, err
+		}
+		done.Commit = commit
+	}
+	if _, err := decide(ctx, store, r, changelog.StatusApplied, who); err != nil {
+		return done, fmt.Errorf("commit %s landed in the code repository, but failed to record proposal %s as applied (planq proposals apply %s records it): %w",
+			short(done.Commit), id, id, err)
+	}
+	return done, nil
+}
+
+// Dismiss marks a pending proposal dismissed, and every note it cites
+// dismissed, in one commit on global. The code repository is not touched.
+func Dismiss(ctx context.Context, store *agent.Store, who, id string) (string, error) {
+	unlock, err := store.Repo.Lock(ctx, "curation")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	_, _, r, err := find(store, id)
+	if err != nil {
+		return "", err
+	}
+	if r.Status != changelog.StatusPending {
+		return "", planqerr.New(planqerr.Exists, id, "is %s already (%s)", r.Status, r.ID)
+	}
+	return decide(ctx, store, r, changelog.StatusDismissed, who)
+}
+
+// decide writes the proposal's next version in state status, and each of
+// its notes' next version: applied for the notes used by an applied
+// proposal, dismissed for the rest.
+func decide(ctx context.Context, store *agent.Store, r *changelog.Record, status changelog.Status, who string) (string, error) {
+	notes, err := store.Records.All(changelog.KindNote)
+	if err != nil {
+		return "", err
+	}
+	nc := loadChains(notes.Records)
+	now := time.Now().UTC()
+	next := *r
+	next.Status, next.Supersedes, next.Agent, next.Timestamp, next.Path = status, r.ID, who, now, ""
+	next.ID = changelog.NewID(who, r.Kind, r.Body+"\n"+r.ID, now)
+	recs := []*changelog.Record{&next}
+	cited := append(slices.Clone(r.EntriesUsed), sortedKeys(r.EntriesDiscarded)...)
+	for _, id := range cited {
+		n := nc.byID[id]
+		if n == nil {
+			continue // a note no branch holds any more: nothing to mark
+		}
+		n = nc.newest(n)
+		if n.Tombstone || n.Status != changelog.StatusProposed {
+			continue
+		}
+		state := changelog.StatusDismissed
+		if status == changelog.StatusApplied && slices.Contains(r.EntriesUsed, id) {
+			state = changelog.StatusApplied
+		}
+		recs = append(recs, NoteState(n, state, who, now))
+	}
+	_, err = team.CommitGlobal(ctx, store, team.GlobalChange{Records: recs,
+		Message: fmt.Sprintf("proposal %s %s: %s", r.ID, status, filesPhrase(r.Files))})
+	if err != nil {
+		return "", err
+	}
+	return next.ID, nil
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// counts is how many lines new adds to old, and how many of old's it drops.
+func counts(old, new string) (adds, dels int) {
+	for _, e := range udiff.Lines(old, new) {
+		adds += len(lines(e.New))
+		dels += len(lines(old[e.Start:e.End]))
+	}
+	return adds, dels
+}
+
+func commitMessage(r *changelog.Record, done Applied) string {
+	subject := fmt.Sprintf("Add %s to %s from curated agent notes", plural(done.Additions, "line"), strings.Join(done.Files, ", "))
+	if done.Removals > 0 {
+		subject = fmt.Sprintf("Add %s, remove %s, in %s from curated agent notes", plural(done.Additions, "line"),
+			plural(done.Removals, "line"), strings.Join(done.Files, ", "))
+	}
+	return fmt.Sprintf("%s\n\n%s\n\nPlanq-Proposal: %s\n", subject, strings.TrimSpace(r.Body), r.ID)
+}
+
+func textFile(p, content string) error {
+	switch {
+	case len(content) > MaxFileSize:
+		return planqerr.New(planqerr.Invalid, p, "is %d bytes; an instruction file holds at most 1 MiB", len(content))
+	case strings.IndexByte(content, 0) >= 0:
+		return planqerr.New(planqerr.Invalid, p, "contains a NUL byte; instruction files are text")
+	case !utf8.ValidString(content):
+		return planqerr.New(planqerr.Invalid, p, "is not valid UTF-8")
+	}
+	return nil
+}
+
+func writeFile(full string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return fmt.Errorf("failed to create %s: %w", filepath.Dir(full), err)
+	}
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(full); err == nil {
+		mode = info.Mode().Perm()
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("failed to read %s: %w", full, err)
+	}
+	if err := renameio.WriteFile(full, data, mode); err != nil {
+		return fmt.Errorf("failed to write %s: %w", full, err)
+	}
+	return nil
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}

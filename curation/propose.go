@@ -1,0 +1,353 @@
+package curation
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/team"
+)
+
+// MaxFileSize bounds one proposed instruction file: an instruction file
+// an agent reads at every start, not a document.
+const MaxFileSize = 1 << 20
+
+// maxProposal bounds what 'planq propose' reads: a few instruction files
+// in JSON, with room to spare.
+const maxProposal = 8 << 20
+
+// Proposal is what the curating agent answers with.
+type Proposal struct {
+	// ProposedFiles maps an instruction file's path to its whole proposed
+	// content.
+	ProposedFiles map[string]string `json:"proposed_files"`
+	DiffSummary   string            `json:"diff_summary"`
+	// EntriesUsed are the notes the proposal adds to the files.
+	EntriesUsed []string `json:"entries_used"`
+	// EntriesDiscarded are the notes left out, each with the reason.
+	EntriesDiscarded map[string]string `json:"entries_discarded"`
+}
+
+// DecodeProposal reads one proposal as JSON, strictly: an unknown field, a
+// second value or a body past 8 MiB is an error, not a guess.
+func DecodeProposal(r io.Reader) (Proposal, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxProposal+1))
+	if err != nil {
+		return Proposal{}, fmt.Errorf("failed to read the proposal: %w", err)
+	}
+	if len(data) > maxProposal {
+		return Proposal{}, invalid("is over 8 MiB").WithHint("propose a few instruction files at a time")
+	}
+	if !utf8.Valid(data) {
+		return Proposal{}, invalid("is not valid UTF-8")
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	var p Proposal
+	if err := dec.Decode(&p); err != nil {
+		return Proposal{}, invalid("is not the JSON planq reads: %v", err).
+			WithHint(`send {"proposed_files": {...}, "diff_summary": "...", "entries_used": [...], "entries_discarded": {...}} (planq curate says how)`)
+	}
+	if dec.More() {
+		return Proposal{}, invalid("holds more than one JSON value; send one proposal at a time")
+	}
+	return p, nil
+}
+
+func invalid(format string, args ...any) *planqerr.Error {
+	return planqerr.New(planqerr.Invalid, "proposal", format, args...)
+}
+
+// Propose checks a proposal against the code repository at codeRoot and the
+// notes, and keeps it on global in one commit with the notes it cites,
+// each now proposed: the proposal record, each proposed file under
+// proposed/<id>/, and a new version of each note. writer is who proposes.
+//
+// It refuses, changing nothing: a file outside the repository or not among
+// the project's instruction files, content that is not text or is over
+// 1 MiB, a file whose existing lines the proposal removes or rewords, notes
+// that do not exist or are not raw, and a proposal that arrived already.
+func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p Proposal) (*changelog.Record, error) {
+	if strings.TrimSpace(p.DiffSummary) == "" {
+		return nil, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
+	}
+	if len(p.ProposedFiles) == 0 && len(p.EntriesDiscarded) == 0 {
+		return nil, invalid("proposes no file and discards no note").WithHint("send proposed_files, or entries_discarded for notes that add nothing")
+	}
+	if len(p.ProposedFiles) > 0 && len(p.EntriesUsed) == 0 {
+		return nil, invalid("changes files but names no note in entries_used").WithHint("list the notes the additions come from")
+	}
+	patterns := store.Project.Config.InstructionFiles()
+	files := make([]changelog.ProposedFile, 0, len(p.ProposedFiles))
+	blobs := map[string][]byte{}
+	for _, rel := range slices.Sorted(maps.Keys(p.ProposedFiles)) {
+		f, err := checkFile(codeRoot, rel, p.ProposedFiles[rel], patterns)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+		blobs[rel] = []byte(p.ProposedFiles[rel])
+	}
+	for i := range files {
+		h, err := store.Repo.WriteBlob(blobs[files[i].Path])
+		if err != nil {
+			return nil, fmt.Errorf("failed to keep %s: %w", files[i].Path, err)
+		}
+		files[i].Blob = h.String()
+	}
+	notes, err := store.Records.All(changelog.KindNote, changelog.KindProposal)
+	if err != nil {
+		return nil, err
+	}
+	if dup := sameProposal(notes.Records, files); dup != nil {
+		return nil, planqerr.New(planqerr.Exists, "proposal", "arrived already: it proposes what %s proposes", dup.ID).
+			WithHint("planq proposals show %s", dup.ID)
+	}
+	used, err := rawNotes(notes.Records, p)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := changelog.NewProposal(changelog.ProposalInput{Summary: p.DiffSummary, Files: files,
+		Used: p.EntriesUsed, Discarded: p.EntriesDiscarded})
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	rec.Agent, rec.Timestamp = writer, now
+	rec.ID = changelog.NewID(writer, rec.Kind, rec.Body, now)
+	change := team.GlobalChange{Records: []*changelog.Record{rec}, Files: map[string][]byte{},
+		Message: fmt.Sprintf("propose: %s\n\n%s", filesPhrase(files), rec.Body)}
+	for _, f := range files {
+		change.Files[ProposedPath(rec.ID, f.Path)] = blobs[f.Path]
+	}
+	for _, n := range used {
+		change.Records = append(change.Records, NoteState(n, changelog.StatusProposed, writer, now))
+	}
+	if _, err := team.CommitGlobal(ctx, store, change); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
+// ProposedPath is where global keeps a proposal's proposed file.
+func ProposedPath(proposalID, file string) string {
+	return project.ProposedDir + "/" + proposalID + "/" + file
+}
+
+// NoteState is the next version of a note, in state status: the same note,
+// written by writer at when, superseding it.
+func NoteState(n *changelog.Record, status changelog.Status, writer string, when time.Time) *changelog.Record {
+	next := *n
+	next.Status, next.Supersedes, next.Timestamp, next.Path = status, n.ID, when, ""
+	next.ID = changelog.NewID(writer, n.Kind, n.Body+"\n"+n.ID, when)
+	return &next
+}
+
+// checkFile checks one proposed file and describes it as it is now.
+func checkFile(codeRoot, rel, content string, patterns []string) (changelog.ProposedFile, error) {
+	subject := "proposal: " + rel
+	refuse := func(format string, args ...any) *planqerr.Error {
+		return planqerr.New(planqerr.Invalid, subject, format, args...)
+	}
+	if !changelog.ValidRepoPath(rel) {
+		return changelog.ProposedFile{}, refuse("is not a path inside the code repository").
+			WithHint("name instruction files by their path from the repository's root, like CLAUDE.md")
+	}
+	if !listed(rel, patterns) {
+		return changelog.ProposedFile{}, refuse("is not one of the project's instruction files (%s)", strings.Join(patterns, ", ")).
+			WithHint("propose only the files planq curate lists, or add it to curation.instruction_files in .planq/config")
+	}
+	if err := textFile(subject, content); err != nil {
+		return changelog.ProposedFile{}, err
+	}
+	old, exists, err := readInside(codeRoot, rel)
+	if err != nil {
+		return changelog.ProposedFile{}, err
+	}
+	f := changelog.ProposedFile{Path: rel}
+	if exists {
+		f.Base = SHA256(old)
+		if string(old) == content {
+			return changelog.ProposedFile{}, refuse("proposes no change: the file holds this already")
+		}
+		if line, text, gone := removedLine(string(old), content); gone {
+			return changelog.ProposedFile{}, refuse("removes or rewords line %d (%q); a proposal only adds", line, text).
+				WithHint("keep every existing line as it is, and add the new ones around them")
+		}
+	}
+	f.Additions = len(lines(content)) - len(lines(string(old)))
+	return f, nil
+}
+
+// listed reports whether rel is one of the instruction files patterns name.
+func listed(rel string, patterns []string) bool {
+	for _, pat := range patterns {
+		if ok, err := path.Match(pat, rel); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// readInside reads rel under root, refusing a path that leaves root
+// through a symbolic link, or that is no regular file.
+func readInside(root, rel string) ([]byte, bool, error) {
+	subject := "proposal: " + rel
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed to resolve %s: %w", root, err)
+	}
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	dir, err := filepath.EvalSymlinks(filepath.Dir(full))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		dir = "" // a directory to be created: nothing to escape through yet
+	case err != nil:
+		return nil, false, fmt.Errorf("failed to resolve %s: %w", rel, err)
+	}
+	if dir != "" && dir != realRoot && !strings.HasPrefix(dir, realRoot+string(filepath.Separator)) {
+		return nil, false, planqerr.New(planqerr.Invalid, subject, "is outside the code repository (through a symbolic link)")
+	}
+	info, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("failed to read %s: %w", rel, err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, false, planqerr.New(planqerr.Invalid, subject, "is not a regular file (a symbolic link or a directory); planq writes only regular files")
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		return nil, false, fmt.Errorf("failed to read %s: %w", rel, err)
+	}
+	return data, true, nil
+}
+
+// removedLine finds the first line of old that new does not keep, in
+// order: new must hold every line of old, unchanged, in the same order.
+func removedLine(old, new string) (int, string, bool) {
+	have := lines(new)
+	next := 0
+	for i, line := range lines(old) {
+		for next < len(have) && have[next] != line {
+			next++
+		}
+		if next == len(have) {
+			return i + 1, line, true
+		}
+		next++
+	}
+	return 0, "", false
+}
+
+// lines splits text into lines; a final newline ends the last line rather
+// than starting an empty one.
+func lines(text string) []string {
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+}
+
+// SHA256 is the hex SHA-256 of data.
+func SHA256(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// sameProposal finds a pending proposal that proposes exactly files.
+func sameProposal(recs []*changelog.Record, files []changelog.ProposedFile) *changelog.Record {
+	if len(files) == 0 {
+		return nil
+	}
+	for _, r := range changelog.Current(recs) {
+		if r.Kind == changelog.KindProposal && r.Status == changelog.StatusPending && slices.EqualFunc(r.Files, files,
+			func(a, b changelog.ProposedFile) bool { return a.Path == b.Path && a.Blob == b.Blob }) {
+			return r
+		}
+	}
+	return nil
+}
+
+// rawNotes finds the notes p cites, each current and raw.
+func rawNotes(recs []*changelog.Record, p Proposal) ([]*changelog.Record, error) {
+	byID := map[string]*changelog.Record{}
+	next := map[string]*changelog.Record{}
+	for _, r := range recs {
+		if r.Kind != changelog.KindNote {
+			continue
+		}
+		byID[r.ID] = r
+		if r.Supersedes != "" {
+			next[r.Supersedes] = r
+		}
+	}
+	cited := append(slices.Clone(p.EntriesUsed), slices.Sorted(maps.Keys(p.EntriesDiscarded))...)
+	seen := map[string]bool{}
+	var out []*changelog.Record
+	for _, id := range cited {
+		if seen[id] {
+			return nil, invalid("cites note %s twice (in entries_used and entries_discarded, or twice in one)", id)
+		}
+		seen[id] = true
+		n := byID[id]
+		if n == nil {
+			return nil, invalid("cites note %s, which no branch holds", id).WithHint("the notes to curate are listed by: planq notes --state raw")
+		}
+		if later := next[id]; later != nil || n.Status != changelog.StatusRaw {
+			status := n.Status
+			for later != nil {
+				status, later = later.Status, next[later.ID]
+			}
+			return nil, invalid("cites note %s, which is %s, not raw", id, status).
+				WithHint("curate again (it gives the notes that are still raw): planq curate")
+		}
+		if strings.TrimSpace(p.EntriesDiscarded[id]) == "" && !slices.Contains(p.EntriesUsed, id) {
+			return nil, invalid("discards note %s without a reason", id)
+		}
+		out = append(out, n)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Timestamp.Before(out[j].Timestamp) })
+	return out, nil
+}
+
+// filesPhrase names the files of a proposal in a commit subject.
+func filesPhrase(files []changelog.ProposedFile) string {
+	if len(files) == 0 {
+		return "no file, notes discarded"
+	}
+	names := make([]string, len(files))
+	adds := 0
+	for i, f := range files {
+		names[i] = f.Path
+		adds += f.Additions
+	}
+	return fmt.Sprintf("%s (%s)", strings.Join(names, ", "), plural(adds, "addition"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,37 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/curation"
+)
+
+type proposeIn struct {
+	agentArg
+	ProposedFiles    map[string]string `json:"proposed_files" jsonschema:"each instruction file's path and its whole proposed content"`
+	DiffSummary      string            `json:"diff_summary" jsonschema:"what the proposal adds, in a few lines"`
+	EntriesUsed      []string          `json:"entries_used" jsonschema:"the IDs of the notes the additions come from"`
+	EntriesDiscarded map[string]string `json:"entries_discarded,omitempty" jsonschema:"the IDs of the notes left out, each with why"`
+}
+
+// registerPropose adds planq_propose: the curating agent's answer to
+// planq_curate, checked and kept on global as 'planq propose' does.
+func (s *Server) registerPropose(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_propose",
+		Description: "Answer planq_curate with one proposal: the instruction files as they should read (only additions), a summary, the notes used and the notes discarded with why. A person reviews it."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
+			// The proposal is kept on global: a lead without an agent may send it.
+			return s.call(in.Agent, true, func(a *agent.Agent) (string, error) {
+				rec, err := curation.Propose(ctx, s.store, s.store.Project.Root, a.Name, curation.Proposal{ProposedFiles: in.ProposedFiles,
+					DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded})
+				if err != nil {
+					return "", err
+				}
+				return fmt.Sprintf("kept proposal %s for review (planq proposals show %s, or planq ui)", rec.ID, rec.ID), nil
+			})
+		})
+}
