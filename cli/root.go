@@ -199,7 +199,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 	}
 	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
 	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env), newNoteCmd(env), newProposeCmd(env), newRetractCmd(env), newEditCmd(env), newRevalidateCmd(env), newArtifactCmd(env))
-	add("read", newContextCmd(env), newSearchCmd(env), newGetCmd(env), newShowCmd(env), newQueryCmd(env), newNotesCmd(env), newCurateCmd(env), newProposalsCmd(env), newStatusCmd(env), newBranchCmd(env), newPlanCmd(env), newPrimeCmd(env))
+	add("read", newContextCmd(env), newSearchCmd(env), newGetCmd(env), newShowCmd(env), newQueryCmd(env), newNotesCmd(env), newCurateCmd(env), newProposalsCmd(env), newUICmd(env), newStatusCmd(env), newBranchCmd(env), newPlanCmd(env), newPrimeCmd(env))
 	add("upkeep", newValidateCmd(env), newPruneCmd(env), newArchiveCmd(env), newRestoreRecordCmd(env), newDedupeCmd(env), newImportCmd(env), newExportCmd(env))
 	add("agents", newSetupCmd(env), newOnboardCmd(env), newHookCmd(env), newMCPCmd(env))
 	return root

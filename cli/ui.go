@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"context"
+	"os/exec"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/review"
+)
+
+type uiOptions struct {
+	port      string
+	noBrowser bool
+}
+
+func newUICmd(env *Env) *cobra.Command {
+	var opts uiOptions
+	cmd := &cobra.Command{
+		Use:   "ui",
+		Short: "Serve the local review page: proposals, notes, promotion, convergence",
+		Long: `Serve the review page on 127.0.0.1, on a free port, until interrupted (Ctrl-C).
+It prints its URL, holding this run's token, on stdout, and opens it in a browser
+when run in an interactive terminal (never with --no-browser).
+
+The page shows the curation proposals waiting for review, each file's diff in a
+tab, with Apply, Edit & Apply and Dismiss; the notes log, filtered by agent,
+workspace, type, state and time; what each agent has that awaits promotion, with
+a Promote button, and what is disputed; and each domain's convergence chart.
+
+Its JSON API does the same, under /api/learnings/<project>/: GET proposals,
+GET proposals/<id>, POST proposals/<id>/apply (optional body {"files":
+{"<path>": "<content>"}}), POST proposals/<id>/dismiss, GET entries?state=&agent=
+&type=&workspace=&since=&until=&limit=, GET promotion, POST agents/<name>/promote,
+GET status. Every request needs the token (?token=, or the cookie the page sets
+from it: else 401) and must come from the page's own origin (else 403).`,
+		Example: "  planq ui\n  planq ui --no-browser --port 8765",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runUI(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().StringVar(&opts.port, "port", "0", "the `PORT` to listen on (0: a free one)")
+	cmd.Flags().BoolVar(&opts.noBrowser, "no-browser", false, "never open a browser")
+	return cmd
+}
+
+func runUI(ctx context.Context, env *Env, opts uiOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		srv, err := review.New(store, store.Project.Root, writerOf(store))
+		if err != nil {
+			return err
+		}
+		ln, url, err := srv.Listen(opts.port)
+		if err != nil {
+			return err
+		}
+		env.printf("%s\n", url)
+		env.Log.Info("serving the review page until interrupted (Ctrl-C)")
+		if !opts.noBrowser && isTerminal(env.Stdout) {
+			openBrowser(env, url)
+		}
+		return srv.Serve(ctx, ln)
+	})
+}
+
+// openBrowser opens url in the desktop's browser, and says so when it cannot.
+func openBrowser(env *Env, url string) {
+	name := "xdg-open"
+	switch runtime.GOOS {
+	case "darwin":
+		name = "open"
+	case "windows":
+		name = "explorer"
+	}
+	if err := exec.Command(name, url).Start(); err != nil {
+		env.Log.Warn("could not open a browser; open the URL above", "err", err)
+	}
+}

@@ -1,0 +1,283 @@
+package review
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/team"
+)
+
+// maxBody bounds what a POST may carry: an edited proposal.
+const maxBody = 8 << 20
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // the client went away: nothing to tell
+}
+
+// apiError is how the API reports a refusal.
+type apiError struct {
+	Error string `json:"error"`
+	Hint  string `json:"hint,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, status int, err error) {
+	e := apiError{Error: err.Error()}
+	var pe *planqerr.Error
+	if errors.As(err, &pe) {
+		e.Hint = pe.Hint
+	}
+	writeJSON(w, status, e)
+}
+
+// fail answers err with the status its kind calls for.
+func fail(w http.ResponseWriter, err error) {
+	status := http.StatusInternalServerError
+	switch planqerr.KindOf(err) {
+	case planqerr.Failure, planqerr.NotInitialized, planqerr.Corrupt:
+	case planqerr.Invalid:
+		status = http.StatusBadRequest
+	case planqerr.NotFound:
+		status = http.StatusNotFound
+	case planqerr.Exists, planqerr.Refused:
+		status = http.StatusConflict
+	case planqerr.Busy:
+		status = http.StatusServiceUnavailable
+	}
+	writeError(w, status, err)
+}
+
+func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) {
+	views, err := curation.List(r.Context(), s.store, s.codeRoot)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"pending": curation.Pending(views), "proposals": views})
+}
+
+func (s *Server) showProposal(w http.ResponseWriter, r *http.Request) {
+	v, err := curation.Show(r.Context(), s.store, s.codeRoot, r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// applyRequest is the optional body of an apply: the files as a person
+// edited them.
+type applyRequest struct {
+	Files map[string]string `json:"files"`
+}
+
+func (s *Server) applyProposal(w http.ResponseWriter, r *http.Request) {
+	var req applyRequest
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, fmt.Errorf("failed to read the request: %w", err))
+		return
+	}
+	if len(body) > maxBody {
+		writeError(w, http.StatusRequestEntityTooLarge, errors.New("the edited files are over 8 MiB"))
+		return
+	}
+	if strings.TrimSpace(string(body)) != "" {
+		dec := json.NewDecoder(strings.NewReader(string(body)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			writeError(w, http.StatusBadRequest, fmt.Errorf(`the body is not {"files": {"<path>": "<content>"}}: %w`, err))
+			return
+		}
+	}
+	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, r.PathValue("id"), req.Files)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, done)
+}
+
+func (s *Server) dismissProposal(w http.ResponseWriter, r *http.Request) {
+	version, err := curation.Dismiss(r.Context(), s.store, s.who, r.PathValue("id"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"proposal": r.PathValue("id"), "version": version, "state": curation.StateDismissed})
+}
+
+// noteFilter reads a notes filter from a query: state, agent, type and
+// workspace (each may repeat or hold a comma list), since and until
+// (dates or RFC 3339 times), limit.
+func noteFilter(q map[string][]string, defaultLimit int) (curation.NoteFilter, error) {
+	list := func(key string) []string {
+		var out []string
+		for _, v := range q[key] {
+			for _, part := range strings.Split(v, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, part)
+				}
+			}
+		}
+		return out
+	}
+	f := curation.NoteFilter{States: list("state"), Agents: list("agent"), Types: list("type"), Workspaces: list("workspace"), Limit: defaultLimit}
+	for _, st := range f.States {
+		if !slices.Contains(changelog.KindNote.Spec().Statuses, changelog.Status(st)) {
+			return f, planqerr.New(planqerr.Invalid, "state", "%q is not a note's state (%s)", st, changelog.Join(changelog.KindNote.Spec().Statuses, ", "))
+		}
+	}
+	for _, bound := range []struct {
+		key string
+		to  *time.Time
+	}{{"since", &f.Since}, {"until", &f.Until}} {
+		v := strings.TrimSpace(first(q[bound.key]))
+		if v == "" {
+			continue
+		}
+		t, err := time.Parse(time.DateOnly, v)
+		if err != nil {
+			if t, err = time.Parse(time.RFC3339, v); err != nil {
+				return f, planqerr.New(planqerr.Invalid, bound.key, "%q is not a date (2026-11-25) or a time (RFC 3339)", v)
+			}
+		} else if bound.key == "until" {
+			t = t.AddDate(0, 0, 1) // through the whole day
+		}
+		*bound.to = t
+	}
+	if v := first(q["limit"]); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return f, planqerr.New(planqerr.Invalid, "limit", "%q is not a count", v)
+		}
+		f.Limit = n
+	}
+	return f, nil
+}
+
+func first(vs []string) string {
+	if len(vs) == 0 {
+		return ""
+	}
+	return vs[0]
+}
+
+func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
+	f, err := noteFilter(r.URL.Query(), 100)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	list, err := curation.Notes(s.store, f)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, list)
+}
+
+// AgentPromotion is what one agent has that global has not.
+type AgentPromotion struct {
+	Agent      string           `json:"agent"`
+	Candidates []team.Candidate `json:"candidates"`
+}
+
+// Promotion is what awaits promotion, per agent, and what is disputed.
+type Promotion struct {
+	Agents   []AgentPromotion    `json:"agents"`
+	Disputed []*changelog.Record `json:"disputed"`
+}
+
+func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
+	ctx := r.Context()
+	p := Promotion{Agents: []AgentPromotion{}, Disputed: []*changelog.Record{}}
+	names, err := s.store.AgentNames()
+	if err != nil {
+		return p, err
+	}
+	// An agent whose tip global holds has nothing new: one git process
+	// tells them all, so only the others get a dry run.
+	merged, err := s.store.Repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
+	if err != nil {
+		return p, err
+	}
+	for _, name := range names {
+		if _, ok := merged[project.AgentBranch(name)]; ok {
+			continue
+		}
+		a, err := s.store.Agent(name)
+		if err != nil {
+			return p, err
+		}
+		res, err := team.Promote(ctx, s.store, a, team.PromoteOptions{DryRun: true})
+		if err != nil {
+			return p, err
+		}
+		if len(res.Candidates) > 0 {
+			p.Agents = append(p.Agents, AgentPromotion{Agent: name, Candidates: res.Candidates})
+		}
+	}
+	set, err := s.store.Records.All(changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return p, err
+	}
+	for _, rec := range set.Current() {
+		if rec.Status == changelog.StatusDisputed {
+			p.Disputed = append(p.Disputed, rec)
+		}
+	}
+	return p, nil
+}
+
+func (s *Server) promotion(w http.ResponseWriter, r *http.Request) {
+	p, err := s.promotionOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+func (s *Server) promote(w http.ResponseWriter, r *http.Request) {
+	a, err := s.store.Agent(r.PathValue("agent"))
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	res, err := team.Promote(r.Context(), s.store, a, team.PromoteOptions{})
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) statusOf(r *http.Request) ([]readmodel.DomainStatus, error) {
+	domains, _, err := s.store.Records.Status(r.Context(), s.Now(), readmodel.ShelfLivesOf(s.store.Project.Config.ShelfLife), "")
+	return domains, err
+}
+
+func (s *Server) status(w http.ResponseWriter, r *http.Request) {
+	domains, err := s.statusOf(r)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"domains": domains})
+}

@@ -1,0 +1,123 @@
+package review
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/workspace"
+)
+
+const claudeMD = "# Project\n\n## Build\n\nRun `make`.\n"
+
+// fixture is a project "demo" whose code repository has a committed
+// CLAUDE.md, agent "auth" with raw notes, two pending proposals (one for
+// CLAUDE.md, one for AGENTS.md), and its review page serving.
+type fixture struct {
+	store      *agent.Store
+	code       string
+	url        string // with the token
+	base       string // http://127.0.0.1:<port>
+	token      string
+	claude     string // the CLAUDE.md proposal
+	agents     string // the AGENTS.md proposal
+	rawNoteIDs []string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	testgit.Isolate(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	code := t.TempDir()
+	testgit.Run(t, code, "init", "-q")
+	if err := os.WriteFile(filepath.Join(code, "CLAUDE.md"), []byte(claudeMD), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, code, "add", "CLAUDE.md")
+	testgit.Run(t, code, "commit", "-q", "-m", "init")
+	res, err := workspace.Init(ctx, code, workspace.InitOptions{Project: "demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workspace.Create(ctx, res.Project, workspace.CreateOptions{Name: "auth", Here: true}); err != nil {
+		t.Fatal(err)
+	}
+	store, err := agent.OpenStore(ctx, res.Project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := store.Agent("auth")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{store: store, code: code}
+	var ids []string
+	for _, text := range []string{"build the dashboard with go run ./cmd/build-dashboard", "run make lint before pushing", "the linter wants gofumpt"} {
+		w, err := a.Note(ctx, text, "", "claude", agent.WriteOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, w[len(w)-1].ID)
+	}
+	f.rawNoteIDs = ids[2:]
+	propose := func(path, content, note string) string {
+		t.Helper()
+		rec, err := curation.Propose(ctx, store, code, "auth", curation.Proposal{ProposedFiles: map[string]string{path: content},
+			DiffSummary: path + ": " + note, EntriesUsed: []string{note}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.ID
+	}
+	f.claude = propose("CLAUDE.md", claudeMD+"Build the dashboard with `go run ./cmd/build-dashboard`.\n", ids[0])
+	f.agents = propose("AGENTS.md", "# Agents\n\nRun `make lint` before pushing.\n", ids[1])
+
+	srv, err := New(store, code, "lead")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, url, err := srv.Listen("0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.url, f.base, f.token = url, strings.SplitN(url, "/?", 2)[0], srv.token
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-served; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		_ = store.Close()
+	})
+	return f
+}
+
+// get does a GET with the token's cookie.
+func (f *fixture) request(t *testing.T, method, path string, body string, header map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, f.base+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(&http.Cookie{Name: cookieName, Value: f.token})
+	for k, v := range header {
+		if k == "Host" {
+			req.Host = v
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = res.Body.Close() })
+	return res
+}

@@ -1,0 +1,133 @@
+package review
+
+import (
+	"embed"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+//go:embed assets
+var assetFiles embed.FS
+
+// assets are served under /assets/.
+var assets fs.FS = assetFiles
+
+var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
+	"date":      func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+	"diffLines": diffLines,
+	"short":     func(s string) string { return readmodel.Shorten(s, 140) },
+	"title":     func(r *changelog.Record) string { return readmodel.Title(r) },
+	"chart":     convergenceChart,
+	"join":      strings.Join,
+}).ParseFS(assetFiles, "assets/page.html"))
+
+// diffLine is one line of a unified diff with the class it is drawn in.
+type diffLine struct {
+	Class, Text string
+}
+
+func diffLines(diff string) []diffLine {
+	var out []diffLine
+	for _, line := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
+		class := "ctx"
+		switch {
+		case strings.HasPrefix(line, "+++"), strings.HasPrefix(line, "---"):
+			class = "file"
+		case strings.HasPrefix(line, "@@"):
+			class = "hunk"
+		case strings.HasPrefix(line, "+"):
+			class = "add"
+		case strings.HasPrefix(line, "-"):
+			class = "del"
+		}
+		out = append(out, diffLine{Class: class, Text: line})
+	}
+	return out
+}
+
+// pageData is what the page shows.
+type pageData struct {
+	Project   string
+	API       string
+	Pending   []curation.View
+	Decided   []curation.View
+	Notes     curation.NoteList
+	Filter    curation.NoteFilter
+	Query     map[string]string
+	Agents    []string
+	States    []changelog.Status
+	Types     []changelog.Type
+	Promotion Promotion
+	Domains   []readmodel.DomainStatus
+	Error     string
+}
+
+// page renders the whole review page at once: the proposals with their
+// diffs, the notes log as filtered by the query, what awaits promotion,
+// and the charts.
+func (s *Server) page(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	d := pageData{Project: s.store.Project.Config.Project, API: s.projectPath(), Query: map[string]string{},
+		States: changelog.KindNote.Spec().Statuses, Types: changelog.KindNote.Spec().Types}
+	q := r.URL.Query()
+	for _, key := range []string{"agent", "workspace", "type", "state", "since", "until"} {
+		d.Query[key] = q.Get(key)
+	}
+	fail := func(err error) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusInternalServerError)
+		_, _ = w.Write([]byte("planq: " + err.Error() + "\n"))
+	}
+	views, err := curation.List(ctx, s.store, s.codeRoot)
+	if err != nil {
+		fail(err)
+		return
+	}
+	for _, v := range views {
+		if v.State != curation.StatePending && v.State != curation.StateStale {
+			d.Decided = append(d.Decided, v)
+			continue
+		}
+		full, err := curation.Show(ctx, s.store, s.codeRoot, v.ID)
+		if err != nil {
+			fail(err)
+			return
+		}
+		d.Pending = append(d.Pending, full)
+	}
+	filter, err := noteFilter(q, 200)
+	if err != nil {
+		d.Error = err.Error()
+		filter = curation.NoteFilter{Limit: 200}
+	}
+	d.Filter = filter
+	if d.Notes, err = curation.Notes(s.store, filter); err != nil {
+		fail(err)
+		return
+	}
+	if d.Agents, err = s.store.AgentNames(); err != nil {
+		fail(err)
+		return
+	}
+	if d.Promotion, err = s.promotionOf(r); err != nil {
+		fail(err)
+		return
+	}
+	if d.Domains, err = s.statusOf(r); err != nil {
+		fail(err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	if err := pageTemplate.Execute(w, d); err != nil {
+		// Headers are gone: the page is cut short, and the browser shows it.
+		return
+	}
+}
