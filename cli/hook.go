@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -104,7 +103,7 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 				env.Log.Warn("malformed record committed as it was", "problem", problem)
 			}
 			if saved.RawNotes > 0 {
-				env.Log.Info(fmt.Sprintf("%d raw notes wait for curation into the instruction files", saved.RawNotes), "hint", "planq curate")
+				env.Log.Info(countOf(saved.RawNotes, "raw note")+" wait for curation into the instruction files", "hint", "planq curate")
 			}
 			return err
 		},

@@ -91,7 +91,7 @@ save.`,
 
 func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		views, err := curation.List(ctx, store, store.Project.Root)
+		views, err := curation.List(ctx, store, store.Project.Workspace)
 		if err != nil {
 			return err
 		}
@@ -114,7 +114,7 @@ func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 
 func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		v, err := curation.Show(ctx, store, store.Project.Root, id)
+		v, err := curation.Show(ctx, store, store.Project.Workspace, id)
 		if err != nil {
 			return err
 		}
@@ -151,7 +151,7 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) erro
 	return withStore(ctx, env, func(store *agent.Store) error {
 		var edited map[string]string
 		if edit {
-			v, err := curation.Show(ctx, store, store.Project.Root, id)
+			v, err := curation.Show(ctx, store, store.Project.Workspace, id)
 			if err != nil {
 				return err
 			}
@@ -159,7 +159,7 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) erro
 				return err
 			}
 		}
-		done, err := curation.Apply(ctx, store, store.Project.Root, writerOf(store), id, edited)
+		done, err := curation.Apply(ctx, store, store.Project.Workspace, writerOf(store), id, edited)
 		if err != nil {
 			return err
 		}
@@ -168,7 +168,7 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) erro
 			env.Log.Info("the files were committed already; recorded the proposal as applied", "proposal", done.Proposal)
 			return nil
 		}
-		env.Log.Info(fmt.Sprintf("committed %d additions to %s (not pushed)", done.Additions, strings.Join(done.Files, ", ")), "proposal", done.Proposal)
+		env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", countOf(done.Additions, "addition"), strings.Join(done.Files, ", ")), "proposal", done.Proposal)
 		return nil
 	})
 }

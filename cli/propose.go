@@ -49,11 +49,11 @@ func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
 		return err
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
-		rec, err := curation.Propose(ctx, store, store.Project.Root, writerOf(store), p)
+		rec, err := curation.Propose(ctx, store, store.Project.Workspace, writerOf(store), p)
 		if err != nil {
 			return err
 		}
-		v, err := curation.Show(ctx, store, store.Project.Root, rec.ID)
+		v, err := curation.Show(ctx, store, store.Project.Workspace, rec.ID)
 		if err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
 			return env.writeJSON(v)
 		}
 		env.printf("%s\n", rec.ID)
-		env.Log.Info(fmt.Sprintf("proposal %s keeps %d additions to %s from %d notes", rec.ID, v.Additions, filesOf(v), len(v.Used)),
+		env.Log.Info(fmt.Sprintf("proposal %s keeps %s to %s from %s", rec.ID, countOf(v.Additions, "addition"), filesOf(v), countOf(len(v.Used), "note")),
 			"review", "planq proposals show "+rec.ID)
 		return nil
 	})

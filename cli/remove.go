@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -63,7 +62,7 @@ func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
 		env.Log.Info("removed code workspace", "path", res.Workspace)
 	}
 	if res.RawNotes > 0 {
-		env.Log.Info(fmt.Sprintf("%d raw notes wait for curation into the instruction files", res.RawNotes), "hint", "planq curate")
+		env.Log.Info(countOf(res.RawNotes, "raw note")+" wait for curation into the instruction files", "hint", "planq curate")
 	}
 	if opts.json {
 		return env.writeJSON(res)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 	"text/tabwriter"
 )
@@ -26,4 +27,12 @@ func (t *table) Flush() error {
 		return err
 	}
 	return t.buf.Flush()
+}
+
+// countOf says n things: "1 note", "3 notes".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -47,7 +47,7 @@ from it: else 401) and must come from the page's own origin (else 403).`,
 
 func runUI(ctx context.Context, env *Env, opts uiOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		srv, err := review.New(store, store.Project.Root, writerOf(store))
+		srv, err := review.New(store, store.Project.Workspace, writerOf(store))
 		if err != nil {
 			return err
 		}

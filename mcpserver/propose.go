@@ -26,7 +26,7 @@ func (s *Server) registerPropose(srv *mcp.Server) {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
 			return s.call(in.Agent, true, func(a *agent.Agent) (string, error) {
-				rec, err := curation.Propose(ctx, s.store, s.store.Project.Root, a.Name, curation.Proposal{ProposedFiles: in.ProposedFiles,
+				rec, err := curation.Propose(ctx, s.store, s.store.Project.Workspace, a.Name, curation.Proposal{ProposedFiles: in.ProposedFiles,
 					DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded})
 				if err != nil {
 					return "", err

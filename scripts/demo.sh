@@ -108,6 +108,21 @@ cd "$work/shop"
 run planq state pull
 run git -C "$PLANQ_HOME/state-repos/shop.git" log --oneline --graph -8 global
 
+step "curation: an agent's note becomes a proposal for CLAUDE.md, which the lead reviews and applies"
+cd "$PLANQ_HOME/workspaces/shop/auth"
+step "planq note \"run the integration suite with -p 1: the suites share one database\""
+note=$(planq note "run the integration suite with -p 1: the suites share one database")
+cd "$work/shop"
+step "planq curate | head -n 12   (the curating agent's work packet)"
+planq curate | head -n 12
+printf '{"proposed_files": {"CLAUDE.md": "# shop\\n\\n## Tests\\n\\nRun the integration suite with `go test -p 1`: the suites share one database.\\n"},
+ "diff_summary": "CLAUDE.md: how to run the integration suite", "entries_used": ["%s"]}\n' "$note" > "$work/proposal.json"
+step "planq propose < proposal.json   (what the curating agent answers)"
+proposal=$(planq propose < "$work/proposal.json")
+run planq proposals show "$proposal"
+run planq proposals apply "$proposal"
+run git log -1 --stat --format=%s
+
 step "cd $work/shop && planq remove api   (pending state is committed first)"
 cd "$work/shop"
 printf 'left uncommitted by the agent\n' > "$PLANQ_HOME/workspaces/shop/api/.planq/agent/notes.md"
@@ -127,3 +142,5 @@ printf '\ndemo finished: global holds %s learning records; the laptop and the re
 # The demo's own checks: CI runs it, so a wrong end state fails the run.
 [ "$laptop" = "$remote" ] || { echo "demo: the laptop's global and the remote's differ" >&2; exit 1; }
 [ "$learnings" -ge 4 ] || { echo "demo: global holds $learnings learnings, want at least 4" >&2; exit 1; }
+git -C "$work/shop" log -1 --format=%s -- CLAUDE.md | grep -q 'from curated agent notes' ||
+  { echo "demo: the applied proposal's commit is missing" >&2; exit 1; }
