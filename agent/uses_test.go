@@ -11,37 +11,15 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testproject"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/workspace"
 )
 
-// newAgent is a project "demo" in a fresh code repository, with agent
-// "auth" mounted in it, in a HOME and PLANQ_HOME of the test's own.
+// newAgent is a project "demo" with agent "auth" (see testproject).
 func newAgent(t *testing.T) (*agent.Store, *agent.Agent) {
-	t.Helper()
-	testgit.Isolate(t)
-	ctx := context.Background()
-	code := t.TempDir()
-	testgit.Run(t, code, "init", "-q")
-	testgit.Run(t, code, "commit", "-q", "--allow-empty", "-m", "init")
-	res, err := workspace.Init(ctx, code, workspace.InitOptions{Project: "demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := workspace.Create(ctx, res.Project, workspace.CreateOptions{Name: "auth", Here: true}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := agent.OpenStore(ctx, res.Project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
-	a, err := store.Agent("auth")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return store, a
+	p := testproject.New(t, nil)
+	return p.Store, p.Agent
 }
 
 func learn(t *testing.T, a *agent.Agent, text string) string {

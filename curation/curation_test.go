@@ -12,39 +12,17 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testproject"
 	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/workspace"
 )
 
 // newProject is a project "demo" whose code repository has a committed
 // CLAUDE.md, with agent "auth" mounted in it, and three raw notes.
 func newProject(t *testing.T) (*agent.Store, string, []string) {
 	t.Helper()
-	testgit.Isolate(t)
 	ctx := context.Background()
-	code := t.TempDir()
-	testgit.Run(t, code, "init", "-q")
-	if err := os.WriteFile(filepath.Join(code, "CLAUDE.md"), []byte("# Project\n\n## Build\n\nRun `make`.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testgit.Run(t, code, "add", "CLAUDE.md")
-	testgit.Run(t, code, "commit", "-q", "-m", "init")
-	res, err := workspace.Init(ctx, code, workspace.InitOptions{Project: "demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := workspace.Create(ctx, res.Project, workspace.CreateOptions{Name: "auth", Here: true}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := agent.OpenStore(ctx, res.Project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = store.Close() })
-	a, err := store.Agent("auth")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testproject.New(t, map[string]string{"CLAUDE.md": "# Project\n\n## Build\n\nRun `make`.\n"})
+	store, code, a := p.Store, p.Code, p.Agent
 	var ids []string
 	for _, text := range []string{"build the dashboard with go run ./cmd/build-dashboard", "overlay tests need --race", "the linter wants gofumpt"} {
 		w, err := a.Note(ctx, text, "", "claude", agent.WriteOptions{})

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -92,12 +93,31 @@ func TestBrowserReviewsAndAppliesAProposal(t *testing.T) {
 	if badge := text("#badge"); badge != "1" {
 		t.Errorf("badge after apply %q, want 1", badge)
 	}
-	// The page, loaded again, lists the other one alone.
+	// The page, loaded again, lists the other one alone; Edit & Apply
+	// commits what the person wrote.
 	if err := chromedp.Do(ctx, chromedp.Navigate(f.base+"/")); err != nil {
 		t.Fatal(err)
 	}
 	if articles, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("article.proposal").length`)); err != nil || articles != 1 {
 		t.Errorf("after a reload: %d proposals (%v), want 1", articles, err)
+	}
+	other := `article[data-id="` + f.agents + `"]`
+	edited := "# Agents\n\nRun `make lint` before every push.\n"
+	err := chromedp.Do(ctx,
+		chromedp.Click(chromedp.CSS(other+" button.edit-apply")),
+		chromedp.WaitVisible(chromedp.CSS(other+" textarea.edit")),
+		chromedp.SetValue(chromedp.CSS(other+" textarea.edit"), edited),
+		chromedp.Click(chromedp.CSS(other+" button.apply-edited")),
+		chromedp.WaitVisible(chromedp.CSS(other+" .result.ok")),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(filepath.Join(f.code, "AGENTS.md")); err != nil || string(data) != edited {
+		t.Errorf("AGENTS.md after Edit & Apply: %q (%v), want %q", data, err, edited)
+	}
+	if subject := testgit.Run(t, f.code, "log", "-1", "--format=%s"); subject != "Add 3 lines to AGENTS.md from curated agent notes" {
+		t.Errorf("commit subject after Edit & Apply: %q", subject)
 	}
 }
 
@@ -126,7 +146,8 @@ func TestBrowserRefusesWithoutTokenAndFromAnotherOrigin(t *testing.T) {
 	dismiss := f.base + "/api/learnings/demo/proposals/" + f.agents + "/dismiss"
 	evil := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, `<!doctype html><body><script>
-fetch(%q, {method: "POST", mode: "no-cors", credentials: "include"}).then(() => document.title = "sent", () => document.title = "failed");
+const done = (what) => document.body.insertAdjacentHTML("beforeend", '<p id="done">' + what + '</p>');
+fetch(%q, {method: "POST", mode: "no-cors", credentials: "include"}).then(() => done("sent"), () => done("failed"));
 </script></body>`, dismiss)
 	}), ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = evil.Serve(ln) }()
@@ -138,12 +159,15 @@ fetch(%q, {method: "POST", mode: "no-cors", credentials: "include"}).then(() => 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.title === "sent" || document.title === "failed"`)); err != nil {
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#done"))); err != nil {
 		t.Fatal(err)
 	}
-	title, err := chromedp.Run(ctx, chromedp.Title())
+	title, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#done")))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if title != "sent" {
+		t.Fatalf("the other origin's request never reached the server (%s): the test proves nothing", title)
 	}
 	views, err := curation.List(context.Background(), f.store, f.code)
 	if err != nil {

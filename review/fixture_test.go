@@ -3,15 +3,12 @@ package review
 import (
 	"context"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/internal/testgit"
-	"github.com/planq-dev/planq/workspace"
+	"github.com/planq-dev/planq/internal/testproject"
 )
 
 const claudeMD = "# Project\n\n## Build\n\nRun `make`.\n"
@@ -32,30 +29,9 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	testgit.Isolate(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	code := t.TempDir()
-	testgit.Run(t, code, "init", "-q")
-	if err := os.WriteFile(filepath.Join(code, "CLAUDE.md"), []byte(claudeMD), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	testgit.Run(t, code, "add", "CLAUDE.md")
-	testgit.Run(t, code, "commit", "-q", "-m", "init")
-	res, err := workspace.Init(ctx, code, workspace.InitOptions{Project: "demo"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := workspace.Create(ctx, res.Project, workspace.CreateOptions{Name: "auth", Here: true}); err != nil {
-		t.Fatal(err)
-	}
-	store, err := agent.OpenStore(ctx, res.Project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := store.Agent("auth")
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := testproject.New(t, map[string]string{"CLAUDE.md": claudeMD})
+	store, code, a := p.Store, p.Code, p.Agent
 	f := &fixture{store: store, code: code}
 	var ids []string
 	for _, text := range []string{"build the dashboard with go run ./cmd/build-dashboard", "run make lint before pushing", "the linter wants gofumpt"} {
@@ -94,7 +70,6 @@ func newFixture(t *testing.T) *fixture {
 		if err := <-served; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-		_ = store.Close()
 	})
 	return f
 }
