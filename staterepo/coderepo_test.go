@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/internal/testgit"
 )
@@ -56,5 +58,60 @@ func TestBlobsAreGitsOwn(t *testing.T) {
 	}
 	if _, err := code.Blobs(ctx, "no-such-rev", []string{"a.go"}); err == nil {
 		t.Error("a revision that does not exist answered")
+	}
+}
+
+// TestFetchSaysWhenALockStopsItUpdatingARef: a lock file left on the
+// tracking ref (a git killed mid-fetch) must stop the fetch with an error
+// naming it, even when another refspec is rejected as not a fast-forward;
+// and StaleLocks finds it, under refs/planq as anywhere.
+func TestFetchSaysWhenALockStopsItUpdatingARef(t *testing.T) {
+	testEnv(t)
+	ctx := context.Background()
+	root := t.TempDir()
+	remote, work, local := filepath.Join(root, "remote.git"), filepath.Join(root, "w"), filepath.Join(root, "local.git")
+	testgit.Run(t, root, "init", "-q", "--bare", remote)
+	testgit.Run(t, root, "init", "-q", "--bare", local)
+	testgit.Run(t, root, "init", "-q", work)
+	commit := func(msg string) string {
+		testgit.Run(t, work, "commit", "-q", "--allow-empty", "-m", msg)
+		testgit.Run(t, work, "push", "-q", "-f", remote, "HEAD:refs/planq/global")
+		return testgit.Run(t, work, "rev-parse", "HEAD")
+	}
+	first := commit("first")
+	repo, err := Open(local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := []string{"+refs/planq/global:refs/planq/remotes/origin/global", "refs/planq/global:refs/heads/global"}
+	if _, err := repo.Fetch(ctx, remote, specs...); err != nil {
+		t.Fatal(err)
+	}
+	// Local global diverges, so its refspec is rejected, and the remote moves on.
+	testgit.Run(t, work, "checkout", "-q", "-b", "side", first)
+	testgit.Run(t, work, "commit", "-q", "--allow-empty", "-m", "local")
+	testgit.Run(t, work, "push", "-q", local, "HEAD:refs/heads/global", "-f")
+	testgit.Run(t, work, "checkout", "-q", "-")
+	commit("second")
+	lock := filepath.Join(local, "refs", "planq", "remotes", "origin", "global.lock")
+	if err := os.WriteFile(lock, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = repo.Fetch(ctx, remote, specs...)
+	if err == nil || !strings.Contains(err.Error(), "global.lock") {
+		t.Fatalf("fetch with the tracking ref locked: %v, want an error naming the lock", err)
+	}
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(lock, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if locks, err := StaleLocks(local, time.Minute); err != nil || len(locks) != 1 || locks[0] != lock {
+		t.Errorf("stale locks: %v (%v), want %s", locks, err, lock)
+	}
+	if err := os.Remove(lock); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := repo.Fetch(ctx, remote, specs...); err != nil || len(res.Rejected) != 1 {
+		t.Errorf("fetch once the lock is gone: %+v %v, want global's refspec rejected alone", res, err)
 	}
 }

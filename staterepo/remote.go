@@ -77,6 +77,16 @@ func (r *Repo) Fetch(ctx context.Context, remote string, refspecs ...string) (Fe
 		return FetchResult{}, nil
 	}
 	var ge *GitError
+	// A ref the fetch could not update (git's lock file for it is there)
+	// is no rejection to report and go on from: the pull would merge what
+	// it fetched before, and stall there, saying nothing.
+	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "unable to update local ref") {
+		if m := lockFileRE().FindStringSubmatch(ge.Stderr); m != nil {
+			return FetchResult{}, planqerr.New(planqerr.Busy, remote, "fetched, but %s", (&RefLockedError{Lock: m[1]}).Error()).
+				WithHint("if no git process is running (a crashed one leaves its lock behind), remove %s ('planq doctor --fix' removes it once it is 2 minutes old)", m[1])
+		}
+		return FetchResult{}, fmt.Errorf("failed to update the refs fetched from %s: %w", remote, err)
+	}
 	if errors.As(err, &ge) && strings.Contains(ge.Stderr, "[rejected]") && !strings.Contains(ge.Stderr, "fatal:") {
 		var res FetchResult
 		for _, line := range strings.Split(ge.Stderr, "\n") {

@@ -235,8 +235,10 @@ func StaleLocks(path string, age time.Duration) ([]string, error) {
 		if err != nil {
 			return nil // unreadable corners are not ours to judge
 		}
-		if d.IsDir() && (d.Name() == "objects" || d.Name() == "planq") {
-			return filepath.SkipDir // object stores and planq's own flock files hold no git locks
+		// Object stores and planq's own flock files (<repo>/planq) hold no git
+		// locks; refs/planq/... does: the remotes' tracking refs.
+		if d.IsDir() && (d.Name() == "objects" || p == filepath.Join(path, "planq")) {
+			return filepath.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(d.Name(), ".lock") {
 			if info, err := d.Info(); err == nil && info.ModTime().Before(cutoff) {
