@@ -16,6 +16,7 @@ import (
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -239,5 +240,40 @@ func TestAPIPromotes(t *testing.T) {
 	}
 	if res := f.request(t, "POST", api+"/agents/nobody/promote", "", nil); res.StatusCode != http.StatusNotFound {
 		t.Errorf("promote an unknown agent: %d, want 404", res.StatusCode)
+	}
+}
+
+func TestAPIStatusAndBadFilters(t *testing.T) {
+	f := newFixture(t)
+	api := "/api/learnings/demo"
+	status := decode[struct {
+		Domains []map[string]any `json:"domains"`
+	}](t, f.request(t, "GET", api+"/status", "", nil))
+	if status.Domains == nil {
+		t.Errorf("status: %+v", status)
+	}
+	for _, q := range []string{"since=yesterday", "until=2026-13-01", "limit=-1", "limit=many", "state=raw,lost"} {
+		res := f.request(t, "GET", api+"/entries?"+q, "", nil)
+		e := decode[apiError](t, res)
+		if res.StatusCode != http.StatusBadRequest || e.Error == "" {
+			t.Errorf("entries?%s: %d %+v, want 400 saying why", q, res.StatusCode, e)
+		}
+	}
+	// The page says what was wrong with its filter and shows every note.
+	res := f.request(t, "GET", "/?since=yesterday", "", nil)
+	page, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(page), "is not a date") || !strings.Contains(string(page), "the linter wants gofumpt") {
+		t.Errorf("the page with a bad filter: %d\n%s", res.StatusCode, page)
+	}
+	if res := f.request(t, "POST", api+"/proposals/"+f.claude+"/apply", "not json", nil); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("apply with a body that is not JSON: %d, want 400", res.StatusCode)
+	}
+	// A chart is SVG drawn from the numbers.
+	svg := string(convergenceChart(readmodel.DomainStatus{Domain: "a<b", Weekly: []int{3, 1, 0, 2}, DisputedWeekly: []int{0, 1, 0, 0}}))
+	if !strings.HasPrefix(svg, "<svg") || strings.Count(svg, `class="bar"`) != 4 || !strings.Contains(svg, "a&lt;b") || !strings.Contains(svg, "<polyline") {
+		t.Errorf("chart:\n%s", svg)
+	}
+	if convergenceChart(readmodel.DomainStatus{Domain: "empty"}) != "" {
+		t.Error("a domain without weeks drew a chart")
 	}
 }
