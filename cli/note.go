@@ -74,6 +74,7 @@ type notesOptions struct {
 	states []string
 	types  []string
 	agents []string
+	spaces []string
 	json   bool
 }
 
@@ -94,13 +95,15 @@ newest first: raw (waiting for curation), proposed, applied or dismissed.
 	cmd.Flags().StringSliceVar(&opts.states, "state", nil, "only notes in `STATE`: "+changelog.Join(spec.Statuses, "|"))
 	cmd.Flags().StringSliceVar(&opts.types, "type", nil, "only notes of `TYPE`: "+changelog.Join(spec.Types, "|"))
 	cmd.Flags().StringSliceVar(&opts.agents, "agent", nil, "only notes of agent `NAME`")
+	cmd.Flags().StringSliceVar(&opts.spaces, "workspace", nil, "only notes captured in workspace `W`")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		list, err := curation.Notes(store, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents)})
+		list, err := curation.Notes(store, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
+			Workspaces: splitList(opts.spaces)})
 		if err != nil {
 			return err
 		}

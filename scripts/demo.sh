@@ -113,8 +113,9 @@ cd "$PLANQ_HOME/workspaces/shop/auth"
 step "planq note \"run the integration suite with -p 1: the suites share one database\""
 note=$(planq note "run the integration suite with -p 1: the suites share one database")
 cd "$work/shop"
-step "planq curate | head -n 12   (the curating agent's work packet)"
-planq curate | head -n 12
+step "planq curate > packet.md; head -n 12 packet.md   (the curating agent's work packet)"
+planq curate > "$work/packet.md"
+head -n 12 "$work/packet.md"
 printf '{"proposed_files": {"CLAUDE.md": "# shop\\n\\n## Tests\\n\\nRun the integration suite with `go test -p 1`: the suites share one database.\\n"},
  "diff_summary": "CLAUDE.md: how to run the integration suite", "entries_used": ["%s"]}\n' "$note" > "$work/proposal.json"
 step "planq propose < proposal.json   (what the curating agent answers)"
