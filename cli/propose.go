@@ -67,10 +67,4 @@ func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
 	})
 }
 
-func filesOf(v curation.View) string {
-	paths := make([]string, len(v.Files))
-	for i, f := range v.Files {
-		paths[i] = f.Path
-	}
-	return orDashStr(strings.Join(paths, ", "))
-}
+func filesOf(v curation.View) string { return orDashStr(strings.Join(v.Paths(), ", ")) }

@@ -1,8 +1,6 @@
 package curation
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -105,8 +103,7 @@ func InstructionFiles(root string, patterns []string) ([]File, error) {
 				return nil, fmt.Errorf("failed to read %s: %w", rel, err)
 			}
 			seen[rel] = true
-			sum := sha256.Sum256(data)
-			out = append(out, File{Path: filepath.ToSlash(rel), Exists: true, SHA256: hex.EncodeToString(sum[:]), Content: string(data)})
+			out = append(out, File{Path: filepath.ToSlash(rel), Exists: true, SHA256: SHA256(data), Content: string(data)})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

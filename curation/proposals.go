@@ -54,6 +54,15 @@ type View struct {
 	Additions int               `json:"additions"`
 }
 
+// Paths are the proposal's files, in order.
+func (v View) Paths() []string {
+	paths := make([]string, len(v.Files))
+	for i, f := range v.Files {
+		paths[i] = f.Path
+	}
+	return paths
+}
+
 // FileView is one file of a proposal: whether it changed since, and, for
 // one proposal shown, the proposed content and the diff.
 type FileView struct {

@@ -260,12 +260,8 @@ func proposalItems(ctx context.Context, store *agent.Store, codeRoot string, add
 		if v.State != curation.StatePending && v.State != curation.StateStale {
 			continue
 		}
-		paths := make([]string, len(v.Files))
-		for i, f := range v.Files {
-			paths[i] = f.Path
-		}
 		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", v.ID, v.State, v.Additions,
-			strings.Join(paths, ", "), v.Agent, readmodel.Shorten(strings.SplitN(v.Summary, "\n", 2)[0], 100), v.ID)
+			strings.Join(v.Paths(), ", "), v.Agent, readmodel.Shorten(strings.SplitN(v.Summary, "\n", 2)[0], 100), v.ID)
 	}
 	return nil
 }
@@ -317,36 +313,16 @@ func otherAgents(activity []readmodel.Activity, self string, add func(string, in
 
 // leadItems: what awaits promotion per agent, and what global has disputed.
 func leadItems(ctx context.Context, store *agent.Store, disputed []*changelog.Record, activity []readmodel.Activity, add func(string, int, string, ...any)) error {
-	names, err := store.AgentNames()
+	awaiting, err := team.AwaitingPromotion(ctx, store)
 	if err != nil {
 		return err
 	}
-	// An agent whose tip global holds has nothing awaiting promotion: one
-	// git process tells them all, so only the others get a dry run.
-	merged, err := store.Repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if _, ok := merged[project.AgentBranch(name)]; ok {
-			continue
-		}
-		a, err := store.Agent(name)
-		if err != nil {
-			return err
-		}
-		res, err := team.Promote(ctx, store, a, team.PromoteOptions{DryRun: true})
-		if err != nil {
-			return err
-		}
-		if len(res.Candidates) == 0 {
-			continue
-		}
+	for _, w := range awaiting {
 		titles := make([]string, 0, 3)
-		for _, c := range res.Candidates[:min(3, len(res.Candidates))] {
+		for _, c := range w.Candidates[:min(3, len(w.Candidates))] {
 			titles = append(titles, c.Title)
 		}
-		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", name, len(res.Candidates), strings.Join(titles, "; "), name)
+		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", w.Agent, len(w.Candidates), strings.Join(titles, "; "), w.Agent)
 	}
 	for _, r := range disputed {
 		add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))

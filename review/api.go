@@ -14,7 +14,6 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
@@ -192,46 +191,17 @@ func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-// AgentPromotion is what one agent has that global has not.
-type AgentPromotion struct {
-	Agent      string           `json:"agent"`
-	Candidates []team.Candidate `json:"candidates"`
-}
-
 // Promotion is what awaits promotion, per agent, and what is disputed.
 type Promotion struct {
-	Agents   []AgentPromotion    `json:"agents"`
+	Agents   []team.Awaiting     `json:"agents"`
 	Disputed []*changelog.Record `json:"disputed"`
 }
 
 func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
-	ctx := r.Context()
-	p := Promotion{Agents: []AgentPromotion{}, Disputed: []*changelog.Record{}}
-	names, err := s.store.AgentNames()
-	if err != nil {
+	p := Promotion{Disputed: []*changelog.Record{}}
+	var err error
+	if p.Agents, err = team.AwaitingPromotion(r.Context(), s.store); err != nil {
 		return p, err
-	}
-	// An agent whose tip global holds has nothing new: one git process
-	// tells them all, so only the others get a dry run.
-	merged, err := s.store.Repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
-	if err != nil {
-		return p, err
-	}
-	for _, name := range names {
-		if _, ok := merged[project.AgentBranch(name)]; ok {
-			continue
-		}
-		a, err := s.store.Agent(name)
-		if err != nil {
-			return p, err
-		}
-		res, err := team.Promote(ctx, s.store, a, team.PromoteOptions{DryRun: true})
-		if err != nil {
-			return p, err
-		}
-		if len(res.Candidates) > 0 {
-			p.Agents = append(p.Agents, AgentPromotion{Agent: name, Candidates: res.Candidates})
-		}
 	}
 	set, err := s.store.Records.All(changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
