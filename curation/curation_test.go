@@ -175,3 +175,31 @@ func TestRemovedLine(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyTakesPathsLiterally: a file named like a glob is itself, not
+// the files it would match: another file's uncommitted change neither
+// stops the apply nor lands in its commit.
+func TestApplyTakesPathsLiterally(t *testing.T) {
+	ctx := context.Background()
+	store, code, ids := newProject(t)
+	if err := os.MkdirAll(filepath.Join(code, ".cursor", "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(code, ".cursor", "rules", "x.mdc"), []byte("work in progress\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Propose(ctx, store, code, "auth", Proposal{ProposedFiles: map[string]string{".cursor/rules/[x].mdc": "Use tabs.\n"},
+		DiffSummary: "tabs", EntriesUsed: []string{ids[2]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Apply(ctx, store, code, "lead", rec.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	if files := testgit.Run(t, code, "show", "--name-only", "--format=", "HEAD"); files != ".cursor/rules/[x].mdc" {
+		t.Errorf("the commit holds %q, want the glob-named file alone", files)
+	}
+	if status := testgit.Run(t, code, "status", "--porcelain", "--untracked-files=all", "--", ".cursor"); !strings.Contains(status, "?? .cursor/rules/x.mdc") {
+		t.Errorf("x.mdc should stay untracked and untouched: %q", status)
+	}
+}

@@ -30,7 +30,7 @@ func (c *CodeRepo) InProgress() (string, error) {
 // PathChanges lists the porcelain status lines of paths in the checkout:
 // staged or unstaged changes, or untracked files, of those paths alone.
 func (c *CodeRepo) PathChanges(ctx context.Context, paths []string) ([]string, error) {
-	args := append([]string{"status", "--porcelain", "--untracked-files=all", "--"}, literal(paths)...)
+	args := append([]string{"--literal-pathspecs", "status", "--porcelain", "--untracked-files=all", "--"}, paths...)
 	out, err := c.git.Run(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the status of %s: %w", strings.Join(paths, ", "), err)
@@ -45,10 +45,10 @@ func (c *CodeRepo) PathChanges(ctx context.Context, paths []string) ([]string, e
 // alone (git commit --only): whatever else the user has staged stays
 // staged and out of the commit. It never pushes. It returns the commit.
 func (c *CodeRepo) CommitOnly(ctx context.Context, paths []string, message string) (string, error) {
-	if _, err := c.git.Run(ctx, append([]string{"add", "--"}, literal(paths)...)...); err != nil {
+	if _, err := c.git.Run(ctx, append([]string{"--literal-pathspecs", "add", "--"}, paths...)...); err != nil {
 		return "", fmt.Errorf("failed to stage %s: %w", strings.Join(paths, ", "), err)
 	}
-	args := append([]string{"commit", "--quiet", "--only", "--file", "-", "--"}, literal(paths)...)
+	args := append([]string{"--literal-pathspecs", "commit", "--quiet", "--only", "--file", "-", "--"}, paths...)
 	if _, err := c.git.RunInput(ctx, strings.NewReader(message), args...); err != nil {
 		return "", fmt.Errorf("failed to commit %s: %w", strings.Join(paths, ", "), err)
 	}
@@ -62,18 +62,8 @@ func (c *CodeRepo) CommitOnly(ctx context.Context, paths []string, message strin
 // Unstage takes paths out of the index again, back to HEAD's version, after
 // a commit of them failed.
 func (c *CodeRepo) Unstage(ctx context.Context, paths []string) error {
-	if _, err := c.git.Run(ctx, append([]string{"reset", "--quiet", "--"}, literal(paths)...)...); err != nil {
+	if _, err := c.git.Run(ctx, append([]string{"--literal-pathspecs", "reset", "--quiet", "--"}, paths...)...); err != nil {
 		return fmt.Errorf("failed to unstage %s: %w", strings.Join(paths, ", "), err)
 	}
 	return nil
-}
-
-// literal makes paths literal pathspecs: a file named like a glob or a
-// magic pathspec means only itself.
-func literal(paths []string) []string {
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = ":(literal)" + p
-	}
-	return out
 }
