@@ -115,7 +115,18 @@ func (c chains) first(r *changelog.Record) *changelog.Record {
 
 // List gives every proposal, newest first, in its state now: a pending
 // one whose files changed in the checkout at codeRoot is stale.
-func List(_ context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+func List(ctx context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+	return list(ctx, store, codeRoot, false)
+}
+
+// ListWithDiffs is List with each pending or stale proposal's files as Show
+// gives them (proposed content and diff), from one read of the proposals:
+// what a review shows at once.
+func ListWithDiffs(ctx context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+	return list(ctx, store, codeRoot, true)
+}
+
+func list(_ context.Context, store *agent.Store, codeRoot string, diffs bool) ([]View, error) {
 	set, err := store.Records.All(changelog.KindProposal)
 	if err != nil {
 		return nil, err
@@ -123,7 +134,8 @@ func List(_ context.Context, store *agent.Store, codeRoot string) ([]View, error
 	c := loadChains(set.Records)
 	out := make([]View, 0, len(c.firsts))
 	for _, f := range c.firsts {
-		v, err := view(store, codeRoot, f, c.newest(f), false)
+		newest := c.newest(f)
+		v, err := view(store, codeRoot, f, newest, diffs && newest.Status == changelog.StatusPending)
 		if err != nil {
 			return nil, err
 		}

@@ -85,22 +85,17 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte("planq: " + err.Error() + "\n"))
 	}
-	views, err := curation.List(ctx, s.store, s.codeRoot)
+	views, err := curation.ListWithDiffs(ctx, s.store, s.codeRoot)
 	if err != nil {
 		fail(err)
 		return
 	}
 	for _, v := range views {
-		if v.State != curation.StatePending && v.State != curation.StateStale {
+		if v.State == curation.StatePending || v.State == curation.StateStale {
+			d.Pending = append(d.Pending, v)
+		} else {
 			d.Decided = append(d.Decided, v)
-			continue
 		}
-		full, err := curation.Show(ctx, s.store, s.codeRoot, v.ID)
-		if err != nil {
-			fail(err)
-			return
-		}
-		d.Pending = append(d.Pending, full)
 	}
 	filter, err := noteFilter(q, 200)
 	if err != nil {
