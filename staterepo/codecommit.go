@@ -52,11 +52,11 @@ func (c *CodeRepo) CommitOnly(ctx context.Context, paths []string, message strin
 	if _, err := c.git.RunInput(ctx, strings.NewReader(message), args...); err != nil {
 		return "", fmt.Errorf("failed to commit %s: %w", strings.Join(paths, ", "), err)
 	}
-	out, err := c.git.Run(ctx, "rev-parse", "HEAD")
+	head, err := CodeHead(c.Dir) // in process: no git to start
 	if err != nil {
 		return "", fmt.Errorf("failed to read the new commit: %w", err)
 	}
-	return out, nil
+	return head.Commit, nil
 }
 
 // Unstage takes paths out of the index again, back to HEAD's version, after
