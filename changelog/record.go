@@ -242,9 +242,7 @@ func checkLabels(r *Record) error {
 // relative path inside the repository, a line range that is not FROM-TO, a
 // blob that is not a hash.
 func (a Anchor) Check() error {
-	if a.Path == "" || path.IsAbs(a.Path) || path.Clean(a.Path) != a.Path || a.Path == ".." || strings.HasPrefix(a.Path, "../") ||
-		strings.TrimSpace(a.Path) != a.Path ||
-		strings.ContainsAny(a.Path, "\\\n\r\x00") {
+	if !ValidRepoPath(a.Path) {
 		return fmt.Errorf("%q is not a clean path relative to the code repository", a.Path)
 	}
 	if a.Lines != "" {
@@ -323,10 +321,12 @@ func checkProposal(r *Record) error {
 	return nil
 }
 
-// ValidRepoPath reports whether p names a file inside a repository:
-// relative, slash-separated, clean, with no "..", ".git" or empty element.
+// ValidRepoPath reports whether p names a file or directory inside a
+// repository: relative, slash-separated, clean, on one line, without
+// surrounding spaces, with no ".", "..", ".git" or empty element.
 func ValidRepoPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\x00") || path.Clean(p) != p {
+	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\n\r\x00") || path.Clean(p) != p ||
+		strings.TrimSpace(p) != p {
 		return false
 	}
 	for _, el := range strings.Split(p, "/") {
