@@ -78,13 +78,20 @@ func (h *hintRecorder) flush() {
 // TestScripts runs the end-to-end scripts in testdata/script: the real
 // planq binary against real git, one fresh HOME, PLANQ_HOME and gitconfig
 // per script.
-func TestScripts(t *testing.T) {
+func TestScripts(t *testing.T) { runScripts(t, "testdata/script") }
+
+// TestHostileInputs replays the hostile inputs planq was fed, one script
+// per input or family of inputs in testdata/hostile: each asserts the exit
+// code, the message, and that nothing the user wrote was lost.
+func TestHostileInputs(t *testing.T) { runScripts(t, "testdata/hostile") }
+
+func runScripts(t *testing.T, dir string) {
 	hints := filepath.Join(t.TempDir(), "hints")
 	// After every script: each command a hint names must be one planq
 	// accepts as printed.
 	t.Cleanup(func() { checkHints(t, hints) })
 	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv(hintsVar, hints)
