@@ -32,26 +32,44 @@ func (a *Agent) WriteMany(ctx context.Context, recs []*changelog.Record, subject
 		return nil, err
 	}
 	defer unlock()
-	return a.writeMany(ctx, wt, recs, subject, opts, nil)
+	return a.writeMany(ctx, wt, recs, subject, opts, alongside{})
 }
 
-// writeMany is WriteMany under the agent's lock; also are files of the
-// worktree the commit carries as they are.
-func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*changelog.Record, subject string, opts WriteOptions, also []string) ([]Written, error) {
+// alongside is what a batch commits besides its records: files of the
+// worktree, as they are once write has run. write runs after the records'
+// files are on disk, so a crash before the commit leaves records to
+// commit (doctor --fix, the next save), never text that is nowhere; undo
+// puts them back when the commit fails.
+type alongside struct {
+	paths []string
+	write func() error
+	undo  func()
+}
+
+// stamp gives a batch's record what Write gives one: its agent and, unless
+// it carries its own time, the time now and the code checkout's evidence
+// and anchors; an ID, unless it has one.
+func (a *Agent) stamp(ctx context.Context, rec *changelog.Record) {
+	rec.Agent = a.Name
+	if rec.Timestamp.IsZero() {
+		rec.Timestamp = now()
+		a.fillEvidence(rec)
+		a.fillAnchors(ctx, rec)
+	}
+	if rec.ID == "" {
+		rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
+	}
+}
+
+// writeMany is WriteMany under the agent's lock, committing also's files
+// with the records.
+func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*changelog.Record, subject string, opts WriteOptions, also alongside) ([]Written, error) {
 	var err error
 	files := make([][]byte, len(recs))
 	paths := make([]string, len(recs))
 	inBatch := make(map[string]bool, len(recs))
 	for i, rec := range recs {
-		rec.Agent = a.Name
-		if rec.Timestamp.IsZero() {
-			rec.Timestamp = now()
-			a.fillEvidence(rec)
-			a.fillAnchors(ctx, rec)
-		}
-		if rec.ID == "" {
-			rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
-		}
+		a.stamp(ctx, rec)
 		if inBatch[rec.ID] {
 			return nil, planqerr.New(planqerr.Exists, rec.ID, "appears twice in one batch of records")
 		}
@@ -78,9 +96,19 @@ func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*c
 		}
 		created = append(created, full)
 	}
+	if also.write != nil {
+		if err := also.write(); err != nil {
+			undo()
+			return nil, err
+		}
+		if also.undo != nil {
+			undoFiles := undo
+			undo = func() { undoFiles(); also.undo() }
+		}
+	}
 	message := fmt.Sprintf("%s\n\n%s: %s\n", subject, trailerAgent, a.Name)
 	uses, usesCommitted := a.flushUses()
-	commit, err := wt.CommitFiles(ctx, slices.Concat(paths, uses, also), message)
+	commit, err := wt.CommitFiles(ctx, slices.Concat(paths, uses, also.paths), message)
 	if err != nil {
 		undo()
 		return nil, planqerr.New(planqerr.Failure, a.Dir, "failed to commit %d records: %w", len(recs), err).

@@ -102,6 +102,7 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			for _, problem := range saved.Problems {
 				env.Log.Warn("malformed record committed as it was", "problem", problem)
 			}
+			warnKept(env, saved.Kept)
 			if saved.RawNotes > 0 {
 				env.Log.Info(countOf(saved.RawNotes, "raw note")+" wait for curation into the instruction files", "hint", "planq curate")
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -36,7 +37,9 @@ not npm run build"); codebase notes are about the code ("overlay tests need
 
 Appending a line to .planq/agent/notes.md does the same without planq: the next
 note, or the session's save (its end, a compaction), turns each line into a raw
-note.`,
+note and takes it out of the file. A line no note may hold (a credential,
+invalid UTF-8) stays in the file and is named on stderr with what to do; the
+other lines land, and the command still exits 0.`,
 		Example: `  planq note "run go run ./cmd/build-dashboard, not npm run build"
   planq note "overlay tests need --race" --type codebase
   echo "- the linter wants gofumpt" >> .planq/agent/notes.md`,
@@ -60,14 +63,26 @@ func runNote(ctx context.Context, env *Env, opts noteOptions, arg string) error 
 		return err
 	}
 	defer env.closeStore(store)
-	written, err := a.Note(ctx, text, changelog.Type(opts.typ), opts.agentKind, agent.WriteOptions{AllowSecret: opts.allowSecret})
+	noted, err := a.Note(ctx, text, changelog.Type(opts.typ), opts.agentKind, agent.WriteOptions{AllowSecret: opts.allowSecret})
 	if err != nil {
 		return err
 	}
+	written := noted.Written
 	if len(written) > 1 {
 		env.Log.Info(fmt.Sprintf("also took %d notes appended to notes.md", len(written)-1))
 	}
+	// The note given landed: a line of the inbox that could not is a
+	// warning, not a failure, so that the agent does not note it again.
+	warnKept(env, noted.Kept)
 	return reportWritten(env, opts.writeFlags, written[len(written)-1])
+}
+
+// warnKept names each line of the notes inbox that became no note, why, and
+// what to do; the lines stay in the inbox.
+func warnKept(env *Env, kept []*planqerr.Error) {
+	for _, k := range kept {
+		env.Log.Warn(k.Error(), "hint", k.Hint)
+	}
 }
 
 type notesOptions struct {

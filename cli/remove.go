@@ -25,15 +25,19 @@ func newRemoveCmd(env *Env) *cobra.Command {
   2. remove the state worktree,
   3. remove the code workspace if planq created it (a --here checkout stays).
 
-It refuses while the code workspace has uncommitted changes, unless --force.
-The branch agent-NAME stays: 'planq create NAME --resume' mounts it again.`,
+Lines appended to its .planq/agent/notes.md become notes first. It refuses
+(exit 7) while the code workspace has uncommitted changes, or while a line of
+notes.md cannot become a note (a credential, invalid UTF-8): the message
+names the line. --force removes it anyway; such lines stay committed in
+notes.md on the branch. The branch agent-NAME stays:
+'planq create NAME --resume' mounts it again.`,
 		Args: exactArgs(1, "the agent's NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.name = args[0]
 			return runRemove(cmd.Context(), env, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.force, "force", false, "remove the code workspace even with uncommitted changes (they are lost)")
+	cmd.Flags().BoolVar(&opts.force, "force", false, "remove even with uncommitted code changes (they are lost) or notes.md lines that cannot become notes (they stay committed on the branch)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -50,8 +54,13 @@ func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
 	for _, problem := range res.Problems {
 		env.Log.Warn("malformed record committed as it was", "problem", problem)
 	}
+	warnKept(env, res.Kept)
 	if err != nil {
 		return err
+	}
+	if res.KeptIn != "" {
+		env.Log.Warn(countOf(len(res.Kept), "line")+" of the notes inbox kept in notes.md on branch agent-"+opts.name, "commit", short(res.KeptIn),
+			"hint", "'planq create "+opts.name+" --resume' mounts it again; the next note takes the lines once fixed")
 	}
 	if res.AgentDir != "" {
 		env.Log.Info("removed agent worktree", "path", res.AgentDir, "branch", "agent-"+opts.name+" (kept)")

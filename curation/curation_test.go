@@ -29,7 +29,7 @@ func newProject(t *testing.T) (*agent.Store, string, []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, w[len(w)-1].ID)
+		ids = append(ids, w.Written[len(w.Written)-1].ID)
 	}
 	return store, code, ids
 }

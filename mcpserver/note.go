@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,11 +25,16 @@ func (s *Server) registerNote(srv *mcp.Server) {
 		InputSchema: schemaFor[noteIn](enums{"type": values(changelog.KindNote.Spec().Types)})},
 		func(ctx context.Context, req *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				ws, err := a.Note(ctx, in.Text, changelog.Type(in.Type), clientKind(req), in.options())
+				noted, err := a.Note(ctx, in.Text, changelog.Type(in.Type), clientKind(req), in.options())
 				if err != nil {
 					return "", err
 				}
-				return written(ws[len(ws)-1], nil)
+				out, err := written(noted.Written[len(noted.Written)-1], nil)
+				// The note landed; a line of the inbox that could not stays there, named.
+				for _, k := range noted.Kept {
+					out += fmt.Sprintf("\nwarning: %v\nhint: %s", k, k.Hint)
+				}
+				return out, err
 			})
 		})
 }

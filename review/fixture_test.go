@@ -39,7 +39,7 @@ func newFixture(t *testing.T) *fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, w[len(w)-1].ID)
+		ids = append(ids, w.Written[len(w.Written)-1].ID)
 	}
 	f.rawNoteIDs = ids[2:]
 	propose := func(path, content, note string) string {

@@ -81,6 +81,9 @@ type Saved struct {
 	Problems []error
 	// RawNotes counts the notes of every agent that wait for curation.
 	RawNotes int
+	// Kept are the lines of the notes inbox no note may hold: they stay in
+	// the inbox (and are saved with it), each naming its line and why.
+	Kept []*planqerr.Error
 }
 
 // Save commits the pending state of the agent mounted in the project's
@@ -103,16 +106,18 @@ func Save(ctx context.Context, p *project.Project, reason string) (Saved, error)
 	// Lines appended to the notes inbox become raw notes first: a session
 	// that only ever appended to it still has its notes curated.
 	var picked staterepo.Hash
-	if w, err := a.PickUpNotes(ctx, agent.WriteOptions{}); err != nil {
+	noted, err := a.PickUpNotes(ctx, agent.WriteOptions{})
+	if err != nil {
 		return Saved{Agent: a.Name}, err
-	} else if len(w) > 0 {
-		picked = staterepo.NewHash(w[0].Commit)
+	}
+	if len(noted.Written) > 0 {
+		picked = staterepo.NewHash(noted.Written[0].Commit)
 	}
 	commit, problems, err := a.CommitPending(ctx, reason)
 	if commit.IsZero() {
 		commit = picked
 	}
-	saved := Saved{Agent: a.Name, Commit: commit, Problems: problems}
+	saved := Saved{Agent: a.Name, Commit: commit, Problems: problems, Kept: noted.Kept}
 	if err != nil {
 		return saved, err
 	}

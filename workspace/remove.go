@@ -2,6 +2,8 @@ package workspace
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/internal/failpoint"
@@ -23,6 +25,12 @@ type Removed struct {
 	Problems []string `json:"problems,omitempty"`
 	// RawNotes counts the notes of every agent that wait for curation.
 	RawNotes int `json:"raw_notes"`
+	// Kept are the lines of the notes inbox no note may hold, each naming
+	// its line and why (KeptLines in JSON). They keep the worktree unless
+	// force; with force they are committed in notes.md at KeptIn.
+	Kept      []*planqerr.Error `json:"-"`
+	KeptLines []string          `json:"kept_lines,omitempty"`
+	KeptIn    string            `json:"kept_in,omitempty"`
 }
 
 // Remove unmounts agent name: it commits pending agent state, removes the
@@ -61,12 +69,28 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 	}
 	// Lines appended to the notes inbox become notes before the worktree
 	// goes: nothing an agent noted is left unread.
-	if _, err := a.PickUpNotes(ctx, agent.WriteOptions{}); err != nil {
+	noted, err := a.PickUpNotes(ctx, agent.WriteOptions{})
+	if err != nil {
 		return res, err
+	}
+	res.Kept = noted.Kept
+	for _, k := range noted.Kept {
+		res.KeptLines = append(res.KeptLines, k.Error())
+	}
+	if len(noted.Kept) > 0 && !force {
+		return res, refuseKept(name, noted.Kept)
 	}
 	saved, problems, err := a.CommitPending(ctx, "save pending state before remove")
 	if err != nil {
 		return res, err
+	}
+	if len(noted.Kept) > 0 {
+		// Saved with the rest of the agent's state: say where they are.
+		tip, err := store.Repo.Tip(a.Branch)
+		if err != nil {
+			return res, err
+		}
+		res.KeptIn = tip.String()
 	}
 	if res.RawNotes, err = store.Records.RawNotes(); err != nil {
 		return res, err
@@ -91,6 +115,23 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		res.Workspace = a.Workspace
 	}
 	return res, nil
+}
+
+// refuseKept keeps an agent mounted while its notes inbox holds lines that
+// could not become notes: once unmounted, no session would read them again.
+func refuseKept(name string, kept []*planqerr.Error) error {
+	lines := make([]string, len(kept))
+	for i, k := range kept {
+		lines[i] = k.Subject
+	}
+	what, them := "1 line of its notes inbox could not become a note", "it"
+	if len(kept) > 1 {
+		what, them = fmt.Sprintf("%d lines of its notes inbox could not become notes", len(kept)), "them"
+	}
+	return planqerr.New(planqerr.Refused, fmt.Sprintf("agent %q", name), "%s (%s); removing the worktree would leave %s where no session reads %s",
+		what, strings.Join(lines, ", "), them, them).
+		WithHint("fix or delete %s as said above, then 'planq remove %s' again; 'planq remove %s --force' removes it anyway, keeping %s committed in notes.md on branch agent-%s",
+			them, name, name, them, name)
 }
 
 // removeWorkspace removes the code workspace planq made at ws, refusing,
