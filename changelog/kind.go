@@ -172,6 +172,11 @@ type Spec struct {
 	Primed bool
 	// Searched kinds are what search looks through.
 	Searched bool
+	// BodyOptional kinds keep their text in a field (a decision's
+	// decision, a checkpoint's name), so their body may be empty; every
+	// other kind's text is its body, and a record of it without one says
+	// nothing (CheckBody).
+	BodyOptional bool
 	// check holds the rules of the kind that a table cannot say.
 	check func(*Record) error
 }
@@ -202,7 +207,7 @@ var table = []Spec{
 		About:    "Decisions with the alternatives considered and the rationale; sharded by month.",
 		Statuses: []Status{StatusActive, StatusDisputed},
 		Fields:   []Field{FieldDecision, FieldAlternatives, FieldRationale, FieldSubject, FieldSources, FieldTags, FieldOrigin},
-		Promoted: true, Primed: true, Searched: true,
+		Promoted: true, Primed: true, Searched: true, BodyOptional: true,
 		check: checkDecision,
 	},
 	{
@@ -216,8 +221,8 @@ var table = []Spec{
 	{
 		Kind: KindCheckpoint, Noun: "checkpoint", Dir: "checkpoints", Shard: ShardByMonth,
 		About:  "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
-		Fields: []Field{FieldName},
-		check:  checkCheckpoint,
+		Fields: []Field{FieldName}, BodyOptional: true,
+		check: checkCheckpoint,
 	},
 	{
 		Kind: KindNote, Noun: "note", Dir: "notes", Shard: ShardByMonth,

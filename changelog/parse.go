@@ -133,7 +133,7 @@ func Parse(path string, data []byte) (*Record, error) {
 	}
 	rec.Body = strings.TrimRight(string(body), "\n")
 	rec.Path = path
-	if err := Validate(rec); err != nil {
+	if err := validateFields(rec); err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {
 			return nil, &ParseError{Path: path, Line: lineOf(sy.lines, fe.Field, offset), Msg: fe.Error()}

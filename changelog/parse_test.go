@@ -127,3 +127,29 @@ func TestNewIDIsValidAndDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBody: a record whose kind keeps its text in its body is refused
+// by Validate without one (blank counts as none), while Parse still reads
+// it, so that validate can name a file committed by hand; a decision, a
+// checkpoint and a tombstone may have no body.
+func TestCheckBody(t *testing.T) {
+	for _, r := range sampleRecords() {
+		for _, body := range []string{"", " \n\t"} {
+			r := *r
+			r.Body = body
+			err := Validate(&r)
+			var fe *FieldError
+			wantRefused := !r.Kind.Spec().BodyOptional && !r.Tombstone
+			if got := errors.As(err, &fe) && fe.Field == "body"; got != wantRefused {
+				t.Errorf("%s (tombstone %v) with body %q: Validate = %v, want refused %v", r.Kind, r.Tombstone, body, err, wantRefused)
+			}
+			data, err := Render(&r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Parse(RecordPath(&r), data); err != nil {
+				t.Errorf("%s with body %q: Parse = %v, want it read", r.Kind, body, err)
+			}
+		}
+	}
+}

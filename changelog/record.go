@@ -144,8 +144,31 @@ func fieldErr(field, format string, args ...any) *FieldError {
 }
 
 // Validate checks r against the schema of its kind, as the kind table
-// states it. It returns the first problem as a *FieldError naming the field.
+// states it, and refuses a record that says nothing (CheckBody): what every
+// writer checks. It returns the first problem as a *FieldError naming the
+// field.
 func Validate(r *Record) error {
+	if err := validateFields(r); err != nil {
+		return err
+	}
+	return CheckBody(r)
+}
+
+// CheckBody refuses a record without text where its kind's text is its
+// body (the kind table's BodyOptional says where it is not); a tombstone
+// may say nothing. Parse reads such a record, so that readers still show
+// one committed by hand, and validate names it.
+func CheckBody(r *Record) error {
+	spec := r.Kind.Spec()
+	if spec == nil || spec.BodyOptional || r.Tombstone || strings.TrimSpace(r.Body) != "" {
+		return nil
+	}
+	return fieldErr("body", "is empty: a %s's text is its body, below the frontmatter", spec.Noun)
+}
+
+// validateFields is Validate without CheckBody: the frontmatter's rules,
+// which a file must keep to be read as a record at all.
+func validateFields(r *Record) error {
 	if !ValidID(r.ID) {
 		return fieldErr("id", "%q is not a record id (pq- and hex digits)", r.ID)
 	}

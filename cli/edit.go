@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -45,8 +46,10 @@ body) and is read as strictly as a record: a duplicate key, an unknown key or a
 wrong value names its line, and the file you edited is kept for you. id, kind,
 agent, timestamp and supersedes are planq's: changing them is refused.
 
-An edit that changes nothing writes nothing. A version that is superseded,
-retracted or archived is not edited: the error names the current version.`,
+An edit that changes nothing writes nothing; one that leaves no text (--text ""
+or blank, or the file without its body) is refused, as 'planq learn ""' is. A
+version that is superseded, retracted or archived is not edited: the error names
+the current version.`,
 		Example: `  planq edit pq-3f9a1c2e4b --text "Tokens expire after 15 minutes; refresh on 401"
   planq edit pq-3f9a1c2e4b --classification foundational
   planq edit pq-3f9a1c2e4b          # in $EDITOR
@@ -120,6 +123,11 @@ func applyEditFlags(env *Env, cmd *cobra.Command, opts editOptions, next *change
 		text, err := messageArg(env, opts.text)
 		if err != nil {
 			return err
+		}
+		if strings.TrimSpace(text) == "" {
+			// As learn and decide refuse it: a version that says nothing.
+			return planqerr.New(planqerr.Invalid, next.Kind.Noun(), "text is empty").
+				WithHint("give the new text; to take %s back instead, 'planq retract %s'", next.Supersedes, next.Supersedes)
 		}
 		next.Body = text
 	}

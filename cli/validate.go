@@ -28,8 +28,10 @@ func newValidateCmd(env *Env) *cobra.Command {
 its frontmatter (fields, types and enums, no key twice), its ID, and its place in
 the tree (its kind's directory and shard, named by its ID); files under a kind's
 directory that are no record. Then the records together: the records a parent,
-depends_on or supersedes names exist on some branch, no ID is at two paths, and
-no versions supersede each other in a ring.
+depends_on or supersedes names exist on some branch, no ID is at two paths, no
+versions supersede each other in a ring, and no current record says nothing (an
+empty body, where the body is its text: every kind but decisions and
+checkpoints; a record planq never writes, committed with plain git).
 
 Each problem is a line 'path:line: problem' (the line when one line is to
 blame), then the check and the branches that hold the file. Exits 1 when

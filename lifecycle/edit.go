@@ -117,6 +117,10 @@ func ParseEdited(path string, old, next *changelog.Record, data []byte) (*change
 	if !parsed.Timestamp.Equal(old.Timestamp) {
 		return nil, fmt.Errorf("%s: timestamp is planq's to set: the new version is stamped when it is written", path)
 	}
+	// Parse reads a record that says nothing; a new version must say it.
+	if err := changelog.CheckBody(parsed); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	parsed.ID, parsed.Agent, parsed.Path, parsed.Timestamp = "", "", "", time.Time{}
 	parsed.Supersedes = next.Supersedes
 	return parsed, nil

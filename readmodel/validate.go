@@ -29,6 +29,7 @@ const (
 	CheckReference = "reference" // parent, depends_on or supersedes names no record
 	CheckDuplicate = "duplicate" // one ID at two paths
 	CheckCycle     = "cycle"     // versions that supersede each other in a ring
+	CheckBody      = "body"      // a current record that says nothing: its body is empty
 )
 
 // Validate checks every record on every branch (global and each agent's):
@@ -109,10 +110,20 @@ func (rd *Reader) Validate() ([]Finding, error) {
 			all = append(all, held{r, b})
 		}
 	}
+	replaced := map[string]bool{}
+	for _, h := range all {
+		replaced[h.rec.Supersedes] = true
+	}
 	branchOf := map[*changelog.Record]string{}
 	for _, h := range all {
 		r := h.rec
 		branchOf[r] = h.branch
+		// Every writer refuses a record without text; one committed by
+		// hand is read, and named here until a new version or a
+		// retraction replaces it.
+		if err := changelog.CheckBody(r); err != nil && !replaced[r.ID] {
+			add(h.branch, Finding{Path: r.Path, Check: CheckBody, Problem: fmt.Sprintf("%v; %s", err, bodyRemedy(r))})
+		}
 		refs := [][2]string{{"parent", r.Parent}, {"supersedes", r.Supersedes}}
 		for _, id := range r.DependsOn {
 			refs = append(refs, [2]string{"depends_on", id})
@@ -147,6 +158,14 @@ func (rd *Reader) Validate() ([]Finding, error) {
 		return strings.Compare(a.Problem, b.Problem)
 	})
 	return out, nil
+}
+
+// bodyRemedy names the command that gives r's text, or takes r back.
+func bodyRemedy(r *changelog.Record) string {
+	if r.Kind == changelog.KindLearning {
+		return fmt.Sprintf("write it with 'planq edit %s --text TEXT', or 'planq retract %s'", r.ID, r.ID)
+	}
+	return fmt.Sprintf("retract it with 'planq retract %s' and write it again", r.ID)
 }
 
 func without(paths []string, p string) []string {
