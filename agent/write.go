@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
@@ -186,6 +188,27 @@ func Guard(subject string, data []byte, opts WriteOptions) error {
 			WithHint("keep it short and textual; put large material in the code repository and cite its path")
 	}
 	return refuseSecret(subject, data, opts)
+}
+
+// GuardFile refuses a file kept on a branch beside the records that is
+// no record (a proposal's proposed instruction file): over 1 MiB, binary,
+// or carrying what looks like a credential. Nothing allows a credential
+// here: such a file is copied into the code repository as it is, and a
+// push would refuse it for good.
+func GuardFile(subject string, data []byte) error {
+	switch {
+	case len(data) > MaxArtifactSize:
+		return planqerr.New(planqerr.Invalid, subject, "is %d bytes; a file kept beside the records holds at most 1 MiB", len(data))
+	case bytes.IndexByte(data, 0) >= 0:
+		return planqerr.New(planqerr.Invalid, subject, "contains a NUL byte; files kept beside the records are text")
+	case !utf8.Valid(data):
+		return planqerr.New(planqerr.Invalid, subject, "is not valid UTF-8")
+	}
+	if found := secrets.Scan(string(data)); len(found) > 0 {
+		return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
+			WithHint("remove the credential: this file would be copied into the code repository and pushed with the team's memory")
+	}
+	return nil
 }
 
 func refuseSecret(subject string, data []byte, opts WriteOptions) error {

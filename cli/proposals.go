@@ -99,7 +99,7 @@ func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 			return env.writeJSON(views)
 		}
 		if len(views) == 0 {
-			env.Log.Info("no proposal yet", "hint", "planq curate gives an agent the raw notes to propose from")
+			env.Log.Info("no proposal yet", "hint", "'planq curate' gives an agent the raw notes to propose from")
 			return nil
 		}
 		tw := newTable(env.Stdout)

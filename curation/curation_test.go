@@ -14,6 +14,9 @@ import (
 	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/internal/testproject"
 	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/team"
 )
 
 // newProject is a project "demo" whose code repository has a committed
@@ -201,5 +204,53 @@ func TestApplyTakesPathsLiterally(t *testing.T) {
 	}
 	if status := testgit.Run(t, code, "status", "--porcelain", "--untracked-files=all", "--", ".cursor"); !strings.Contains(status, "?? .cursor/rules/x.mdc") {
 		t.Errorf("x.mdc should stay untracked and untouched: %q", status)
+	}
+}
+
+// TestGlobalWritesAreCheckedAsAgentRecordsAre holds the writer of global
+// that curation goes through to the checks an agent's record passes: a
+// change with one record or file that global could not hold, or that
+// carries a credential, is refused whole, and global does not move.
+func TestGlobalWritesAreCheckedAsAgentRecordsAre(t *testing.T) {
+	ctx := context.Background()
+	store, _, _ := newProject(t)
+	set, err := store.Records.All(changelog.KindNote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := set.Current()[0]
+	now := time.Now().UTC()
+	big := *note
+	big.Body = strings.Repeat("planq ", changelog.MaxRecordSize/6+1)
+	before, err := store.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		change team.GlobalChange
+		kind   planqerr.Kind
+		want   string
+	}{
+		{"record over 64 KiB", team.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now), NoteState(&big, changelog.StatusProposed, "lead", now)}},
+			planqerr.Invalid, "a record holds at most 65536"},
+		{"credential in a file", team.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now)},
+			Files: map[string][]byte{"proposed/pq-0123456789/AGENTS.md": []byte("key AKIA2E0A8F3B244C9986\n")}},
+			planqerr.Refused, "looks like a credential"},
+		{"binary file", team.GlobalChange{Files: map[string][]byte{"proposed/pq-0123456789/AGENTS.md": {'a', 0, 'b'}}},
+			planqerr.Invalid, "NUL byte"},
+	} {
+		c.change.Message = "test"
+		_, err := team.CommitGlobal(ctx, store, c.change)
+		if !planqerr.Is(err, c.kind) || err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want a %v error saying %q", c.name, err, c.kind, c.want)
+		}
+		after, err := store.Repo.Tip(project.GlobalBranch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after != before {
+			t.Errorf("%s: global moved from %s to %s", c.name, before, after)
+		}
 	}
 }

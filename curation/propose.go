@@ -23,6 +23,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -85,6 +86,9 @@ func invalid(format string, args ...any) *planqerr.Error {
 // the project's instruction files, content that is not text or is over
 // 1 MiB, a file whose existing lines the proposal removes or rewords, notes
 // that do not exist or are not raw, and a proposal that arrived already.
+// What global keeps passes the checks an agent's record passes: no
+// credential in a file or in the proposal's text, and a record of at most
+// 64 KiB; team.CommitGlobal checks it all again before it writes.
 func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p Proposal) (*changelog.Record, error) {
 	if strings.TrimSpace(p.DiffSummary) == "" {
 		return nil, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
@@ -95,6 +99,9 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 	if len(p.ProposedFiles) > 0 && len(p.EntriesUsed) == 0 {
 		return nil, invalid("changes files but names no note in entries_used").WithHint("list the notes the additions come from")
 	}
+	if err := checkText(p); err != nil {
+		return nil, err
+	}
 	patterns := store.Project.Config.InstructionFiles()
 	files := make([]changelog.ProposedFile, 0, len(p.ProposedFiles))
 	blobs := map[string][]byte{}
@@ -103,15 +110,10 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, f)
 		blobs[rel] = []byte(p.ProposedFiles[rel])
-	}
-	for i := range files {
-		h, err := store.Repo.WriteBlob(blobs[files[i].Path])
-		if err != nil {
-			return nil, fmt.Errorf("failed to keep %s: %w", files[i].Path, err)
-		}
-		files[i].Blob = h.String()
+		// The blob is written with the commit, once every check has passed.
+		f.Blob = staterepo.BlobHash(blobs[rel]).String()
+		files = append(files, f)
 	}
 	notes, err := store.Records.All(changelog.KindNote, changelog.KindProposal)
 	if err != nil {
@@ -133,6 +135,9 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 	now := time.Now().UTC()
 	rec.Agent, rec.Timestamp = writer, now
 	rec.ID = changelog.NewID(writer, rec.Kind, rec.Body, now)
+	if err := fits(rec); err != nil {
+		return nil, err
+	}
 	change := team.GlobalChange{Records: []*changelog.Record{rec}, Files: map[string][]byte{},
 		Message: fmt.Sprintf("propose: %s\n\n%s", filesPhrase(files), rec.Body)}
 	for _, f := range files {
@@ -145,6 +150,54 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 		return nil, err
 	}
 	return rec, nil
+}
+
+// checkText puts the proposal's own text, each field on its own, through
+// the check every record's text passes (size, NUL, UTF-8, credentials), so
+// that a refusal names the field. No allowance: what a proposal says is
+// copied into a commit message of the code repository.
+func checkText(p Proposal) error {
+	if err := agent.Guard("proposal: diff_summary", []byte(p.DiffSummary), agent.WriteOptions{}); err != nil {
+		return textHint(err)
+	}
+	for _, id := range slices.Sorted(maps.Keys(p.EntriesDiscarded)) {
+		if err := agent.Guard("proposal: entries_discarded: "+id, []byte(p.EntriesDiscarded[id]), agent.WriteOptions{}); err != nil {
+			return textHint(err)
+		}
+	}
+	return nil
+}
+
+// textHint replaces the hint of a refused record, which names
+// --allow-secret, with one for a proposal, which has none.
+func textHint(err error) error {
+	var pe *planqerr.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	if pe.Kind == planqerr.Refused {
+		return pe.WithHint("remove the credential from the proposal: what it says is kept on global and copied into a commit of the code repository")
+	}
+	return pe.WithHint("say in a line or two what the proposal adds, and why a note is discarded; the proposed files carry the text")
+}
+
+// fits refuses a proposal whose record would be over the 64 KiB a record
+// holds, though each field is under it, naming the fields that make it so.
+func fits(rec *changelog.Record) error {
+	data, err := changelog.Render(rec)
+	if err != nil {
+		return err
+	}
+	if len(data) <= changelog.MaxRecordSize {
+		return nil
+	}
+	reasons := 0
+	for _, r := range rec.EntriesDiscarded {
+		reasons += len(r)
+	}
+	return invalid("would be a record of %d bytes, and a record holds at most %d (64 KiB): its diff_summary is %d bytes, the reasons of entries_discarded %d, and entries_used names %d notes",
+		len(data), changelog.MaxRecordSize, len(rec.Body), reasons, len(rec.EntriesUsed)).
+		WithHint("shorten the diff_summary and the reasons, or propose from fewer notes at a time")
 }
 
 // ProposedPath is where global keeps a proposal's proposed file.
@@ -176,6 +229,9 @@ func checkFile(codeRoot, rel, content string, patterns []string) (changelog.Prop
 			WithHint("propose only the files planq curate lists, or add it to curation.instruction_files in .planq/config")
 	}
 	if err := textFile(subject, content); err != nil {
+		return changelog.ProposedFile{}, err
+	}
+	if err := agent.GuardFile(subject, []byte(content)); err != nil {
 		return changelog.ProposedFile{}, err
 	}
 	old, exists, err := readInside(codeRoot, rel)

@@ -38,10 +38,17 @@ type GlobalChange struct {
 }
 
 // CommitGlobal writes c on global in one commit, or nothing: every record
-// is checked before anything is written, and no file replaces another.
+// and file is checked before anything is written, as an agent's record is
+// (valid, at most 64 KiB of text, no credential its writer did not allow;
+// a file that is no record holds at most 1 MiB and no credential at all),
+// and no file replaces another. A record global cannot read back would
+// wedge every reader of the project.
 func CommitGlobal(ctx context.Context, store *agent.Store, c GlobalChange) (staterepo.Hash, error) {
 	files := map[string][]byte{}
 	for p, data := range c.Files {
+		if err := agent.GuardFile(p, data); err != nil {
+			return staterepo.ZeroHash, err
+		}
 		files[p] = data
 	}
 	for _, r := range c.Records {
@@ -50,6 +57,9 @@ func CommitGlobal(ctx context.Context, store *agent.Store, c GlobalChange) (stat
 		}
 		data, err := changelog.Render(r)
 		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		if err := agent.Guard(string(r.Kind)+" "+r.ID, data, agent.WriteOptions{AllowSecret: r.AllowSecret}); err != nil {
 			return staterepo.ZeroHash, err
 		}
 		r.Path = changelog.RecordPath(r)
