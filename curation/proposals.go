@@ -240,7 +240,8 @@ type Applied struct {
 //
 // It refuses, writing nothing: a proposal that is not pending, files that
 // changed since the proposal (stale) or that have uncommitted or staged
-// changes, and a checkout in the middle of a rebase, merge or the like.
+// changes, a checkout in the middle of a rebase, merge or the like, and a
+// detached HEAD.
 // One apply runs at a time per state repository; the second finds the
 // proposal applied.
 func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, edited map[string]string) (Applied, error) {
@@ -277,6 +278,16 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, ed
 	if what != "" {
 		return Applied{}, planqerr.New(planqerr.Refused, codeRoot, "is in the middle of %s", what).
 			WithHint("finish it or abort it, then apply again")
+	}
+	// A commit on a detached HEAD is on no branch: the next checkout leaves
+	// it behind, while the proposal would say applied.
+	head, err := staterepo.CodeHead(codeRoot)
+	if err != nil {
+		return Applied{}, err
+	}
+	if head.Branch == "" {
+		return Applied{}, planqerr.New(planqerr.Refused, codeRoot, "has a detached HEAD (%s): a commit here would be on no branch", short(head.Commit)).
+			WithHint("check out a branch first (git switch BRANCH, or git switch -c BRANCH to start one here), then apply again")
 	}
 	paths := make([]string, len(r.Files))
 	for i, f := range r.Files {
@@ -332,10 +343,6 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, ed
 	switch {
 	case inPlace == len(r.Files):
 		done.Recorded = true
-		head, err := staterepo.CodeHead(codeRoot)
-		if err != nil {
-			return Applied{}, err
-		}
 		done.Commit = head.Commit
 	case inPlace > 0:
 		return Applied{}, planqerr.New(planqerr.Refused, r.ID, "some of its files are in the code repository as proposed and some are not").
