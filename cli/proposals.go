@@ -57,7 +57,7 @@ names the proposal.
 		},
 	}
 	show.Flags().BoolVar(&showJSON, "json", false, "print as JSON")
-	var edit bool
+	var edit, allowRemovals bool
 	apply := &cobra.Command{
 		Use:   "apply ID",
 		Short: "Write a proposal's files and commit them, and only them, in the code repository",
@@ -68,16 +68,21 @@ discarded), in one commit on global.
 
 Refused, writing nothing: a proposal that is not pending; a stale one (a file
 changed since it was made); files with uncommitted or staged changes; a checkout
-in the middle of a rebase, merge, cherry-pick, revert or bisect.
+in the middle of a rebase, merge, cherry-pick, revert or bisect; a detached HEAD
+(the commit would be on no branch).
 
 --edit opens each proposed file in $VISUAL or $EDITOR first and applies what you
-save.`,
+save. A proposal only adds lines: an edit that removes or rewords a line the
+file holds now (an editor that saved an empty file) is refused, saying how many
+lines it would remove, unless --allow-removals; the commit message then counts
+the lines added and removed.`,
 		Args: exactArgs(1, "the proposal's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProposalsApply(cmd.Context(), env, args[0], edit)
+			return runProposalsApply(cmd.Context(), env, args[0], edit, allowRemovals)
 		},
 	}
 	apply.Flags().BoolVar(&edit, "edit", false, "edit the proposed files in $EDITOR before applying")
+	apply.Flags().BoolVar(&allowRemovals, "allow-removals", false, "let the edit remove or reword lines the files hold now")
 	dismiss := &cobra.Command{
 		Use:   "dismiss ID",
 		Short: "Dismiss a proposal and the notes it cites",
@@ -147,7 +152,7 @@ func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) err
 	})
 }
 
-func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) error {
+func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemovals bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		var edited map[string]string
 		if edit {
@@ -159,7 +164,8 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) erro
 				return err
 			}
 		}
-		done, err := curation.Apply(ctx, store, store.Project.Workspace, writerOf(store), id, edited)
+		done, err := curation.Apply(ctx, store, store.Project.Workspace, writerOf(store), id,
+			curation.ApplyOptions{Edited: edited, AllowRemovals: allowRemovals})
 		if err != nil {
 			return err
 		}
@@ -168,7 +174,11 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit bool) erro
 			env.Log.Info("the files were committed already; recorded the proposal as applied", "proposal", done.Proposal)
 			return nil
 		}
-		env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", countOf(done.Additions, "addition"), strings.Join(done.Files, ", ")), "proposal", done.Proposal)
+		what := countOf(done.Additions, "addition")
+		if done.Removals > 0 {
+			what += " and " + countOf(done.Removals, "removal")
+		}
+		env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", what, strings.Join(done.Files, ", ")), "proposal", done.Proposal)
 		return nil
 	})
 }

@@ -70,7 +70,7 @@ func TestNotesGoThroughTheirStatesAndDecidedOnesArePruned(t *testing.T) {
 		t.Fatalf("after propose: %v", got)
 	}
 	edited := "# Project\n\n## Build\n\nRun `make`.\nDashboard: `go run ./cmd/build-dashboard`.\n"
-	done, err := Apply(ctx, store, code, "lead", rec.ID, map[string]string{"CLAUDE.md": edited})
+	done, err := Apply(ctx, store, code, "lead", rec.ID, ApplyOptions{Edited: map[string]string{"CLAUDE.md": edited}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestApplyCutShortIsRecordedNotRepeated(t *testing.T) {
 	}
 	testgit.Run(t, code, "commit", "-q", "-am", "by hand")
 	head := testgit.Run(t, code, "rev-parse", "HEAD")
-	done, err := Apply(ctx, store, code, "lead", rec.ID, nil)
+	done, err := Apply(ctx, store, code, "lead", rec.ID, ApplyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestApplyTakesPathsLiterally(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Apply(ctx, store, code, "lead", rec.ID, nil); err != nil {
+	if _, err := Apply(ctx, store, code, "lead", rec.ID, ApplyOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if files := testgit.Run(t, code, "show", "--name-only", "--format=", "HEAD"); files != ".cursor/rules/[x].mdc" {

@@ -232,19 +232,30 @@ type Applied struct {
 	Recorded bool `json:"recorded,omitempty"`
 }
 
+// ApplyOptions are a person's say in an apply.
+type ApplyOptions struct {
+	// Edited replaces the proposed content of the files it names (a
+	// person's Edit & Apply).
+	Edited map[string]string
+	// AllowRemovals lets an edit remove or reword lines the file holds
+	// now. A proposal only adds; without it, an edit that takes a line
+	// away (an editor that saved an empty file) is refused.
+	AllowRemovals bool
+}
+
 // Apply writes a pending proposal's files into the checkout at codeRoot
-// and commits them, and only them, in one commit; it never pushes. edited
-// replaces the proposed content of the files it names (a person's Edit &
-// Apply). Then the proposal is applied, its used notes applied and its
-// discarded notes dismissed, in one commit on global.
+// and commits them, and only them, in one commit; it never pushes. Then the
+// proposal is applied, its used notes applied and its discarded notes
+// dismissed, in one commit on global.
 //
 // It refuses, writing nothing: a proposal that is not pending, files that
 // changed since the proposal (stale) or that have uncommitted or staged
-// changes, a checkout in the middle of a rebase, merge or the like, and a
-// detached HEAD.
+// changes, a checkout in the middle of a rebase, merge or the like, a
+// detached HEAD, and an edit that removes lines unless opts allow it.
 // One apply runs at a time per state repository; the second finds the
 // proposal applied.
-func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, edited map[string]string) (Applied, error) {
+func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, opts ApplyOptions) (Applied, error) {
+	edited := opts.Edited
 	unlock, err := store.Repo.Lock(ctx, "curation")
 	if err != nil {
 		return Applied{}, err
@@ -336,6 +347,11 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, ed
 				WithHint("planq proposals dismiss %s, then planq curate to propose again from the file as it is", r.ID)
 		}
 		adds, dels := counts(string(old), content)
+		if dels > 0 && !opts.AllowRemovals {
+			return Applied{}, planqerr.New(planqerr.Invalid, f.Path, "applying it would remove %s of the file's %d (and add %d); a proposal only adds",
+				plural(dels, "line"), len(lines(string(old))), adds).
+				WithHint("keep the file's lines, or remove them on purpose: planq proposals apply %s --edit --allow-removals (on the review page, tick Allow removals)", id)
+		}
 		done.Additions += adds
 		done.Removals += dels
 		writes = append(writes, write{path: f.Path, full: filepath.Join(codeRoot, filepath.FromSlash(f.Path)), old: old, new: []byte(content), existed: exists})

@@ -80,9 +80,11 @@ func (s *Server) showProposal(w http.ResponseWriter, r *http.Request) {
 }
 
 // applyRequest is the optional body of an apply: the files as a person
-// edited them.
+// edited them, and whether the edit may remove lines (the page's Allow
+// removals box).
 type applyRequest struct {
-	Files map[string]string `json:"files"`
+	Files         map[string]string `json:"files"`
+	AllowRemovals bool              `json:"allow_removals"`
 }
 
 func (s *Server) applyProposal(w http.ResponseWriter, r *http.Request) {
@@ -100,11 +102,12 @@ func (s *Server) applyProposal(w http.ResponseWriter, r *http.Request) {
 		dec := json.NewDecoder(strings.NewReader(string(body)))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&req); err != nil {
-			writeError(w, http.StatusBadRequest, fmt.Errorf(`the body is not {"files": {"<path>": "<content>"}}: %w`, err))
+			writeError(w, http.StatusBadRequest, fmt.Errorf(`the body is not {"files": {"<path>": "<content>"}, "allow_removals": false}: %w`, err))
 			return
 		}
 	}
-	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, r.PathValue("id"), req.Files)
+	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, r.PathValue("id"),
+		curation.ApplyOptions{Edited: req.Files, AllowRemovals: req.AllowRemovals})
 	if err != nil {
 		fail(w, err)
 		return

@@ -52,7 +52,9 @@ document.querySelectorAll("article.proposal").forEach((article) => {
       settle(article, err.message, false);
     }
   };
-  const applied = (r) => (r.recorded ? "Recorded as applied: " : "Committed ") + r.commit.slice(0, 12) + " (" + r.additions + " additions, not pushed)";
+  const applied = (r) =>
+    (r.recorded ? "Recorded as applied: " : "Committed ") + r.commit.slice(0, 12) + " (" + r.additions + " additions" +
+    (r.removals ? ", " + r.removals + " removals" : "") + ", not pushed)";
   article.querySelector(".apply").addEventListener("click", (e) => run(e.target, () => post("/proposals/" + id + "/apply"), applied));
   article.querySelector(".edit-apply").addEventListener("click", (e) => {
     article.querySelectorAll("textarea.edit").forEach((t) => (t.hidden = false));
@@ -60,11 +62,15 @@ document.querySelectorAll("article.proposal").forEach((article) => {
     e.target.hidden = true;
     article.querySelector(".apply").hidden = true;
     article.querySelector(".apply-edited").hidden = false;
+    article.querySelector(".allow-removals").hidden = false;
   });
   article.querySelector(".apply-edited").addEventListener("click", (e) => {
     const files = {};
     article.querySelectorAll("textarea.edit").forEach((t) => (files[t.dataset.path] = t.value));
-    run(e.target, () => post("/proposals/" + id + "/apply", { files }), applied);
+    // A proposal only adds: an edit that takes lines away is refused unless
+    // the person ticks Allow removals.
+    const allow_removals = article.querySelector(".allow-removals input").checked;
+    run(e.target, () => post("/proposals/" + id + "/apply", { files, allow_removals }), applied);
   });
   article.querySelector(".dismiss").addEventListener("click", (e) =>
     run(e.target, () => post("/proposals/" + id + "/dismiss"), () => "Dismissed, with its notes"));
