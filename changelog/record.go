@@ -2,7 +2,6 @@ package changelog
 
 import (
 	"fmt"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -346,19 +345,9 @@ func checkProposal(r *Record) error {
 
 // ValidRepoPath reports whether p names a file or directory inside a
 // repository: relative, slash-separated, clean, on one line, without
-// surrounding spaces, with no ".", "..", ".git" or empty element.
-func ValidRepoPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "\\\n\r\x00") || path.Clean(p) != p ||
-		strings.TrimSpace(p) != p {
-		return false
-	}
-	for _, el := range strings.Split(p, "/") {
-		if el == "" || el == "." || el == ".." || strings.EqualFold(el, ".git") {
-			return false
-		}
-	}
-	return true
-}
+// surrounding spaces, with no ".", "..", ".git" or empty element. It is
+// project.ValidRepoPath, which .planq/config's paths are held to as well.
+func ValidRepoPath(p string) bool { return project.ValidRepoPath(p) }
 
 func checkCheckpoint(r *Record) error {
 	if !project.ValidName(r.Name) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
 )
 
 // Rules are what the curating agent is asked to follow.
@@ -80,8 +81,15 @@ func BuildPacket(store *agent.Store, codeRoot string) (Packet, error) {
 }
 
 // InstructionFiles reads the instruction files under root that patterns
-// name (paths, or globs like .cursor/rules/*.mdc), each once, sorted.
+// name (paths, or globs like .cursor/rules/*.mdc), each once, sorted. What
+// a glob matches under .git is left out, as git leaves it out; a file that
+// is a symbolic link out of the work tree (or into .git) is an error:
+// nothing outside the work tree goes into an agent's packet.
 func InstructionFiles(root string, patterns []string) ([]File, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("failed to resolve %s: %w", root, err)
+	}
 	seen := map[string]bool{}
 	var out []File
 	for _, pat := range patterns {
@@ -91,12 +99,18 @@ func InstructionFiles(root string, patterns []string) ([]File, error) {
 		}
 		for _, m := range matches {
 			rel, err := filepath.Rel(root, m)
-			if err != nil || seen[rel] {
+			if err != nil || seen[rel] || !changelog.ValidRepoPath(filepath.ToSlash(rel)) {
 				continue
 			}
 			info, err := os.Stat(m)
 			if err != nil || !info.Mode().IsRegular() {
 				continue
+			}
+			if real, err := filepath.EvalSymlinks(m); err != nil {
+				return nil, fmt.Errorf("failed to resolve %s: %w", rel, err)
+			} else if inside, err := filepath.Rel(realRoot, real); err != nil || !changelog.ValidRepoPath(filepath.ToSlash(inside)) {
+				return nil, planqerr.New(planqerr.Refused, filepath.ToSlash(rel), "is a symbolic link to %s, outside the work tree or under .git", real).
+					WithHint("make it a regular file in the repository, or leave it out of curation.instruction_files in .planq/config")
 			}
 			data, err := os.ReadFile(m)
 			if err != nil {

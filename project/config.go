@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -51,7 +52,7 @@ type Config struct {
 type Curation struct {
 	// InstructionFiles are the agents' instruction files, paths or globs
 	// relative to the repository's root; none means DefaultInstructionFiles.
-	InstructionFiles []string `yaml:"instruction_files,omitempty"`
+	InstructionFiles RepoPatterns `yaml:"instruction_files,omitempty"`
 	// KeepDecided is how long applied and dismissed notes stay before
 	// 'planq prune' archives them; zero means DefaultKeepDecided.
 	KeepDecided LifeSpan `yaml:"keep_decided,omitempty"`
@@ -83,6 +84,54 @@ func (c Config) InstructionFiles() []string {
 		return c.Curation.InstructionFiles
 	}
 	return DefaultInstructionFiles
+}
+
+// RepoPatterns are paths or globs (path.Match's) of files inside the
+// code repository's work tree, read from .planq/config: an absolute path,
+// one that leaves the work tree or names .git is an error naming its line.
+// planq reads these files into an agent's packet and writes them: nothing
+// outside the work tree, nor git's own files.
+type RepoPatterns []string
+
+// UnmarshalYAML reads a list of patterns, naming the line of each bad one.
+func (r *RepoPatterns) UnmarshalYAML(n *yaml.Node) error {
+	var list []string
+	if err := n.Decode(&list); err != nil {
+		return err
+	}
+	var problems []string
+	for i, pat := range list {
+		line := n.Line
+		if i < len(n.Content) {
+			line = n.Content[i].Line
+		}
+		if problem := patternProblem(pat); problem != "" {
+			problems = append(problems, fmt.Sprintf("line %d: instruction_files: %q %s", line, pat, problem))
+		}
+	}
+	if len(problems) > 0 {
+		return &fieldError{problem: strings.Join(problems, "; "),
+			hint: "name each instruction file by its path from the repository's root, like CLAUDE.md or .cursor/rules/*.mdc; planq reads and writes nothing outside the work tree, nor under .git"}
+	}
+	*r = list
+	return nil
+}
+
+// fieldError is a field of .planq/config that reads as YAML but means
+// nothing planq may act on, with what to do about it.
+type fieldError struct{ problem, hint string }
+
+func (e *fieldError) Error() string { return e.problem }
+
+// patternProblem says why pat names no file inside the work tree, or "".
+func patternProblem(pat string) string {
+	if problem := RepoPathProblem(pat); problem != "" {
+		return problem
+	}
+	if _, err := path.Match(pat, ""); err != nil {
+		return "is not a glob (" + err.Error() + ")"
+	}
+	return "" // what a glob matches under .git is left out where it is read
 }
 
 // ShelfLife is the project's shelf life per classification; zero keeps
@@ -191,6 +240,10 @@ func ParseConfig(path string, data []byte) (Config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		var fe *fieldError
+		if errors.As(err, &fe) {
+			return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", fe.problem).WithHint("%s", fe.hint)
+		}
 		return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", yamlProblem(err)).
 			WithHint("fix the file by hand; 'planq init' rewrites it only when it is missing")
 	}
