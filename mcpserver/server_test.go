@@ -315,11 +315,26 @@ func TestServingSurvivesGitGC(t *testing.T) {
 	}
 }
 
-// TestBadLinesGetErrorsAndServingGoesOn speaks raw JSON-RPC to the server:
-// a line that is not JSON, and one that is JSON but no JSON-RPC message, are
-// answered with the protocol's errors, and the session goes on.
-func TestBadLinesGetErrorsAndServingGoesOn(t *testing.T) {
-	dir := project(t)
+// rawSession speaks raw JSON-RPC to a server for the project in dir, one
+// line at a time.
+type rawSession struct {
+	t     *testing.T
+	stdin io.WriteCloser
+	dec   *json.Decoder
+}
+
+type rawResponse struct {
+	ID    json.RawMessage `json:"id"`
+	Error *struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+	Result json.RawMessage `json:"result"`
+}
+
+// startRaw starts a server and initializes it with protocol version.
+func startRaw(t *testing.T, dir, version string) *rawSession {
+	t.Helper()
 	cmd := exec.Command(planqBin, "mcp", "serve", "--project", dir)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -332,63 +347,145 @@ func TestBadLinesGetErrorsAndServingGoesOn(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
-	lines := []string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`,
-		`this is not json`,
-		`{"hello":"world","id":7}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
-	}
-	for _, l := range lines {
-		if _, err := io.WriteString(stdin, l+"\n"); err != nil {
-			t.Fatal(err)
+	exited := make(chan error, 1)
+	t.Cleanup(func() {
+		_ = stdin.Close()
+		select {
+		case err := <-exited:
+			if err != nil {
+				t.Errorf("the server exited with %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Error("the server did not stop at the end of its input")
 		}
+	})
+	go func() { exited <- cmd.Wait() }()
+	s := &rawSession{t: t, stdin: stdin, dec: json.NewDecoder(stdout)}
+	init := s.ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	if init.Error != nil || !strings.Contains(string(init.Result), `"protocolVersion":"`+version+`"`) {
+		t.Fatalf("initialize with %s: %+v %s", version, init.Error, init.Result)
 	}
-	type response struct {
-		ID    json.RawMessage `json:"id"`
-		Error *struct {
-			Code int `json:"code"`
-		} `json:"error"`
-		Result json.RawMessage `json:"result"`
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return s
+}
+
+func (s *rawSession) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+		s.t.Fatal(err)
 	}
-	got := map[string]response{}
-	errs := map[int]string{}
-	dec := json.NewDecoder(stdout)
-	deadline := time.After(20 * time.Second)
-	done := make(chan error, 1)
+}
+
+// ask sends a line and reads the one line that answers it.
+func (s *rawSession) ask(line string) rawResponse {
+	s.t.Helper()
+	s.send(line)
+	got := make(chan rawResponse, 1)
+	failed := make(chan error, 1)
 	go func() {
-		for len(got) < 2 || len(errs) < 2 {
-			var r response
-			if err := dec.Decode(&r); err != nil {
-				done <- err
-				return
-			}
-			if r.Error != nil {
-				errs[r.Error.Code] = string(r.ID)
-			} else {
-				got[string(r.ID)] = r
-			}
+		var r rawResponse
+		if err := s.dec.Decode(&r); err != nil {
+			failed <- err
+			return
 		}
-		done <- nil
+		got <- r
 	}()
 	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("reading responses: %v (errors so far %v)", err, errs)
+	case r := <-got:
+		return r
+	case err := <-failed:
+		s.t.Fatalf("no answer to %s: %v (did the server exit?)", clip(line), err)
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("no answer to %s in 20 s", clip(line))
+	}
+	return rawResponse{}
+}
+
+// TestBadLinesGetErrorsAndServingGoesOn speaks raw JSON-RPC to the server:
+// every line the SDK's reader would stop at (not JSON, no JSON-RPC message,
+// an id MCP does not allow, a batch the protocol has no room for, a second
+// initialize) is answered with the protocol's error, and the session goes
+// on.
+func TestBadLinesGetErrorsAndServingGoesOn(t *testing.T) {
+	dir := project(t)
+	s := startRaw(t, dir, "2025-06-18")
+	bad := []struct {
+		line string
+		code int
+		id   string
+		want string
+	}{
+		{`this is not json`, -32700, "null", "not JSON"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"a\xff\",\"method\":\"ping\"}", -32700, "null", "not UTF-8"},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`, -32700, "null", "deeper than 1000"},
+		{`{"hello":"world","id":7}`, -32600, "7", `"jsonrpc":"2.0"`},
+		{`{"JSONRPC":"2.0","id":7,"method":"ping"}`, -32600, "7", `"jsonrpc":"2.0"`},
+		{`{"jsonrpc":"2.0","id":8,"method":5}`, -32600, "8", `"method" is a string`},
+		{`"ping"`, -32600, "null", "is an object"},
+		// Batches ended with protocol 2025-06-18: one error, whatever they hold.
+		{`[]`, -32600, "null", "protocol 2025-06-18 has no JSON-RPC batches"},
+		{`[{"jsonrpc":"2.0","id":2,"method":"ping"}]`, -32600, "null", "protocol 2025-06-18 has no JSON-RPC batches"},
+		// MCP ids are strings or integers; one that is not is not echoed.
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, "null", `the id {"a":1} is not a string or an integer`},
+		{`{"jsonrpc":"2.0","id":[1],"method":"ping"}`, -32600, "null", "the id [1] is not a string or an integer"},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, -32600, "null", "the id true is not a string or an integer"},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, -32600, "null", "never null"},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, -32600, "null", "the id 1.5 is not a string or an integer"},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, -32600, "null", "is not a string or an integer"},
+		{`{"jsonrpc":"2.0","id":"again","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`, -32600, `"again"`, "initialized already"},
+	}
+	for _, b := range bad {
+		r := s.ask(b.line)
+		if r.Error == nil || r.Error.Code != b.code || string(r.ID) != b.id || !strings.Contains(r.Error.Message, b.want) {
+			t.Errorf("%s: want error %d with id %s mentioning %q, got id %s %+v %s", clip(b.line), b.code, b.id, b.want, r.ID, r.Error, r.Result)
 		}
-	case <-deadline:
-		t.Fatalf("no answer to every line: responses %v, errors %v", got, errs)
 	}
-	if id, ok := errs[-32700]; !ok || id != "null" {
-		t.Errorf("a line that is not JSON: want a parse error (-32700) with id null, got %v", errs)
+	// A response the server cannot match is dropped without a word, as
+	// JSON-RPC says: the next answer is the next request's.
+	s.send(`{"jsonrpc":"2.0","result":{}}`)
+	s.send(`{"jsonrpc":"2.0","id":5,"error":"not an object"}`)
+	for _, ok := range []struct{ line, id, want string }{
+		{`{"jsonrpc":"2.0","id":"p","method":"ping"}`, `"p"`, "{}"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "2", "planq_search"},
+	} {
+		if r := s.ask(ok.line); r.Error != nil || string(r.ID) != ok.id || !strings.Contains(string(r.Result), ok.want) {
+			t.Errorf("%s after the bad lines: want its answer, got id %s %+v %s", ok.line, r.ID, r.Error, r.Result)
+		}
 	}
-	if id, ok := errs[-32600]; !ok || id != "7" {
-		t.Errorf("JSON that is no JSON-RPC message: want an invalid request (-32600) with its id 7, got %v", errs)
+}
+
+// TestBatchesUnderAnOlderProtocol: protocol 2025-03-26 has batches; one
+// is answered with an array, and one the SDK could not take with an error.
+func TestBatchesUnderAnOlderProtocol(t *testing.T) {
+	dir := project(t)
+	s := startRaw(t, dir, "2025-03-26")
+	for _, b := range []struct{ line, want string }{
+		{`[]`, "an empty batch"},
+		{`[5]`, "message 1 of the batch: a JSON-RPC message is an object"},
+		{`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]`, "message 2 of the batch: the id 2 is used twice"},
+		{`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":{},"method":"ping"}]`, "message 2 of the batch: the id {} is not"},
+		{`[{"jsonrpc":"2.0","id":3,"method":"initialize","params":{}}]`, "never part of a batch"},
+	} {
+		if r := s.ask(b.line); r.Error == nil || r.Error.Code != -32600 || string(r.ID) != "null" || !strings.Contains(r.Error.Message, b.want) {
+			t.Errorf("%s: want -32600 with id null mentioning %q, got id %s %+v", b.line, b.want, r.ID, r.Error)
+		}
 	}
-	if r, ok := got["2"]; !ok || !strings.Contains(string(r.Result), "planq_search") {
-		t.Errorf("tools/list after the bad lines: want the tools, got %s", r.Result)
+	s.send(`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":"x","method":"ping"}]`)
+	var answers []rawResponse
+	if err := s.dec.Decode(&answers); err != nil || len(answers) != 2 || string(answers[0].ID) != "2" || string(answers[1].ID) != `"x"` {
+		t.Fatalf("a good batch: want two answers in order, got %v %+v", err, answers)
 	}
+	if r := s.ask(`{"jsonrpc":"2.0","id":4,"method":"ping"}`); r.Error != nil || string(r.ID) != "4" {
+		t.Errorf("ping after the batches: %s %+v", r.ID, r.Error)
+	}
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 func TestOutsideAProjectEveryToolSaysWhy(t *testing.T) {

@@ -5,12 +5,31 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"sync"
+	"time"
+	"unicode/utf8"
 )
 
 // maxLine bounds one JSON-RPC message, as the SDK's own transport does.
 const maxLine = 16 << 20
+
+// maxDepth is the deepest nesting the SDK's decoder accepts; a deeper
+// message ends its read loop.
+const maxDepth = 1000
+
+// maxExactID is the largest integer id the SDK echoes exactly: it decodes
+// ids as float64.
+const maxExactID = 1<<53 - 1
+
+// initWait bounds how long a batch waits for initialize's answer.
+const initWait = 10 * time.Second
+
+// firstUnbatchedVersion is the protocol version that dropped JSON-RPC
+// batches; versions compare as dates, as the SDK compares them.
+const firstUnbatchedVersion = "2025-06-18"
 
 // JSON-RPC error codes for messages that never reach the SDK.
 const (
@@ -19,17 +38,32 @@ const (
 )
 
 // lineGuard stands between stdin and the SDK, one newline-delimited message
-// at a time. A line that is not JSON, or not a JSON-RPC message, is answered
-// with the JSON-RPC error the protocol prescribes and dropped, instead of
-// ending the session: the SDK's reader stops at the first line it cannot
-// decode, and an agent that sent one bad line would lose its memory for the
-// rest of the session. Writes from the SDK and from the guard share a lock,
-// so their lines never interleave.
+// at a time. A line the SDK's reader would stop at (not JSON, not a JSON-RPC
+// message, an id that is not a string or an integer, a batch the protocol
+// has no room for) is answered with the JSON-RPC error the protocol
+// prescribes and dropped, instead of ending the session: an agent that sent
+// one bad line would lose its memory for the rest of the session. It also
+// answers a second initialize, which the SDK answers with no error code.
+// To know which protocol was agreed, it reads the SDK's answer to
+// initialize on the way out. Writes from the SDK and from the guard share
+// a lock, so their lines never interleave.
 type lineGuard struct {
 	in      *bufio.Reader
-	out     io.Writer
-	mu      sync.Mutex
-	pending []byte
+	pending []byte // checked bytes the SDK has yet to read
+
+	mu  sync.Mutex // guards out and the session state below
+	out io.Writer
+	// initID is the id of the initialize request awaiting its answer;
+	// initDone is closed when it comes.
+	initID   any
+	initDone chan struct{}
+	// initialized: an initialize was answered with a result; version is
+	// the protocol version it agreed.
+	initialized bool
+	version     string
+	// batchIDs are the request ids of batches passed on and not yet
+	// answered: the SDK ends the session on a batch that reuses one.
+	batchIDs map[any]bool
 }
 
 func newLineGuard(in io.Reader, out io.Writer) *lineGuard {
@@ -80,33 +114,264 @@ func (g *lineGuard) readLine() ([]byte, error) {
 // anything else, returning nothing to pass.
 func (g *lineGuard) check(line []byte) []byte {
 	trimmed := bytes.TrimSpace(line)
-	if len(trimmed) == 0 {
+	switch {
+	case len(trimmed) == 0:
 		return nil
-	}
-	if !json.Valid(trimmed) {
+	case !json.Valid(trimmed):
 		g.reply(nil, codeParseError, "Parse error: the line is not JSON")
 		return nil
-	}
-	if trimmed[0] == '{' {
-		var msg struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Method  *string         `json:"method"`
-			Result  json.RawMessage `json:"result"`
-			Error   json.RawMessage `json:"error"`
-		}
-		if err := json.Unmarshal(trimmed, &msg); err != nil || msg.JSONRPC != "2.0" || (msg.Method == nil && msg.Result == nil && msg.Error == nil) {
-			g.reply(msg.ID, codeInvalidRequest, `Invalid Request: a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`)
+	case !utf8.Valid(trimmed):
+		// JSON is UTF-8; the SDK would turn the bad bytes into U+FFFD and
+		// answer an id other than the one sent.
+		g.reply(nil, codeParseError, "Parse error: the line is not UTF-8")
+		return nil
+	case depth(trimmed) > maxDepth:
+		g.reply(nil, codeParseError, fmt.Sprintf("Parse error: the message nests deeper than %d levels", maxDepth))
+		return nil
+	case trimmed[0] == '[':
+		if !g.checkBatch(trimmed) {
 			return nil
 		}
-	} else if trimmed[0] != '[' {
-		g.reply(nil, codeInvalidRequest, "Invalid Request: a JSON-RPC message is an object or a batch")
+	case trimmed[0] == '{':
+		m, problem := parseMessage(trimmed)
+		if problem == "" && m.method == "initialize" && m.id != nil {
+			problem = g.startInitialize(m)
+		}
+		if problem != "" {
+			if m.isResponse() {
+				return nil // a response is never answered, and one the SDK cannot match is of no use to it
+			}
+			g.reply(m.rawID, codeInvalidRequest, "Invalid Request: "+problem)
+			return nil
+		}
+	default:
+		g.reply(nil, codeInvalidRequest, "Invalid Request: a JSON-RPC message is an object")
 		return nil
 	}
 	return append(trimmed, '\n')
 }
 
-// reply writes one JSON-RPC error response.
+// startInitialize notes an initialize request, so that its answer tells
+// which protocol was agreed, or says why it is refused.
+func (g *lineGuard) startInitialize(m message) string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	switch {
+	case g.initialized:
+		return "the session is initialized already; initialize is sent once, at the start"
+	case g.initID != nil:
+		return "an initialize request is still being answered; initialize is sent once, at the start"
+	}
+	g.initID, g.initDone = m.id, make(chan struct{})
+	return ""
+}
+
+// checkBatch says whether a batch may pass to the SDK, answering it when
+// not. The protocols before 2025-06-18 have batches; the SDK ends the
+// session on a batch that is empty, holds a message it cannot decode, or
+// reuses a request id, so such a batch is answered whole with one error.
+func (g *lineGuard) checkBatch(raw []byte) bool {
+	initialized, version := g.agreed()
+	switch {
+	case !initialized:
+		g.reply(nil, codeInvalidRequest, "Invalid Request: a batch before the session is initialized; send initialize on a line of its own")
+		return false
+	case version >= firstUnbatchedVersion:
+		g.reply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: protocol %s has no JSON-RPC batches; send each message on a line of its own", version))
+		return false
+	}
+	var elems []json.RawMessage
+	if err := json.Unmarshal(raw, &elems); err != nil || len(elems) == 0 {
+		g.reply(nil, codeInvalidRequest, "Invalid Request: an empty batch")
+		return false
+	}
+	ids := map[any]bool{}
+	for i, e := range elems {
+		m, problem := parseMessage(e)
+		switch {
+		case problem == "" && m.method == "initialize":
+			problem = "initialize is never part of a batch"
+		case problem == "" && m.method != "" && m.id != nil:
+			if ids[m.id] {
+				problem = fmt.Sprintf("the id %s is used twice", m.rawID)
+			}
+			ids[m.id] = true
+		}
+		if problem != "" {
+			g.reply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: message %d of the batch: %s", i+1, problem))
+			return false
+		}
+	}
+	if id, taken := g.claimBatchIDs(ids); taken {
+		g.reply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: the id %v belongs to a batch still being answered", id))
+		return false
+	}
+	return true
+}
+
+// claimBatchIDs records the request ids of a batch passed on, or names one
+// an earlier batch still holds.
+func (g *lineGuard) claimBatchIDs(ids map[any]bool) (any, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id := range ids {
+		if g.batchIDs[id] {
+			return id, true
+		}
+	}
+	if g.batchIDs == nil {
+		g.batchIDs = map[any]bool{}
+	}
+	for id := range ids {
+		g.batchIDs[id] = true
+	}
+	return nil, false
+}
+
+// agreed says whether the session is initialized, and with which protocol
+// version. A client that sends on without waiting for initialize's answer
+// waits for it here (the SDK answers initialize on another goroutine), so
+// that a batch is judged by the protocol it will be read under.
+func (g *lineGuard) agreed() (bool, string) {
+	g.mu.Lock()
+	done := g.initDone
+	g.mu.Unlock()
+	if done != nil {
+		select {
+		case <-done:
+		case <-time.After(initWait):
+		}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.initialized, g.version
+}
+
+// message is what the guard needs of one JSON-RPC message.
+type message struct {
+	method string
+	// id is the request or response id as the SDK decodes it (float64 or
+	// string), nil when there is none or it is not valid; rawID is its
+	// text, to echo exactly.
+	id       any
+	rawID    json.RawMessage
+	response bool // it has a result or an error and no method
+}
+
+func (m message) isResponse() bool { return m.response }
+
+// parseMessage reads one JSON-RPC message as strictly as the SDK's decoder
+// (exact key names, the last of a repeated key) and says what is wrong
+// with it, "" when the SDK can take it.
+func parseMessage(raw []byte) (message, string) {
+	var m message
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return m, "a JSON-RPC message is an object"
+	}
+	rawID, hasID := fields["id"]
+	if hasID {
+		if id, ok := validID(rawID); ok {
+			m.id, m.rawID = id, rawID
+		}
+	}
+	rawMethod, hasMethod := fields["method"]
+	_, hasResult := fields["result"]
+	rawError, hasError := fields["error"]
+	m.response = !hasMethod && (hasResult || hasError)
+
+	var version string
+	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
+		return m, `a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`
+	}
+	switch {
+	case hasMethod:
+		if json.Unmarshal(rawMethod, &m.method) != nil || bytes.Equal(bytes.TrimSpace(rawMethod), []byte("null")) {
+			return m, `"method" is a string`
+		}
+	case hasResult || hasError:
+		if hasError && !validError(rawError) {
+			return m, `"error" is an object with an integer "code" and a string "message"`
+		}
+	default:
+		return m, `a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`
+	}
+	if hasID && m.id == nil {
+		// MCP's ids are strings or integers, never null; the id is not
+		// echoed, as JSON-RPC says of an id that cannot be read.
+		return m, fmt.Sprintf(`the id %s is not a string or an integer (MCP ids are one or the other, never null)`, clip(rawID))
+	}
+	if m.response && m.id == nil {
+		return m, "a response without an id"
+	}
+	return m, ""
+}
+
+// validID decodes an id MCP allows and the SDK echoes exactly: a string, or
+// an integer within ±2^53-1.
+func validID(raw json.RawMessage) (any, bool) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, false
+	}
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) <= maxExactID {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// validError says whether an error object decodes as the SDK decodes one.
+func validError(raw json.RawMessage) bool {
+	var e *struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	return json.Unmarshal(raw, &e) == nil
+}
+
+// depth is how deeply raw (valid JSON) nests objects and arrays.
+func depth(raw []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, b := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			d++
+			deepest = max(deepest, d)
+		case b == '}' || b == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+// clip shortens a value quoted in an error message.
+func clip(raw json.RawMessage) string {
+	const most = 40
+	if len(raw) > most {
+		return string(raw[:most]) + "..."
+	}
+	return string(raw)
+}
+
+// reply writes one JSON-RPC error response; id is echoed when valid.
 func (g *lineGuard) reply(id json.RawMessage, code int, message string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
@@ -116,15 +381,52 @@ func (g *lineGuard) reply(id json.RawMessage, code int, message string) {
 		"error": map[string]any{"code": code, "message": message},
 	})
 	if err != nil {
-		return // a map of strings and numbers always encodes
+		return // a map of strings, numbers and valid JSON always encodes
 	}
-	_, _ = g.Write(append(data, '\n')) // a client that went away hears nothing either way
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, _ = g.out.Write(append(data, '\n')) // a client that went away hears nothing either way
 }
 
+// Write passes the SDK's lines on, reading the answers the guard waits
+// for: initialize's, and those of batches.
 func (g *lineGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.initID != nil && bytes.HasPrefix(p, []byte("{")) {
+		g.sawAnswer(p)
+	}
+	if len(g.batchIDs) > 0 && bytes.HasPrefix(p, []byte("[")) {
+		var answers []struct {
+			ID any `json:"id"`
+		}
+		if json.Unmarshal(p, &answers) == nil {
+			for _, a := range answers {
+				delete(g.batchIDs, a.ID)
+			}
+		}
+	}
 	return g.out.Write(p)
+}
+
+// sawAnswer notes the answer to the pending initialize, if p is it.
+func (g *lineGuard) sawAnswer(p []byte) {
+	var answer struct {
+		ID     any `json:"id"`
+		Result *struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"result"`
+	}
+	if json.Unmarshal(p, &answer) != nil || answer.ID != g.initID {
+		return
+	}
+	g.initID = nil
+	close(g.initDone)
+	g.initDone = nil
+	if answer.Result != nil {
+		g.initialized = true
+		g.version = answer.Result.ProtocolVersion
+	}
 }
 
 func (g *lineGuard) Close() error { return nil }
