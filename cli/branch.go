@@ -14,6 +14,7 @@ import (
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
 
 type branchOptions struct {
@@ -63,6 +64,11 @@ global like learnings. 'planq context show' includes the current branch's.
 
 // resolveBranch opens the agent and names the code branch the command is about.
 func resolveBranch(ctx context.Context, env *Env, opts branchOptions) (*agent.Store, *agent.Agent, string, error) {
+	if opts.branch != "" {
+		if err := project.CheckCodeBranch(opts.branch); err != nil {
+			return nil, nil, "", err
+		}
+	}
 	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return nil, nil, "", err

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -83,8 +84,22 @@ func runGet(ctx context.Context, env *Env, opts getOptions) error {
 			noteUses(env, reader.NoteUse(ex.Path))
 		}
 		store.Records.MarkExcerpt(ctx, store.Project.Root, &ex)
+		state, err := recordState(store, ex.Path)
+		if err != nil {
+			return err
+		}
 		if opts.json {
-			return env.writeJSON(ex)
+			return env.writeJSON(struct {
+				readmodel.Excerpt
+				SupersededBy string `json:"superseded_by,omitempty"`
+				Retracted    bool   `json:"retracted,omitempty"`
+			}{ex, state.SupersededBy, state.Retracted})
+		}
+		switch {
+		case state.Retracted:
+			env.printf("(retracted by %s: search, query and context no longer show it)\n", state.SupersededBy)
+		case state.SupersededBy != "":
+			env.printf("(superseded by %s: 'planq get %s' reads the newer version)\n", state.SupersededBy, state.SupersededBy)
 		}
 		for i, line := range strings.Split(ex.Text, "\n") {
 			env.printf("%5d  %s\n", ex.From+i, line)
@@ -97,4 +112,19 @@ func runGet(ctx context.Context, env *Env, opts getOptions) error {
 		}
 		return nil
 	})
+}
+
+// recordState says whether the record at p was superseded or retracted, as
+// show says it; the zero Version for a file that is no record (scratch.md,
+// a branch context).
+func recordState(store *agent.Store, p string) (readmodel.Version, error) {
+	id := changelog.IDOfPath(p)
+	if id == "" {
+		return readmodel.Version{}, nil
+	}
+	versions, err := store.Records.History(id, false)
+	if err != nil {
+		return readmodel.Version{}, err
+	}
+	return versions[0], nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -40,6 +41,11 @@ workspace of the repository is the same project.`,
 }
 
 func runInit(ctx context.Context, env *Env, opts initOptions) error {
+	if opts.remote != "" {
+		if err := project.CheckRemoteURL(env.Dir, opts.remote); err != nil {
+			return err
+		}
+	}
 	res, err := workspace.Init(ctx, env.Dir, workspace.InitOptions{Project: opts.project, Remote: opts.remote})
 	if err != nil {
 		return err

@@ -116,6 +116,9 @@ newest first: raw (waiting for curation), proposed, applied or dismissed.
 }
 
 func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
+	if err := checkNotesFlags(opts); err != nil {
+		return err
+	}
 	return withStore(ctx, env, func(store *agent.Store) error {
 		list, err := curation.Notes(store, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
 			Workspaces: splitList(opts.spaces)})

@@ -12,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -62,6 +63,11 @@ that wants one domain's expertise before it starts.
 }
 
 func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
+	for _, d := range opts.domains {
+		if err := project.ValidateName("domain", d); err != nil {
+			return err
+		}
+	}
 	filter := readmodel.LearningFilter{Domains: opts.domains, AllVersions: opts.allVersions}
 	for _, t := range splitList(opts.types) {
 		if !slices.Contains(changelog.KindLearning.Spec().Types, changelog.Type(t)) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/workspace"
@@ -79,6 +81,9 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 }
 
 func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
+	if err := checkSearchFlags(opts); err != nil {
+		return err
+	}
 	since, err := readmodel.ParseSince(opts.since, time.Now())
 	if err != nil {
 		return err
@@ -148,6 +153,21 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		}
 		return reportProblems(res.Problems)
 	})
+}
+
+// checkSearchFlags refuses a limit outside 1 to 50 and a domain no record
+// can have, rather than quietly searching for something else.
+func checkSearchFlags(opts searchOptions) error {
+	if opts.limit < 1 || opts.limit > readmodel.MaxSearchLimit {
+		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, readmodel.MaxSearchLimit).
+			WithHint("ask for 1 to %d, like -n 20 (%d when not given)", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
+	}
+	for _, d := range splitList(opts.domains) {
+		if err := project.ValidateName("domain", d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // quoteArgs renders args as a shell needs them typed.

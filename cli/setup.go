@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 type setupOptions struct {
@@ -40,12 +42,12 @@ it refuses to rewrite a file it cannot parse, leaves symbolic links alone,
 writes atomically, and fences Markdown blocks with a version and a hash.
 Running it twice changes nothing. --check exits 1 when the setup is missing or
 stale; --remove takes planq's part out (byte for byte where it was the only
-change); --dry-run shows what would change. --global edits the user's settings
+change), and keeps a file git tracks even when nothing else is left; --dry-run shows what would change. --global edits the user's settings
 instead of the project's.`,
 		Example: "  planq setup claude\n  planq setup claude --check\n  planq setup gemini --global\n  planq setup codex --remove",
 		Args:    exactArgs(1, "the AGENT"),
-		RunE: func(_ *cobra.Command, args []string) error {
-			return runSetup(env, args[0], opts, false)
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runSetup(cmd.Context(), env, args[0], opts, false)
 		},
 	}
 	f := cmd.Flags()
@@ -59,7 +61,7 @@ instead of the project's.`,
 	return cmd
 }
 
-func runSetup(env *Env, agentName string, opts setupOptions, mcpOnly bool) error {
+func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions, mcpOnly bool) error {
 	target := hooks.Target{Global: opts.global, Local: opts.local, MCPOnly: mcpOnly}
 	home, err := os.UserHomeDir()
 	if err != nil {
@@ -92,7 +94,7 @@ func runSetup(env *Env, agentName string, opts setupOptions, mcpOnly bool) error
 			}
 		}
 	}
-	states, err := hooks.Apply(edits, mode)
+	states, err := hooks.Apply(edits, mode, codeTracked(ctx, target.Root))
 	if opts.json {
 		if jerr := env.writeJSON(states); jerr != nil {
 			return jerr
@@ -128,6 +130,25 @@ func runSetup(env *Env, agentName string, opts setupOptions, mcpOnly bool) error
 	return nil
 }
 
+// codeTracked asks the code repository at root whether git tracks one of
+// its files, so that --remove never deletes one; files outside it (the
+// user's, with --global) are no code. When git cannot answer, the file
+// counts as tracked: keeping it is the safe side.
+func codeTracked(ctx context.Context, root string) hooks.Tracked {
+	if root == "" {
+		return nil
+	}
+	code := staterepo.OpenCode(root)
+	return func(path string) bool {
+		rel, err := filepath.Rel(root, path)
+		if err != nil || !filepath.IsLocal(rel) {
+			return false
+		}
+		tracked, err := code.Tracked(ctx, rel)
+		return tracked || err != nil
+	}
+}
+
 func newMCPInstallCmd(env *Env) *cobra.Command {
 	var opts setupOptions
 	cmd := &cobra.Command{
@@ -136,12 +157,12 @@ func newMCPInstallCmd(env *Env) *cobra.Command {
 		Long: "The MCP part of 'planq setup AGENT' (default claude), for every agent setup knows: " +
 			strings.Join(hooks.SetupAgents, ", ") + " (windsurf and aider have no MCP file planq edits).",
 		Args: maxArgs(1, "one AGENT"),
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			name := "claude"
 			if len(args) == 1 {
 				name = args[0]
 			}
-			return runSetup(env, name, opts, true)
+			return runSetup(cmd.Context(), env, name, opts, true)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.check, "check", false, "only check; exit 1 when missing")
@@ -168,7 +189,7 @@ answering about prior work, and record as it goes. --write adds it to FILE
 				return planqerr.New(planqerr.Invalid, write, "its directory %s does not exist", filepath.Dir(write)).
 					WithHint("write to a file in an existing directory, like AGENTS.md at the top of the repository")
 			}
-			states, err := hooks.Apply([]hooks.Edit{hooks.MarkdownBlock{Path: write, Content: hooks.Snippet}}, hooks.ModeInstall)
+			states, err := hooks.Apply([]hooks.Edit{hooks.MarkdownBlock{Path: write, Content: hooks.Snippet}}, hooks.ModeInstall, nil)
 			if err != nil {
 				return err
 			}

@@ -49,12 +49,18 @@ const (
 	ModeDryRun
 )
 
+// Tracked says whether git tracks the file at path; nil tracks nothing.
+type Tracked func(path string) bool
+
 // Apply runs edits in mode and reports each file's state. It never writes a
 // file it cannot parse, never follows a symbolic link, and writes atomically.
-func Apply(edits []Edit, mode Mode) ([]FileState, error) {
+// A removal never deletes a file tracked says git tracks: it is left in
+// place without planq's part, since deleting it would be a change to the
+// user's code they did not ask for.
+func Apply(edits []Edit, mode Mode, tracked Tracked) ([]FileState, error) {
 	var out []FileState
 	for _, e := range edits {
-		st, err := applyOne(e, mode)
+		st, err := applyOne(e, mode, tracked)
 		if err != nil {
 			return out, err
 		}
@@ -63,7 +69,7 @@ func Apply(edits []Edit, mode Mode) ([]FileState, error) {
 	return out, nil
 }
 
-func applyOne(e Edit, mode Mode) (FileState, error) {
+func applyOne(e Edit, mode Mode, tracked Tracked) (FileState, error) {
 	path := e.File()
 	st := FileState{File: path}
 	info, err := os.Lstat(path)
@@ -92,6 +98,9 @@ func applyOne(e Edit, mode Mode) (FileState, error) {
 			return st, refuse(path, err)
 		}
 		switch {
+		case remove && tracked != nil && tracked(path):
+			st.State, st.Detail = "updated", "git tracks it: planq's part taken out, the file kept"
+			return st, writeAtomic(path, out, info)
 		case remove:
 			st.State = "removed"
 			if err := os.Remove(path); err != nil {

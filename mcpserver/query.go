@@ -34,6 +34,9 @@ func (s *Server) registerQuery(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 }
 
 func (s *Server) query(ctx context.Context, in queryIn) (string, error) {
+	if err := checkDomains(in.Domains); err != nil {
+		return "", err
+	}
 	since, err := readmodel.ParseSince(in.Since, time.Now())
 	if err != nil {
 		return "", err

@@ -10,6 +10,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 )
@@ -50,6 +52,13 @@ func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 }
 
 func (s *Server) search(ctx context.Context, a *agent.Agent, in searchIn) (string, error) {
+	if in.Limit < 0 || in.Limit > readmodel.MaxSearchLimit {
+		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, readmodel.MaxSearchLimit).
+			WithHint("pass limit 1 to %d, or leave it out for %d", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
+	}
+	if err := checkDomains(in.Domains); err != nil {
+		return "", err
+	}
 	since, err := readmodel.ParseSince(in.Since, time.Now())
 	if err != nil {
 		return "", err
@@ -101,6 +110,17 @@ func (s *Server) search(ctx context.Context, a *agent.Agent, in searchIn) (strin
 	return b.String() + next(calls...), nil
 }
 
+// checkDomains refuses a domain no record can have (a path, white space),
+// as the CLI does, instead of answering that it holds nothing.
+func checkDomains(domains []string) error {
+	for _, d := range domains {
+		if err := project.ValidateName("domain", d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (s *Server) get(ctx context.Context, a *agent.Agent, in getIn) (string, error) {
 	ex, err := s.store.Records.Get(in.Path, in.From, in.To, a.Branch)
 	if err != nil {
@@ -111,6 +131,22 @@ func (s *Server) get(ctx context.Context, a *agent.Agent, in getIn) (string, err
 	}
 	s.store.Records.MarkExcerpt(ctx, s.store.Project.Root, &ex)
 	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", ex.Path, ex.From, ex.To, ex.Lines, ex.Text)
+	if id := changelog.IDOfPath(ex.Path); id != "" {
+		versions, err := s.store.Records.History(id, false)
+		if err != nil {
+			return "", err
+		}
+		switch v := versions[0]; {
+		case v.Retracted:
+			out = fmt.Sprintf("(retracted by %s: search, query and context no longer show it)\n", v.SupersededBy) + out
+		case v.SupersededBy != "":
+			newer, err := s.store.Records.PathOf(v.SupersededBy)
+			if err != nil {
+				return "", err
+			}
+			out = fmt.Sprintf("(superseded by %s: %s reads the newer version)\n", v.SupersededBy, call("planq_get", "path", newer)) + out
+		}
+	}
 	if len(ex.Stale) > 0 {
 		out += "\n(may be stale: " + strings.Join(ex.Stale, "; ") + ")"
 	}

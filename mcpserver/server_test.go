@@ -194,6 +194,15 @@ func TestToolsOverARealProcess(t *testing.T) {
 	if text, _ = callTool(t, s, "planq_query", map[string]any{"domains": []string{"auth"}}); strings.Contains(text, "Tokens expire") {
 		t.Fatalf("query shows a retracted learning:\n%s", text)
 	}
+	// get still reads both versions, and says what became of each.
+	text, isErr = callTool(t, s, "planq_get", map[string]any{"path": "learnings/auth/" + edited + ".md"})
+	if isErr || !strings.HasPrefix(text, "(retracted by pq-") || !strings.Contains(text, "Tokens expire") {
+		t.Fatalf("planq_get of a retracted learning: want it read and said retracted, got %v:\n%s", isErr, text)
+	}
+	text, isErr = callTool(t, s, "planq_get", map[string]any{"path": "learnings/auth/" + learned + ".md"})
+	if isErr || !strings.HasPrefix(text, "(superseded by "+edited+": planq_get {\"path\": \"learnings/auth/"+edited+".md\"} reads the newer version)") {
+		t.Fatalf("planq_get of a superseded learning: want it said superseded, got %v:\n%s", isErr, text)
+	}
 	if text, isErr = callTool(t, s, "planq_retract", map[string]any{"id": edited}); !isErr || !strings.Contains(text, "retracted already") {
 		t.Fatalf("planq_retract twice: %v %s", isErr, text)
 	}
@@ -244,6 +253,11 @@ func TestBadArgumentsAreToolErrorsAndServingGoesOn(t *testing.T) {
 		{"planq_context", map[string]any{"agent": "ghost"}, "does not exist"},
 		{"planq_query", map[string]any{}, "names no domain"},
 		{"planq_query", map[string]any{"all": true, "classifications": []string{"eternal"}}, "foundational tactical observational"},
+		// Issue 25, item 18: values that were taken silently.
+		{"planq_search", map[string]any{"query": "x", "limit": -3}, "limit: -3 is not a number of results from 1 to 50"},
+		{"planq_search", map[string]any{"query": "x", "limit": 999}, "limit: 999 is not a number of results from 1 to 50"},
+		{"planq_search", map[string]any{"query": "x", "domains": []string{"../../x"}}, `domain "../../x": name contains a path separator`},
+		{"planq_query", map[string]any{"domains": []string{"../../x"}}, `domain "../../x": name contains a path separator`},
 	}
 	for _, b := range bad {
 		text, isErr := callTool(t, s, b.tool, b.args)

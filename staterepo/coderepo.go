@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -207,6 +208,20 @@ func (c *CodeRepo) HooksDir(ctx context.Context) (string, error) {
 		out = filepath.Join(c.Dir, out)
 	}
 	return out, nil
+}
+
+// Tracked reports whether git tracks the file at path (absolute, or
+// relative to the checkout): whether the index holds it.
+func (c *CodeRepo) Tracked(ctx context.Context, path string) (bool, error) {
+	_, err := c.git.Run(ctx, "--literal-pathspecs", "ls-files", "--error-unmatch", "--", path)
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.As(err, &exit) && exit.ExitCode() == 1:
+		return false, nil // git's answer for a path it does not track
+	}
+	return false, fmt.Errorf("failed to ask git whether it tracks %s: %w", path, err)
 }
 
 // CodeCommit describes one commit of the code repository.
