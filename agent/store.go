@@ -19,6 +19,11 @@ type Store struct {
 // OpenStore opens the project's state repository and its record cache. Its
 // reader reports its builds from git to the readmodel.Progress ctx carries.
 func OpenStore(ctx context.Context, p *project.Project) (*Store, error) {
+	// Before Open: a missing repository's own error would send the user to
+	// 'planq init', which must not make a new one over an agent's history.
+	if err := staterepo.CheckMounts(p); err != nil {
+		return nil, err
+	}
 	repo, err := staterepo.Open(p.StateRepo())
 	if err != nil {
 		return nil, err

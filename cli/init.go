@@ -46,6 +46,14 @@ func runInit(ctx context.Context, env *Env, opts initOptions) error {
 			return err
 		}
 	}
+	// A project already set up here may have an agent mounted from a state
+	// repository that was moved away: following "run 'planq init'" must not
+	// put a new one in its place.
+	if p, err := project.Find(env.Dir); err == nil {
+		if err := workspace.RefuseOverDeadMount(p); err != nil {
+			return err
+		}
+	}
 	res, err := workspace.Init(ctx, env.Dir, workspace.InitOptions{Project: opts.project, Remote: opts.remote})
 	if err != nil {
 		return err

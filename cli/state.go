@@ -54,6 +54,9 @@ func runStateInit(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := workspace.RefuseOverDeadMount(p); err != nil {
+		return err
+	}
 	res, err := workspace.InitState(ctx, p)
 	if err != nil {
 		return err

@@ -34,16 +34,6 @@ func (r *Repo) Worktrees() ([]WorktreeInfo, error) { return worktreesOf(r.Path) 
 // shared git directory is commonGitDir, as Repo.Worktrees does.
 func CodeWorktrees(commonGitDir string) ([]WorktreeInfo, error) { return worktreesOf(commonGitDir) }
 
-// WorktreeOfMissingRepo reports whether dir is a worktree of the repository
-// at repoPath, which is gone: its link points into repoPath.
-func WorktreeOfMissingRepo(dir, repoPath string) bool {
-	gitdir, err := worktreeGitDir(dir)
-	if err != nil || Exists(repoPath) {
-		return false
-	}
-	return strings.HasPrefix(filepath.Clean(gitdir), filepath.Clean(repoPath)+string(filepath.Separator))
-}
-
 func worktreesOf(gitDir string) ([]WorktreeInfo, error) {
 	dir := filepath.Join(gitDir, "worktrees")
 	entries, err := os.ReadDir(dir)
@@ -153,6 +143,9 @@ func (w *Worktree) Branch() (string, error) {
 	}
 	head, err := os.ReadFile(filepath.Join(gitdir, "HEAD"))
 	if err != nil {
+		if m, dead := DeadMountAt(w.Dir, w.Repo.Path); dead {
+			return "", m.Err()
+		}
 		return "", fmt.Errorf("failed to read HEAD of %s: %w", w.Dir, err)
 	}
 	ref, ok := headBranch(head)

@@ -50,6 +50,9 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err := project.ValidateName("agent", opts.Name); err != nil {
 		return Created{}, err
 	}
+	if err := staterepo.CheckMounts(p); err != nil {
+		return Created{}, err
+	}
 	repo, err := staterepo.Open(p.StateRepo())
 	if err != nil {
 		return Created{}, err
@@ -93,7 +96,7 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 		return Created{}, err
 	}
 	agentDir := filepath.Join(ws, project.AgentMount)
-	if err := checkMountFree(agentDir); err != nil {
+	if err := checkMountFree(agentDir, p.StateRepo()); err != nil {
 		return Created{}, err
 	}
 
@@ -219,10 +222,13 @@ func halfMadeWorkspace(ctx context.Context, p *project.Project, ws, branch strin
 func createSubject(name string) string { return "planq: create agent " + name }
 
 // checkMountFree refuses to mount over something already at .planq/agent.
-func checkMountFree(agentDir string) error {
+func checkMountFree(agentDir, repoPath string) error {
 	_, err := os.Lstat(agentDir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
+	}
+	if m, dead := staterepo.DeadMountAt(agentDir, repoPath); dead {
+		return m.Err()
 	}
 	if staterepo.IsLiveWorktree(agentDir) {
 		return planqerr.New(planqerr.Exists, agentDir, "an agent is already mounted here").

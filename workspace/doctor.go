@@ -100,13 +100,18 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 
 	bare := p.StateRepo()
 	agentDir := filepath.Join(p.Workspace, project.AgentMount)
+	// A mount whose link into the state repository is dead holds a claim on
+	// the history of the repository it was mounted from: a new empty one
+	// would hide that history, and the user's move back would find its place
+	// taken; moving the mount aside would orphan the agent. Both are for the
+	// user to settle.
+	dead := staterepo.DeadMounts(p)
 	if !staterepo.Exists(bare) {
-		if staterepo.WorktreeOfMissingRepo(agentDir, bare) {
-			// The history is in that repository, wherever it went: a new
-			// empty one would hide that, and the user's move back would
-			// find its place taken.
-			add(Finding{Check: "state-repo", Problem: fmt.Sprintf("state repository %s is missing, and the agent mounted at %s committed to it", bare, agentDir),
-				Fix: "move the state repository back to " + bare + " (its history is nowhere else), then run 'planq doctor --fix' again"}, nil)
+		if len(dead) > 0 {
+			for _, m := range dead {
+				add(Finding{Check: "state-repo", Problem: fmt.Sprintf("state repository %s is missing, and the agent mounted at %s committed to it", bare, m.Dir),
+					Fix: "move the state repository back to " + bare + " (its history is nowhere else; planq makes no new one in its place), then run 'planq doctor --fix' again"}, nil)
+			}
 			return out, nil
 		}
 		add(Finding{Check: "state-repo", Problem: "state repository " + bare + " is missing", Fix: "create it (planq state init)"},
@@ -145,7 +150,13 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 				Fix: "none automatic: point global back at its last planq commit (git -C " + bare + " reflog global shows them) with git update-ref"}, nil)
 		}
 	}
-	if _, err := os.Lstat(agentDir); err == nil {
+	deadHere := false
+	for _, m := range dead {
+		e := m.Err()
+		add(Finding{Check: "mount", Problem: e.Error(), Fix: e.Hint + " (doctor moves none of its files)"}, nil)
+		deadHere = deadHere || samePath(m.Dir, agentDir)
+	}
+	if _, err := os.Lstat(agentDir); err == nil && !deadHere {
 		switch {
 		case !staterepo.IsLiveWorktree(agentDir):
 			dest := filepath.Join(p.Home, "orphans", p.Config.Project, time.Now().UTC().Format("20060102T150405Z"))
@@ -164,6 +175,11 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		}
 	}
 
+	if deadHere {
+		// The records checks open the store as a command does, and that
+		// refuses this workspace until the repository is sorted out.
+		return out, nil
+	}
 	if err := checkPending(ctx, p, add); err != nil {
 		return nil, err
 	}
