@@ -21,7 +21,9 @@ func newDoctorCmd(env *Env) *cobra.Command {
 		Long: `Check the project for: a missing exclude entry for .planq/agent, a missing state
 repository, repository extensions planq cannot read, left-over git lock files,
 a .planq/agent directory left by a crash, an agent worktree whose checkout was
-moved, and worktree registrations whose directory is gone. An agent mounted from
+moved, worktree registrations whose directory is gone, and an agent branch
+deleted under its mounted worktree (recreated at the last tip a reflog shows).
+An agent mounted from
 a state repository that was moved away, or replaced by a new one, is reported
 for you to settle: move the repository back; doctor makes none in its place
 and moves none of the agent's files.

@@ -64,6 +64,16 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err != nil && !planqerr.Is(err, planqerr.NotFound) {
 		return Created{}, err
 	}
+	if !exists {
+		// A branch deleted under its mounted worktree: neither creating nor
+		// resuming can work until it is back, and doctor can bring it back.
+		if wt, ok, err := repo.WorktreeOf(branch); err != nil {
+			return Created{}, err
+		} else if ok && !wt.Missing {
+			return Created{}, planqerr.New(planqerr.Corrupt, subject, "is mounted at %s, but its branch %s is gone", wt.Path, branch).
+				WithHint("run 'planq doctor --fix': it recreates the branch at its last tip")
+		}
+	}
 	unfinished := false
 	if exists && !opts.Resume {
 		if unfinished, err = leftHalfMade(repo, opts.Name, tip); err != nil {

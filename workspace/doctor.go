@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
@@ -180,6 +181,9 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		// refuses this workspace until the repository is sorted out.
 		return out, nil
 	}
+	if err := checkLostBranches(ctx, repo, add); err != nil {
+		return nil, err
+	}
 	if err := checkPending(ctx, p, add); err != nil {
 		return nil, err
 	}
@@ -275,6 +279,9 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 		if wt.Missing || !ok {
 			continue
 		}
+		if _, err := store.Repo.Tip(wt.Branch); err != nil {
+			continue // checkLostBranches reports it; nothing can be committed there yet
+		}
 		status, err := store.Repo.OpenWorktree(wt.Path).Status(ctx)
 		if err != nil {
 			return err
@@ -296,6 +303,47 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 			Fix: "commit the agent's pending state"}, func() error {
 			_, _, err := a.CommitPending(ctx, "commit records left uncommitted")
 			return err
+		})
+	}
+	return nil
+}
+
+// checkLostBranches finds agent branches deleted while their worktree is
+// mounted ('git update-ref -d', 'git branch -D' from another checkout). The
+// worktree's HEAD still names the branch, so nothing can be committed, and
+// create refuses the mounted agent. The commits are still in the
+// repository: the fix recreates the branch, create-only, at the newest tip
+// a reflog proves it had. Records committed after that tip, if any, are
+// still in the worktree's index, and the pending check commits them.
+func checkLostBranches(ctx context.Context, repo *staterepo.Repo, add func(Finding, func() error)) error {
+	wts, err := repo.Worktrees()
+	if err != nil {
+		return err
+	}
+	for _, wt := range wts {
+		name, ok := project.AgentOfBranch(wt.Branch)
+		if wt.Missing || !ok {
+			continue
+		}
+		if _, err := repo.Tip(wt.Branch); err == nil {
+			continue
+		} else if !planqerr.Is(err, planqerr.NotFound) {
+			return err
+		}
+		problem := fmt.Sprintf("branch %s is gone, but agent %s is still mounted on it at %s (deleted under its worktree?)", wt.Branch, name, wt.Path)
+		tip, found, err := repo.NewestReadableTip(wt.Branch, staterepo.ZeroHash)
+		if err != nil {
+			return err
+		}
+		if !found {
+			add(Finding{Check: "branch", Problem: problem,
+				Fix: fmt.Sprintf("none automatic: no reflog holds its last tip. 'git -C %[1]s fsck --unreachable' lists the commits no branch reaches; the newest whose message ends with 'Planq-Agent: %[2]s' is its tip: git -C %[1]s update-ref %[3]s <that commit> \"\"",
+					repo.Path, name, project.BranchRef(wt.Branch))}, nil)
+			continue
+		}
+		add(Finding{Check: "branch", Problem: problem,
+			Fix: fmt.Sprintf("recreate it at %s, its last tip (read from %s)", tip.Commit.String()[:12], tip.From)}, func() error {
+			return repo.RecreateBranch(ctx, wt.Branch, tip.Commit, "planq doctor: recreate "+wt.Branch+" at its last tip, read from "+tip.From)
 		})
 	}
 	return nil
