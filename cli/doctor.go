@@ -22,7 +22,10 @@ func newDoctorCmd(env *Env) *cobra.Command {
 repository, repository extensions planq cannot read, left-over git lock files,
 a .planq/agent directory left by a crash, an agent worktree whose checkout was
 moved, worktree registrations whose directory is gone, and an agent branch
-deleted under its mounted worktree (recreated at the last tip a reflog shows).
+deleted under its mounted worktree (recreated at the last tip a reflog shows), and
+an agent branch whose tip commit cannot be read (moved back to its newest readable
+commit; the broken tip is kept under refs/planq/broken/ or, when git refuses a ref
+to it, in <state repo>/planq/broken/).
 An agent mounted from
 a state repository that was moved away, or replaced by a new one, is reported
 for you to settle: move the repository back; doctor makes none in its place

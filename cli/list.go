@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type listOptions struct {
@@ -20,8 +21,9 @@ func newListCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the project's agents",
-		Long: `List agents with their branch, status (active, unmounted, missing), workspace,
-last activity and record counts.
+		Long: `List agents with their branch, status (active, unmounted, missing, or broken:
+its tip commit cannot be read, see 'planq doctor'), workspace, last activity and
+record counts.
 
 --json prints [{"name","branch","status","workspace","agent_dir","last_activity",
 "records":{"log","learning","decision","handoff","checkpoint"}}].`,
@@ -41,6 +43,11 @@ func listAgents(env *Env, store *agent.Store, opts listOptions) error {
 	if err != nil {
 		return err
 	}
+	for _, a := range agents {
+		if a.Status == readmodel.StatusBroken {
+			env.Log.Warn("the tip commit of "+a.Branch+" cannot be read: its object file is damaged", "agent", a.Name, "hint", "run 'planq doctor --fix': it moves the branch back to its newest readable commit")
+		}
+	}
 	if opts.json {
 		if err := env.writeJSON(agents); err != nil {
 			return err
@@ -56,8 +63,11 @@ func listAgents(env *Env, store *agent.Store, opts listOptions) error {
 				counts = append(counts, fmt.Sprintf("%s %d", k, n))
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Branch, a.Status,
-			a.LastActivity.Local().Format("2006-01-02 15:04"), orDashList(counts), orDashStr(a.Workspace))
+		last := "-" // a broken tip's time cannot be read
+		if !a.LastActivity.IsZero() {
+			last = a.LastActivity.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", a.Name, a.Branch, a.Status, last, orDashList(counts), orDashStr(a.Workspace))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -13,6 +13,7 @@ const (
 	StatusActive    = "active"    // mounted in a workspace that exists
 	StatusUnmounted = "unmounted" // branch only (after remove, or fetched)
 	StatusMissing   = "missing"   // registered, but the directory is gone
+	StatusBroken    = "broken"    // its tip's object file is damaged: planq doctor --fix
 )
 
 // AgentStatus is one row of `planq list`.
@@ -37,7 +38,14 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	segs, problems, err := rd.segmentsOf(tips, nil)
+	// A broken tip is reported as such; reading it would fail the listing.
+	readable := make([]staterepo.Hash, 0, len(tips))
+	for _, tip := range tips {
+		if rd.repo.CheckLoose(tip) == nil {
+			readable = append(readable, tip)
+		}
+	}
+	segs, problems, err := rd.segmentsOf(readable, nil)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -129,7 +137,9 @@ func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
 			}
 		}
 		if tip, err := rd.tip(branch); err == nil {
-			if l, err := rd.listing(tip); err == nil {
+			if rd.repo.CheckLoose(tip) != nil {
+				st.Status = StatusBroken
+			} else if l, err := rd.listing(tip); err == nil {
 				st.LastActivity = l.time.UTC()
 			}
 		}

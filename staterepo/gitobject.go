@@ -222,14 +222,18 @@ func decodeSignature(b []byte) signature {
 func (r *Repo) readObject(h Hash, t plumbing.ObjectType) ([]byte, error) {
 	obj, err := r.st.EncodedObject(t, h)
 	if err != nil {
-		return nil, err
+		return nil, r.objectError(h, err)
 	}
 	rd, err := obj.Reader()
 	if err != nil {
-		return nil, err
+		return nil, r.objectError(h, err)
 	}
 	defer rd.Close()
-	return io.ReadAll(rd)
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, r.objectError(h, err)
+	}
+	return data, nil
 }
 
 // readTree reads the entries of tree h.
@@ -243,7 +247,7 @@ func (r *Repo) readTree(h Hash) ([]treeEntry, error) {
 	}
 	entries, err := decodeTree(data)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read tree %s: %w", h, err)
+		return nil, fmt.Errorf("failed to read tree %s: %w", h, r.objectError(h, err))
 	}
 	return entries, nil
 }
@@ -256,7 +260,7 @@ func (r *Repo) readCommit(h Hash) (commitObject, error) {
 	}
 	c, err := decodeCommit(data)
 	if err != nil {
-		return commitObject{}, fmt.Errorf("failed to read commit %s: %w", h, err)
+		return commitObject{}, fmt.Errorf("failed to read commit %s: %w", h, r.objectError(h, err))
 	}
 	return c, nil
 }

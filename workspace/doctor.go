@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -181,6 +182,9 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		// refuses this workspace until the repository is sorted out.
 		return out, nil
 	}
+	if err := checkBrokenTips(ctx, repo, add); err != nil {
+		return nil, err
+	}
 	if err := checkLostBranches(ctx, repo, add); err != nil {
 		return nil, err
 	}
@@ -279,8 +283,10 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 		if wt.Missing || !ok {
 			continue
 		}
-		if _, err := store.Repo.Tip(wt.Branch); err != nil {
-			continue // checkLostBranches reports it; nothing can be committed there yet
+		if tip, err := store.Repo.Tip(wt.Branch); err != nil || store.Repo.Readable(tip) != nil {
+			// checkLostBranches or checkBrokenTips reports it; nothing can
+			// be committed there until it is repaired.
+			continue
 		}
 		status, err := store.Repo.OpenWorktree(wt.Path).Status(ctx)
 		if err != nil {
@@ -345,6 +351,80 @@ func checkLostBranches(ctx context.Context, repo *staterepo.Repo, add func(Findi
 			Fix: fmt.Sprintf("recreate it at %s, its last tip (read from %s)", tip.Commit.String()[:12], tip.From)}, func() error {
 			return repo.RecreateBranch(ctx, wt.Branch, tip.Commit, "planq doctor: recreate "+wt.Branch+" at its last tip, read from "+tip.From)
 		})
+	}
+	return nil
+}
+
+// checkBrokenTips finds branches whose tip commit (or its root tree) cannot
+// be read: a damaged object file, left by a crash or a full disk. Every
+// write to such an agent fails, and every read of the memory with it. The
+// fix moves an agent branch back, compare-and-swap, to its newest readable
+// commit, keeping the broken tip's hash (see staterepo.KeepBroken). The
+// records of the lost commit are still in the worktree's index and files,
+// so the pending check then commits them again. global is left to a
+// person: moving it back drops what was promoted since.
+func checkBrokenTips(ctx context.Context, repo *staterepo.Repo, add func(Finding, func() error)) error {
+	branches, err := repo.Branches("")
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(branches))
+	for name := range branches {
+		if _, isAgent := project.AgentOfBranch(name); isAgent || name == project.GlobalBranch {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, branch := range names {
+		bad := branches[branch]
+		readErr := repo.Readable(bad)
+		if readErr == nil {
+			continue
+		}
+		ref := project.BranchRef(branch)
+		problem := fmt.Sprintf("the tip of branch %s cannot be read: %v", branch, readErr)
+		good, found, err := repo.ReadableBefore(branch, bad)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !found:
+			add(Finding{Check: "tips", Problem: problem,
+				Fix: fmt.Sprintf("none automatic: no earlier tip is known. If another copy of the repository (a teammate's, the team remote) has commit %s, copy its object file over %s; else point the branch at a commit you choose: git -C %s update-ref %s <commit> %s",
+					bad, repo.LooseFile(bad), repo.Path, ref, bad)}, nil)
+		case branch == project.GlobalBranch:
+			add(Finding{Check: "tips", Problem: problem,
+				Fix: fmt.Sprintf("none automatic: moving global back drops what was promoted since. Its newest readable commit is %s (read from %s): git -C %s update-ref %s %s %s",
+					good.Commit, good.From, repo.Path, ref, good.Commit, bad)}, nil)
+		default:
+			stamp := time.Now().UTC().Format("20060102T150405Z")
+			keep := staterepo.BrokenTipRef(branch, stamp)
+			if _, err := repo.Commit(bad); err != nil {
+				keep = repo.BrokenTipFile(branch, stamp) // git refuses a ref to a commit it cannot parse
+			}
+			damaged := repo.DamagedOf(bad)
+			aside := ""
+			if len(damaged) > 0 {
+				aside = ", and its damaged object file beside it (git then sees the object as missing, so gc works and a fetch can bring it back)"
+			}
+			add(Finding{Check: "tips", Problem: problem,
+				Fix: fmt.Sprintf("move it back to %s, its newest readable commit (read from %s), keeping the broken tip's hash in %s%s; what the worktree holds beyond it is committed again",
+					good.Commit.String()[:12], good.From, keep, aside)}, func() error {
+				if _, err := repo.KeepBroken(ctx, branch, bad, stamp); err != nil {
+					return err
+				}
+				if err := repo.MoveBranch(ctx, branch, good.Commit, bad,
+					fmt.Sprintf("planq doctor: move %s back from its unreadable tip %s to %s", branch, bad, good.Commit)); err != nil {
+					return err
+				}
+				for _, h := range damaged {
+					if _, err := repo.MoveDamagedAside(h, repo.BrokenTipFile(branch, stamp)+"-"+h.String()+".object"); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
 	}
 	return nil
 }
