@@ -1,8 +1,6 @@
 package workspace
 
 import (
-	"errors"
-
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -13,17 +11,14 @@ import (
 // repository was moved away, or a new one already sits in its place. A new
 // repository there would hide the agent's history, and take the place the
 // old one must be moved back to. init and state init ask first, since a
-// missing repository is otherwise what they are for.
+// missing repository is otherwise what they are for, and they look at the
+// mounts of every checkout: init is what a puzzled user runs, wherever.
 func RefuseOverDeadMount(p *project.Project) error {
-	err := staterepo.CheckMounts(p)
-	if err == nil {
+	dead := staterepo.DeadMounts(p)
+	if len(dead) == 0 {
 		return nil
 	}
-	var pe *planqerr.Error
-	if errors.As(err, &pe) {
-		refused := *pe
-		refused.Kind = planqerr.Refused
-		return &refused
-	}
-	return err
+	refused := dead[0].Err()
+	refused.Kind = planqerr.Refused
+	return refused
 }
