@@ -30,8 +30,10 @@ func newGetCmd(env *Env) *cobra.Command {
 learnings/auth/pq-3f9a1c2e4b.md, or with lines: learnings/auth/pq-3f9a1c2e4b.md:5-9),
 or the record with ID (pq-3f9a1c2e4b), or an agent's scratch.md or context.md, or
 a branch context (branches/<branch>.md). Lines are numbered. The file is read from
-git, never from the disk: the agent's branch first, then global, then every other
-agent's. Nothing outside the state repository is read.
+git, never from the disk: a record from global when global has it (as every
+reader shows it: global's copy is the one promote marked disputed), anything
+else from the agent's branch first; then global, then every other agent's.
+Nothing outside the state repository is read.
 
 --json prints {"path","branch","from","to","lines","text"}.`,
 		Example: "  planq get learnings/auth/pq-3f9a1c2e4b.md:5-9\n  planq get pq-3f9a1c2e4b\n  planq get scratch.md --agent auth --lines 10-40",

@@ -93,23 +93,31 @@ func (rd *Reader) All(kinds ...changelog.Kind) (Set, error) {
 	return rd.load(tips, kinds)
 }
 
-// tips are the tips of global and of every agent branch, in name order. A
+// tips are the tips of global, then of every agent branch in name order. A
 // read of every branch reads each agent branch whole, even one global has
 // merged: promote leaves out of global the malformed records it refuses and
 // the duplicates it merges into another, so global need not hold all of an
 // agent it merged.
+//
+// Global comes first because every reader keeps the first copy of a record
+// it meets (load's dedupe, rowsOf, copiesOf, eachDistinct, History): a
+// record on global and on an agent branch is read as global holds it, and
+// global's copy is the one promote marked disputed or merged sources into.
 func (rd *Reader) tips() ([]staterepo.Hash, error) {
 	branches, err := rd.branches("")
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(branches))
+	var names []string
 	for name := range branches {
-		if _, isAgent := project.AgentOfBranch(name); isAgent || name == project.GlobalBranch {
+		if _, isAgent := project.AgentOfBranch(name); isAgent {
 			names = append(names, name)
 		}
 	}
 	sort.Strings(names)
+	if _, ok := branches[project.GlobalBranch]; ok {
+		names = slices.Insert(names, 0, project.GlobalBranch)
+	}
 	tips := make([]staterepo.Hash, len(names))
 	for i, n := range names {
 		tips[i] = branches[n]
@@ -343,8 +351,13 @@ func (rd *Reader) AgentNames() ([]string, error) {
 
 // ReadFile returns the file at p as the first of branches that has it, then
 // global, then every other branch, in name order: records are read from
-// git, never from the disk. It returns the branch it was found on.
+// git, never from the disk. A record's file is read from global first
+// when global has it, as every view reads it (see tips): global's copy is
+// the one promote marked. It returns the branch it was found on.
 func (rd *Reader) ReadFile(p string, branches ...string) ([]byte, string, error) {
+	if changelog.IsRecordPath(p) {
+		branches = append([]string{project.GlobalBranch}, branches...)
+	}
 	order, err := rd.lookupOrder(branches...)
 	if err != nil {
 		return nil, "", err

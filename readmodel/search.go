@@ -516,8 +516,9 @@ type Excerpt struct {
 func (e Excerpt) More() bool { return e.To < e.Lines }
 
 // Get reads lines from to to (1-based; 0 for the defaults: from the first
-// line, 200 lines on) of the record or note at p, looking on branches first,
-// then global, then every other branch.
+// line, 200 lines on) of the record or note at p, looking where ReadFile
+// looks: a record on global first, else on branches first, then global,
+// then every other branch.
 func (rd *Reader) Get(p string, from, to int, branches ...string) (Excerpt, error) {
 	if !AllowedPath(p) {
 		return Excerpt{}, planqerr.New(planqerr.Invalid, "path "+quoted(p), "is not a record of the state repository").
