@@ -30,6 +30,9 @@ func newLogCmd(env *Env) *cobra.Command {
 		Short: "Show an agent's changelog, or all agents' (add entries with 'log add')",
 		Long: `Show changelog entries, newest first: the current agent's, another's with
 --agent, or every agent's with --all (then also a table of active agents).
+Only current entries are listed and counted, as context show lists them: a
+retraction is no entry, and neither is the entry it retracted or a version
+a newer one replaced ('planq show ID --history' shows those).
 
 --json prints {"entries": [record...], "agents": [{"agent","entries","last_entry","title"}]}.`,
 		Example: "  planq log\n  planq log --all --since 2026-11-01\n  planq log --agent auth --json",

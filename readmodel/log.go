@@ -63,14 +63,20 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(withSegmentProblems(problems, segs))}
 	since := sinceNanos(opts.Since)
 	// One walk over the entries in ID order, each once however many
-	// branches hold it: each agent's count, and the newest Limit entries,
-	// of which only those are decoded. The rows are read only for entries
-	// that may be among the newest.
+	// branches hold it: each agent's count and latest entry, and the
+	// newest Limit entries, of which only those are decoded. The rows are
+	// read only for entries that may be among the newest. Only current
+	// entries count, as context show shows them: a retraction is no entry,
+	// and neither is what it retracted, nor a version a newer one replaced.
 	orders := make([]idOrder, len(segs))
 	entries := make([][]*int, len(segs)) // each segment's agents' counts
 	activity := map[string]*Activity{}
+	replaced := map[uint64]bool{}
 	for k, s := range segs {
 		orders[k] = rd.idOrder(s)
+		for _, old := range orders[k].supersedes {
+			replaced[old] = true
+		}
 		entries[k] = make([]*int, len(s.agents))
 		for a, name := range s.agents {
 			if opts.All || name == opts.Agent {
@@ -82,12 +88,22 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		}
 	}
 	newest := &refHeap{order: newestFirst} // the worst of the newest on top
+	// Each agent's latest entry is its newest overall, which is since
+	// opts.Since when it has any entry since then.
+	latest := map[*int]ref{}
 	logKind := kindIndex(changelog.KindLog)
-	eachDistinct(orders, func(k int, _ uint64, r idRow) {
-		if r.kind != logKind || int(r.agent) >= len(entries[k]) || entries[k][r.agent] == nil || r.at < since {
+	eachDistinct(orders, func(k int, id uint64, r idRow) {
+		if r.kind != logKind || int(r.agent) >= len(entries[k]) || entries[k][r.agent] == nil || r.at < since ||
+			r.flags&flagTombstone != 0 || replaced[id] {
 			return
 		}
-		*entries[k][r.agent]++
+		count := entries[k][r.agent]
+		*count++
+		if cur, ok := latest[count]; opts.All && (!ok || r.at >= cur.at) {
+			if e := refAt(segs[k], int(r.i)); !ok || newestFirst(e, cur) < 0 {
+				latest[count] = e
+			}
+		}
 		full := opts.Limit > 0 && newest.Len() == opts.Limit
 		if full && r.at < newest.refs[0].at {
 			return // older than every entry kept
@@ -105,16 +121,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 		return nil, err
 	}
 	if opts.All {
-		// Each agent's latest entry is its newest overall, when it has any
-		// since opts.Since.
-		latest := rd.latestByAgent(segs)
-		var shown []ref
-		for name, r := range latest {
-			if act := activity[name]; act != nil && act.Entries > 0 {
-				shown = append(shown, r)
-			}
-		}
-		recs, err := rd.decode(shown)
+		recs, err := rd.decode(slices.Collect(maps.Values(latest)))
 		if err != nil {
 			return nil, err
 		}

@@ -6,18 +6,30 @@ import (
 	"path/filepath"
 )
 
-// newestByAgent is each agent's newest row in seg (by newestFirst). Finding
-// it takes a pass over every row, so it is kept in a file named by seg's
-// tree: a directory that did not change since is answered from there, one
-// that did (an agent wrote) costs a pass over its own rows once.
+// newestByAgent is each agent's newest current row in seg (by
+// newestFirst): no tombstone, and no version a row of seg supersedes (an
+// agent retracts or edits its entries on its own branch, so the rows that
+// replace one are in its segment). Finding it takes a pass over every row,
+// so it is kept in a file named by seg's tree: a directory that did not
+// change since is answered from there, one that did (an agent wrote) costs
+// a pass over its own rows once.
 func (rd *Reader) newestByAgent(seg *segment) []ref {
-	file := filepath.Join(rd.viewDir("newest", seg.path), seg.tree.String()+".view")
+	file := filepath.Join(rd.viewDir("newest", seg.path), fmt.Sprintf("%s.%d.view", seg.tree, newestVersion))
 	if refs, err := readNewest(file, seg); err == nil {
 		return refs
+	}
+	replaced := map[uint64]bool{}
+	for i := range seg.len() {
+		if old := seg.rowSupersedes(i); old != 0 {
+			replaced[old] = true
+		}
 	}
 	best := map[uint16]ref{}
 	for i := range seg.len() {
 		r := refAt(seg, i)
+		if r.flags&flagTombstone != 0 || replaced[r.id] {
+			continue
+		}
 		if cur, ok := best[r.agentIndex]; !ok || newestFirst(r, cur) < 0 {
 			best[r.agentIndex] = r
 		}
@@ -33,6 +45,10 @@ func (rd *Reader) newestByAgent(seg *segment) []ref {
 	keepView(file, b, keepPerShard)
 	return refs
 }
+
+// newestVersion numbers what a file of newest rows holds; a file of
+// another is never read. 2: current rows only.
+const newestVersion = 2
 
 // readNewest reads the rows kept in file for seg: one per agent, each in
 // seg. Anything else is an error, and the rows are found again.

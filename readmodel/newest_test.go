@@ -203,3 +203,69 @@ func TestLogIsTheEntriesNewestFirst(t *testing.T) {
 		}
 	}
 }
+
+// A retraction is no log entry, and neither is what it retracted, nor a
+// version a newer one replaced: log, log --all and each agent's latest
+// entry leave them out, as context show does (issue 25, item 9).
+func TestLogLeavesOutRetractedEntries(t *testing.T) {
+	at := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	var recs []*changelog.Record
+	add := func(r *changelog.Record) *changelog.Record {
+		r.Agent, r.Timestamp = "a", at.Add(time.Duration(len(recs))*time.Minute)
+		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		recs = append(recs, r)
+		return r
+	}
+	entry := func(text string) *changelog.Record {
+		r, err := changelog.NewLog(changelog.LogInput{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return add(r)
+	}
+	kept := entry("kept")
+	first := entry("first version")
+	second := entry("second version")
+	second.Supersedes = first.ID
+	second.ID = changelog.NewID(second.Agent, second.Kind, second.Body+first.ID, second.Timestamp)
+	wrong := entry("wrong")
+	tomb, err := changelog.NewTombstone(wrong, "measured wrong")
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(tomb)
+	repo := repoWith(t, rendered(t, nil))
+	files := map[string][]byte{}
+	for p, data := range rendered(t, recs) {
+		if filepath.Dir(p) != "." {
+			files[p] = data
+		}
+	}
+	if _, err := repo.CreateBranch(t.Context(), project.AgentBranch("a"), project.GlobalBranch, files, "entries"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{second.ID, kept.ID}
+	cacheDir := t.TempDir()
+	for round := range 2 {
+		rd := Open(repo, cacheDir)
+		for _, opts := range []LogOptions{{Agent: "a"}, {All: true}, {All: true, Limit: 1}} {
+			view, err := rd.Log(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := want
+			if opts.Limit > 0 {
+				w = want[:opts.Limit]
+			}
+			if got := ids(view.Entries); !slices.Equal(got, w) {
+				t.Errorf("round %d, %+v: entries %v, want %v", round, opts, got, w)
+			}
+			if opts.All && (len(view.Agents) != 1 || view.Agents[0].Entries != 2 || view.Agents[0].Title != "second version") {
+				t.Errorf("round %d, %+v: agents %+v, want a with 2 entries, the latest the second version", round, opts, view.Agents)
+			}
+		}
+		if got := latestTitles(t, rd); got["a"] != "second version" {
+			t.Errorf("round %d: latest %v, want the second version", round, got)
+		}
+	}
+}
