@@ -119,6 +119,10 @@ type Record struct {
 	Body string `yaml:"-" json:"body"`
 	// Path is where the record was read from, relative to the state tree.
 	Path string `yaml:"-" json:"path,omitempty"`
+	// SupersedesRing marks the one version a reader shows of versions that
+	// supersede each other in a ring (see readmodel): never written to a
+	// file, set only by the reader that found the ring.
+	SupersedesRing bool `yaml:"-" json:"supersedes_ring,omitempty"`
 }
 
 // Title is the first line of the body, the record's one-line summary.

@@ -69,19 +69,18 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 // old one, is still one record.
 func (rd *Reader) currentByAgent(segs []*segment) map[string][]int {
 	orders := make([]idOrder, len(segs))
-	replaced := map[uint64]bool{}
+	var edges []versionEdge
 	byPath := map[string][]int{} // a record lives in its kind's directory
 	var paths []string
 	for k, s := range segs {
 		orders[k] = rd.idOrder(s)
-		for _, old := range orders[k].supersedes {
-			replaced[old] = true
-		}
+		edges = append(edges, orders[k].edges(s)...)
 		if byPath[s.path] == nil {
 			paths = append(paths, s.path)
 		}
 		byPath[s.path] = append(byPath[s.path], k)
 	}
+	replaced := replacedBy(edges, ringBreaks(edges)) // of a ring of versions, the newest counts
 	counts := map[string][]int{}
 	of := make([][][]int, len(segs)) // each segment's agents' counts, by its agent index
 	for k, s := range segs {

@@ -6,22 +6,25 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 )
 
 // copies is what a search needs of the rows of one kind's directories on
 // every branch, beside their indexes: in each segment, the rows whose
 // record an earlier segment holds (a record on two branches counts once),
-// and what the rows supersede and retract. Finding them takes a pass over
+// what the rows supersede and retract, and the version shown of each ring
+// of versions (see ringBreaks), which no row replaces. Finding them takes a pass over
 // every row, so they are kept in a file named by the segments' trees: a
 // search after an agent wrote passes over the rows of the kind it wrote,
 // not of every kind.
 type copies struct {
-	shadow              [][]bool // per segment, per row
-	replaced, retracted []uint64
+	shadow                     [][]bool // per segment, per row
+	replaced, retracted, rings []uint64
 }
 
 // copiesVersion numbers the file's layout; a file of another is made again.
-const copiesVersion = 1
+// 2: rings.
+const copiesVersion = 2
 
 func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 	key := sha256.New()
@@ -39,6 +42,7 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 		n += s.len()
 	}
 	seen := make(map[uint64]bool, n)
+	var edges []versionEdge
 	for k, s := range segs {
 		c.shadow[k] = make([]bool, s.len())
 		for i := range s.len() {
@@ -46,20 +50,30 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 			c.shadow[k][i] = seen[id]
 			seen[id] = true
 			if old := s.rowSupersedes(i); old != 0 {
-				c.replaced = append(c.replaced, old)
+				edges = append(edges, rowEdge(s, i))
 				if s.rowFlags(i)&flagTombstone != 0 {
 					c.retracted = append(c.retracted, old)
 				}
 			}
 		}
 	}
+	breaks := ringBreaks(edges)
+	for _, e := range edges {
+		if by, ok := breaks[e.old]; !ok || by != e.id {
+			c.replaced = append(c.replaced, e.old)
+		}
+	}
+	for id := range breaks {
+		c.rings = append(c.rings, id)
+	}
+	slices.Sort(c.rings)
 	keepView(file, c.encode(), keepPerShard)
 	return c
 }
 
 // A file of copies: its version and count of segments; per segment its
-// count of rows and a bit per row (set: a copy); the counts of superseded
-// and of retracted IDs and those.
+// count of rows and a bit per row (set: a copy); the counts of superseded,
+// of retracted and of ring IDs, and those.
 func (c *copies) encode() []byte {
 	b := binary.LittleEndian.AppendUint32(nil, copiesVersion)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(c.shadow)))
@@ -73,7 +87,7 @@ func (c *copies) encode() []byte {
 		}
 		b = append(b, bits...)
 	}
-	for _, list := range [][]uint64{c.replaced, c.retracted} {
+	for _, list := range [][]uint64{c.replaced, c.retracted, c.rings} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(len(list)))
 		for _, id := range list {
 			b = binary.LittleEndian.AppendUint64(b, id)
@@ -126,7 +140,7 @@ func readCopies(file string, segs []*segment) (*copies, error) {
 			c.shadow[k][i] = bits[i/8]&(1<<(i%8)) != 0
 		}
 	}
-	for _, list := range []*[]uint64{&c.replaced, &c.retracted} {
+	for _, list := range []*[]uint64{&c.replaced, &c.retracted, &c.rings} {
 		n, err := word()
 		if err != nil {
 			return nil, err

@@ -68,12 +68,15 @@ func Title(r *changelog.Record) string {
 	return r.Title()
 }
 
-// tags are the marks a reader must see: a dispute, and the agents a merged
-// record came from.
+// tags are the marks a reader must see: a dispute, a ring of versions, and
+// the agents a merged record came from.
 func tags(r *changelog.Record) string {
 	tag := ""
 	if r.Status == changelog.StatusDisputed {
 		tag += " [disputed]"
+	}
+	if r.SupersedesRing {
+		tag += " " + RingMark
 	}
 	if len(r.Sources) > 1 {
 		agents := make([]string, len(r.Sources))

@@ -1,6 +1,8 @@
 package readmodel
 
 import (
+	"slices"
+
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -10,10 +12,11 @@ import (
 // as a source), and its current record about a subject. It is answered from
 // rows; only the records asked about are decoded.
 type Holdings struct {
-	rd        *Reader
-	held      map[uint64]bool
-	bySubject map[uint64]ref // the latest current record about each subject
-	problems  []*changelog.ParseError
+	rd          *Reader
+	held        map[uint64]bool
+	bySubject   map[uint64]ref // the latest current record about each subject
+	superseding map[uint64]ref // the records that supersede another, by ID
+	problems    []*changelog.ParseError
 }
 
 // Holdings reads what global's commit tip holds; once per reader, since a
@@ -29,9 +32,12 @@ func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
 	if err != nil {
 		return nil, err
 	}
-	h = &Holdings{rd: rd, held: make(map[uint64]bool, len(rs.refs)), bySubject: map[uint64]ref{}, problems: rs.problems}
+	h = &Holdings{rd: rd, held: make(map[uint64]bool, len(rs.refs)), bySubject: map[uint64]ref{}, superseding: map[uint64]ref{}, problems: rs.problems}
 	for _, r := range rs.refs {
 		h.held[r.id] = true
+		if r.supersedes != 0 {
+			h.superseding[r.id] = r
+		}
 	}
 	for _, s := range rs.segs {
 		for _, id := range s.sources {
@@ -97,4 +103,57 @@ func (rd *Reader) Unheld(tip staterepo.Hash, h *Holdings) (Set, error) {
 		return Set{}, err
 	}
 	return Set{Records: recs, Problems: rs.problems}, nil
+}
+
+// Ring is a ring of versions that supersede each other: their IDs from the
+// least, and the path of that one's file, as 'planq validate' names it.
+type Ring struct {
+	Path string
+	IDs  []string
+}
+
+// Problem is what 'planq validate' says of the ring.
+func (r Ring) Problem() string { return RingProblem(r.IDs) }
+
+// Rings are the rings of versions that the records landing would close
+// beside what global holds, each once: a ring readers can only show one
+// version of (see ringBreaks), which promote refuses to land. A ring global
+// holds already is validate's to report, not this landing's.
+func (h *Holdings) Rings(landing []*changelog.Record) ([]Ring, error) {
+	byID := make(map[string]*changelog.Record, len(landing))
+	lands := map[string]bool{}
+	for _, r := range landing {
+		byID[r.ID], lands[r.ID] = r, true
+	}
+	// Follow each chain of versions through global's records, decoding
+	// only those on a chain.
+	for _, r := range landing {
+		for next := r.Supersedes; next != "" && byID[next] == nil; {
+			at, ok := h.superseding[idHash(next)]
+			if !ok {
+				break // global has no version of it that supersedes another
+			}
+			recs, err := h.rd.decode([]ref{at})
+			if err != nil {
+				return nil, err
+			}
+			if recs[0].ID != next {
+				break // two IDs of one hash: not this one
+			}
+			byID[next] = recs[0]
+			next = recs[0].Supersedes
+		}
+	}
+	var out []Ring
+	for _, ring := range supersedeRings(byID) {
+		if slices.ContainsFunc(ring, func(id string) bool { return lands[id] }) {
+			first := byID[ring[0]]
+			p := first.Path
+			if p == "" {
+				p = changelog.RecordPath(first)
+			}
+			out = append(out, Ring{Path: p, IDs: ring})
+		}
+	}
+	return out, nil
 }

@@ -9,16 +9,26 @@ import (
 )
 
 // idOrder is seg's rows in the order of their ID hashes, with what a
-// count of them needs, and the IDs its records supersede. With it, the
+// count of them needs, and the rows that supersede another. With it, the
 // records of several branches are told apart by merging sorted lists
 // instead of filling a set of every ID, and without touching the rows: a
 // count over 50,000 records is a walk, not 50,000 map inserts. Sorting takes
 // a pass over the segment, so the order is kept in a file named by seg's
 // tree, made once per tree.
 type idOrder struct {
-	ids        []uint64 // ascending
-	rows       []idRow  // rows[k] is the row of ids[k]
-	supersedes []uint64 // what the rows supersede, in row order
+	ids  []uint64 // ascending
+	rows []idRow  // rows[k] is the row of ids[k]
+	// superseding are the rows that supersede another, in row order.
+	superseding []uint32
+}
+
+// edges are the rows of seg, whose order o is, that supersede another.
+func (o idOrder) edges(seg *segment) []versionEdge {
+	out := make([]versionEdge, len(o.superseding))
+	for k, i := range o.superseding {
+		out[k] = rowEdge(seg, int(i))
+	}
+	return out
 }
 
 // idRow is what a count reads of a row.
@@ -31,9 +41,10 @@ type idRow struct {
 }
 
 // An ID order's file: its version, then per row its ID hash, time, row,
-// agent, kind and flags; the count of superseded IDs and those.
+// agent, kind and flags; the count of rows that supersede another, and
+// those.
 const (
-	idOrderVersion = 1
+	idOrderVersion = 2
 	idEntrySize    = 24
 )
 
@@ -47,12 +58,12 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 	perm := make([]uint32, n)
 	for i := range perm {
 		perm[i] = uint32(i)
-		if old := seg.rowSupersedes(i); old != 0 {
-			order.supersedes = append(order.supersedes, old)
+		if seg.rowSupersedes(i) != 0 {
+			order.superseding = append(order.superseding, uint32(i))
 		}
 	}
 	slices.SortStableFunc(perm, func(a, b uint32) int { return cmp.Compare(seg.rowID(int(a)), seg.rowID(int(b))) })
-	b := make([]byte, 0, 4+idEntrySize*n+4+8*len(order.supersedes))
+	b := make([]byte, 0, 4+idEntrySize*n+4+4*len(order.superseding))
 	b = binary.LittleEndian.AppendUint32(b, idOrderVersion)
 	for k, i := range perm {
 		r := seg.row(int(i))
@@ -63,9 +74,9 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 		b = binary.LittleEndian.AppendUint16(b, r.agent)
 		b = append(b, r.kind, r.flags)
 	}
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(order.supersedes)))
-	for _, old := range order.supersedes {
-		b = binary.LittleEndian.AppendUint64(b, old)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(order.superseding)))
+	for _, i := range order.superseding {
+		b = binary.LittleEndian.AppendUint32(b, i)
 	}
 	keepView(file, b, keepPerShard)
 	return order
@@ -88,10 +99,10 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 		return idOrder{}, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, v)
 	}
 	m := int(binary.LittleEndian.Uint32(data[end-4:]))
-	if len(data) != end+8*m {
+	if len(data) != end+4*m {
 		return idOrder{}, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
 	}
-	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n), supersedes: make([]uint64, m)}
+	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n), superseding: make([]uint32, m)}
 	seen := make([]bool, n)
 	for k := range n {
 		e := data[4+idEntrySize*k:]
@@ -102,8 +113,12 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 		seen[i], order.ids[k] = true, id
 		order.rows[k] = idRow{at: int64(binary.LittleEndian.Uint64(e[8:])), i: i, agent: binary.LittleEndian.Uint16(e[20:]), kind: e[22], flags: e[23]}
 	}
-	for k := range order.supersedes {
-		order.supersedes[k] = binary.LittleEndian.Uint64(data[end+8*k:])
+	for k := range order.superseding {
+		i := binary.LittleEndian.Uint32(data[end+4*k:])
+		if int(i) >= n || seg.rowSupersedes(int(i)) == 0 || (k > 0 && i <= order.superseding[k-1]) {
+			return idOrder{}, fmt.Errorf("%w: %s names rows that supersede nothing", errDamagedView, file)
+		}
+		order.superseding[k] = i
 	}
 	return order, nil
 }

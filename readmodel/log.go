@@ -71,12 +71,10 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	orders := make([]idOrder, len(segs))
 	entries := make([][]*int, len(segs)) // each segment's agents' counts
 	activity := map[string]*Activity{}
-	replaced := map[uint64]bool{}
+	var edges []versionEdge
 	for k, s := range segs {
 		orders[k] = rd.idOrder(s)
-		for _, old := range orders[k].supersedes {
-			replaced[old] = true
-		}
+		edges = append(edges, orders[k].edges(s)...)
 		entries[k] = make([]*int, len(s.agents))
 		for a, name := range s.agents {
 			if opts.All || name == opts.Agent {
@@ -87,6 +85,7 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 			}
 		}
 	}
+	replaced := replacedBy(edges, ringBreaks(edges))
 	newest := &refHeap{order: newestFirst} // the worst of the newest on top
 	// Each agent's latest entry is its newest overall, which is since
 	// opts.Since when it has any entry since then.

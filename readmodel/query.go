@@ -29,7 +29,7 @@ func (rd *Reader) Learnings(f LearningFilter) (recs []*changelog.Record, domains
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	live := changelog.Current(set.Records)
+	live := currentRecords(set.Records)
 	if f.AllVersions {
 		retracted := map[string]bool{}
 		for _, r := range set.Records {

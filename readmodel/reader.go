@@ -64,8 +64,9 @@ func (s Set) ProblemLines() []string {
 }
 
 // Current is the set's latest version of everything that is live (see
-// changelog.Current).
-func (s Set) Current() []*changelog.Record { return changelog.Current(s.Records) }
+// changelog.Current), and of each ring of versions the newest, marked (see
+// ringBreaks).
+func (s Set) Current() []*changelog.Record { return currentRecords(s.Records) }
 
 // Branch loads the records of the given kinds (every kind when none) in
 // branch's tree.

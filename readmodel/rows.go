@@ -40,6 +40,9 @@ type rowSet struct {
 	refs     []ref // each record once; oldest first after byTime
 	segs     []*segment
 	problems []*changelog.ParseError
+	// rings are the versions current keeps of rings of versions (see
+	// ringBreaks), which readers mark; found by current.
+	rings map[uint64]uint64
 }
 
 // rows lists the records of the kinds (every kind when none) in the trees
@@ -94,14 +97,17 @@ func compareIDs(a, b ref) int {
 }
 
 // current keeps the refs that are the latest version of something live:
-// not superseded by another of the set, and no tombstone.
+// not superseded by another of the set, and no tombstone; of a ring of
+// versions, the newest (see ringBreaks), noted in rs.rings.
 func (rs *rowSet) current() []ref {
-	replaced := map[uint64]bool{}
+	var edges []versionEdge
 	for _, r := range rs.refs {
 		if r.supersedes != 0 {
-			replaced[r.supersedes] = true
+			edges = append(edges, refEdge(r))
 		}
 	}
+	rs.rings = ringBreaks(edges)
+	replaced := replacedBy(edges, rs.rings)
 	out := make([]ref, 0, len(rs.refs))
 	for _, r := range rs.refs {
 		if !replaced[r.id] && r.flags&flagTombstone == 0 {

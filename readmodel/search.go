@@ -74,6 +74,9 @@ type Hit struct {
 	// Stale says which of the code files the record cites moved on since
 	// (MarkStale), when any did.
 	Stale []string `json:"stale,omitempty"`
+	// SupersedesRing marks the one version search shows of versions that
+	// supersede each other in a ring (see ringBreaks).
+	SupersedesRing bool `json:"supersedes_ring,omitempty"`
 	// record is what the hit shows, for MarkStale's check of its anchors.
 	record *changelog.Record
 }
@@ -223,7 +226,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 	if err != nil {
 		return Results{}, err
 	}
-	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, filters: q.Filters}
+	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters}
 	var segs []*segment
 	var kindOf []string // each segment's kind's directory
 	rd.builds.begin()   // the directories' builds are one build to hear of
@@ -261,6 +264,9 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 		}
 		for _, old := range c.retracted {
 			corpus.retracted[old] = true
+		}
+		for _, id := range c.rings {
+			corpus.rings[id] = true
 		}
 	}
 	for i, seg := range segs {
@@ -308,7 +314,8 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 			title = r.Decision // what every listing calls a decision
 		}
 		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
-			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet, record: r})
+			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet,
+			SupersedesRing: corpus.rings[seg.rowID(h.Doc)], record: r})
 	}
 	return res, nil
 }
@@ -330,9 +337,10 @@ type corpus struct {
 	parts       []*corpusPart
 	searchParts []search.Part
 	// replaced are the IDs (hashed) a later version supersedes; retracted
-	// those a tombstone does.
-	replaced, retracted map[uint64]bool
-	filters             search.Filters
+	// those a tombstone does; rings the versions shown of rings of
+	// versions, which are marked.
+	replaced, retracted, rings map[uint64]bool
+	filters                    search.Filters
 }
 
 type corpusPart struct {
@@ -410,6 +418,9 @@ func (h Hit) Header() string {
 	s := fmt.Sprintf("%s:%d-%d  %s by %s, %s", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.UTC().Format("2006-01-02"))
 	if h.Status == changelog.StatusDisputed {
 		s += "  [disputed]"
+	}
+	if h.SupersedesRing {
+		s += "  " + RingMark
 	}
 	if len(h.Stale) > 0 {
 		s += "  (may be stale: " + strings.Join(h.Stale, "; ") + ")"

@@ -79,9 +79,16 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 	if err != nil {
 		return nil, nil, err
 	}
-	replacedBy := map[string]*changelog.Record{}
+	var edges []versionEdge
 	for _, r := range set.Records {
 		if r.Supersedes != "" {
+			edges = append(edges, recordEdge(r))
+		}
+	}
+	breaks := ringBreaks(edges) // of a ring of versions, the newest is current
+	replacedBy := map[string]*changelog.Record{}
+	for _, r := range set.Records {
+		if by, ok := breaks[idHash(r.Supersedes)]; r.Supersedes != "" && (!ok || by != idHash(r.ID)) {
 			replacedBy[r.Supersedes] = r
 		}
 	}

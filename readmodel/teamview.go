@@ -29,7 +29,23 @@ type teamView struct {
 	decisions []ref    // the first MaxTeam current decisions, ranked
 	disputed  []ref    // every disputed current record, ranked
 	held      []uint64 // the IDs global holds, sources included; sorted
-	problems  []*changelog.ParseError
+	// rings are the versions the view keeps of rings of versions (see
+	// ringBreaks), to be marked where they are shown; sorted, and almost
+	// always none.
+	rings    []uint64
+	problems []*changelog.ParseError
+}
+
+// inRings is v.rings as ringBreaks gives them, for markRings.
+func (v *teamView) inRings() map[uint64]uint64 {
+	if len(v.rings) == 0 {
+		return nil
+	}
+	m := make(map[uint64]uint64, len(v.rings))
+	for _, id := range v.rings {
+		m[id] = 0
+	}
+	return m
 }
 
 // holds reports whether global holds the record of ID hash id.
@@ -88,6 +104,10 @@ func teamFromRows(rs *rowSet) *teamView {
 	for _, s := range rs.segs {
 		v.held = append(v.held, s.sources...)
 	}
+	for id := range rs.rings {
+		v.rings = append(v.rings, id)
+	}
+	slices.Sort(v.rings)
 	slices.Sort(v.held)
 	v.held = slices.Compact(v.held)
 	v.total = len(learned)
@@ -126,8 +146,8 @@ func refAt(s *segment, i int) ref {
 // teamViewVersion numbers the file's layout and what it holds; a file of
 // another is made again. A change to rankOrder must raise it (a change to
 // Priority raises segmentVersion, which the key holds too): the file keeps
-// an order, not the means to make it.
-const teamViewVersion = 2
+// an order, not the means to make it. 3: the rings of versions.
+const teamViewVersion = 3
 
 // teamViewKey names the view of the segments: their trees, in order, and
 // what the view keeps of them.
@@ -140,19 +160,19 @@ func teamViewKey(segs []*segment) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// A team view's file: a head of five counts (version, total learnings,
-// and how many learnings, decisions, disputed and held IDs follow), the
-// refs as a segment's place in the view's segments and a row in it, the
-// held IDs.
-const teamHeadSize = 6 * 4
+// A team view's file: a head of seven counts (version, total learnings,
+// and how many learnings, decisions, disputed, held IDs and rings
+// follow), the refs as a segment's place in the view's segments and a row
+// in it, the held IDs, the rings' IDs.
+const teamHeadSize = 7 * 4
 
 func (v *teamView) encode(segs []*segment) []byte {
 	place := make(map[*segment]uint32, len(segs))
 	for i, s := range segs {
 		place[s] = uint32(i)
 	}
-	b := make([]byte, 0, teamHeadSize+8*(len(v.learnings)+len(v.decisions)+len(v.disputed))+8*len(v.held))
-	for _, n := range []int{teamViewVersion, v.total, len(v.learnings), len(v.decisions), len(v.disputed), len(v.held)} {
+	b := make([]byte, 0, teamHeadSize+8*(len(v.learnings)+len(v.decisions)+len(v.disputed))+8*(len(v.held)+len(v.rings)))
+	for _, n := range []int{teamViewVersion, v.total, len(v.learnings), len(v.decisions), len(v.disputed), len(v.held), len(v.rings)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	}
 	for _, list := range [][]ref{v.learnings, v.decisions, v.disputed} {
@@ -161,8 +181,10 @@ func (v *teamView) encode(segs []*segment) []byte {
 			b = binary.LittleEndian.AppendUint32(b, uint32(r.i))
 		}
 	}
-	for _, id := range v.held {
-		b = binary.LittleEndian.AppendUint64(b, id)
+	for _, list := range [][]uint64{v.held, v.rings} {
+		for _, id := range list {
+			b = binary.LittleEndian.AppendUint64(b, id)
+		}
 	}
 	return b
 }
@@ -178,15 +200,15 @@ func readTeamView(file string, segs []*segment) (*teamView, error) {
 	if len(data) < teamHeadSize {
 		return nil, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
 	}
-	head := make([]int, 6)
+	head := make([]int, 7)
 	for i := range head {
 		head[i] = int(binary.LittleEndian.Uint32(data[4*i:]))
 	}
 	if head[0] != teamViewVersion {
 		return nil, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, head[0])
 	}
-	nRefs, nHeld := head[2]+head[3]+head[4], head[5]
-	if len(data) != teamHeadSize+8*nRefs+8*nHeld {
+	nRefs, nHeld, nRings := head[2]+head[3]+head[4], head[5], head[6]
+	if len(data) != teamHeadSize+8*nRefs+8*nHeld+8*nRings {
 		return nil, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
 	}
 	refs := make([]ref, nRefs)
@@ -200,9 +222,14 @@ func readTeamView(file string, segs []*segment) (*teamView, error) {
 		at += 8
 	}
 	v := &teamView{total: head[1], held: make([]uint64, nHeld)}
-	for k := range v.held {
-		v.held[k] = binary.LittleEndian.Uint64(data[at:])
-		at += 8
+	if nRings > 0 {
+		v.rings = make([]uint64, nRings)
+	}
+	for _, list := range [][]uint64{v.held, v.rings} {
+		for k := range list {
+			list[k] = binary.LittleEndian.Uint64(data[at:])
+			at += 8
+		}
 	}
 	v.learnings, v.decisions, v.disputed = refs[:head[2]:head[2]], refs[head[2]:head[2]+head[3]:head[2]+head[3]], refs[head[2]+head[3]:]
 	return v, nil

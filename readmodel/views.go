@@ -68,7 +68,7 @@ func PendingHandoff(recs []*changelog.Record, agent string) *changelog.Record {
 // Handoffs loads the current version of every handoff on every branch.
 func (rd *Reader) Handoffs() (Set, error) {
 	set, err := rd.All(changelog.KindHandoff)
-	set.Records = changelog.Current(set.Records)
+	set.Records = currentRecords(set.Records)
 	return set, err
 }
 
@@ -175,6 +175,8 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 		if err != nil {
 			return nil, err
 		}
+		markRings(recs, own.rings)
+		markRings(recs, team.inRings())
 		*section.recs = recs
 	}
 	v.Handoff = PendingHandoff(handoffs.Records, name)

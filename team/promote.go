@@ -235,6 +235,9 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 		}
 		p.candidates = append(p.candidates, c)
 	}
+	if err := refuseRings(global, p.candidates); err != nil {
+		return nil, err
+	}
 	if len(wanted) > 0 {
 		missing := make([]string, 0, len(wanted))
 		for id := range wanted {
@@ -252,6 +255,23 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 		p.candidates = append(p.candidates, branches...)
 	}
 	return p, nil
+}
+
+// refuseRings refuses candidates whose versions would supersede each other
+// in a ring on global (only a hand-made commit writes one): readers could
+// show only one version of it, and every promote would carry it on. The
+// error is validate's finding, word for word.
+func refuseRings(global *readmodel.Holdings, candidates []Candidate) error {
+	landing := make([]*changelog.Record, 0, len(candidates))
+	for _, c := range candidates {
+		landing = append(landing, c.record)
+	}
+	rings, err := global.Rings(landing)
+	if err != nil || len(rings) == 0 {
+		return err
+	}
+	return planqerr.New(planqerr.Corrupt, rings[0].Path, "%s", rings[0].Problem()).
+		WithHint("give one of these versions no 'supersedes' (edit its file in .planq/agent and commit it), then check with 'planq validate'")
 }
 
 // cite makes the new version of existing that also cites dup.
