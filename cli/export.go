@@ -106,7 +106,7 @@ func runExport(ctx context.Context, env *Env, opts exportOptions) error {
 				return err
 			}
 		}
-		_, err := env.Stdout.Write(data)
+		_, err := env.raw().Write(data) // a file's content, to be read back
 		return err
 	}
 	for _, d := range domains {
@@ -145,7 +145,7 @@ func writeFile(path string, data []byte) error {
 
 func writeOut(env *Env, path string, data []byte) error {
 	if path == "" {
-		_, err := env.Stdout.Write(data)
+		_, err := env.raw().Write(data) // a file's content, to be read back
 		return err
 	}
 	return writeFile(path, data)

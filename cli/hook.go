@@ -117,7 +117,7 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			out = hooks.SessionStartOutput(opts.agent, "")
 		}
 	}
-	_, _ = env.Stdout.Write(out)
+	_, _ = env.raw().Write(out) // the agent's own format, read by the agent
 }
 
 // warnHook says on stderr why a hook gave the agent less than it could, and

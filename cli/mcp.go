@@ -104,5 +104,5 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 		}
 	}()
 	env.Log.Debug("serving MCP", "project", dir)
-	return srv.Run(ctx, env.Stdin, env.Stdout)
+	return srv.Run(ctx, env.Stdin, env.raw())
 }

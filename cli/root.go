@@ -29,10 +29,14 @@ var Version = "dev"
 // Env is what every command works with: its streams, its logger and the
 // directory it runs in. Tests build one around buffers.
 type Env struct {
-	Stdin  io.Reader
+	Stdin io.Reader
+	// Stdout is for what people read: control characters come out
+	// escaped (see escaper). Data goes to raw.
 	Stdout io.Writer
 	Stderr io.Writer
-	Log    *log.Logger
+	// rawStdout is stdout as it is, for data: JSON, a protocol, an export.
+	rawStdout io.Writer
+	Log       *log.Logger
 	// Dir is where the command acts (-C), default the working directory.
 	Dir string
 	// quiet is --quiet: no progress, only warnings and errors.
@@ -54,7 +58,9 @@ func Main() int {
 // Run runs planq with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	logger := log.NewWithOptions(stderr, log.Options{Prefix: "planq"})
-	env := &Env{Stdin: stdin, Stdout: stdout, Stderr: stderr, Log: logger}
+	human := &escaper{w: stdout}
+	defer func() { _ = human.Flush() }()
+	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: logger}
 	root := newRootCmd(env)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -75,7 +81,9 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')")
 		return ExitInterrupted
 	}
-	printError(stderr, err)
+	errOut := &escaper{w: stderr} // an error may quote what a record or an argument holds
+	printError(errOut, err)
+	_ = errOut.Flush()
 	if ue := (*usageError)(nil); errors.As(err, &ue) && !strings.Contains(err.Error(), "--help") {
 		if m := flagLikeRE().FindStringSubmatch(err.Error()); m != nil && takesText(root, args) {
 			text := m[1]
@@ -234,9 +242,18 @@ func (e *Env) closeStore(s *agent.Store) {
 	}
 }
 
-// writeJSON writes v as indented JSON to stdout.
+// raw is stdout as it is, for data (see escaper).
+func (e *Env) raw() io.Writer {
+	if e.rawStdout == nil {
+		return e.Stdout
+	}
+	return e.rawStdout
+}
+
+// writeJSON writes v as indented JSON to stdout: JSON escapes control
+// characters itself, and a program reads it.
 func (e *Env) writeJSON(v any) error {
-	enc := json.NewEncoder(e.Stdout)
+	enc := json.NewEncoder(e.raw())
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return fmt.Errorf("failed to write JSON: %w", err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,9 @@ current, superseded by a newer version or retracted. With --history, every
 version before it follows, newest first: the versions its supersedes names,
 one after the other. With --as-of, the record as the memory held it then:
 its versions up to that moment, and whether it was current then.
+
+On a terminal, control characters in the file are shown escaped (\x1b); piped,
+the file is printed byte for byte.
 
 --json prints [{"record":{...},"superseded_by","retracted"}], newest first.`,
 		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history\n  planq show pq-3f9a1c2e4b --as-of 2026-11-02",
@@ -62,6 +66,12 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 		if opts.json {
 			return env.writeJSON(versions)
 		}
+		// The file as it is, when a program reads it; on a terminal, with
+		// its control characters escaped (see escaper).
+		file := env.raw()
+		if isTerminal(file) {
+			file = env.Stdout
+		}
 		for i, v := range versions {
 			data, _, err := store.Records.ReadFile(v.Record.Path)
 			if err != nil {
@@ -70,8 +80,11 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 			if i > 0 {
 				env.printf("\n")
 			}
-			env.printf("%s  %s  %s by %s, %s  %s\n%s", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
-				v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v), withNewline(string(data)))
+			env.printf("%s  %s  %s by %s, %s  %s\n", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
+				v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v))
+			if _, err := io.WriteString(file, withNewline(string(data))); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

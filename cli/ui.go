@@ -57,7 +57,7 @@ func runUI(ctx context.Context, env *Env, opts uiOptions) error {
 		}
 		env.printf("%s\n", url)
 		env.Log.Info("serving the review page until interrupted (Ctrl-C)")
-		if !opts.noBrowser && isTerminal(env.Stdout) {
+		if !opts.noBrowser && isTerminal(env.raw()) {
 			openBrowser(env, url)
 		}
 		return srv.Serve(ctx, ln)
