@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -103,20 +104,96 @@ func (r *Repo) Fetch(ctx context.Context, remote string, refspecs ...string) (Fe
 }
 
 // Push pushes refspec to remote, only if the remote ref is still at lease
-// (zero: it must not exist). A refused push returns ErrRemoteMoved.
+// (zero: it must not exist). A push turned down because the remote ref moved
+// (a stale lease, a concurrent push holding its lock) returns ErrRemoteMoved;
+// one the server refuses by its own rules (a hook, a protected ref) is a
+// failure that says what the server said, for no retry would change it.
 func (r *Repo) Push(ctx context.Context, remote, refspec, remoteRef string, lease Hash) error {
 	expect := lease.String()
 	if lease.IsZero() {
 		expect = ""
 	}
-	_, err := r.git.Run(ctx, "push", "--porcelain", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
+	out, err := r.git.Run(ctx, "push", "--porcelain", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
 	if err == nil {
 		return nil
+	}
+	if err := declined(remote, out, err); err != nil {
+		return err
 	}
 	if refused(err) {
 		return fmt.Errorf("failed to push to %s: %w", remote, ErrRemoteMoved)
 	}
 	return unreachable(remote, err)
+}
+
+// raceReasons are the reasons a server gives for a ref it could not update
+// because another push held or moved it meanwhile: a race, that pulling and
+// pushing again settles. Any other reason of a "[remote rejected]" is the
+// server's own refusal (a hook, a protected ref, a rule), which no retry
+// changes.
+var raceReasons = []string{"failed to update ref", "failed to lock", "cannot lock ref", "incorrect old value"}
+
+// declined returns the server's refusal of a push, read from git's porcelain
+// status lines ("!\t<src>:<dst>\t[remote rejected] (<reason>)") with what the
+// server said on the way ("remote: " lines); nil when the push was not
+// turned down by the server, or was turned down by a race.
+func declined(remote, out string, err error) error {
+	var ref, reason string
+	for _, line := range strings.Split(out, "\n") {
+		fields := strings.SplitN(line, "\t", 3)
+		if len(fields) != 3 || fields[0] != "!" || !strings.HasPrefix(fields[2], "[remote rejected]") {
+			continue
+		}
+		why := strings.TrimSpace(strings.TrimPrefix(fields[2], "[remote rejected]"))
+		why = strings.TrimSuffix(strings.TrimPrefix(why, "("), ")")
+		race := false
+		for _, s := range raceReasons {
+			race = race || strings.Contains(why, s)
+		}
+		if !race {
+			_, dst, _ := strings.Cut(fields[1], ":")
+			ref, reason = dst, why
+			break
+		}
+	}
+	if ref == "" {
+		return nil
+	}
+	var said []string
+	var ge *GitError
+	if errors.As(err, &ge) {
+		for _, line := range strings.Split(ge.Stderr, "\n") {
+			if strings.HasPrefix(line, "remote:") {
+				said = append(said, strings.TrimRight(printable(line), " \t"))
+			}
+		}
+	}
+	const maxSaid = 20 // a chatty hook does not bury the error
+	if len(said) > maxSaid {
+		said = append(said[:maxSaid], fmt.Sprintf("(%d more lines)", len(said)-maxSaid))
+	}
+	msg := fmt.Sprintf("the server refused the push to %s (%s)", ref, printable(reason))
+	if len(said) > 0 {
+		msg += "; it said:\n  " + strings.Join(said, "\n  ")
+	}
+	return planqerr.New(planqerr.Failure, "remote "+remote, "%s", msg).
+		WithHint("trying again will not help: the server's hooks or protection rules turn this push away; ask whoever runs %s to let you push refs/planq/*", remote)
+}
+
+// escapeSequence matches the terminal sequences a server's message may
+// carry: CSI (colours, git's own "erase to end of line") and OSC (titles,
+// links).
+var escapeSequence = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+
+// printable drops the escape sequences and control characters a server's
+// message may carry, which would otherwise reach the terminal.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, escapeSequence.ReplaceAllString(s, ""))
 }
 
 // refused reports whether a failed push reached the remote and was turned
@@ -224,8 +301,11 @@ func (r *Repo) Maintain(ctx context.Context) error {
 
 // PushForce pushes refspecs that this repository alone owns (they carry '+').
 func (r *Repo) PushForce(ctx context.Context, remote string, refspecs ...string) error {
-	args := append([]string{"push", "--quiet", "--no-verify", remote}, refspecs...)
-	if _, err := r.git.Run(ctx, args...); err != nil {
+	args := append([]string{"push", "--porcelain", "--no-verify", remote}, refspecs...)
+	if out, err := r.git.Run(ctx, args...); err != nil {
+		if err := declined(remote, out, err); err != nil {
+			return err
+		}
 		return unreachable(remote, err)
 	}
 	return nil
