@@ -71,6 +71,11 @@ func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, na
 		return res, planqerr.New(planqerr.Invalid, "remote "+name, "has an empty URL").
 			WithHint("give the team remote's URL: ssh, https or a path, as git takes it")
 	}
+	// Any remote, not only origin: a URL kept in the state repository's
+	// config is printed by 'remote list' and in logs all the same.
+	if err := project.CheckRemoteCredential(url, "planq state remote add "+name+" %s"); err != nil {
+		return res, err
+	}
 	current, err := repo.RemoteURL(ctx, name)
 	if err != nil {
 		return res, err

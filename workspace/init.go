@@ -40,6 +40,11 @@ const excludeLine = "/" + project.AgentMount + "/"
 
 // Init makes the code checkout at dir a planq project. It is idempotent.
 func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error) {
+	if opts.Remote != "" {
+		if err := project.CheckRemoteCredential(opts.Remote, "planq init --remote %s"); err != nil {
+			return InitResult{}, err
+		}
+	}
 	co, err := project.FindCheckout(dir)
 	if err != nil {
 		return InitResult{}, err
