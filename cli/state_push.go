@@ -27,7 +27,9 @@ The push carries a lease on what the remote last had: if a teammate pushed since
 planq pulls, merges and pushes again, never overwriting their work. Records that
 look like credentials stop the push before anything is sent, unless their writer
 allowed them (--allow-secret when writing) or a later version or a retraction
-('planq retract ID') replaces them; --allow-secret here publishes them anyway.
+('planq retract ID') replaces them; a proposal's record and proposed files stop
+it until the proposal is dismissed ('planq proposals dismiss ID'). --allow-secret
+here publishes them anyway.
 
 --agents also publishes this machine's agent branches, under
 refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,

@@ -317,11 +317,11 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 	repo := store.Repo
 	res := PushResult{Remote: remote, Agents: []string{}}
 	agents := opts.Agents
-	scan := func(tip, since staterepo.Hash) error {
+	scan := func(tip, since staterepo.Hash, also ...staterepo.Hash) error {
 		if opts.AllowSecret {
 			return nil
 		}
-		return scanOutgoing(store, tip, since)
+		return scanOutgoing(store, tip, since, also...)
 	}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
@@ -336,9 +336,16 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		if err != nil {
 			return res, err
 		}
+		global, err := repo.Tip(project.GlobalBranch)
+		if err != nil {
+			return res, err
+		}
 		for b, tip := range branches {
-			// Scan before anything is sent, global included.
-			if err := scan(tip, staterepo.ZeroHash); err != nil {
+			// Scan before anything is sent, global included. What global
+			// says excuses too: an agent branch keeps the pending proposal
+			// or the record it forked with after global dismissed or
+			// retracted it.
+			if err := scan(tip, staterepo.ZeroHash, global); err != nil {
 				return res, err
 			}
 			name := strings.TrimPrefix(b, project.AgentBranchPrefix)
@@ -407,9 +414,11 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 
 // scanOutgoing refuses to publish files that look like credentials, among
 // the files of tip that differ from since (everything when zero). A record
-// is excused when its writer allowed it (allow_secret) or when tip holds a
-// later version or a retraction of it: the team no longer reads it.
-func scanOutgoing(store *agent.Store, tip, since staterepo.Hash) error {
+// is excused when its writer allowed it (allow_secret) or when tip (or a
+// commit of also) holds a later version or a retraction of it: the team no
+// longer reads it. So is a proposal dismissed or retracted, its record and
+// proposed files alike.
+func scanOutgoing(store *agent.Store, tip, since staterepo.Hash, also ...staterepo.Hash) error {
 	repo := store.Repo
 	known := map[string]staterepo.Hash{}
 	if !since.IsZero() {
@@ -424,7 +433,7 @@ func scanOutgoing(store *agent.Store, tip, since staterepo.Hash) error {
 	if err != nil {
 		return err
 	}
-	var excused map[string]bool // record paths, read only once a file is suspect
+	var ex *excuses // read only once a file is suspect
 	for _, f := range files {
 		if known[f.Path] == f.Blob || !strings.HasSuffix(f.Path, ".md") {
 			continue
@@ -437,47 +446,145 @@ func scanOutgoing(store *agent.Store, tip, since staterepo.Hash) error {
 		if len(found) == 0 {
 			continue
 		}
-		if excused == nil {
-			if excused, err = excusedRecords(store, tip); err != nil {
+		if ex == nil {
+			if ex, err = excusesOf(store, append([]staterepo.Hash{tip}, also...)); err != nil {
 				return err
 			}
 		}
-		if excused[f.Path] {
+		if ex.excused(f.Path) {
 			continue
 		}
-		return refuseCredential(f.Path, found[0], data)
+		return ex.refuse(f.Path, found[0], data)
 	}
 	return nil
 }
 
-// excusedRecords are the paths of tip's records that may hold what looks
-// like a credential: allowed by their writer, or superseded.
-func excusedRecords(store *agent.Store, tip staterepo.Hash) (map[string]bool, error) {
-	set, err := store.Records.Commit(tip)
-	if err != nil {
-		return nil, err
-	}
-	replaced := map[string]bool{}
-	for _, r := range set.Records {
-		if r.Supersedes != "" {
-			replaced[r.Supersedes] = true
-		}
-	}
-	excused := map[string]bool{}
-	for _, r := range set.Records {
-		if r.AllowSecret || replaced[r.ID] {
-			excused[r.Path] = true
-		}
-	}
-	return excused, nil
+// excuses are what tip says about the files that may hold what looks like
+// a credential, and about the proposals, for the hint of those that may not.
+type excuses struct {
+	records map[string]bool // record paths: allowed by their writer, or superseded
+	// proposal maps the path of each version of a proposal to its first
+	// version's ID, which names it (and its proposed/<id>/ files).
+	proposal map[string]string
+	// newest is each proposal's current version, by first ID.
+	newest map[string]*changelog.Record
 }
 
-func refuseCredential(path string, found secrets.Finding, data []byte) error {
-	err := planqerr.New(planqerr.Refused, fmt.Sprintf("%s:%d", path, found.Line), "looks like a credential (%s); nothing was pushed", found.Rule)
-	if r, perr := changelog.Parse(path, data); perr == nil {
-		return err.WithHint("if it is one, retract the record ('planq retract %s', then 'planq context promote --all', both in an agent's workspace or with --agent NAME) and push again; if it is not, 'planq state push --allow-secret'", r.ID)
+// excusesOf reads the records of commits, each ID once (the first
+// commit's copy first).
+func excusesOf(store *agent.Store, commits []staterepo.Hash) (*excuses, error) {
+	var recs []*changelog.Record
+	byID := map[string]*changelog.Record{}
+	next := map[string]*changelog.Record{} // each record's later version
+	for _, c := range commits {
+		set, err := store.Records.Commit(c)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range set.Records {
+			if byID[r.ID] != nil {
+				continue
+			}
+			byID[r.ID] = r
+			recs = append(recs, r)
+			if r.Supersedes != "" {
+				next[r.Supersedes] = r
+			}
+		}
 	}
-	return err.WithHint("if it is one, remove it from %s on an agent branch and promote; if it is not, 'planq state push --allow-secret'", path)
+	ex := &excuses{records: map[string]bool{}, proposal: map[string]string{}, newest: map[string]*changelog.Record{}}
+	for _, r := range recs {
+		if r.AllowSecret || next[r.ID] != nil {
+			ex.records[r.Path] = true
+		}
+		if r.Kind != changelog.KindProposal || byID[r.Supersedes] != nil {
+			continue // not the first version of a proposal
+		}
+		newest, seen := r, map[string]bool{}
+		for v := r; v != nil && !seen[v.ID]; v = next[v.ID] { // a ring ends the walk
+			seen[v.ID] = true
+			ex.proposal[v.Path] = r.ID
+			newest = v
+		}
+		ex.newest[r.ID] = newest
+	}
+	return ex, nil
+}
+
+// proposalOf is the first ID of the proposal path belongs to: one of its
+// versions, or one of its files under proposed/<id>/.
+func (ex *excuses) proposalOf(path string) string {
+	if id, ok := ex.proposal[path]; ok {
+		return id
+	}
+	if rest, ok := strings.CutPrefix(path, project.ProposedDir+"/"); ok {
+		id, _, _ := strings.Cut(rest, "/")
+		if ex.newest[id] != nil {
+			return id
+		}
+	}
+	return ""
+}
+
+// excused reports whether the file at path may go out as it is: a record
+// its writer allowed or a later version replaces, or anything of a
+// proposal that was dismissed or retracted, which no one will apply.
+func (ex *excuses) excused(path string) bool {
+	if ex.records[path] {
+		return true
+	}
+	if id := ex.proposalOf(path); id != "" {
+		n := ex.newest[id]
+		return n.Tombstone || n.Status == changelog.StatusDismissed
+	}
+	return false
+}
+
+// retractHint says how to retract record id, which takes a promote when
+// the retraction is written on an agent branch.
+const retractHint = "retract %s ('planq retract %s', then 'planq context promote --all', both in an agent's workspace or with --agent NAME) and push again"
+
+// refuse is the refusal of the file at path, with a hint that works for
+// what it is.
+func (ex *excuses) refuse(path string, found secrets.Finding, data []byte) error {
+	err := planqerr.New(planqerr.Refused, fmt.Sprintf("%s:%d", path, found.Line), "looks like a credential (%s); nothing was pushed", found.Rule)
+	const notOne = "; if it is not, 'planq state push --allow-secret'"
+	if id := ex.proposalOf(path); id != "" {
+		// A proposal lives on global alone: a retraction written on an
+		// agent branch would never reach it (promote carries no proposal),
+		// but a dismissal is written there.
+		if ex.newest[id].Status == changelog.StatusPending {
+			return err.WithHint("it belongs to proposal %s: if it is one, dismiss the proposal ('planq proposals dismiss %s') and push again"+notOne, id, id)
+		}
+		return err.WithHint("it belongs to proposal %s, which was applied: if it is one, it is in the code repository's history as well; rotate it, then (or if it is not one) 'planq state push --allow-secret'", id)
+	}
+	switch path {
+	case project.PlanFile:
+		return err.WithHint("if it is one, replace the plan ('planq plan set PLAN') and push again" + notOne)
+	case project.ChangelogFile:
+		// Generated from the log entries: the line names the entry.
+		if id := entryOnLine(data, found.Line); id != "" {
+			return err.WithHint("the changelog is generated from the agents' log entries: if it is one, "+retractHint+notOne, "the entry", id)
+		}
+	}
+	if r, perr := changelog.Parse(path, data); perr == nil {
+		return err.WithHint("if it is one, "+retractHint+notOne, "the record", r.ID)
+	}
+	return err.WithHint("if it is one, remove it from %s on an agent branch and promote"+notOne, path)
+}
+
+// entryOnLine is the record ID on line n (from 1) of a generated file.
+func entryOnLine(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	for _, word := range strings.Fields(lines[n-1]) {
+		if changelog.ValidID(word) {
+			return word
+		}
+	}
+	return ""
 }
 
 // ownerID names this machine's agents on a shared remote, so two people with
