@@ -47,11 +47,11 @@ func withoutCredential(url string) (masked, stripped string, has bool) {
 		return url, url, false
 	}
 	userinfo, host := authority[:at], authority[at+1:]
-	user, _, hasPassword := strings.Cut(userinfo, ":")
+	user, password, _ := strings.Cut(userinfo, ":")
 	switch {
 	case looksSecret(user):
 		return scheme + "://***@" + host + path, scheme + "://" + host + path, true
-	case hasPassword:
+	case password != "":
 		return scheme + "://" + user + ":***@" + host + path, scheme + "://" + user + "@" + host + path, true
 	}
 	return url, url, false
