@@ -25,8 +25,10 @@ func newPullCmd(env *Env) *cobra.Command {
 a fast-forward when possible, else a three-way, per-path merge that never writes
 conflict markers and never loses a record (see 'How it works' in the README).
 History that is not planq state (no planq README, no record directory) is
-refused, and so is a global that shares no history with this one, unless
---allow-unrelated says both are planq state that started apart.
+refused. So is a global that belongs to another project (the PROJECT file of
+global names its project), and one that shares no history with this one,
+unless --allow-unrelated says to merge it all the same. A global made before
+planq named its project is taken as this project's; the next push names it.
 
 --agents also fetches teammates' agent branches, read only.`,
 		Args: maxArgs(1, "one REMOTE"),
@@ -36,7 +38,7 @@ refused, and so is a global that shares no history with this one, unless
 		},
 	}
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also fetch teammates' agent branches")
-	cmd.Flags().BoolVar(&opts.allowUnrelated, "allow-unrelated", false, "merge a global that shares no history with this one")
+	cmd.Flags().BoolVar(&opts.allowUnrelated, "allow-unrelated", false, "merge a global of another project, or that shares no history with this one")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -50,6 +52,10 @@ func runPull(ctx context.Context, env *Env, opts pullOptions) error {
 			return err
 		}
 		env.Log.Info("pulled global", "remote", res.Remote, "outcome", res.Outcome, "before", short(res.Before), "after", short(res.After))
+		if res.Project == "" && res.Outcome != "empty" {
+			env.Log.Warn("the remote's global names no project (an older planq made it); taken as this project's, and named by the next push",
+				"remote", res.Remote, "project", store.Project.Config.Project)
+		}
 		for _, c := range res.Choices {
 			env.Log.Warn("changed on both sides; kept one version", "path", c.Path, "kept", short(c.Kept), "other", short(c.Other))
 		}

@@ -10,10 +10,11 @@ import (
 )
 
 type pushOptions struct {
-	remote      string
-	agents      bool
-	allowSecret bool
-	json        bool
+	remote         string
+	agents         bool
+	allowSecret    bool
+	allowUnrelated bool
+	json           bool
 }
 
 func newPushCmd(env *Env) *cobra.Command {
@@ -31,6 +32,9 @@ allowed them (--allow-secret when writing) or a later version or a retraction
 it until the proposal is dismissed ('planq proposals dismiss ID'). --allow-secret
 here publishes them anyway.
 
+A remote whose global belongs to another project (its PROJECT names another)
+is refused, as by pull; --allow-unrelated merges it first all the same.
+
 --agents also publishes this machine's agent branches, under
 refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 		Args: maxArgs(1, "one REMOTE"),
@@ -41,6 +45,7 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 	}
 	cmd.Flags().BoolVar(&opts.agents, "agents", false, "also push this machine's agent branches")
 	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "publish records even if they look like credentials")
+	cmd.Flags().BoolVar(&opts.allowUnrelated, "allow-unrelated", false, "merge first a remote global of another project or history")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
@@ -48,7 +53,7 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pushing to %s", opts.remote)
-		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret})
+		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated})
 		done()
 		if err != nil {
 			return err

@@ -56,6 +56,11 @@ const (
 	ReadmeFile = "README.md"
 	// PlanFile, on global, is the plan that drives the team's work.
 	PlanFile = "plan.md"
+	// ProjectFile, on global, names the project the state belongs to (one
+	// line): pull and push refuse another project's global. It is added by
+	// a commit of its own on top of the first commit, which every project
+	// shares, so a global made before planq wrote it shares that commit too.
+	ProjectFile = "PROJECT"
 	// ChangelogFile, on global, is generated from every agent's log entries:
 	// regenerated after promote, pull and gc, never merged.
 	ChangelogFile = "changelog.md"

@@ -147,7 +147,7 @@ func (r *Repo) WriteCommit(tree plumbing.Hash, parents []plumbing.Hash, message 
 	return r.writeCommit(tree, parents, message, r.signature())
 }
 
-// rootSignature signs the first commit of every global: the same on every
+// rootSignature signs the first commits of every global: the same on every
 // machine, so that the same skeleton makes the same commit, and two machines
 // that started planq apart still share a merge base.
 var rootSignature = signature{Name: "planq", Email: "planq@localhost", When: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

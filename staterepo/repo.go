@@ -59,10 +59,11 @@ func Open(path string) (*Repo, error) {
 }
 
 // Init creates a bare state repository at path whose global branch holds
-// files, unless one is there already. It reports whether it created anything.
-// Two processes racing here end with one repository and one global branch.
-func Init(ctx context.Context, path string, files map[string][]byte) (bool, error) {
-	return InitWith(ctx, path, func(r *Repo) error { return r.CreateGlobal(ctx, files) })
+// files, and then each of then (see CreateGlobal), unless one is there
+// already. It reports whether it created anything. Two processes racing
+// here end with one repository and one global branch.
+func Init(ctx context.Context, path string, files map[string][]byte, then ...InitialCommit) (bool, error) {
+	return InitWith(ctx, path, func(r *Repo) error { return r.CreateGlobal(ctx, files, then...) })
 }
 
 // InitWith creates a bare state repository at path and lets fill give it
@@ -153,28 +154,56 @@ func cannotWrite(dir string, err error) error {
 	return fmt.Errorf("failed to create %s: %w", dir, err)
 }
 
-// CreateGlobal gives a new repository its global branch holding files. It
-// fails with planqerr.Exists when another process made global first. The
-// first commit depends on files alone: two machines that create the same
-// skeleton apart make the same commit, and their globals share history.
-func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte) error {
+// InitialCommit is a commit a new global gets on top of its first, adding
+// Files.
+type InitialCommit struct {
+	Message string
+	Files   map[string][]byte
+}
+
+// CreateGlobal gives a new repository its global branch: a first commit
+// holding files, then a commit for each of then. It fails with
+// planqerr.Exists when another process made global first. Each commit
+// depends on what it holds alone: two machines that create the same global
+// apart make the same commits, and their globals share history.
+func (r *Repo) CreateGlobal(ctx context.Context, files map[string][]byte, then ...InitialCommit) error {
+	commit, err := r.initialCommit(plumbing.ZeroHash, "planq: initialise state repository\n", files)
+	if err != nil {
+		return err
+	}
+	for _, c := range then {
+		if commit, err = r.initialCommit(commit, c.Message, c.Files); err != nil {
+			return err
+		}
+	}
+	return r.CreateRef(ctx, project.BranchRef(project.GlobalBranch), commit, "planq: init")
+}
+
+// initialCommit adds files to parent's tree (none: an empty one) in a
+// commit signed and dated as every machine signs it.
+func (r *Repo) initialCommit(parent plumbing.Hash, message string, files map[string][]byte) (plumbing.Hash, error) {
+	base := plumbing.ZeroHash
+	var parents []plumbing.Hash
+	if !parent.IsZero() {
+		tree, err := r.TreeOf(parent)
+		if err != nil {
+			return plumbing.ZeroHash, err
+		}
+		base, parents = tree, []plumbing.Hash{parent}
+	}
 	blobs := make(map[string]plumbing.Hash, len(files))
 	for p, data := range files {
 		h, err := r.WriteBlob(data)
 		if err != nil {
-			return err
+			return plumbing.ZeroHash, err
 		}
 		blobs[p] = h
 	}
-	tree, err := r.EditTree(plumbing.ZeroHash, blobs)
+	tree, err := r.EditTree(base, blobs)
 	if err != nil {
-		return err
+		return plumbing.ZeroHash, err
 	}
-	commit, err := r.writeCommit(tree, nil, "planq: initialise state repository\n", rootSignature)
-	if err != nil {
-		return err
-	}
-	return r.CreateRef(ctx, project.BranchRef(project.GlobalBranch), commit, "planq: init")
+	return r.writeCommit(tree, parents, message, rootSignature)
 }
 
 // Tip returns the commit a branch points at.

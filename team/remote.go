@@ -129,9 +129,16 @@ func InitFromRemote(ctx context.Context, p *project.Project) (created, fetched b
 				}
 				return err // nothing is left behind
 			}
+			if name, err := ProjectOf(r, theirs); err != nil || name != "" && name != p.Config.Project {
+				if err == nil {
+					err = planqerr.New(planqerr.Refused, "remote "+DefaultRemote, "holds the global of project %q, not of this project %q; nothing was created", name, p.Config.Project).
+						WithHint("check the team remote's URL (--remote, or remote: in %s): it is another project's", project.ConfigPath)
+				}
+				return err
+			}
 			return nil
 		case planqerr.Is(ferr, planqerr.NotFound):
-			return r.CreateGlobal(ctx, changelog.Skeleton())
+			return createGlobal(ctx, r, p.Config.Project)
 		default:
 			return ferr
 		}
@@ -148,15 +155,21 @@ type PullResult struct {
 	After   string   `json:"after"`
 	Choices []Choice `json:"choices,omitempty"`
 	Agents  int      `json:"agents,omitempty"`
+	// Project is the project the remote's global names: "" when it names
+	// none (made before planq named it) or has no global.
+	Project string `json:"project,omitempty"`
 }
 
 // PullOptions choose what a pull takes.
 type PullOptions struct {
 	// Agents also fetches teammates' agent branches, read only.
 	Agents bool
-	// AllowUnrelated merges a global that shares no history with ours: two
-	// machines that each started planq before they shared a remote.
+	// AllowUnrelated merges a global that shares no history with ours (two
+	// machines that each started planq before they shared a remote), or
+	// that names another project.
 	AllowUnrelated bool
+	// pushing says the pull is a push's: its refusals name push.
+	pushing bool
 }
 
 // Pull fetches the team's global from remote and merges it into global: a
@@ -196,15 +209,36 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 	if err != nil {
 		return res, err
 	}
+	// The fetch fast-forwards global when it can: a refusal undoes that.
+	undo := func() {
+		if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == theirs && ours != before {
+			_ = repo.UpdateRefs(ctx, "planq: pull refused "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: before, Old: ours}})
+		}
+	}
 	if ok, err := IsPlanqState(repo, theirs); err != nil || !ok {
 		if err == nil {
 			err = notPlanqState(remote, theirs, repo.Path)
-			// The fetch fast-forwards global when it can: undo that.
-			if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == theirs && ours != before {
-				_ = repo.UpdateRefs(ctx, "planq: pull refused "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: before, Old: ours}})
-			}
+			undo()
 		}
 		return res, err
+	}
+	again := "planq state pull --allow-unrelated " + remote
+	if opts.pushing {
+		again = "planq state push --allow-unrelated " + remote
+	}
+	if res.Project, err = ProjectOf(repo, theirs); err != nil {
+		return res, err
+	}
+	if refusal := otherProject(store.Project, remote, res.Project, "merged", again); refusal != nil && !opts.AllowUnrelated {
+		// A global merged before (on purpose) brings nothing new.
+		taken, err := repo.IsAncestor(ctx, theirs, before)
+		if err != nil {
+			return res, err
+		}
+		if !taken {
+			undo()
+			return res, refusal
+		}
 	}
 	retry := staterepo.NewRetry(project.GlobalBranch)
 	for {
@@ -221,6 +255,12 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			return res, nil
 		case ahead && ours != before:
 			res.Outcome = "fast-forward"
+			if opts.AllowUnrelated && res.Project != store.Project.Config.Project {
+				// Another project's global, taken whole: it is ours now.
+				tip, err := nameGlobal(ctx, store)
+				res.After = tip.String()
+				return res, err
+			}
 			return res, nil
 		case ahead:
 			res.Outcome = "ahead"
@@ -230,12 +270,16 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			if _, related, err := repo.MergeBase(ctx, ours, theirs); err != nil || !related {
 				if err == nil {
 					err = planqerr.New(planqerr.Refused, "remote "+remote, "its global shares no history with this one; nothing was merged").
-						WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: planq state pull --allow-unrelated %s", remote)
+						WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: %s", again)
 				}
 				return res, err
 			}
 		}
 		commit, choices, err := mergeCommits(ctx, repo, ours, theirs, "pull "+remote, func(tree staterepo.Hash) (staterepo.Hash, error) {
+			tree, err := withProject(repo, store.Project, tree)
+			if err != nil {
+				return staterepo.ZeroHash, err
+			}
 			return withChangelog(store, tree)
 		})
 		if err != nil {
@@ -306,6 +350,9 @@ type PushOptions struct {
 	// AllowSecret publishes records that look like credentials: the person
 	// pushing says they are none.
 	AllowSecret bool
+	// AllowUnrelated merges, when the remote's global must be pulled first,
+	// one that shares no history with ours or names another project.
+	AllowUnrelated bool
 }
 
 // Push publishes global to remote, with a lease on the remote value it last
@@ -324,6 +371,10 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		return scanOutgoing(store, tip, since, also...)
 	}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
+		return res, err
+	}
+	pull := PullOptions{AllowUnrelated: opts.AllowUnrelated, pushing: true}
+	if _, err := nameGlobal(ctx, store); err != nil {
 		return res, err
 	}
 	var agentSpecs []string
@@ -370,13 +421,24 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		// The lease is what the remote had when last fetched. It must already
 		// be merged into what we push, or the push would drop a teammate's work.
 		if !lease.IsZero() {
+			// Merged or not, another project's global is not replaced
+			// unless asked.
+			if !opts.AllowUnrelated {
+				theirs, err := ProjectOf(repo, lease)
+				if err != nil {
+					return res, err
+				}
+				if err := otherProject(store.Project, remote, theirs, "pushed", "planq state push --allow-unrelated "+remote); err != nil {
+					return res, err
+				}
+			}
 			merged, err := repo.IsAncestor(ctx, lease, ours)
 			if err != nil {
 				return res, err
 			}
 			if !merged {
 				res.Pulls++
-				if _, err := Pull(ctx, store, remote, PullOptions{}); err != nil {
+				if _, err := Pull(ctx, store, remote, pull); err != nil {
 					return res, err
 				}
 				continue
@@ -399,7 +461,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 			return res, err
 		}
 		res.Pulls++
-		if _, err := Pull(ctx, store, remote, PullOptions{}); err != nil {
+		if _, err := Pull(ctx, store, remote, pull); err != nil {
 			return res, err
 		}
 	}

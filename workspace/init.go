@@ -9,10 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -56,6 +54,7 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 	var res InitResult
 	cfgPath := filepath.Join(co.Root, project.ConfigPath)
 	cfg, err := project.LoadConfig(co.Root)
+	var configBefore []byte // the config as it was, when init changes it
 	switch {
 	case err == nil:
 		if opts.Project != "" && opts.Project != cfg.Project {
@@ -68,6 +67,9 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 			return res, planqerr.New(planqerr.Exists, cfgPath, "already names the team remote %s", cfg.Remote).
 				WithHint("replace it: planq state remote add origin %s --replace", opts.Remote)
 		default:
+			if configBefore, err = os.ReadFile(cfgPath); err != nil {
+				return res, fmt.Errorf("failed to read %s: %w", cfgPath, err)
+			}
 			cfg.Remote = opts.Remote
 			if err := project.SaveConfig(co.Root, cfg); err != nil {
 				return res, err
@@ -104,10 +106,15 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 		return res, err
 	}
 	res.State, err = InitState(ctx, p)
-	if err != nil && res.WroteConfig {
-		// Nothing half-made: without a state repository the config goes too.
+	// Nothing half-made: without a state repository the config goes too,
+	// or goes back to what it was.
+	switch {
+	case err != nil && res.WroteConfig:
 		_ = os.Remove(cfgPath)
 		res.WroteConfig = false
+	case err != nil && res.SetRemote:
+		_ = os.WriteFile(cfgPath, configBefore, 0o644)
+		res.SetRemote = false
 	}
 	return res, err
 }
@@ -136,7 +143,7 @@ func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
 	if p.Config.Remote != "" {
 		res.Created, res.Fetched, err = team.InitFromRemote(ctx, p)
 	} else {
-		res.Created, err = staterepo.Init(ctx, p.StateRepo(), changelog.Skeleton())
+		res.Created, err = team.InitGlobal(ctx, p.StateRepo(), p.Config.Project)
 	}
 	if err != nil {
 		return res, err
