@@ -254,3 +254,41 @@ func TestGlobalWritesAreCheckedAsAgentRecordsAre(t *testing.T) {
 		}
 	}
 }
+
+// A record written before credentials were refused on global must still be
+// retired: its next version may carry the credential it had, and no other.
+func TestANewVersionMayCarryACredentialItsPredecessorHad(t *testing.T) {
+	ctx := context.Background()
+	p := testproject.New(t, nil)
+	const key = "AKIA2E0A8F3B244C9986"
+	w, err := p.Agent.Note(ctx, "deploy key "+key, "", "claude", agent.WriteOptions{AllowSecret: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := p.Store.Records.All(changelog.KindNote)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var old *changelog.Record
+	for _, r := range set.Records {
+		if r.ID == w.Written[0].ID {
+			old = r
+		}
+	}
+	if old == nil {
+		t.Fatal("the note written is not read back")
+	}
+	now := time.Now().UTC()
+	same := NoteState(old, changelog.StatusDismissed, "lead", now)
+	same.AllowSecret = false // as a writer that never allowed one would write it
+	if _, err := team.CommitGlobal(ctx, p.Store, team.GlobalChange{Records: []*changelog.Record{same}, Message: "dismiss"}); err != nil {
+		t.Fatalf("the next state of a record holding a credential it had: %v", err)
+	}
+	more := NoteState(old, changelog.StatusDismissed, "lead", now.Add(time.Second))
+	more.AllowSecret = false
+	more.Body += " and ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
+	_, err = team.CommitGlobal(ctx, p.Store, team.GlobalChange{Records: []*changelog.Record{more}, Message: "dismiss"})
+	if !planqerr.Is(err, planqerr.Refused) {
+		t.Fatalf("a version adding a credential: got %v, want it refused", err)
+	}
+}

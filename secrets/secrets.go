@@ -13,6 +13,8 @@ type Finding struct {
 	Rule string
 	// Line is the 1-based line it was found on.
 	Line int
+	// Text is what matched: the credential itself, never to be shown.
+	Text string
 }
 
 type rule struct {
@@ -46,7 +48,7 @@ func Scan(text string) []Finding {
 	var found []Finding
 	for _, r := range rules() {
 		for _, loc := range r.re.FindAllStringIndex(text, -1) {
-			found = append(found, Finding{Rule: r.name, Line: 1 + strings.Count(text[:loc[0]], "\n")})
+			found = append(found, Finding{Rule: r.name, Line: 1 + strings.Count(text[:loc[0]], "\n"), Text: text[loc[0]:loc[1]]})
 		}
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].Line < found[j].Line })

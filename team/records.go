@@ -8,6 +8,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/secrets"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -59,7 +60,13 @@ func CommitGlobal(ctx context.Context, store *agent.Store, c GlobalChange) (stat
 		if err != nil {
 			return staterepo.ZeroHash, err
 		}
-		if err := agent.Guard(string(r.Kind)+" "+r.ID, data, agent.WriteOptions{AllowSecret: r.AllowSecret}); err != nil {
+		allow := r.AllowSecret
+		if !allow && r.Supersedes != "" {
+			if allow, err = carriesNoNewCredential(store, r, data); err != nil {
+				return staterepo.ZeroHash, err
+			}
+		}
+		if err := agent.Guard(string(r.Kind)+" "+r.ID, data, agent.WriteOptions{AllowSecret: allow}); err != nil {
 			return staterepo.ZeroHash, err
 		}
 		r.Path = changelog.RecordPath(r)
@@ -79,4 +86,40 @@ func CommitGlobal(ctx context.Context, store *agent.Store, c GlobalChange) (stat
 		}
 		return store.Repo.EditTree(tree, edits)
 	})
+}
+
+// carriesNoNewCredential tells whether every credential in data, the next
+// version of a record, was in the version it supersedes already. A new
+// state of a record written before credentials were refused (a proposal
+// dismissed) adds nothing a push would publish, and refusing it would leave
+// no way to retire the record; a credential it adds is refused as ever.
+func carriesNoNewCredential(store *agent.Store, r *changelog.Record, data []byte) (bool, error) {
+	found := secrets.Scan(string(data))
+	if len(found) == 0 {
+		return false, nil
+	}
+	set, err := store.Records.All(r.Kind)
+	if err != nil {
+		return false, err
+	}
+	for _, old := range set.Records {
+		if old.ID != r.Supersedes {
+			continue
+		}
+		was, err := changelog.Render(old)
+		if err != nil {
+			return false, err
+		}
+		had := map[string]bool{}
+		for _, f := range secrets.Scan(string(was)) {
+			had[f.Text] = true
+		}
+		for _, f := range found {
+			if !had[f.Text] {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	return false, nil
 }
