@@ -32,36 +32,11 @@ func InitialNotes() map[string][]byte {
 	}
 }
 
-// Scratch returns the agent's scratch notes: as on disk when the agent is
-// mounted (an agent may edit the file by hand), else as committed.
-func (a *Agent) Scratch() (string, error) { return a.readNote(ScratchFile) }
+// Scratch returns the agent's scratch notes (see readmodel.Handle.Scratch).
+func (a *Agent) Scratch() (string, error) { return a.store.Scratch(a.Ref) }
 
 // Focus returns the agent's current focus, without the file's heading.
-func (a *Agent) Focus() (string, error) {
-	text, err := a.readNote(FocusFile)
-	return strings.TrimSpace(strings.TrimPrefix(text, strings.TrimSpace(focusHeader))), err
-}
-
-func (a *Agent) readNote(name string) (string, error) {
-	if a.Dir != "" && !a.store.Records.Pinned() {
-		data, err := os.ReadFile(filepath.Join(a.Dir, name))
-		if err == nil || !errors.Is(err, os.ErrNotExist) {
-			return string(data), err
-		}
-	}
-	tip, err := a.store.Records.Tip(a.Branch)
-	if planqerr.Is(err, planqerr.NotFound) && a.store.Records.Pinned() {
-		return "", nil // the agent did not exist yet
-	}
-	if err != nil {
-		return "", err
-	}
-	data, err := a.store.Records.FileAt(tip, name)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", nil
-	}
-	return string(data), err
-}
+func (a *Agent) Focus() (string, error) { return a.store.Focus(a.Ref) }
 
 // SetScratch replaces the scratch notes.
 func (a *Agent) SetScratch(ctx context.Context, text string, opts WriteOptions) (Written, error) {

@@ -5,36 +5,22 @@ import (
 
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/staterepo"
 )
 
-// Store is a project's state repository opened for reading and writing records.
+// Store is a project's state repository opened for writing records. It
+// holds the project's read handle: what a writer reads first (a duplicate,
+// an acknowledgement) goes through the same record cache as every reader,
+// and a reader needs only the handle.
 type Store struct {
-	Project *project.Project
-	Repo    *staterepo.Repo
-	// Records reads the records, through the project's record cache.
-	Records *readmodel.Reader
+	*readmodel.Handle
 }
 
 // OpenStore opens the project's state repository and its record cache. Its
 // reader reports its builds from git to the readmodel.Progress ctx carries.
 func OpenStore(ctx context.Context, p *project.Project) (*Store, error) {
-	// Before Open: a missing repository's own error would send the user to
-	// 'planq init', which must not make a new one over an agent's history.
-	if err := staterepo.CheckMounts(p); err != nil {
-		return nil, err
-	}
-	repo, err := staterepo.Open(p.StateRepo())
+	h, err := readmodel.OpenHandle(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	rd := readmodel.Open(repo, p.CacheDir())
-	rd.ReportBuilds(readmodel.ProgressOf(ctx))
-	return &Store{Project: p, Repo: repo, Records: rd}, nil
+	return &Store{Handle: h}, nil
 }
-
-// Close saves what the record cache learned. Losing it costs only time.
-func (s *Store) Close() error { return s.Records.Close() }
-
-// AgentNames lists the agents that have a branch, sorted.
-func (s *Store) AgentNames() ([]string, error) { return s.Records.AgentNames() }

@@ -2,7 +2,6 @@ package agent
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,44 +10,15 @@ import (
 
 	"github.com/google/renameio/v2"
 
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
-// NoteUses records that the agent was shown the records ids (a search hit,
-// a get, what prime gave it): one line appended to its journal outside git,
-// no commit and no lock, so a read stays a read. The agent's next commit
+// NoteUses records that the agent was shown the records ids (see
+// readmodel.Handle.NoteUses): a read stays a read. The agent's next commit
 // carries them into its uses file (flushUses), and promote carries that to
 // the team.
-func (a *Agent) NoteUses(ids []string) error {
-	var keep []string
-	for _, id := range ids {
-		if changelog.ValidID(id) {
-			keep = append(keep, id)
-		}
-	}
-	if len(keep) == 0 || a.store.Project == nil {
-		return nil
-	}
-	path := a.store.Project.UsesJournal(a.Name)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("failed to note uses: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return fmt.Errorf("failed to note uses: %w", err)
-	}
-	// One write of one line: appends of concurrent readers never interleave.
-	_, err = f.WriteString(now().Format(time.RFC3339) + "\t" + strings.Join(keep, " ") + "\n")
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("failed to note uses: %w", err)
-	}
-	return nil
-}
+func (a *Agent) NoteUses(ids []string) error { return a.store.NoteUses(a.Ref, ids) }
 
 // flushUses folds the journal of noted uses into the agent's uses file in
 // its worktree, for the commit being made to carry: it returns the file's
@@ -107,9 +77,4 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 
 // NoteUse records that the agent read the file at p, if p is a record (see
 // NoteUses).
-func (a *Agent) NoteUse(p string) error {
-	if id := changelog.IDOfPath(p); id != "" {
-		return a.NoteUses([]string{id})
-	}
-	return nil
-}
+func (a *Agent) NoteUse(p string) error { return a.store.NoteUse(a.Ref, p) }

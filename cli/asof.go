@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // asOfFlag is --as-of: a reading command shows the memory as it was then,
@@ -16,13 +16,13 @@ func (f *asOfFlag) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.spec, "as-of", "", "show the memory as it was at `DATE|COMMIT` (2026-11-02: the end of that day, UTC; or a time, or a commit of the state repository)")
 }
 
-// pin points the store's reads at the moment asked for, if one was, and
+// pin points the handle's reads at the moment asked for, if one was, and
 // says on stderr which commit of global that is.
-func (f asOfFlag) pin(ctx context.Context, env *Env, store *agent.Store) error {
+func (f asOfFlag) pin(ctx context.Context, env *Env, h *readmodel.Handle) error {
 	if f.spec == "" {
 		return nil
 	}
-	at, err := store.Records.PinAsOf(ctx, f.spec)
+	at, err := h.Records.PinAsOf(ctx, f.spec)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 func newContextCmd(env *Env) *cobra.Command {
@@ -48,27 +49,28 @@ decisions, its recent learnings, the pending handoff and the code branch.
 }
 
 func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	if err := opts.asOf.pin(ctx, env, store); err != nil {
-		return err
-	}
-	s, err := prime.BuildSummary(a)
-	if err != nil {
-		return err
-	}
-	if opts.json {
-		err = env.writeJSON(s)
-	} else {
-		err = printSummary(env, s)
-	}
-	if err != nil {
-		return err
-	}
-	return reportProblems(s.Problems)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		a, err := h.Resolve(opts.agent)
+		if err != nil {
+			return err
+		}
+		if err := opts.asOf.pin(ctx, env, h); err != nil {
+			return err
+		}
+		s, err := prime.BuildSummary(h, a)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			err = env.writeJSON(s)
+		} else {
+			err = printSummary(env, s)
+		}
+		if err != nil {
+			return err
+		}
+		return reportProblems(s.Problems)
+	})
 }
 
 func printSummary(env *Env, s *prime.Summary) error {

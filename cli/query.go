@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
@@ -99,11 +98,11 @@ func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
 	if err != nil {
 		return err
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		if err := opts.asOf.pin(ctx, env, store); err != nil {
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		if err := opts.asOf.pin(ctx, env, h); err != nil {
 			return err
 		}
-		recs, domains, problems, err := store.Records.Learnings(filter)
+		recs, domains, problems, err := h.Records.Learnings(filter)
 		if err != nil {
 			return err
 		}

@@ -236,8 +236,11 @@ func (e *Env) openAgent(ctx context.Context, name string) (*agent.Store, *agent.
 }
 
 // closeStore saves the store's cache; a failure there costs only speed.
-func (e *Env) closeStore(s *agent.Store) {
-	if err := s.Close(); err != nil {
+func (e *Env) closeStore(s *agent.Store) { e.closeHandle(s.Handle) }
+
+// closeHandle saves the record cache; a failure there costs only speed.
+func (e *Env) closeHandle(h *readmodel.Handle) {
+	if err := h.Close(); err != nil {
 		e.Log.Debug("record cache not saved", "err", err)
 	}
 }

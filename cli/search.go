@@ -89,7 +89,7 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		return err
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
-		if err := opts.asOf.pin(ctx, env, store); err != nil {
+		if err := opts.asOf.pin(ctx, env, store.Handle); err != nil {
 			return err
 		}
 		q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{

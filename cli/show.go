@@ -56,7 +56,7 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 			WithHint("an id reads pq- and hex digits, as search and log show it; 'planq search WORDS' finds one")
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
-		if err := opts.asOf.pin(ctx, env, store); err != nil {
+		if err := opts.asOf.pin(ctx, env, store.Handle); err != nil {
 			return err
 		}
 		versions, err := store.Records.History(opts.id, opts.history)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -34,6 +35,21 @@ func withStore(ctx context.Context, env *Env, fn func(*agent.Store) error) error
 	}
 	defer env.closeStore(store)
 	return fn(store)
+}
+
+// withHandle runs fn with the project opened to read, closing it after: a
+// reading command needs no writer.
+func withHandle(ctx context.Context, env *Env, fn func(*readmodel.Handle) error) error {
+	p, err := env.project()
+	if err != nil {
+		return err
+	}
+	h, err := readmodel.OpenHandle(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer env.closeHandle(h)
+	return fn(h)
 }
 
 func newStateInitCmd(env *Env) *cobra.Command {

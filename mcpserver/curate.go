@@ -5,8 +5,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type curateIn struct{ agentArg }
@@ -17,7 +17,7 @@ func (s *Server) registerCurate(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_curate", Annotations: readOnly,
 		Description: "When asked to curate: every raw note of every agent, the project's instruction files as they are, the rules, and how to answer with a proposal."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in curateIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) {
+			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) {
 				p, err := curation.BuildPacket(s.store, s.store.Project.Workspace)
 				if err != nil {
 					return "", err

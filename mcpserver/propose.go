@@ -6,8 +6,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type proposeIn struct {
@@ -25,7 +25,7 @@ func (s *Server) registerPropose(srv *mcp.Server) {
 		Description: "Answer planq_curate with one proposal: the instruction files as they should read (only additions), a summary, the notes used and the notes discarded with why. A person reviews it."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
-			return s.call(in.Agent, true, func(a *agent.Agent) (string, error) {
+			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
 				rec, err := curation.Propose(ctx, s.store, s.store.Project.Workspace, a.Name, curation.Proposal{ProposedFiles: in.ProposedFiles,
 					DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded})
 				if err != nil {

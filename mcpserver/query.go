@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
@@ -29,7 +28,7 @@ func (s *Server) registerQuery(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 		Description: "The team's learnings of one or more domains (or all), ranked as the session context ranks them: read a domain's expertise before you work in it.",
 		InputSchema: schemaFor[queryIn](enums{"types": values(changelog.KindLearning.Spec().Types), "classifications": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(*agent.Agent) (string, error) { return s.query(ctx, in) })
+			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) { return s.query(ctx, in) })
 		})
 }
 

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -42,16 +41,16 @@ func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, and before you start a task, search. Pass the question as query and two or three other phrasings as queries, including identifiers you expect the record to hold. Results: path:lines, kind, writer, date, and the lines that matched.",
 		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": values(readmodel.Scopes)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.search(ctx, a, in) })
+			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.search(ctx, a, in) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: readOnly,
 		Description: "Read lines of one record file from the state repository."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) { return s.get(ctx, a, in) })
+			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.get(ctx, a, in) })
 		})
 }
 
-func (s *Server) search(ctx context.Context, a *agent.Agent, in searchIn) (string, error) {
+func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (string, error) {
 	if in.Limit < 0 || in.Limit > readmodel.MaxSearchLimit {
 		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, readmodel.MaxSearchLimit).
 			WithHint("pass limit 1 to %d, or leave it out for %d", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
@@ -84,7 +83,7 @@ func (s *Server) search(ctx context.Context, a *agent.Agent, in searchIn) (strin
 		for i, h := range res.Hits {
 			ids[i] = h.ID
 		}
-		_ = a.NoteUses(ids) // uses only keep records fresh: a read never fails for one
+		_ = s.store.NoteUses(a, ids) // uses only keep records fresh: a read never fails for one
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d records match", res.Total)
@@ -121,13 +120,13 @@ func checkDomains(domains []string) error {
 	return nil
 }
 
-func (s *Server) get(ctx context.Context, a *agent.Agent, in getIn) (string, error) {
+func (s *Server) get(ctx context.Context, a readmodel.Ref, in getIn) (string, error) {
 	ex, err := s.store.Records.Get(in.Path, in.From, in.To, a.Branch)
 	if err != nil {
 		return "", err
 	}
 	if a.Dir != "" {
-		_ = a.NoteUse(ex.Path) // uses only keep records fresh: a read never fails for one
+		_ = s.store.NoteUse(a, ex.Path) // uses only keep records fresh: a read never fails for one
 	}
 	s.store.Records.MarkExcerpt(ctx, s.store.Project.Root, &ex)
 	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", ex.Path, ex.From, ex.To, ex.Lines, ex.Text)

@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Server is planq's MCP server for one project.
@@ -77,29 +77,35 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 // withAgent runs fn for the named agent (or the one mounted in the project
 // directory), holding the server's lock.
 func (s *Server) withAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
-	return s.call(name, false, fn)
+	return s.call(func() (string, error) {
+		a, err := s.store.Resolve(name)
+		if err != nil {
+			return "", err
+		}
+		return fn(a)
+	})
 }
 
-// readAgent is withAgent for tools that only read: where no agent is
-// mounted they read the team's memory (global).
-func (s *Server) readAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
-	return s.call(name, true, fn)
+// readAgent is withAgent for tools that read, through the project's read
+// handle: where no agent is named or mounted they read the team's memory
+// (global).
+func (s *Server) readAgent(name string, fn func(readmodel.Ref) (string, error)) (*mcp.CallToolResult, any, error) {
+	return s.call(func() (string, error) {
+		r, err := s.store.Reader(name) // the store's read handle
+		if err != nil {
+			return "", err
+		}
+		return fn(r)
+	})
 }
 
-func (s *Server) call(name string, readOnly bool, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
+func (s *Server) call(fn func() (string, error)) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.store == nil {
 		return nil, nil, toolError(s.unavailable)
 	}
-	a, err := s.store.Resolve(name)
-	if err != nil && readOnly && name == "" && planqerr.Is(err, planqerr.NotFound) {
-		a, err = s.store.Global(), nil
-	}
-	if err != nil {
-		return nil, nil, toolError(err)
-	}
-	text, err := fn(a)
+	text, err := fn()
 	if err != nil {
 		return nil, nil, toolError(err)
 	}

@@ -87,8 +87,8 @@ func (s *Server) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_context", Annotations: readOnly,
 		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions, and the team's learnings. Call at the start of work and after a compaction."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				sum, err := prime.BuildSummary(a)
+			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
+				sum, err := prime.BuildSummary(s.store.Handle, a)
 				if err != nil {
 					return "", err
 				}

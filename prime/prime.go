@@ -91,17 +91,16 @@ var sectionOrder = []string{
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
-// Build assembles the document for agent a.
-func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error) {
+// Build assembles the document for a, an agent or global, read from store.
+func Build(ctx context.Context, store *agent.Store, a readmodel.Ref, opts Options) (*Document, error) {
 	if opts.Role == "" {
 		opts.Role = RoleAgent
 	}
 	if opts.Source == "" {
 		opts.Source = SourceStartup
 	}
-	store := a.Store()
 	doc := &Document{Project: store.Project.Config.Project, Agent: a.Name, Role: opts.Role, Source: opts.Source}
-	s, err := buildSummary(a, readmodel.MaxTeamLearnings)
+	s, err := buildSummary(store.Handle, a, readmodel.MaxTeamLearnings)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +148,7 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 			shown = append(shown, r)
 		}
 	}
-	stale := readmodel.CheckAnchors(ctx, codeDir(a), shown)
+	stale := readmodel.CheckAnchors(ctx, codeDir(store.Handle, a), shown)
 	for _, h := range hits {
 		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
 			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
@@ -181,7 +180,7 @@ func Build(ctx context.Context, a *agent.Agent, opts Options) (*Document, error)
 		if err := domainItems(ctx, store, add); err != nil {
 			return nil, err
 		}
-		if err := proposalItems(ctx, store, codeDir(a), add); err != nil {
+		if err := proposalItems(ctx, store, codeDir(store.Handle, a), add); err != nil {
 			return nil, err
 		}
 		for _, r := range shown {
@@ -276,11 +275,11 @@ func withMark(mark string) string {
 
 // codeDir is the code checkout whose files the agent's records cite: its
 // workspace, or (global, read from a lead's checkout) the project's.
-func codeDir(a *agent.Agent) string {
+func codeDir(h *readmodel.Handle, a readmodel.Ref) string {
 	if a.Workspace != "" {
 		return a.Workspace
 	}
-	return a.Store().Project.Root
+	return h.Project.Root
 }
 
 // maxRelevant is how many records the task's search shows.

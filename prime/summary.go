@@ -1,9 +1,9 @@
 package prime
 
 import (
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Summary is what an agent needs to pick up its work: `planq context show`
@@ -36,20 +36,22 @@ type Summary struct {
 	Problems []string `json:"problems,omitempty"`
 }
 
-// BuildSummary assembles the summary for agent a. Team is left empty: of
-// global's learnings, the summary shows the first few (TeamLearnings).
-func BuildSummary(a *agent.Agent) (*Summary, error) { return buildSummary(a, 0) }
+// BuildSummary assembles the summary for a, an agent or global, read
+// through h. Team is left empty: of global's learnings, the summary shows
+// the first few (TeamLearnings).
+func BuildSummary(h *readmodel.Handle, a readmodel.Ref) (*Summary, error) {
+	return buildSummary(h, a, 0)
+}
 
 // buildSummary assembles the summary with the first team learnings of
 // global, ranked, in Team.
-func buildSummary(a *agent.Agent, team int) (*Summary, error) {
-	store := a.Store()
+func buildSummary(store *readmodel.Handle, a readmodel.Ref, team int) (*Summary, error) {
 	s := &Summary{Project: store.Project.Config.Project, Agent: a.Name, Branch: a.Branch, AgentDir: a.Dir}
 	var err error
-	if s.Focus, err = a.Focus(); err != nil {
+	if s.Focus, err = store.Focus(a); err != nil {
 		return nil, err
 	}
-	if s.Scratch, err = a.Scratch(); err != nil {
+	if s.Scratch, err = store.Scratch(a); err != nil {
 		return nil, err
 	}
 	if a.Workspace != "" {
@@ -57,7 +59,7 @@ func buildSummary(a *agent.Agent, team int) (*Summary, error) {
 			return nil, err
 		}
 		if s.Code.Branch != "" {
-			if s.BranchContext, _, err = a.BranchContext(s.Code.Branch); err != nil {
+			if s.BranchContext, _, err = store.BranchContext(a, s.Code.Branch); err != nil {
 				s.Problems = append(s.Problems, err.Error())
 			}
 		}

@@ -206,7 +206,7 @@ func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
 	if p.Agents, err = team.AwaitingPromotion(r.Context(), s.store); err != nil {
 		return p, err
 	}
-	set, err := s.store.Records.All(changelog.KindLearning, changelog.KindDecision)
+	set, err := s.read.Records.All(changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return p, err
 	}
@@ -242,7 +242,7 @@ func (s *Server) promote(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) statusOf(r *http.Request) ([]readmodel.DomainStatus, error) {
-	domains, _, err := s.store.Records.Status(r.Context(), s.Now(), readmodel.ShelfLivesOf(s.store.Project.Config.ShelfLife), "")
+	domains, _, err := s.read.Records.Status(r.Context(), s.Now(), readmodel.ShelfLivesOf(s.read.Project.Config.ShelfLife), "")
 	return domains, err
 }
 

@@ -74,7 +74,7 @@ type pageData struct {
 // and the charts.
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	d := pageData{Project: s.store.Project.Config.Project, API: s.projectPath(), Query: map[string]string{},
+	d := pageData{Project: s.read.Project.Config.Project, API: s.projectPath(), Query: map[string]string{},
 		States: changelog.KindNote.Spec().Statuses, Types: changelog.KindNote.Spec().Types}
 	q := r.URL.Query()
 	for _, key := range []string{"agent", "workspace", "type", "state", "since", "until"} {
@@ -107,7 +107,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		fail(err)
 		return
 	}
-	if d.Agents, err = s.store.AgentNames(); err != nil {
+	if d.Agents, err = s.read.AgentNames(); err != nil {
 		fail(err)
 		return
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // cookieName holds the token once the page was opened with it.
@@ -21,6 +22,9 @@ const cookieName = "planq_token"
 
 // Server is one run of the review page for one project.
 type Server struct {
+	// read is what the page shows, read without a writer; store writes
+	// what a person decides (apply, dismiss, promote).
+	read     *readmodel.Handle
 	store    *agent.Store
 	codeRoot string
 	who      string
@@ -45,7 +49,7 @@ func New(store *agent.Store, codeRoot, who string) (*Server, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("failed to draw a token: %w", err)
 	}
-	s := &Server{store: store, codeRoot: codeRoot, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux(), Now: time.Now}
+	s := &Server{read: store.Handle, store: store, codeRoot: codeRoot, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux(), Now: time.Now}
 	s.routes()
 	return s, nil
 }
@@ -146,8 +150,8 @@ func (s *Server) routes() {
 // project answers 404 for another project's path.
 func (s *Server) project(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if name := r.PathValue("project"); name != s.store.Project.Config.Project {
-			writeError(w, http.StatusNotFound, fmt.Errorf("no project %q here; this page serves %s", name, s.store.Project.Config.Project))
+		if name := r.PathValue("project"); name != s.read.Project.Config.Project {
+			writeError(w, http.StatusNotFound, fmt.Errorf("no project %q here; this page serves %s", name, s.read.Project.Config.Project))
 			return
 		}
 		h(w, r)
@@ -156,5 +160,5 @@ func (s *Server) project(h http.HandlerFunc) http.HandlerFunc {
 
 // projectPath is the API's root for this project.
 func (s *Server) projectPath() string {
-	return "/api/learnings/" + url.PathEscape(s.store.Project.Config.Project)
+	return "/api/learnings/" + url.PathEscape(s.read.Project.Config.Project)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -47,7 +48,7 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 		}
 		opts.Preview = true
 	}
-	a, err := store.Resolve(opts.Agent)
+	a, err := store.Handle.Resolve(opts.Agent)
 	if err != nil {
 		// Where no agent is mounted (a lead's main checkout, say), the
 		// session still gets the team's memory, read only.
@@ -56,7 +57,7 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 		}
 		a = store.Global()
 	}
-	doc, err := prime.Build(ctx, a, prime.Options{Role: opts.Role, Source: opts.Source})
+	doc, err := prime.Build(ctx, store, a, prime.Options{Role: opts.Role, Source: opts.Source})
 	if err != nil {
 		return "", nil, err
 	}
@@ -66,7 +67,7 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 	}
 	out, err := prime.Fit(doc, opts.Format, opts.Budget, tmpl)
 	if err == nil && !opts.Preview && a.Branch != project.GlobalBranch {
-		_ = a.NoteUses(doc.Shown()) // uses only keep records fresh: never fail a session start for one
+		_ = store.NoteUses(a, doc.Shown()) // uses only keep records fresh: never fail a session start for one
 	}
 	return out, doc, err
 }
@@ -171,20 +172,20 @@ type BranchNote struct {
 // workspace has checked out, as its agent sees it (global's where no agent
 // is mounted); nil when the checkout is detached or the branch has none.
 func BranchSwitched(ctx context.Context, p *project.Project) (*BranchNote, error) {
-	store, err := agent.OpenStore(ctx, p)
+	h, err := readmodel.OpenHandle(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = store.Close() }()
+	defer func() { _ = h.Close() }()
 	code, err := staterepo.CodeHead(p.Workspace)
 	if err != nil || code.Branch == "" {
 		return nil, err
 	}
-	a, err := store.Resolve("")
+	a, err := h.Resolve("")
 	if err != nil {
-		a = store.Global()
+		a = h.Global()
 	}
-	c, source, err := a.BranchContext(code.Branch)
+	c, source, err := h.BranchContext(a, code.Branch)
 	if err != nil || c == nil {
 		return nil, err
 	}
