@@ -26,6 +26,14 @@ func (f asOfFlag) pin(ctx context.Context, env *Env, h *readmodel.Handle) error 
 	if err != nil {
 		return err
 	}
-	env.Log.Info("reading the memory as of "+at.Time.Format("2006-01-02 15:04:05Z07:00"), "global", short(at.Global))
+	f.report(env, at)
 	return nil
+}
+
+// report says on stderr which moment a read was pinned to, if it was.
+func (f asOfFlag) report(env *Env, at readmodel.AsOf) {
+	if f.spec == "" || at.Time.IsZero() {
+		return
+	}
+	env.Log.Info("reading the memory as of "+at.Time.Format("2006-01-02 15:04:05Z07:00"), "global", short(at.Global))
 }

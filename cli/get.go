@@ -6,10 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type getOptions struct {
@@ -53,80 +51,57 @@ Nothing outside the state repository is read.
 }
 
 func runGet(ctx context.Context, env *Env, opts getOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		var first []string
-		var reader *agent.Agent
-		switch a, err := store.Resolve(opts.agent); {
-		case err == nil:
-			first, reader = []string{a.Branch}, a
-		case opts.agent != "" || !planqerr.Is(err, planqerr.NotFound):
-			return err
+	req := session.GetRequest{Ref: opts.ref}
+	if opts.lines != "" {
+		var ok bool
+		if req.From, req.To, ok = readmodel.ParseLines(opts.lines); !ok {
+			return usagef("--lines %q: expects A-B, like 5-9, or one line number", opts.lines)
 		}
-		path, from, to, err := store.Records.Locate(opts.ref)
+	}
+	if opts.from > 0 {
+		req.From = opts.from
+	}
+	if opts.to > 0 {
+		req.To = opts.to
+	}
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		reader, err := h.Reader(opts.agent)
 		if err != nil {
 			return err
 		}
-		if opts.lines != "" {
-			var ok bool
-			if from, to, ok = readmodel.ParseLines(opts.lines); !ok {
-				return usagef("--lines %q: expects A-B, like 5-9, or one line number", opts.lines)
-			}
-		}
-		if opts.from > 0 {
-			from = opts.from
-		}
-		if opts.to > 0 {
-			to = opts.to
-		}
-		ex, err := store.Records.Get(path, from, to, first...)
+		got, err := session.Get(ctx, h, reader, req)
 		if err != nil {
 			return err
 		}
-		if reader != nil && reader.Dir != "" {
-			noteUses(env, reader.NoteUse(ex.Path))
-		}
-		store.Records.MarkExcerpt(ctx, store.Project.Root, &ex)
-		state, err := recordState(store, ex.Path)
-		if err != nil {
-			return err
-		}
+		noteUses(env, got.Unnoted)
 		if opts.json {
 			return env.writeJSON(struct {
 				readmodel.Excerpt
 				SupersededBy string `json:"superseded_by,omitempty"`
 				Retracted    bool   `json:"retracted,omitempty"`
-			}{ex, state.SupersededBy, state.Retracted})
+			}{got.Excerpt, got.SupersededBy, got.Retracted})
 		}
-		switch {
-		case state.Retracted:
-			env.printf("(retracted by %s: search, query and context no longer show it)\n", state.SupersededBy)
-		case state.SupersededBy != "":
-			env.printf("(superseded by %s: 'planq get %s' reads the newer version)\n", state.SupersededBy, state.SupersededBy)
-		}
-		for i, line := range strings.Split(ex.Text, "\n") {
-			env.printf("%5d  %s\n", ex.From+i, line)
-		}
-		if len(ex.Stale) > 0 {
-			env.printf("(may be stale: %s)\n", strings.Join(ex.Stale, "; "))
-		}
-		if ex.More() {
-			env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", ex.Path, ex.To+1, min(ex.Lines, ex.To+readmodel.DefaultGetLines), ex.Lines)
-		}
+		printExcerpt(env, got)
 		return nil
 	})
 }
 
-// recordState says whether the record at p was superseded or retracted, as
-// show says it; the zero Version for a file that is no record (scratch.md,
-// a branch context).
-func recordState(store *agent.Store, p string) (readmodel.Version, error) {
-	id := changelog.IDOfPath(p)
-	if id == "" {
-		return readmodel.Version{}, nil
+// printExcerpt prints the lines read, numbered, after what became of the
+// record and before the command that reads on.
+func printExcerpt(env *Env, got session.Got) {
+	switch {
+	case got.Retracted:
+		env.printf("(retracted by %s: search, query and context no longer show it)\n", got.SupersededBy)
+	case got.SupersededBy != "":
+		env.printf("(superseded by %s: 'planq get %s' reads the newer version)\n", got.SupersededBy, got.SupersededBy)
 	}
-	versions, err := store.Records.History(id, false)
-	if err != nil {
-		return readmodel.Version{}, err
+	for i, line := range strings.Split(got.Text, "\n") {
+		env.printf("%5d  %s\n", got.From+i, line)
 	}
-	return versions[0], nil
+	if len(got.Stale) > 0 {
+		env.printf("(may be stale: %s)\n", strings.Join(got.Stale, "; "))
+	}
+	if got.More() {
+		env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", got.Path, got.To+1, min(got.Lines, got.To+readmodel.DefaultGetLines), got.Lines)
+	}
 }

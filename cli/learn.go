@@ -91,8 +91,14 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	if err != nil {
 		return err
 	}
-	if opts.force {
-		return writeRecord(ctx, env, opts.writeFlags, rec)
+	store, a, err := env.openAgent(ctx, opts.agent)
+	if err != nil {
+		return err
 	}
-	return writeRecordChecked(ctx, env, opts.writeFlags, rec, func(a *agent.Agent) error { return a.CheckDomainRoom(rec.Domain) })
+	defer env.closeStore(store)
+	w, err := a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: agent.WriteOptions{AllowSecret: opts.allowSecret}, Force: opts.force})
+	if err != nil {
+		return err
+	}
+	return reportWritten(env, opts.writeFlags, w)
 }

@@ -28,22 +28,11 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 // writeRecord commits rec for the resolved agent and reports it: the ID on
 // stdout (or JSON), and one line on stderr saying what changed.
 func writeRecord(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record) error {
-	return writeRecordChecked(ctx, env, flags, rec, nil)
-}
-
-// writeRecordChecked is writeRecord that first asks check (when there is
-// one) whether the agent may write rec.
-func writeRecordChecked(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record, check func(*agent.Agent) error) error {
 	store, a, err := env.openAgent(ctx, flags.agent)
 	if err != nil {
 		return err
 	}
 	defer env.closeStore(store)
-	if check != nil {
-		if err := check(a); err != nil {
-			return err
-		}
-	}
 	w, err := a.Write(ctx, rec, agent.WriteOptions{AllowSecret: flags.allowSecret})
 	if err != nil {
 		return err

@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -84,88 +82,69 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	if err := checkSearchFlags(opts); err != nil {
 		return err
 	}
-	since, err := readmodel.ParseSince(opts.since, time.Now())
-	if err != nil {
-		return err
-	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		if err := opts.asOf.pin(ctx, env, store.Handle); err != nil {
-			return err
-		}
-		q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
-			Domains: splitList(opts.domains), Agents: splitList(opts.agents), Since: since, AllVersions: opts.allVersions}}
-		for _, k := range splitList(opts.kinds) {
-			q.Kinds = append(q.Kinds, changelog.Kind(k))
-		}
-		for _, t := range splitList(opts.types) {
-			q.Types = append(q.Types, changelog.Type(t))
-		}
-		if q.Branch, err = readmodel.ScopeBranch(opts.scope, func() (string, error) {
-			a, err := store.Resolve("")
-			if err != nil {
-				return "", err
-			}
-			return a.Branch, nil
-		}); err != nil {
-			return err
-		}
-		res, err := store.Records.Search(q)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
+		opts.asOf.report(env, found.AsOf)
 		if err != nil {
 			return err
 		}
-		readmodel.MarkStale(ctx, store.Project.Root, res.Hits)
-		if a, err := store.Resolve(""); err == nil && a.Dir != "" && opts.asOf.spec == "" {
-			ids := make([]string, len(res.Hits))
-			for i, h := range res.Hits {
-				ids[i] = h.ID
-			}
-			noteUses(env, a.NoteUses(ids))
-		}
+		noteUses(env, found.Unnoted)
 		if opts.json {
-			if err := env.writeJSON(res); err != nil {
+			if err := env.writeJSON(found.Results); err != nil {
 				return err
 			}
-			return reportProblems(res.Problems)
+			return reportProblems(found.Problems)
 		}
-		for i, h := range res.Hits {
-			if i > 0 {
-				env.printf("\n")
-			}
-			text := h.Snippet
-			if opts.full {
-				ex, err := store.Records.Get(h.Path, 1, 1<<30)
-				if err != nil {
-					return err
-				}
-				text = ex.Text
-			}
-			env.printf("%s\n%s\n", h.Header(), text)
-		}
-		if len(res.Hits) == 0 {
-			env.Log.Info("no record matches", "query", strings.Join(opts.phrasings, " | "))
-			env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\"\n")
-			return reportProblems(res.Problems)
-		}
-		first := res.Hits[0]
-		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
-		if res.Total > len(res.Hits) {
-			env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(res.Total, readmodel.MaxSearchLimit), len(res.Hits), res.Total)
-		}
-		return reportProblems(res.Problems)
+		printHits(env, found, opts.phrasings)
+		return reportProblems(found.Problems)
 	})
 }
 
-// checkSearchFlags refuses a limit outside 1 to 50 and a domain no record
-// can have, rather than quietly searching for something else.
+// request is the search the flags ask for.
+func (opts searchOptions) request() session.SearchRequest {
+	q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
+		Domains: splitList(opts.domains), Agents: splitList(opts.agents), AllVersions: opts.allVersions}}
+	for _, k := range splitList(opts.kinds) {
+		q.Kinds = append(q.Kinds, changelog.Kind(k))
+	}
+	for _, t := range splitList(opts.types) {
+		q.Types = append(q.Types, changelog.Type(t))
+	}
+	return session.SearchRequest{Query: q, Scope: opts.scope, Since: opts.since, AsOf: opts.asOf.spec, Full: opts.full && !opts.json}
+}
+
+// printHits prints each hit (its whole record with --full), then the
+// commands that dig deeper.
+func printHits(env *Env, found session.Found, phrasings []string) {
+	for i, h := range found.Hits {
+		if i > 0 {
+			env.printf("\n")
+		}
+		text := h.Snippet
+		if found.Texts != nil {
+			text = found.Texts[i]
+		}
+		env.printf("%s\n%s\n", h.Header(), text)
+	}
+	if len(found.Hits) == 0 {
+		env.Log.Info("no record matches", "query", strings.Join(phrasings, " | "))
+		env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\"\n")
+		return
+	}
+	first := found.Hits[0]
+	env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
+	if found.Total > len(found.Hits) {
+		env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+	}
+}
+
+// checkSearchFlags refuses a limit outside 1 to 50 rather than quietly
+// searching for something else (session.Search refuses a domain no record
+// can have).
 func checkSearchFlags(opts searchOptions) error {
 	if opts.limit < 1 || opts.limit > readmodel.MaxSearchLimit {
 		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, readmodel.MaxSearchLimit).
 			WithHint("ask for 1 to %d, like -n 20 (%d when not given)", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
-	}
-	for _, d := range splitList(opts.domains) {
-		if err := project.ValidateName("domain", d); err != nil {
-			return err
-		}
 	}
 	return nil
 }

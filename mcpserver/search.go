@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
+	"github.com/planq-dev/planq/session"
 )
 
 type searchIn struct {
@@ -55,48 +55,40 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, readmodel.MaxSearchLimit).
 			WithHint("pass limit 1 to %d, or leave it out for %d", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
 	}
-	if err := checkDomains(in.Domains); err != nil {
-		return "", err
-	}
-	since, err := readmodel.ParseSince(in.Since, time.Now())
+	found, err := session.Search(ctx, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, in.request())
 	if err != nil {
 		return "", err
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d records match", found.Total)
+	if found.Total > len(found.Hits) {
+		fmt.Fprintf(&b, "; the best %d", len(found.Hits))
+	}
+	b.WriteString(":\n")
+	for _, h := range found.Hits {
+		fmt.Fprintf(&b, "\n%s\n%s\n", h.Header(), h.Snippet)
+	}
+	b.WriteString(skipped(found.Problems))
+	return b.String() + searchNext(found.Results), nil
+}
+
+// request is the search the tool's input asks for.
+func (in searchIn) request() session.SearchRequest {
 	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Limit: in.Limit, Filters: search.Filters{
-		Domains: in.Domains, Agents: in.WrittenBy, Since: since, AllVersions: in.AllVersions}}
+		Domains: in.Domains, Agents: in.WrittenBy, AllVersions: in.AllVersions}}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, changelog.Kind(k))
 	}
 	for _, t := range in.Types {
 		q.Types = append(q.Types, changelog.Type(t))
 	}
-	if q.Branch, err = readmodel.ScopeBranch(in.Scope, func() (string, error) { return a.Branch, nil }); err != nil {
-		return "", err
-	}
-	res, err := s.store.Records.Search(q)
-	if err != nil {
-		return "", err
-	}
-	readmodel.MarkStale(ctx, s.store.Project.Root, res.Hits)
-	if a.Dir != "" {
-		ids := make([]string, len(res.Hits))
-		for i, h := range res.Hits {
-			ids[i] = h.ID
-		}
-		_ = s.store.NoteUses(a, ids) // uses only keep records fresh: a read never fails for one
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d records match", res.Total)
-	if res.Total > len(res.Hits) {
-		fmt.Fprintf(&b, "; the best %d", len(res.Hits))
-	}
-	b.WriteString(":\n")
-	for _, h := range res.Hits {
-		fmt.Fprintf(&b, "\n%s\n%s\n", h.Header(), h.Snippet)
-	}
-	b.WriteString(skipped(res.Problems))
+	return session.SearchRequest{Query: q, Scope: in.Scope, Since: in.Since}
+}
+
+// searchNext are the calls that dig deeper into a search's results.
+func searchNext(res readmodel.Results) string {
 	if len(res.Hits) == 0 {
-		return b.String() + next(call("planq_search", "query", "<other words>", "queries", []string{"<an identifier the record would hold>"}), call("planq_log", "all", true)), nil
+		return next(call("planq_search", "query", "<other words>", "queries", []string{"<an identifier the record would hold>"}), call("planq_log", "all", true))
 	}
 	calls := []string{call("planq_get", "path", res.Hits[0].Path, "from", res.Hits[0].From, "to", res.Hits[0].To)}
 	if res.Total > len(res.Hits) {
@@ -106,7 +98,7 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 		}
 		calls = append(calls, call("planq_search", append(more, "limit", readmodel.MaxSearchLimit)...))
 	}
-	return b.String() + next(calls...), nil
+	return next(calls...)
 }
 
 // checkDomains refuses a domain no record can have (a path, white space),
@@ -121,36 +113,22 @@ func checkDomains(domains []string) error {
 }
 
 func (s *Server) get(ctx context.Context, a readmodel.Ref, in getIn) (string, error) {
-	ex, err := s.store.Records.Get(in.Path, in.From, in.To, a.Branch)
+	got, err := session.Get(ctx, s.store.Handle, a, session.GetRequest{Ref: in.Path, From: in.From, To: in.To})
 	if err != nil {
 		return "", err
 	}
-	if a.Dir != "" {
-		_ = s.store.NoteUse(a, ex.Path) // uses only keep records fresh: a read never fails for one
+	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", got.Path, got.From, got.To, got.Lines, got.Text)
+	switch {
+	case got.Retracted:
+		out = fmt.Sprintf("(retracted by %s: search, query and context no longer show it)\n", got.SupersededBy) + out
+	case got.SupersededBy != "":
+		out = fmt.Sprintf("(superseded by %s: %s reads the newer version)\n", got.SupersededBy, call("planq_get", "path", got.Newer)) + out
 	}
-	s.store.Records.MarkExcerpt(ctx, s.store.Project.Root, &ex)
-	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", ex.Path, ex.From, ex.To, ex.Lines, ex.Text)
-	if id := changelog.IDOfPath(ex.Path); id != "" {
-		versions, err := s.store.Records.History(id, false)
-		if err != nil {
-			return "", err
-		}
-		switch v := versions[0]; {
-		case v.Retracted:
-			out = fmt.Sprintf("(retracted by %s: search, query and context no longer show it)\n", v.SupersededBy) + out
-		case v.SupersededBy != "":
-			newer, err := s.store.Records.PathOf(v.SupersededBy)
-			if err != nil {
-				return "", err
-			}
-			out = fmt.Sprintf("(superseded by %s: %s reads the newer version)\n", v.SupersededBy, call("planq_get", "path", newer)) + out
-		}
+	if len(got.Stale) > 0 {
+		out += "\n(may be stale: " + strings.Join(got.Stale, "; ") + ")"
 	}
-	if len(ex.Stale) > 0 {
-		out += "\n(may be stale: " + strings.Join(ex.Stale, "; ") + ")"
-	}
-	if ex.More() {
-		return out + next(call("planq_get", "path", ex.Path, "from", ex.To+1)), nil
+	if got.More() {
+		return out + next(call("planq_get", "path", got.Path, "from", got.To+1)), nil
 	}
 	return out + next(call("planq_search", "query", "<topic>")), nil
 }

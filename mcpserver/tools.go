@@ -138,10 +138,10 @@ func (s *Server) register(srv *mcp.Server) {
 				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
 					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
 					Files: in.Files, Subject: in.Subject})
-				if err == nil && !in.Force {
-					err = a.CheckDomainRoom(rec.Domain)
+				if err != nil {
+					return "", err
 				}
-				return s.write(ctx, a, rec, in.options(), err)
+				return written(a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: in.options(), Force: in.Force}))
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_decide",
