@@ -40,7 +40,7 @@ to an agent, which answers with a proposal a person reviews.
 
 func runCurate(ctx context.Context, env *Env, opts curateOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		p, err := curation.BuildPacket(store, store.Project.Workspace)
+		p, err := curation.BuildPacket(store.Handle, store.Project.Workspace)
 		if err != nil {
 			return err
 		}

@@ -120,7 +120,7 @@ func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 		return err
 	}
 	return withStore(ctx, env, func(store *agent.Store) error {
-		list, err := curation.Notes(store, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
+		list, err := curation.Notes(store.Handle, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
 			Workspaces: splitList(opts.spaces)})
 		if err != nil {
 			return err

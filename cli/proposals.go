@@ -96,7 +96,7 @@ the lines added and removed.`,
 
 func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		views, err := curation.List(ctx, store, store.Project.Workspace)
+		views, err := curation.List(ctx, store.Handle, store.Project.Workspace)
 		if err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 
 func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		v, err := curation.Show(ctx, store, store.Project.Workspace, id)
+		v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, id)
 		if err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemo
 	return withStore(ctx, env, func(store *agent.Store) error {
 		var edited map[string]string
 		if edit {
-			v, err := curation.Show(ctx, store, store.Project.Workspace, id)
+			v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, id)
 			if err != nil {
 				return err
 			}

@@ -53,7 +53,7 @@ func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
 		if err != nil {
 			return err
 		}
-		v, err := curation.Show(ctx, store, store.Project.Workspace, rec.ID)
+		v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, rec.ID)
 		if err != nil {
 			return err
 		}

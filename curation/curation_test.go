@@ -154,7 +154,7 @@ func TestApplyCutShortIsRecordedNotRepeated(t *testing.T) {
 	if now := testgit.Run(t, code, "rev-parse", "HEAD"); now != head {
 		t.Error("apply committed again")
 	}
-	views, err := List(ctx, store, code)
+	views, err := List(ctx, store.Handle, code)
 	if err != nil || len(views) != 1 || views[0].State != StateApplied {
 		t.Fatalf("list: %+v %v", views, err)
 	}

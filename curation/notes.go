@@ -4,8 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // NoteFilter chooses notes; an empty field keeps every note.
@@ -30,7 +30,7 @@ type NoteList struct {
 
 // Notes lists the notes of global and every agent branch, each in its
 // current state, that f keeps, newest first.
-func Notes(store *agent.Store, f NoteFilter) (NoteList, error) {
+func Notes(store *readmodel.Handle, f NoteFilter) (NoteList, error) {
 	set, err := store.Records.All(changelog.KindNote)
 	if err != nil {
 		return NoteList{}, err

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Rules are what the curating agent is asked to follow.
@@ -62,7 +62,7 @@ const Answer = `Answer with one proposal, as JSON, through 'planq propose' (on s
 // agent branch (each once, oldest first), and the instruction files under
 // codeRoot that exist (the project's list, see project.Config), with the
 // SHA-256 of each as it is now.
-func BuildPacket(store *agent.Store, codeRoot string) (Packet, error) {
+func BuildPacket(store *readmodel.Handle, codeRoot string) (Packet, error) {
 	p := Packet{Project: store.Project.Config.Project, Rules: Rules, Answer: Answer, Notes: []Note{}, Files: []File{}}
 	set, err := store.Records.All(changelog.KindNote)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )
@@ -115,18 +116,18 @@ func (c chains) first(r *changelog.Record) *changelog.Record {
 
 // List gives every proposal, newest first, in its state now: a pending
 // one whose files changed in the checkout at codeRoot is stale.
-func List(ctx context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+func List(ctx context.Context, store *readmodel.Handle, codeRoot string) ([]View, error) {
 	return list(ctx, store, codeRoot, false)
 }
 
 // ListWithDiffs is List with each pending or stale proposal's files as Show
 // gives them (proposed content and diff), from one read of the proposals:
 // what a review shows at once.
-func ListWithDiffs(ctx context.Context, store *agent.Store, codeRoot string) ([]View, error) {
+func ListWithDiffs(ctx context.Context, store *readmodel.Handle, codeRoot string) ([]View, error) {
 	return list(ctx, store, codeRoot, true)
 }
 
-func list(_ context.Context, store *agent.Store, codeRoot string, diffs bool) ([]View, error) {
+func list(_ context.Context, store *readmodel.Handle, codeRoot string, diffs bool) ([]View, error) {
 	set, err := store.Records.All(changelog.KindProposal)
 	if err != nil {
 		return nil, err
@@ -158,7 +159,7 @@ func Pending(views []View) int {
 
 // Show gives one proposal, by any of its versions' IDs, with each file's
 // proposed content and unified diff against the file as it is now.
-func Show(_ context.Context, store *agent.Store, codeRoot, id string) (View, error) {
+func Show(_ context.Context, store *readmodel.Handle, codeRoot, id string) (View, error) {
 	_, first, newest, err := find(store, id)
 	if err != nil {
 		return View{}, err
@@ -166,7 +167,7 @@ func Show(_ context.Context, store *agent.Store, codeRoot, id string) (View, err
 	return view(store, codeRoot, first, newest, true)
 }
 
-func find(store *agent.Store, id string) (chains, *changelog.Record, *changelog.Record, error) {
+func find(store *readmodel.Handle, id string) (chains, *changelog.Record, *changelog.Record, error) {
 	set, err := store.Records.All(changelog.KindProposal)
 	if err != nil {
 		return chains{}, nil, nil, err
@@ -179,7 +180,7 @@ func find(store *agent.Store, id string) (chains, *changelog.Record, *changelog.
 	return c, c.first(r), c.newest(r), nil
 }
 
-func view(store *agent.Store, codeRoot string, first, r *changelog.Record, full bool) (View, error) {
+func view(store *readmodel.Handle, codeRoot string, first, r *changelog.Record, full bool) (View, error) {
 	v := View{ID: first.ID, Version: r.ID, State: string(r.Status), Agent: first.Agent, Time: first.Timestamp, Summary: r.Body,
 		Used: r.EntriesUsed, Discarded: r.EntriesDiscarded, Files: []FileView{}}
 	if v.Used == nil {
@@ -261,7 +262,7 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		return Applied{}, err
 	}
 	defer unlock()
-	_, first, r, err := find(store, id)
+	_, first, r, err := find(store.Handle, id)
 	if err != nil {
 		return Applied{}, err
 	}
@@ -402,7 +403,7 @@ func Dismiss(ctx context.Context, store *agent.Store, who, id string) (string, e
 		return "", err
 	}
 	defer unlock()
-	_, _, r, err := find(store, id)
+	_, _, r, err := find(store.Handle, id)
 	if err != nil {
 		return "", err
 	}

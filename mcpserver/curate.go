@@ -18,7 +18,7 @@ func (s *Server) registerCurate(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 		Description: "When asked to curate: every raw note of every agent, the project's instruction files as they are, the rules, and how to answer with a proposal."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in curateIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) {
-				p, err := curation.BuildPacket(s.store, s.store.Project.Workspace)
+				p, err := curation.BuildPacket(s.store.Handle, s.store.Project.Workspace)
 				if err != nil {
 					return "", err
 				}

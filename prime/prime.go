@@ -251,7 +251,7 @@ func domainItems(ctx context.Context, store *agent.Store, add func(string, int, 
 
 // proposalItems: for a lead, each curation proposal waiting for a person.
 func proposalItems(ctx context.Context, store *agent.Store, codeRoot string, add func(string, int, string, ...any)) error {
-	views, err := curation.List(ctx, store, codeRoot)
+	views, err := curation.List(ctx, store.Handle, codeRoot)
 	if err != nil {
 		return err
 	}

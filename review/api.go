@@ -62,7 +62,7 @@ func fail(w http.ResponseWriter, err error) {
 }
 
 func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) {
-	views, err := curation.List(r.Context(), s.store, s.codeRoot)
+	views, err := curation.List(r.Context(), s.read, s.codeRoot)
 	if err != nil {
 		fail(w, err)
 		return
@@ -71,7 +71,7 @@ func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) showProposal(w http.ResponseWriter, r *http.Request) {
-	v, err := curation.Show(r.Context(), s.store, s.codeRoot, r.PathValue("id"))
+	v, err := curation.Show(r.Context(), s.read, s.codeRoot, r.PathValue("id"))
 	if err != nil {
 		fail(w, err)
 		return
@@ -186,7 +186,7 @@ func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	list, err := curation.Notes(s.store, f)
+	list, err := curation.Notes(s.read, f)
 	if err != nil {
 		fail(w, err)
 		return

@@ -169,7 +169,7 @@ fetch(%q, {method: "POST", mode: "no-cors", credentials: "include"}).then(() => 
 	if title != "sent" {
 		t.Fatalf("the other origin's request never reached the server (%s): the test proves nothing", title)
 	}
-	views, err := curation.List(context.Background(), f.store, f.code)
+	views, err := curation.List(context.Background(), f.store.Handle, f.code)
 	if err != nil {
 		t.Fatal(err)
 	}

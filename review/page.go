@@ -85,7 +85,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte("planq: " + err.Error() + "\n"))
 	}
-	views, err := curation.ListWithDiffs(ctx, s.store, s.codeRoot)
+	views, err := curation.ListWithDiffs(ctx, s.read, s.codeRoot)
 	if err != nil {
 		fail(err)
 		return
@@ -103,7 +103,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		filter = curation.NoteFilter{Limit: 200}
 	}
 	d.Filter = filter
-	if d.Notes, err = curation.Notes(s.store, filter); err != nil {
+	if d.Notes, err = curation.Notes(s.read, filter); err != nil {
 		fail(err)
 		return
 	}
