@@ -4,15 +4,14 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type queryOptions struct {
@@ -62,66 +61,57 @@ that wants one domain's expertise before it starts.
 }
 
 func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
-	for _, d := range opts.domains {
-		if err := project.ValidateName("domain", d); err != nil {
+	req, format, err := opts.request()
+	if err != nil {
+		return err
+	}
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		ex, err := session.Query(ctx, h, req)
+		opts.asOf.report(env, ex.AsOf)
+		if err != nil {
 			return err
 		}
-	}
-	filter := readmodel.LearningFilter{Domains: opts.domains, AllVersions: opts.allVersions}
+		if ex.Unnamed {
+			return planqerr.New(planqerr.Invalid, "query", "names no domain").
+				WithHint("name one (%s), or give --all", orNoneYet(ex.Domains))
+		}
+		for _, d := range opts.domains {
+			if !slices.Contains(ex.Domains, d) {
+				env.Log.Warn("no learning in this domain", "domain", d, "domains", orNoneYet(ex.Domains))
+			}
+		}
+		out, err := prime.Expertise(h.Project.Config.Project, ex.Learnings, format, ex.Stale)
+		if err != nil {
+			return err
+		}
+		env.printf("%s", out)
+		return reportProblems(ex.Problems)
+	})
+}
+
+// request is the query the flags ask for, and the format to print it in.
+func (opts queryOptions) request() (session.QueryRequest, string, error) {
+	req := session.QueryRequest{Filter: readmodel.LearningFilter{Domains: opts.domains, AllVersions: opts.allVersions},
+		All: opts.all, Since: opts.since, AsOf: opts.asOf.spec}
 	for _, t := range splitList(opts.types) {
 		if !slices.Contains(changelog.KindLearning.Spec().Types, changelog.Type(t)) {
-			return planqerr.New(planqerr.Invalid, "--type", "%q is no type of learning", t).
+			return req, "", planqerr.New(planqerr.Invalid, "--type", "%q is no type of learning", t).
 				WithHint("use one of %s", changelog.Join(changelog.KindLearning.Spec().Types, ", "))
 		}
-		filter.Types = append(filter.Types, changelog.Type(t))
+		req.Filter.Types = append(req.Filter.Types, changelog.Type(t))
 	}
 	for _, c := range splitList(opts.classifications) {
 		if !slices.Contains(changelog.Classifications, changelog.Classification(c)) {
-			return planqerr.New(planqerr.Invalid, "--classification", "%q is no classification", c).
+			return req, "", planqerr.New(planqerr.Invalid, "--classification", "%q is no classification", c).
 				WithHint("use one of %s", changelog.Join(changelog.Classifications, ", "))
 		}
-		filter.Classifications = append(filter.Classifications, changelog.Classification(c))
+		req.Filter.Classifications = append(req.Filter.Classifications, changelog.Classification(c))
 	}
 	format := opts.format
 	if opts.json {
 		format = "json"
 	}
-	if err := prime.CheckFormat(format); err != nil {
-		return err
-	}
-	since, err := readmodel.ParseSince(opts.since, time.Now())
-	if err != nil {
-		return err
-	}
-	filter.Since = since
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		if err := opts.asOf.pin(ctx, env, h); err != nil {
-			return err
-		}
-		recs, domains, problems, err := h.Records.Learnings(filter)
-		if err != nil {
-			return err
-		}
-		if len(opts.domains) == 0 && !opts.all {
-			return planqerr.New(planqerr.Invalid, "query", "names no domain").
-				WithHint("name one (%s), or give --all", orNoneYet(domains))
-		}
-		for _, d := range opts.domains {
-			if !slices.Contains(domains, d) {
-				env.Log.Warn("no learning in this domain", "domain", d, "domains", orNoneYet(domains))
-			}
-		}
-		out, err := prime.Expertise(p.Config.Project, recs, format, readmodel.CheckAnchors(ctx, p.Root, recs))
-		if err != nil {
-			return err
-		}
-		env.printf("%s", out)
-		return reportProblems(problems)
-	})
+	return req, format, prime.CheckFormat(format)
 }
 
 func orNoneYet(domains []string) string {

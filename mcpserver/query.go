@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type queryIn struct {
@@ -33,35 +33,28 @@ func (s *Server) registerQuery(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 }
 
 func (s *Server) query(ctx context.Context, in queryIn) (string, error) {
-	if err := checkDomains(in.Domains); err != nil {
-		return "", err
-	}
-	since, err := readmodel.ParseSince(in.Since, time.Now())
-	if err != nil {
-		return "", err
-	}
-	f := readmodel.LearningFilter{Domains: in.Domains, Since: since, AllVersions: in.AllVersions}
+	req := session.QueryRequest{Filter: readmodel.LearningFilter{Domains: in.Domains, AllVersions: in.AllVersions}, All: in.All, Since: in.Since}
 	for _, t := range in.Types {
-		f.Types = append(f.Types, changelog.Type(t))
+		req.Filter.Types = append(req.Filter.Types, changelog.Type(t))
 	}
 	for _, c := range in.Classifications {
-		f.Classifications = append(f.Classifications, changelog.Classification(c))
+		req.Filter.Classifications = append(req.Filter.Classifications, changelog.Classification(c))
 	}
-	recs, domains, problems, err := s.store.Records.Learnings(f)
+	ex, err := session.Query(ctx, s.store.Handle, req)
 	if err != nil {
 		return "", err
 	}
-	if len(in.Domains) == 0 && !in.All {
+	if ex.Unnamed {
 		return "", planqerr.New(planqerr.Invalid, "query", "names no domain").
-			WithHint("pass domains (there are: %s), or all: true", strings.Join(domains, ", "))
+			WithHint("pass domains (there are: %s), or all: true", strings.Join(ex.Domains, ", "))
 	}
-	out, err := prime.Expertise(s.store.Project.Config.Project, recs, "markdown", readmodel.CheckAnchors(ctx, s.store.Project.Root, recs))
+	out, err := prime.Expertise(s.store.Project.Config.Project, ex.Learnings, "markdown", ex.Stale)
 	if err != nil {
 		return "", err
 	}
-	out += skipped(problems)
-	if len(recs) == 0 {
+	out += skipped(ex.Problems)
+	if len(ex.Learnings) == 0 {
 		return out + next(call("planq_query", "all", true), call("planq_search", "query", "<topic>")), nil
 	}
-	return out + next(call("planq_get", "path", recs[0].Path), call("planq_search", "query", "<topic>", "domains", []string{recs[0].Domain})), nil
+	return out + next(call("planq_get", "path", ex.Learnings[0].Path), call("planq_search", "query", "<topic>", "domains", []string{ex.Learnings[0].Domain})), nil
 }

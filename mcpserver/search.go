@@ -9,7 +9,6 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/session"
@@ -99,17 +98,6 @@ func searchNext(res readmodel.Results) string {
 		calls = append(calls, call("planq_search", append(more, "limit", readmodel.MaxSearchLimit)...))
 	}
 	return next(calls...)
-}
-
-// checkDomains refuses a domain no record can have (a path, white space),
-// as the CLI does, instead of answering that it holds nothing.
-func checkDomains(domains []string) error {
-	for _, d := range domains {
-		if err := project.ValidateName("domain", d); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (s *Server) get(ctx context.Context, a readmodel.Ref, in getIn) (string, error) {

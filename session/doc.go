@@ -10,10 +10,11 @@
 //   - RecordCommit: write the code commit just made as a log entry of the
 //     agent mounted in the checkout.
 //   - BranchSwitched: the context of the code branch just checked out.
-//   - Search and Get: a search (scope, stale marks, noted uses) and the read
-//     of one record or note (where it stands, noted use), through the
-//     project's read handle; planq search and get, planq_search and
-//     planq_get only translate their input and format what comes back.
+//   - Search, Get and Query: a search (scope, stale marks, noted uses), the
+//     read of one record or note (where it stands, noted use), and a
+//     domain's learnings (stale marks), through the project's read handle;
+//     planq search, get and query and their MCP tools only translate their
+//     input and format what comes back.
 //
 // The front ends turn their inputs into these calls and format what comes
 // back; none of them opens stores or resolves agents on its own.

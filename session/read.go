@@ -177,3 +177,62 @@ func Get(ctx context.Context, h *readmodel.Handle, reader readmodel.Ref, req Get
 	}
 	return got, nil
 }
+
+// QueryRequest asks for the team's learnings of some domains, or of all.
+type QueryRequest struct {
+	// Filter keeps the learnings asked for; Since names its Since.
+	Filter readmodel.LearningFilter
+	// All asks for every domain; without it, Filter must name some.
+	All bool
+	// Since keeps the learnings written since a date or an age
+	// (readmodel.ParseSince).
+	Since string
+	// AsOf, when set, reads the memory as it was then (see SearchRequest).
+	AsOf string
+}
+
+// Expertise is what a query found: the learnings, ranked for reading, and
+// which of them may be stale.
+type Expertise struct {
+	Learnings []*changelog.Record
+	Stale     readmodel.Staleness
+	// Domains are the domains there are; Problems, the files that did not read.
+	Domains  []string
+	Problems []string
+	// Unnamed says the request named no domain and did not ask for all:
+	// only Domains was read, for the front end to offer them.
+	Unnamed bool
+	// AsOf is the moment read, when the request named one (see Found.AsOf).
+	AsOf readmodel.AsOf
+}
+
+// Query reads the team's learnings of the domains asked for (current
+// versions from global and every agent branch, ranked as prime ranks them)
+// and checks which cite code that moved on.
+func Query(ctx context.Context, h *readmodel.Handle, req QueryRequest) (Expertise, error) {
+	var ex Expertise
+	for _, d := range req.Filter.Domains {
+		if err := project.ValidateName("domain", d); err != nil {
+			return ex, err
+		}
+	}
+	f := req.Filter
+	since, err := readmodel.ParseSince(req.Since, time.Now())
+	if err != nil {
+		return ex, err
+	}
+	f.Since = since
+	if req.AsOf != "" {
+		if ex.AsOf, err = h.Records.PinAsOf(ctx, req.AsOf); err != nil {
+			return ex, err
+		}
+	}
+	if ex.Learnings, ex.Domains, ex.Problems, err = h.Records.Learnings(f); err != nil {
+		return ex, err
+	}
+	if len(f.Domains) == 0 && !req.All {
+		return Expertise{Domains: ex.Domains, Unnamed: true, AsOf: ex.AsOf}, nil
+	}
+	ex.Stale = readmodel.CheckAnchors(ctx, h.Project.Root, ex.Learnings)
+	return ex, nil
+}

@@ -107,3 +107,30 @@ func write(t *testing.T, a *agent.Agent, in changelog.LearningInput) agent.Writt
 	}
 	return w
 }
+
+// TestQueryIsOneUseCase: session.Query reads the learnings of the domains
+// named, or of all; a request that names none and asks for none reads no
+// learning and says so, with the domains there are, for the front end to
+// offer; a domain no record can have is refused.
+func TestQueryIsOneUseCase(t *testing.T) {
+	ctx := context.Background()
+	p := testproject.New(t, nil)
+	h, a := p.Store.Handle, p.Agent
+	write(t, a, changelog.LearningInput{Text: "Tokens expire after 15 minutes", Type: changelog.TypePattern, Domain: "auth"})
+	write(t, a, changelog.LearningInput{Text: "CI caches modules", Type: changelog.TypeConvention, Domain: "ci"})
+
+	ex, err := session.Query(ctx, h, session.QueryRequest{Filter: readmodel.LearningFilter{Domains: []string{"ci"}}})
+	if err != nil || ex.Unnamed || len(ex.Learnings) != 1 || ex.Learnings[0].Domain != "ci" {
+		t.Fatalf("query ci: %+v, %v", ex, err)
+	}
+	ex, err = session.Query(ctx, h, session.QueryRequest{})
+	if err != nil || !ex.Unnamed || ex.Learnings != nil || strings.Join(ex.Domains, ",") != "auth,ci" {
+		t.Fatalf("a query naming no domain: %+v, %v; want unnamed, offering auth and ci", ex, err)
+	}
+	if ex, err = session.Query(ctx, h, session.QueryRequest{All: true}); err != nil || len(ex.Learnings) != 2 {
+		t.Fatalf("query all: %+v, %v", ex, err)
+	}
+	if _, err := session.Query(ctx, h, session.QueryRequest{Filter: readmodel.LearningFilter{Domains: []string{"a b"}}}); !planqerr.Is(err, planqerr.Invalid) {
+		t.Fatalf("a domain no record can have: %v, want invalid", err)
+	}
+}
