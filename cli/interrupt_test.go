@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestInterruptedPromoteSaysSoAndChangesNothing runs promote with a context

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/internal/failpoint"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )

@@ -1,6 +1,3 @@
-// Package testgit gives planq's tests a git of their own: a fresh HOME
-// with a gitconfig that names a user and a default branch, and no system
-// config, so no test reads or writes the developer's settings.
 package testgit
 
 import (

@@ -1,7 +1,3 @@
-// Package testproject makes a planq project for a test: a code repository
-// in the test's temporary directory with the files given committed,
-// project "demo" initialised in it, and agent "auth" mounted in that
-// checkout, all in a HOME and PLANQ_HOME of the test's own (see testgit).
 package testproject
 
 import (
@@ -13,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/workspace"
 )
 
