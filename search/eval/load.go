@@ -1,4 +1,4 @@
-package searcheval
+package eval
 
 import (
 	"context"

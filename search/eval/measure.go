@@ -1,11 +1,9 @@
-package searcheval
+package eval
 
 import (
 	"context"
 	"fmt"
 	"slices"
-
-	"github.com/planq-dev/planq/readmodel"
 )
 
 // Searcher answers a question with record IDs, best first, at most limit.
@@ -60,14 +58,17 @@ func Measure(ctx context.Context, set *Set, search Searcher) (Report, error) {
 // planq_search's queries do.
 type MultiSearcher func(ctx context.Context, phrasings []string, limit int) ([]string, error)
 
+// One is search asked a question in one phrasing.
+func (search MultiSearcher) One() Searcher {
+	return func(ctx context.Context, question string, limit int) ([]string, error) {
+		return search(ctx, []string{question}, limit)
+	}
+}
+
 // Phrasings are question q as a coding agent asks it when it follows
 // planq_search's instruction: the question and two more phrasings.
 func Phrasings(q Question) []string {
-	out := []string{q.Text}
-	if more, ok := agentPhrasings[q.Key]; ok {
-		out = append(out, more[0], more[1])
-	}
-	return out
+	return append([]string{q.Text}, q.More...)
 }
 
 // MeasureAgent asks search every question of set as an agent does, in its
@@ -128,43 +129,4 @@ func Summarize(ranks []Rank) Metrics {
 	n := float64(len(ranks))
 	m.Recall1, m.Recall5, m.Recall10, m.MRR = float64(at1)/n, float64(at5)/n, float64(at10)/n, rr/n
 	return m
-}
-
-// ReadmodelMultiSearcher is readmodel's search with several phrasings.
-func ReadmodelMultiSearcher(rd *readmodel.Reader) MultiSearcher {
-	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
-		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
-		if err != nil {
-			return nil, fmt.Errorf("failed to search: %w", err)
-		}
-		ids := make([]string, len(res.Hits))
-		for i, h := range res.Hits {
-			ids[i] = h.ID
-		}
-		return ids, nil
-	}
-}
-
-// ReadmodelSearcher is readmodel's search, with one phrasing.
-func ReadmodelSearcher(rd *readmodel.Reader) Searcher {
-	multi := ReadmodelMultiSearcher(rd)
-	return func(ctx context.Context, question string, limit int) ([]string, error) {
-		return multi(ctx, []string{question}, limit)
-	}
-}
-
-// PrimeSearcher is what prime shows as relevant to a task whose focus is
-// the question: readmodel's Relevant, at most prime's five records.
-func PrimeSearcher(rd *readmodel.Reader, shown int) Searcher {
-	return func(_ context.Context, question string, _ int) ([]string, error) {
-		hits, err := rd.Relevant([]string{question}, shown)
-		if err != nil {
-			return nil, fmt.Errorf("failed to search: %w", err)
-		}
-		ids := make([]string, len(hits))
-		for i, h := range hits {
-			ids[i] = h.ID
-		}
-		return ids, nil
-	}
 }

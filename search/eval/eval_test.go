@@ -1,13 +1,16 @@
-package searcheval
+package eval
 
 import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
@@ -76,7 +79,7 @@ func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 		}
 	}
 
-	report, err := Measure(ctx, set, ReadmodelSearcher(rd))
+	report, err := Measure(ctx, set, readmodelSearch(rd).One())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +91,7 @@ func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 		}
 		t.Errorf("recall@5 is %.3f, below the floor of %.3f", report.Recall5, recall5Floor)
 	}
-	agent, err := MeasureAgent(ctx, set, ReadmodelMultiSearcher(rd))
+	agent, err := MeasureAgent(ctx, set, readmodelSearch(rd))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +102,7 @@ func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 	}
 	// Prime, with each question as the agent's focus, shows the answer at
 	// least as often as search's first five hold it.
-	primed, err := Measure(ctx, set, PrimeSearcher(rd, 5))
+	primed, err := Measure(ctx, set, primeSearch(rd, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +137,7 @@ func TestCorpusProperties(t *testing.T) {
 		if hexPart, _ := strings.CutPrefix(r.ID, changelog.IDPrefix); len(hexPart) != 10 || !changelog.ValidID(r.ID) {
 			t.Errorf("%s: ID %q is not %s and 10 hex digits", e.Key, r.ID, changelog.IDPrefix)
 		}
-		checkRecord(t, e)
+		checkRecord(t, testData(t), e)
 		kinds[r.Kind]++
 		branches[e.Branch]++
 		if !r.Kind.Spec().Promoted && e.Branch == project.GlobalBranch {
@@ -160,7 +163,7 @@ func TestCorpusProperties(t *testing.T) {
 
 // checkRecord holds a record to what planq reads back: valid, rendered and
 // parsed strictly at its path to the same record.
-func checkRecord(t *testing.T, e Entry) {
+func checkRecord(t *testing.T, d *Data, e Entry) {
 	t.Helper()
 	r := e.Record
 	if err := changelog.Validate(r); err != nil {
@@ -183,9 +186,9 @@ func checkRecord(t *testing.T, e Entry) {
 	if back.ID != r.ID || back.Body != strings.TrimRight(r.Body, "\n") || back.Supersedes != r.Supersedes || !back.Timestamp.Equal(r.Timestamp) {
 		t.Errorf("%s: reads back as %+v, want %+v", e.Key, back, r)
 	}
-	if v, ok := vocabOf(e.Domain); !ok {
+	if v, ok := d.vocabOf(e.Domain); !ok {
 		t.Errorf("%s: unknown domain %q", e.Key, e.Domain)
-	} else if r.Kind == changelog.KindLearning && r.Domain != v.name {
+	} else if r.Kind == changelog.KindLearning && r.Domain != v.Name {
 		t.Errorf("%s: a learning of domain %q filed under %q", e.Key, r.Domain, e.Domain)
 	}
 }
@@ -290,14 +293,14 @@ func TestCorpusIsDeterministic(t *testing.T) {
 	if other.Questions[0].AnswerID == a.Questions[0].AnswerID {
 		t.Error("another seed gives the same IDs")
 	}
-	if _, err := Corpus(MinRecords()-1, sliceSeed); err == nil {
-		t.Errorf("a corpus of %d records, fewer than the hand-written ones, was made", MinRecords()-1)
+	if _, err := testData(t).Corpus(testData(t).MinRecords()-1, sliceSeed); err == nil {
+		t.Errorf("a corpus of %d records, fewer than the hand-written ones, was made", testData(t).MinRecords()-1)
 	}
 }
 
 func TestMeasureScoresRanks(t *testing.T) {
 	ctx := context.Background()
-	set := corpus(t, MinRecords(), sliceSeed)
+	set := corpus(t, testData(t).MinRecords(), sliceSeed)
 	n := len(set.Questions)
 	answerOf := map[string]Question{}
 	for _, q := range set.Questions {
@@ -393,7 +396,7 @@ func nearly(a, b Metrics) bool {
 
 func corpus(t *testing.T, records int, seed uint64) *Set {
 	t.Helper()
-	set, err := Corpus(records, seed)
+	set, err := testData(t).Corpus(records, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,4 +410,90 @@ func render(t *testing.T, e Entry) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// readData reads the evaluation's data once for every test.
+var readData = sync.OnceValues(func() (*Data, error) { return ReadData(os.DirFS("../testdata/eval")) })
+
+func testData(t *testing.T) *Data {
+	t.Helper()
+	d, err := readData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// readmodelSearch is the read model's search, which answers agents: the
+// ranking measured here.
+func readmodelSearch(rd *readmodel.Reader) MultiSearcher {
+	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
+		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
+		return hitIDs(res.Hits), err
+	}
+}
+
+// primeSearch is what prime shows as relevant to a task whose focus is
+// the question: the read model's Relevant, at most shown records.
+func primeSearch(rd *readmodel.Reader, shown int) Searcher {
+	return func(_ context.Context, question string, _ int) ([]string, error) {
+		hits, err := rd.Relevant([]string{question}, shown)
+		return hitIDs(hits), err
+	}
+}
+
+func hitIDs(hits []readmodel.Hit) []string {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return ids
+}
+
+func TestReadDataRefusesWhatWouldChangeTheMeasureSilently(t *testing.T) {
+	files := map[string]string{}
+	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "eval", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = string(data)
+	}
+	for _, tc := range []struct {
+		name, file, old, new, want string
+	}{
+		{"a field no record has", "cases.json", `"on_agent": true`, `"on_agnet": true`, `unknown field "on_agnet"`},
+		{"an unknown domain", "cases.json", `"domain": "database"`, `"domain": "databse"`, `unknown domain "databse"`},
+		{"a key used twice", "cases.json", `"key": "db-migrate-dirty"`, `"key": "db-migrate-local"`, "two hand-written records are called db-migrate-local"},
+		{"phrasings of no question", "phrasings.json", `"pool-size":`, `"pool-sizes":`, "phrasings for pool-sizes"},
+		{"a state agent without a branch", "vocabulary.json", `"state_agent": "infra"`, `"state_agent": "ops"`, `state agent "ops"`},
+		{"a missing file", "filler.json", "", "", "filler.json"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := fstest.MapFS{}
+			for name, data := range files {
+				if name == tc.file && tc.old == "" {
+					continue
+				}
+				if name == tc.file {
+					if !strings.Contains(data, tc.old) {
+						t.Fatalf("%s holds no %s", name, tc.old)
+					}
+					data = strings.Replace(data, tc.old, tc.new, 1)
+				}
+				fsys[name] = &fstest.MapFile{Data: []byte(data)}
+			}
+			_, err := ReadData(fsys)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want an error saying %s", err, tc.want)
+			}
+		})
+	}
+	// A kind the corpus cannot make is refused when the record is made.
+	d := *testData(t)
+	d.cases = slices.Clone(d.cases)
+	d.cases[0].Answer.Kind = "lerning"
+	if _, err := d.Corpus(d.MinRecords(), sliceSeed); err == nil || !strings.Contains(err.Error(), `unknown kind "lerning"`) {
+		t.Errorf("got %v, want an unknown kind refused", err)
+	}
 }

@@ -1,4 +1,4 @@
-package searcheval
+package eval
 
 import (
 	"crypto/sha256"
@@ -43,6 +43,9 @@ type Question struct {
 	// Distractors are the keys of the hand-written near misses: records
 	// that share words with the answer but say something else.
 	Distractors []string
+	// More are the two phrasings a coding agent adds to Text when it
+	// searches (see Phrasings).
+	More []string
 }
 
 // Set is a generated corpus: its records and the questions about them.
@@ -77,11 +80,11 @@ func (s *Set) Domains() []string {
 }
 
 // MinRecords is the smallest corpus: the hand-written records alone.
-func MinRecords() int {
+func (d *Data) MinRecords() int {
 	n := 0
-	for _, c := range cases {
-		n += 1 + len(c.distractors)
-		if c.old != nil {
+	for _, c := range d.cases {
+		n += 1 + len(c.Distractors)
+		if c.Old != nil {
 			n++
 		}
 	}
@@ -91,9 +94,9 @@ func MinRecords() int {
 // Corpus generates records records (at least MinRecords) from seed: every
 // hand-written record, then filler. The same seed gives the same records
 // and IDs at every size, so a small corpus is a subset of a larger one.
-func Corpus(records int, seed uint64) (*Set, error) {
-	if records < MinRecords() {
-		return nil, fmt.Errorf("failed to generate corpus: it needs at least %d records (the hand-written ones), not %d", MinRecords(), records)
+func (d *Data) Corpus(records int, seed uint64) (*Set, error) {
+	if records < d.MinRecords() {
+		return nil, fmt.Errorf("failed to generate corpus: it needs at least %d records (the hand-written ones), not %d", d.MinRecords(), records)
 	}
 	set := &Set{Seed: seed, byKey: map[string]int{}}
 	add := func(e Entry) {
@@ -104,43 +107,48 @@ func Corpus(records int, seed uint64) (*Set, error) {
 	// can name the record it supersedes when it is made.
 	ids := newIDs(seed)
 	var specs []spec
-	for _, c := range cases {
-		answer := c.answer
-		if c.old != nil {
-			answer.supersedes = c.old.key
-			specs = append(specs, *c.old)
+	superseded := map[string]bool{}
+	for _, c := range d.cases {
+		answer := c.Answer
+		if c.Old != nil {
+			answer.supersedes = c.Old.Key
+			superseded[c.Old.Key] = true
+			specs = append(specs, *c.Old)
 		}
 		specs = append(specs, answer)
-		specs = append(specs, c.distractors...)
+		specs = append(specs, c.Distractors...)
 	}
 	idOf := make(map[string]string, len(specs))
 	for _, sp := range specs {
-		if _, dup := idOf[sp.key]; dup {
-			return nil, fmt.Errorf("failed to generate corpus: two hand-written records are called %s", sp.key)
+		if _, dup := idOf[sp.Key]; dup {
+			return nil, fmt.Errorf("failed to generate corpus: two hand-written records are called %s", sp.Key)
 		}
-		idOf[sp.key] = ids.next(sp.key)
+		idOf[sp.Key] = ids.next(sp.Key)
 	}
 	for _, sp := range specs {
-		e, err := sp.entry(seed, idOf)
+		e, err := d.entry(sp, seed, idOf, superseded[sp.Key])
 		if err != nil {
 			return nil, err
 		}
 		add(e)
 	}
-	for _, c := range cases {
-		a, _ := set.Entry(c.answer.key)
-		q := Question{Key: c.answer.key, Text: c.question, Identifier: c.identifier, Answer: c.answer.key, AnswerID: a.Record.ID}
-		if c.old != nil {
-			old, _ := set.Entry(c.old.key)
+	for _, c := range d.cases {
+		a, _ := set.Entry(c.Answer.Key)
+		q := Question{Key: c.Answer.Key, Text: c.Question, Identifier: c.Identifier, Answer: c.Answer.Key, AnswerID: a.Record.ID}
+		if c.Old != nil {
+			old, _ := set.Entry(c.Old.Key)
 			q.Superseded = []string{old.Record.ID}
 		}
-		for _, d := range c.distractors {
-			q.Distractors = append(q.Distractors, d.key)
+		for _, dis := range c.Distractors {
+			q.Distractors = append(q.Distractors, dis.Key)
+		}
+		if more, ok := d.phrasings[q.Key]; ok {
+			q.More = more[:]
 		}
 		set.Questions = append(set.Questions, q)
 	}
 	for n := 0; len(set.Entries) < records; n++ {
-		e, err := filler(seed, n, ids)
+		e, err := d.fillerEntry(seed, n, ids)
 		if err != nil {
 			return nil, err
 		}
@@ -149,96 +157,54 @@ func Corpus(records int, seed uint64) (*Set, error) {
 	return set, nil
 }
 
-// spec is a hand-written record before it has an ID and a time.
-type spec struct {
-	key          string
-	kind         changelog.Kind
-	domain       string
-	typ          changelog.Type
-	text         string
-	resolution   string
-	files        []string
-	rationale    string
-	alternatives []string
-	to           string
-	status       changelog.Status
-	// supersedes is the key of the record this one replaces.
-	supersedes string
-	// agentBranch puts a learning or decision on its agent's branch rather
-	// than global; log entries and handoffs are always there.
-	agentBranch bool
-}
-
-func learning(key, domain string, typ changelog.Type, text string) spec {
-	return spec{key: key, kind: changelog.KindLearning, domain: domain, typ: typ, text: text}
-}
-
-func decision(key, domain, text, rationale string, alternatives ...string) spec {
-	return spec{key: key, kind: changelog.KindDecision, domain: domain, text: text, rationale: rationale, alternatives: alternatives}
-}
-
-func logEntry(key, domain string, typ changelog.Type, status changelog.Status, text string) spec {
-	return spec{key: key, kind: changelog.KindLog, domain: domain, typ: typ, status: status, text: text}
-}
-
-func handoff(key, domain, to, text string) spec {
-	return spec{key: key, kind: changelog.KindHandoff, domain: domain, to: to, text: text}
-}
-
-// fix is a failure learning's resolution.
-func (s spec) fix(resolution string) spec { s.resolution = resolution; return s }
-
-// in names the files a learning's evidence points at.
-func (s spec) in(files ...string) spec { s.files = files; return s }
-
-// onAgent puts the record on its agent's branch, not yet promoted.
-func (s spec) onAgent() spec { s.agentBranch = true; return s }
-
-// entry builds the record through planq's own constructors, so that a
+// entry builds record s through planq's own constructors, so that a
 // corpus record is what planq would have written; idOf holds the ID of
-// every hand-written record.
-func (s spec) entry(seed uint64, idOf map[string]string) (Entry, error) {
-	v, ok := vocabOf(s.domain)
+// every hand-written record, and superseded says a newer one replaces s.
+func (d *Data) entry(s spec, seed uint64, idOf map[string]string, superseded bool) (Entry, error) {
+	v, ok := d.vocabOf(s.Domain)
 	if !ok {
-		return Entry{}, fmt.Errorf("failed to generate record %s: unknown domain %q", s.key, s.domain)
+		return Entry{}, fmt.Errorf("failed to generate record %s: unknown domain %q", s.Key, s.Domain)
 	}
 	supersedes := ""
 	if s.supersedes != "" {
 		if supersedes, ok = idOf[s.supersedes]; !ok {
-			return Entry{}, fmt.Errorf("failed to generate record %s: it supersedes unknown record %s", s.key, s.supersedes)
+			return Entry{}, fmt.Errorf("failed to generate record %s: it supersedes unknown record %s", s.Key, s.supersedes)
 		}
 	}
 	var r *changelog.Record
 	var err error
-	switch s.kind {
+	switch s.Kind {
 	case changelog.KindLearning:
-		r, err = changelog.NewLearning(changelog.LearningInput{Text: s.text, Type: s.typ, Domain: s.domain,
-			Resolution: s.resolution, Evidence: changelog.Evidence{Files: s.files}, Supersedes: supersedes})
+		r, err = changelog.NewLearning(changelog.LearningInput{Text: s.Text, Type: s.Type, Domain: s.Domain,
+			Resolution: s.Resolution, Evidence: changelog.Evidence{Files: s.Files}, Supersedes: supersedes})
 	case changelog.KindDecision:
-		r, err = changelog.NewDecision(changelog.DecisionInput{Decision: s.text, Alternatives: s.alternatives,
-			Rationale: s.rationale, Supersedes: supersedes})
+		r, err = changelog.NewDecision(changelog.DecisionInput{Decision: s.Text, Alternatives: s.Alternatives,
+			Rationale: s.Rationale, Supersedes: supersedes})
 	case changelog.KindLog:
-		r, err = changelog.NewLog(changelog.LogInput{Text: s.text, Type: s.typ, Status: s.status})
+		r, err = changelog.NewLog(changelog.LogInput{Text: s.Text, Type: s.Type, Status: s.Status})
 	case changelog.KindHandoff:
-		r, err = changelog.NewHandoff(changelog.HandoffInput{Text: s.text, To: s.to})
+		r, err = changelog.NewHandoff(changelog.HandoffInput{Text: s.Text, To: s.To})
 	case changelog.KindCheckpoint:
 		err = errors.New("search does not read checkpoints")
 	case changelog.KindNote:
-		r, err = changelog.NewNote(changelog.NoteInput{Text: s.text, Type: s.typ})
+		r, err = changelog.NewNote(changelog.NoteInput{Text: s.Text, Type: s.Type})
 	case changelog.KindProposal:
 		err = errors.New("search does not read proposals")
+	default:
+		// The data files name kinds as text: a typo lands here.
+		err = fmt.Errorf("unknown kind %q", s.Kind)
 	}
 	if err == nil && supersedes != "" && r.Supersedes == "" {
-		err = fmt.Errorf("a %s cannot supersede through its constructor", s.kind)
+		err = fmt.Errorf("a %s cannot supersede through its constructor", s.Kind)
 	}
 	if err != nil {
-		return Entry{}, fmt.Errorf("failed to generate record %s: %w", s.key, err)
+		return Entry{}, fmt.Errorf("failed to generate record %s: %w", s.Key, err)
 	}
 	branch := project.GlobalBranch
-	r.Agent = v.owner
-	if s.agentBranch || !r.Kind.Spec().Promoted {
-		r.Agent = v.stateAgent
-		branch = project.AgentBranch(v.stateAgent)
+	r.Agent = v.Owner
+	if s.OnAgent || !r.Kind.Spec().Promoted {
+		r.Agent = v.StateAgent
+		branch = project.AgentBranch(v.StateAgent)
 	}
 	// An edit comes after what it edits: old versions fall in the first half
 	// of the year, their replacements in the second.
@@ -246,24 +212,13 @@ func (s spec) entry(seed uint64, idOf map[string]string) (Entry, error) {
 	switch {
 	case s.supersedes != "":
 		lo = corpusDays / 2
-	case supersededKeys[s.key]:
+	case superseded:
 		hi = corpusDays/2 - 10
 	}
-	r.Timestamp = timeAt(newRNG(seed, "time:"+s.key), lo, hi)
-	r.ID = idOf[s.key]
-	return finish(Entry{Key: s.key, Domain: s.domain, Branch: branch, Record: r})
+	r.Timestamp = timeAt(newRNG(seed, "time:"+s.Key), lo, hi)
+	r.ID = idOf[s.Key]
+	return finish(Entry{Key: s.Key, Domain: s.Domain, Branch: branch, Record: r})
 }
-
-// supersededKeys are the hand-written records a newer one replaces.
-var supersededKeys = func() map[string]bool {
-	out := map[string]bool{}
-	for _, c := range cases {
-		if c.old != nil {
-			out[c.old.key] = true
-		}
-	}
-	return out
-}()
 
 // finish places e's record and checks it as planq would.
 func finish(e Entry) (Entry, error) {
