@@ -8,6 +8,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/session"
 )
 
 func newContextCmd(env *Env) *cobra.Command {
@@ -56,7 +57,7 @@ func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) erro
 	if err := opts.asOf.pin(ctx, env, store); err != nil {
 		return err
 	}
-	s, err := prime.BuildSummary(a)
+	s, err := session.Summary(a)
 	if err != nil {
 		return err
 	}
