@@ -21,7 +21,6 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/team"
 )
 
 // A proposal's states. Stale is no stored state: a pending proposal whose
@@ -423,8 +422,9 @@ func decide(ctx context.Context, store *agent.Store, r *changelog.Record, status
 	nc := loadChains(notes.Records)
 	now := time.Now().UTC()
 	next := *r
-	next.Status, next.Supersedes, next.Agent, next.Timestamp, next.Path = status, r.ID, who, now, ""
-	next.ID = changelog.NewID(who, r.Kind, r.Body+"\n"+r.ID, now)
+	next.Status, next.Supersedes, next.Path = status, r.ID, ""
+	next.ID, next.Agent, next.Timestamp = "", "", time.Time{}
+	agent.Stamp(&next, who, now)
 	recs := []*changelog.Record{&next}
 	cited := append(slices.Clone(r.EntriesUsed), sortedKeys(r.EntriesDiscarded)...)
 	for _, id := range cited {
@@ -442,7 +442,7 @@ func decide(ctx context.Context, store *agent.Store, r *changelog.Record, status
 		}
 		recs = append(recs, NoteState(n, state, who, now))
 	}
-	_, err = team.CommitGlobal(ctx, store, team.GlobalChange{Records: recs,
+	_, err = store.CommitGlobal(ctx, agent.GlobalChange{Writer: who, Records: recs,
 		Message: fmt.Sprintf("proposal %s %s: %s", r.ID, status, filesPhrase(r.Files))})
 	if err != nil {
 		return "", err

@@ -12,7 +12,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/team"
 )
 
 // PruneOptions tune a prune.
@@ -116,7 +115,7 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 	if opts.DryRun || len(markers) == 0 {
 		return res, nil
 	}
-	commit, err := team.CommitGlobalRecords(ctx, store, opts.Writer, markers, pruneMessage(res.Archived))
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: opts.Writer, Records: markers, Message: pruneMessage(res.Archived)})
 	if err != nil {
 		return PruneResult{}, err
 	}
@@ -277,8 +276,8 @@ func Restore(ctx context.Context, store *agent.Store, id, writer string) (Restor
 	}
 	next := NextVersion(orig)
 	next.Supersedes = marker.ID
-	commit, err := team.CommitGlobalRecords(ctx, store, writer, []*changelog.Record{next},
-		fmt.Sprintf("restore: %s [%s/%s] %s\n", orig.ID, orig.Domain, orig.Type, readmodel.Shorten(readmodel.Title(orig), 100)))
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: writer, Records: []*changelog.Record{next},
+		Message: fmt.Sprintf("restore: %s [%s/%s] %s\n", orig.ID, orig.Domain, orig.Type, readmodel.Shorten(readmodel.Title(orig), 100))})
 	if err != nil {
 		return Restored{}, err
 	}

@@ -222,7 +222,7 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			}
 		}
 		if c.Action != ActionAdd || c.record != r {
-			data, err := changelog.Render(c.record)
+			data, err := store.CheckForGlobal(c.record)
 			if err != nil {
 				return nil, err
 			}
@@ -282,9 +282,8 @@ func cite(existing, dup *changelog.Record, now time.Time) *changelog.Record {
 		merged.Sources = []changelog.Source{{ID: existing.ID, Agent: existing.Agent}}
 	}
 	merged.Sources = append(merged.Sources, changelog.Source{ID: dup.ID, Agent: dup.Agent})
-	merged.Supersedes = existing.ID
-	merged.Timestamp = now
-	merged.ID = changelog.NewID(existing.Agent, existing.Kind, existing.Body+dup.ID, now)
+	merged.Supersedes, merged.ID, merged.Timestamp = existing.ID, "", time.Time{}
+	agent.Stamp(&merged, existing.Agent, now)
 	return &merged
 }
 
