@@ -11,6 +11,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testgit"
 	"github.com/planq-dev/planq/internal/testproject"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
@@ -146,10 +147,16 @@ func TestEveryVersionWrittenOnGlobalIsChecked(t *testing.T) {
 		}},
 		{"proposals apply: the proposal's state", func(t *testing.T, p testproject.Project) func() error {
 			id := proposeAtLimit(t, p)
-			// The code commit lands first, as ever: what apply cannot
-			// record it says, and global keeps the proposal pending.
+			head := testgit.Run(t, p.Code, "rev-parse", "HEAD")
+			// Refused before the code repository is touched, too.
 			return func() error {
 				_, err := Apply(ctx, p.Store, p.Code, "lead", id, ApplyOptions{})
+				if after := testgit.Run(t, p.Code, "rev-parse", "HEAD"); after != head {
+					t.Errorf("the code repository moved from %s to %s", head, after)
+				}
+				if status := testgit.Run(t, p.Code, "status", "--porcelain", "--untracked-files=no"); status != "" {
+					t.Errorf("the code checkout changed: %s", status)
+				}
 				return err
 			}
 		}},
