@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
@@ -215,17 +214,6 @@ func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
 // bytes end 1 before.
 func indexAt(data []byte) int {
 	return len(data) - int(uint32At(data, 5))
-}
-
-func TestShortenNeverCutsACharacter(t *testing.T) {
-	s := strings.Repeat("é", 100)
-	got := Shorten(s, 80)
-	if !utf8.ValidString(got) || utf8.RuneCountInString(got) != 80 || !strings.HasSuffix(got, "…") {
-		t.Errorf("Shorten of 100 two-byte characters to 80: %q", got)
-	}
-	if Shorten("short", 80) != "short" {
-		t.Error("Shorten changed a short string")
-	}
 }
 
 // TestCacheCodecKeepsEveryField fills every field of a record, through

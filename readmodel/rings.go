@@ -165,8 +165,9 @@ func markRings(recs []*changelog.Record, rings map[uint64]uint64) {
 	}
 }
 
-// RingMark is how a reader marks the one version it shows of a ring.
-const RingMark = "[supersedes ring: run planq validate]"
+// RingMark is how a reader marks the one version it shows of a ring:
+// changelog.RingMark.
+const RingMark = changelog.RingMark
 
 // RingProblem is what 'planq validate' says of a ring of versions, given
 // as their IDs from the least: the same words wherever a ring is met.

@@ -165,7 +165,7 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	var phrasings []string
 	for _, t := range task {
 		if t = strings.TrimSpace(t); t != "" {
-			phrasings = append(phrasings, Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
+			phrasings = append(phrasings, changelog.Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
 		}
 	}
 	if len(phrasings) == 0 {
@@ -309,10 +309,7 @@ func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, 
 			return Results{}, err
 		}
 		from, to, snippet := search.Snippet(string(data), found.Terms, maxSnippet)
-		title := r.Title()
-		if r.Kind == changelog.KindDecision && r.Decision != "" {
-			title = r.Decision // what every listing calls a decision
-		}
+		title := r.Headline() // what every listing calls it
 		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
 			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet,
 			SupersedesRing: corpus.rings[seg.rowID(h.Doc)], record: r})
@@ -420,7 +417,7 @@ func (h Hit) Header() string {
 		s += "  [disputed]"
 	}
 	if h.SupersedesRing {
-		s += "  " + RingMark
+		s += "  " + changelog.RingMark
 	}
 	if len(h.Stale) > 0 {
 		s += "  (may be stale: " + strings.Join(h.Stale, "; ") + ")"

@@ -202,7 +202,7 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			continue
 		}
 		delete(wanted, r.ID)
-		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: readmodel.Title(r), Path: changelog.RecordPath(r), record: r}
+		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r}
 		// Only what has a subject (learnings, decisions) is matched against
 		// global's by it: a note is added as it is.
 		if r.Supersedes == "" && !r.Tombstone && r.Kind.Spec().HasField(changelog.FieldSubject) {
