@@ -77,7 +77,7 @@ func tableCell(s string) string {
 
 // Plan is the team's plan, global's plan.md; "" when there is none.
 func (rd *Reader) Plan() (string, error) {
-	tip, err := rd.tip(project.GlobalBranch)
+	tip, err := rd.e.Tip(project.GlobalBranch)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"context"
@@ -89,18 +89,18 @@ func TestListCountsAreTheCurrentRecords(t *testing.T) {
 				want[r.Agent][string(r.Kind)]++
 			}
 			cacheDir := t.TempDir()
-			counts := func(rd *Reader) map[string]map[string]int {
+			counts := func(rd testReader) map[string]map[string]int {
 				t.Helper()
-				tips, err := rd.tips()
+				tips, err := rd.Tips()
 				if err != nil {
 					t.Fatal(err)
 				}
-				segs, _, err := rd.segmentsOf(tips, nil)
+				segs, _, err := rd.Segments(tips, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				got := map[string]map[string]int{}
-				for agent, c := range rd.currentByAgent(segs) {
+				for agent, c := range rd.CurrentByAgent(segs) {
 					for k, n := range c {
 						if n > 0 {
 							if got[agent] == nil {
@@ -112,10 +112,10 @@ func TestListCountsAreTheCurrentRecords(t *testing.T) {
 				}
 				return got
 			}
-			if got := counts(Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
+			if got := counts(open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
 				t.Fatalf("counts\n got  %v\n want %v", got, want)
 			}
-			if got := counts(Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
+			if got := counts(open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
 				t.Fatalf("counts from the kept orders\n got  %v\n want %v", got, want)
 			}
 			files, _ := filepath.Glob(filepath.Join(cacheDir, "views", "byid", "*", "*.view"))
@@ -131,7 +131,7 @@ func TestListCountsAreTheCurrentRecords(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := counts(Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
+			if got := counts(open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
 				t.Fatalf("counts over damaged orders\n got  %v\n want %v", got, want)
 			}
 		})

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"encoding/binary"
@@ -28,7 +28,7 @@ const keepPerShard = 32
 type segmentStore struct{ dir string }
 
 func (st segmentStore) shardDir(path string) string {
-	return filepath.Join(st.dir, strconv.FormatUint(idHash(path), 16))
+	return filepath.Join(st.dir, strconv.FormatUint(IDHash(path), 16))
 }
 
 func (st segmentStore) file(path string, tree staterepo.Hash) string {
@@ -36,7 +36,7 @@ func (st segmentStore) file(path string, tree staterepo.Hash) string {
 }
 
 // load reads the segment of path at tree; os.ErrNotExist when there is none.
-func (st segmentStore) load(sh shard) (*segment, error) {
+func (st segmentStore) load(sh shard) (*Segment, error) {
 	return readSegment(st.file(sh.path, sh.tree), sh)
 }
 
@@ -57,7 +57,7 @@ func (st segmentStore) missing(shards []shard, limit int) int {
 // newest reads the most recently written segment of path, whatever its
 // tree, with its bodies: what a new segment of the shard starts from. Nil
 // when there is none that reads.
-func (st segmentStore) newest(path string) *segment {
+func (st segmentStore) newest(path string) *Segment {
 	entries, err := os.ReadDir(st.shardDir(path))
 	if err != nil {
 		return nil
@@ -124,7 +124,7 @@ type shard struct {
 // from the newest segment of the same shard: a record that one holds (same
 // blob, same path) is taken from it, so one new record costs one parse, not
 // a shard's.
-func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
+func (rd *Store) buildSegment(sh shard, incremental bool) (*Segment, error) {
 	files, err := rd.repo.WalkTree(sh.tree, nil)
 	if err != nil {
 		return nil, err
@@ -139,8 +139,8 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 	if old := rd.segments.newest(sh.path); incremental && old != nil {
 		var docs []search.Indexed
 		docs, _ = search.Docs(old.indexData) // a damaged index is built again from the records
-		for i := range old.len() {
-			if r, err := old.record(i); err == nil && len(docs) == old.len() {
+		for i := range old.Len() {
+			if r, err := old.Record(i); err == nil && len(docs) == old.Len() {
 				prev[old.row(i).blob] = parsed{r, old.row(i).blob, docs[i]}
 			}
 		}
@@ -153,7 +153,7 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 	for _, f := range files {
 		p := sh.path + "/" + f.Path
 		if !changelog.IsRecordPath(p) {
-			if misplaced(p) {
+			if Misplaced(p) {
 				problems = append(problems, segProblem{blob: f.Blob, err: misplacedProblem(p)})
 			}
 			continue
@@ -207,7 +207,7 @@ func (rd *Reader) buildSegment(sh shard, incremental bool) (*segment, error) {
 }
 
 // decodeBuilt reads a segment from its bytes in memory.
-func decodeBuilt(data []byte, sh shard) (*segment, error) {
+func decodeBuilt(data []byte, sh shard) (*Segment, error) {
 	if len(data) < headerSize {
 		return nil, errDamaged
 	}
@@ -216,7 +216,7 @@ func decodeBuilt(data []byte, sh shard) (*segment, error) {
 	bodiesN := int(uint32At(data, 3))
 	rowsEnd := headerSize + n*rowSize
 	bodiesAt := rowsEnd + metaN
-	s := &segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[bodiesAt : bodiesAt+bodiesN], indexData: data[bodiesAt+bodiesN:]}
+	s := &Segment{shard: sh, rows: data[headerSize:rowsEnd], bodies: data[bodiesAt : bodiesAt+bodiesN], indexData: data[bodiesAt+bodiesN:]}
 	if err := s.readMeta(data[rowsEnd:rowsEnd+metaN], sh.path); err != nil {
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func uint32At(data []byte, field int) uint32 {
 
 // buildDir makes the segment of a kind's directory: its shards' rows, one
 // shard after the other, their agents in one table.
-func (rd *Reader) buildDir(dir shard) (*segment, error) {
+func (rd *Store) buildDir(dir shard) (*Segment, error) {
 	entries, err := rd.repo.TreeEntries(dir.tree)
 	if err != nil {
 		return nil, err
@@ -238,7 +238,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 	var agents agentTable
 	var sources []uint64
 	var problems []segProblem
-	var children []*segment
+	var children []*Segment
 	parts := []part{} // not nil: this is a directory's segment, even an empty one
 	for _, e := range entries {
 		if !e.Dir {
@@ -250,7 +250,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 			return nil, err
 		}
 		start := len(rows) / rowSize
-		for i := range child.len() {
+		for i := range child.Len() {
 			r := child.row(i)
 			r.agent = agents.index(child.agents[r.agent])
 			if r.to != noAgent {
@@ -281,7 +281,7 @@ func (rd *Reader) buildDir(dir shard) (*segment, error) {
 // reads every byte it copies under its checksums, so a directory's index
 // never inherits damage; only when it fails is each shard's index checked
 // whole, and a damaged one built again from git.
-func (rd *Reader) mergeIndexes(parts []part, children []*segment) ([]byte, error) {
+func (rd *Store) mergeIndexes(parts []part, children []*Segment) ([]byte, error) {
 	defer runtime.KeepAlive(children) // the indexes are parts of their mappings
 	indexes := make([][]byte, len(children))
 	sound := true
@@ -297,7 +297,7 @@ func (rd *Reader) mergeIndexes(parts []part, children []*segment) ([]byte, error
 		}
 	}
 	for i, child := range children {
-		if search.Check(child.indexData, child.len()) == nil {
+		if search.Check(child.indexData, child.Len()) == nil {
 			continue
 		}
 		rebuilt, err := rd.rebuild(parts[i].shard)

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"math/rand/v2"
@@ -12,16 +12,16 @@ func TestFirstByIsTheHeadOfASort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 200 {
 		n := rng.IntN(300)
-		refs := make([]ref, n)
+		refs := make([]Ref, n)
 		for i := range refs {
 			// Distinct times: ties would need the records' IDs.
-			refs[i] = ref{priority: uint8(rng.IntN(5)), at: rng.Int64N(1<<20)<<20 | int64(i)}
+			refs[i] = Ref{priority: uint8(rng.IntN(5)), at: rng.Int64N(1<<20)<<20 | int64(i)}
 		}
 		k := rng.IntN(n+2) - 1 // 0 or less keeps all
-		order := []func(a, b ref) int{rankOrder, newestFirst}[round%2]
+		order := []func(a, b Ref) int{byRank, NewestFirst}[round%2]
 		all := slices.Clone(refs)
 		slices.SortFunc(all, order)
-		got := firstBy(refs, k, order)
+		got := FirstBy(refs, k, order)
 		want := all
 		if k > 0 {
 			want = all[:min(k, n)]
@@ -35,4 +35,12 @@ func TestFirstByIsTheHeadOfASort(t *testing.T) {
 			}
 		}
 	}
+}
+
+// byRank is how the team view ranks: by priority, newest first.
+func byRank(a, b Ref) int {
+	if a.priority != b.priority {
+		return int(a.priority) - int(b.priority)
+	}
+	return NewestFirst(a, b)
 }

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"os"
@@ -24,7 +24,7 @@ func TestDirSizeCountsAndKeepsTheCount(t *testing.T) {
 	files[changelog.RecordPath(&extra)] = data
 	repo := repoWith(t, files)
 	cacheDir := t.TempDir()
-	rd := Open(repo, cacheDir)
+	rd := open(repo, cacheDir)
 	n, err := rd.DirSize(project.GlobalBranch, "learnings", "ci")
 	if err != nil || n != 2 {
 		t.Fatalf("learnings/ci: %d, %v; want 2", n, err)
@@ -36,13 +36,13 @@ func TestDirSizeCountsAndKeepsTheCount(t *testing.T) {
 	if err := os.WriteFile(kept[0], []byte("garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := Open(repo, cacheDir).DirSize(project.GlobalBranch, "learnings", "ci"); err != nil || n != 2 {
+	if n, err := open(repo, cacheDir).DirSize(project.GlobalBranch, "learnings", "ci"); err != nil || n != 2 {
 		t.Errorf("over a damaged count: %d, %v; want 2", n, err)
 	}
 	if err := os.WriteFile(kept[0], []byte("7\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := Open(repo, cacheDir).DirSize(project.GlobalBranch, "learnings", "ci"); n != 7 {
+	if n, _ := open(repo, cacheDir).DirSize(project.GlobalBranch, "learnings", "ci"); n != 7 {
 		t.Errorf("a kept count was not read: %d, want the kept 7", n)
 	}
 	for _, c := range []struct{ branch, sub string }{{project.GlobalBranch, "nowhere"}, {"agent-nobody", "ci"}} {

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"context"
@@ -10,15 +10,8 @@ import (
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// AsOf says which past a pinned reader reads: the moment, and the commit of
-// global that held the team's memory then.
-type AsOf struct {
-	Spec   string    `json:"as_of"`
-	Time   time.Time `json:"time"`
-	Global string    `json:"global"`
-}
-
-// PinAsOf makes every later read of rd read the memory as it was at spec:
+// PinAsOf makes every later read of rd read the memory as it was at spec,
+// and returns the moment spec means and the commit of global then:
 // a date (2026-11-02, meaning the end of that day in UTC), a time
 // (RFC 3339), or a commit of the state repository. Each branch is read at
 // its newest first-parent commit at or before that moment; a branch that
@@ -26,14 +19,14 @@ type AsOf struct {
 // it to itself, and every other branch to the commit's time. Reading the past
 // is reading git: the records of those trees go through the same cache as
 // today's.
-func (rd *Reader) PinAsOf(ctx context.Context, spec string) (AsOf, error) {
+func (rd *Store) PinAsOf(ctx context.Context, spec string) (time.Time, staterepo.Hash, error) {
 	at, commit, err := rd.moment(ctx, spec)
 	if err != nil {
-		return AsOf{}, err
+		return time.Time{}, staterepo.ZeroHash, err
 	}
 	branches, err := rd.repo.Branches("")
 	if err != nil {
-		return AsOf{}, err
+		return time.Time{}, staterepo.ZeroHash, err
 	}
 	pinned := make(map[string]staterepo.Hash, len(branches))
 	for name, tip := range branches {
@@ -42,33 +35,33 @@ func (rd *Reader) PinAsOf(ctx context.Context, spec string) (AsOf, error) {
 		}
 		then, ok, err := rd.repo.CommitAsOf(ctx, tip, at)
 		if err != nil {
-			return AsOf{}, err
+			return time.Time{}, staterepo.ZeroHash, err
 		}
 		if !ok {
 			continue
 		}
 		if commit != staterepo.ZeroHash {
 			if then, err = rd.exactly(then, commit); err != nil {
-				return AsOf{}, err
+				return time.Time{}, staterepo.ZeroHash, err
 			}
 		}
 		pinned[name] = then
 	}
 	if _, ok := pinned[project.GlobalBranch]; !ok {
-		return AsOf{}, planqerr.New(planqerr.NotFound, "--as-of "+spec, "is before the project's memory began").
+		return time.Time{}, staterepo.ZeroHash, planqerr.New(planqerr.NotFound, "--as-of "+spec, "is before the project's memory began").
 			WithHint("'git -C .planq/agent log global' shows global's history")
 	}
 	rd.mu.Lock()
 	rd.pinned = pinned
 	rd.mu.Unlock()
-	return AsOf{Spec: spec, Time: at.UTC(), Global: pinned[project.GlobalBranch].String()}, nil
+	return at.UTC(), pinned[project.GlobalBranch], nil
 }
 
 // exactly steps back from then, the newest commit of a branch's
 // first-parent line at the time of commit, to commit itself when the line
 // holds it: commit times count seconds, so commits made in commit's second
 // after it are not what the branch held at commit.
-func (rd *Reader) exactly(then, commit staterepo.Hash) (staterepo.Hash, error) {
+func (rd *Store) exactly(then, commit staterepo.Hash) (staterepo.Hash, error) {
 	target, err := rd.repo.Commit(commit)
 	if err != nil {
 		return staterepo.ZeroHash, err
@@ -90,7 +83,7 @@ func (rd *Reader) exactly(then, commit staterepo.Hash) (staterepo.Hash, error) {
 
 // moment reads an --as-of spec: the time it means, and the commit it names
 // if it names one.
-func (rd *Reader) moment(ctx context.Context, spec string) (time.Time, staterepo.Hash, error) {
+func (rd *Store) moment(ctx context.Context, spec string) (time.Time, staterepo.Hash, error) {
 	spec = strings.TrimSpace(spec)
 	if t, err := time.Parse(time.DateOnly, spec); err == nil {
 		return t.Add(24*time.Hour - time.Second), staterepo.ZeroHash, nil
@@ -121,9 +114,9 @@ func looksLikeCommit(s string) bool {
 	return true
 }
 
-// branches lists the branches a read sees, with their tips: the
+// Branches lists the branches a read sees, with their tips: the
 // repository's, or those of the moment the reader is pinned to.
-func (rd *Reader) branches(prefix string) (map[string]staterepo.Hash, error) {
+func (rd *Store) Branches(prefix string) (map[string]staterepo.Hash, error) {
 	rd.mu.Lock()
 	pinned := rd.pinned
 	rd.mu.Unlock()
@@ -139,8 +132,9 @@ func (rd *Reader) branches(prefix string) (map[string]staterepo.Hash, error) {
 	return out, nil
 }
 
-// tip is the commit a read of branch reads (see branches).
-func (rd *Reader) tip(branch string) (staterepo.Hash, error) {
+// Tip is the commit a read of branch reads: the branch's tip, or its
+// commit at the moment rd is pinned to (see Branches).
+func (rd *Store) Tip(branch string) (staterepo.Hash, error) {
 	rd.mu.Lock()
 	pinned := rd.pinned
 	rd.mu.Unlock()
@@ -156,12 +150,8 @@ func (rd *Reader) tip(branch string) (staterepo.Hash, error) {
 // Pinned reports whether rd reads a moment in the past (PinAsOf): then what
 // a worktree holds on disk is not what the memory said, and readers take
 // files from the pinned commits instead.
-func (rd *Reader) Pinned() bool {
+func (rd *Store) Pinned() bool {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	return rd.pinned != nil
 }
-
-// Tip is the commit a read of branch reads: the branch's tip, or its commit
-// at the moment rd is pinned to.
-func (rd *Reader) Tip(branch string) (staterepo.Hash, error) { return rd.tip(branch) }

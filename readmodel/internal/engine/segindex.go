@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"errors"
@@ -8,15 +8,15 @@ import (
 )
 
 // searchIndex opens the segment's search index, once.
-func (s *segment) searchIndex() (*search.Index, error) {
+func (s *Segment) searchIndex() (*search.Index, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.index != nil {
 		return s.index, nil
 	}
 	ix, err := search.OpenIndex(s.indexData)
-	if err == nil && ix.Len() != s.len() {
-		err = fmt.Errorf("an index of %d records for %d rows", ix.Len(), s.len())
+	if err == nil && ix.Len() != s.Len() {
+		err = fmt.Errorf("an index of %d records for %d rows", ix.Len(), s.Len())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to read the search index of %s: %w", s.path, errors.Join(errDamaged, err))

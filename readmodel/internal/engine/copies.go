@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"crypto/sha256"
@@ -26,9 +26,9 @@ type copies struct {
 // 2: rings.
 const copiesVersion = 2
 
-func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
+func (rd *Store) copiesOf(path string, segs []*Segment) *copies {
 	key := sha256.New()
-	fmt.Fprintf(key, "copies %d, segments %d\n", copiesVersion, segmentVersion)
+	fmt.Fprintf(key, "copies %d, segments %d\n", copiesVersion, SegmentVersion)
 	for _, s := range segs {
 		fmt.Fprintf(key, "%s %s\n", s.path, s.tree)
 	}
@@ -39,14 +39,14 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 	c := &copies{shadow: make([][]bool, len(segs))}
 	n := 0
 	for _, s := range segs {
-		n += s.len()
+		n += s.Len()
 	}
 	seen := make(map[uint64]bool, n)
 	var edges []versionEdge
 	for k, s := range segs {
-		c.shadow[k] = make([]bool, s.len())
-		for i := range s.len() {
-			id := s.rowID(i)
+		c.shadow[k] = make([]bool, s.Len())
+		for i := range s.Len() {
+			id := s.RowID(i)
 			c.shadow[k][i] = seen[id]
 			seen[id] = true
 			if old := s.rowSupersedes(i); old != 0 {
@@ -67,7 +67,7 @@ func (rd *Reader) copiesOf(path string, segs []*segment) *copies {
 		c.rings = append(c.rings, id)
 	}
 	slices.Sort(c.rings)
-	keepView(file, c.encode(), keepPerShard)
+	KeepView(file, c.encode(), keepPerShard)
 	return c
 }
 
@@ -99,14 +99,14 @@ func (c *copies) encode() []byte {
 // readCopies reads the copies kept in file for segs. A file that is
 // damaged, of another version or not of segs' rows is an error, and the
 // copies are found again.
-func readCopies(file string, segs []*segment) (*copies, error) {
-	data, err := readView(file)
+func readCopies(file string, segs []*Segment) (*copies, error) {
+	data, err := ReadView(file)
 	if err != nil {
 		return nil, err
 	}
 	next := func(n int) ([]byte, error) {
 		if n < 0 || n > len(data) {
-			return nil, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
+			return nil, fmt.Errorf("%w: %s is cut short", ErrDamagedView, file)
 		}
 		b := data[:n]
 		data = data[n:]
@@ -120,16 +120,16 @@ func readCopies(file string, segs []*segment) (*copies, error) {
 		return int(binary.LittleEndian.Uint32(b)), nil
 	}
 	if v, err := word(); err != nil || v != copiesVersion {
-		return nil, fmt.Errorf("%w: %s is of another version", errDamagedView, file)
+		return nil, fmt.Errorf("%w: %s is of another version", ErrDamagedView, file)
 	}
 	if n, err := word(); err != nil || n != len(segs) {
-		return nil, fmt.Errorf("%w: %s is of other segments", errDamagedView, file)
+		return nil, fmt.Errorf("%w: %s is of other segments", ErrDamagedView, file)
 	}
 	c := &copies{shadow: make([][]bool, len(segs))}
 	for k, s := range segs {
 		n, err := word()
-		if err != nil || n != s.len() {
-			return nil, fmt.Errorf("%w: %s is of other segments", errDamagedView, file)
+		if err != nil || n != s.Len() {
+			return nil, fmt.Errorf("%w: %s is of other segments", ErrDamagedView, file)
 		}
 		bits, err := next((n + 7) / 8)
 		if err != nil {
@@ -154,7 +154,7 @@ func readCopies(file string, segs []*segment) (*copies, error) {
 		}
 	}
 	if len(data) != 0 {
-		return nil, fmt.Errorf("%w: %s is too long", errDamagedView, file)
+		return nil, fmt.Errorf("%w: %s is too long", ErrDamagedView, file)
 	}
 	return c, nil
 }

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"os"
@@ -15,8 +15,8 @@ import (
 // directory that did not change reads no object from git (whose pack
 // index alone costs a process milliseconds): what learn's check of a
 // domain's size needs to stay a write's cost.
-func (rd *Reader) DirSize(branch, top, sub string) (int, error) {
-	tip, err := rd.tip(branch)
+func (rd *Store) DirSize(branch, top, sub string) (int, error) {
+	tip, err := rd.Tip(branch)
 	if planqerr.Is(err, planqerr.NotFound) {
 		return 0, nil
 	}

@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"encoding/binary"
@@ -45,7 +45,7 @@ import (
 // The checksums make damage an error, never a misread record.
 const (
 	segmentMagic   = "planq-segment\n"
-	segmentVersion = 7
+	SegmentVersion = 7
 	headerSize     = len(segmentMagic) + 6*4
 	rowSize        = 72
 	// maxSegmentRows bounds a damaged header's row count.
@@ -111,9 +111,9 @@ func getRow(b []byte) row {
 	return r
 }
 
-// idHash is the 64-bit FNV-1a hash of a record ID: rows compare IDs by it,
+// IDHash is the 64-bit FNV-1a hash of a record ID: rows compare IDs by it,
 // so that a view needs no record decoded to tell what supersedes what.
-func idHash(id string) uint64 {
+func IDHash(id string) uint64 {
 	if id == "" {
 		return 0
 	}
@@ -131,8 +131,8 @@ type segProblem struct {
 	err  *changelog.ParseError
 }
 
-// segment is one shard's records, read from its file or just built.
-type segment struct {
+// Segment is one shard's records, read from its file or just built.
+type Segment struct {
 	shard
 	rows     []byte
 	agents   []string
@@ -150,7 +150,7 @@ type segment struct {
 	// begin and end in its own, and how to open one (open) or build it
 	// again from git when it is damaged (rebuild).
 	parts         []part
-	open, rebuild func(shard) (*segment, error)
+	open, rebuild func(shard) (*Segment, error)
 }
 
 // part is one shard's rows in a directory's segment.
@@ -159,17 +159,31 @@ type part struct {
 	start, end int
 }
 
-func (s *segment) len() int      { return len(s.rows) / rowSize }
-func (s *segment) row(i int) row { return getRow(s.rows[i*rowSize:]) }
+// Len is the segment's count of rows.
+func (s *Segment) Len() int { return len(s.rows) / rowSize }
+
+// Path is the path of the segment's shard (or kind's directory).
+func (s *Segment) Path() string { return s.path }
+
+// Tree is the git tree of the shard the segment holds.
+func (s *Segment) Tree() staterepo.Hash { return s.tree }
+
+// Sources are the hashes of every ID the segment's records name as
+// sources (see IDHash).
+func (s *Segment) Sources() []uint64 { return s.sources }
+
+func (s *Segment) row(i int) row { return getRow(s.rows[i*rowSize:]) }
+
+// RowID is the hash of row i's record ID (see IDHash), read alone.
+func (s *Segment) RowID(i int) uint64 { return binary.LittleEndian.Uint64(s.rows[i*rowSize+8:]) }
 
 // A row's fields read alone, for loops over many rows that want one or two.
-func (s *segment) rowAt(i int) int64  { return int64(binary.LittleEndian.Uint64(s.rows[i*rowSize:])) }
-func (s *segment) rowID(i int) uint64 { return binary.LittleEndian.Uint64(s.rows[i*rowSize+8:]) }
-func (s *segment) rowSupersedes(i int) uint64 {
+func (s *Segment) rowAt(i int) int64 { return int64(binary.LittleEndian.Uint64(s.rows[i*rowSize:])) }
+func (s *Segment) rowSupersedes(i int) uint64 {
 	return binary.LittleEndian.Uint64(s.rows[i*rowSize+16:])
 }
-func (s *segment) rowAgent(i int) uint16 { return binary.LittleEndian.Uint16(s.rows[i*rowSize+52:]) }
-func (s *segment) rowFlags(i int) uint8  { return s.rows[i*rowSize+58] }
+func (s *Segment) rowAgent(i int) uint16 { return binary.LittleEndian.Uint16(s.rows[i*rowSize+52:]) }
+func (s *Segment) rowFlags(i int) uint8  { return s.rows[i*rowSize+58] }
 
 // encodeSegment lays out recs (with their blobs) and problems as a segment
 // file. recs must be sorted oldest first.
@@ -183,14 +197,14 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 	for i, r := range recs {
 		start := len(bodies)
 		bodies = appendRecord(bodies, r)
-		rw := row{at: r.Timestamp.UnixNano(), id: idHash(r.ID), supersedes: idHash(r.Supersedes),
+		rw := row{at: r.Timestamp.UnixNano(), id: IDHash(r.ID), supersedes: IDHash(r.Supersedes),
 			off: uint32(start), size: uint32(len(bodies) - start), crc: crc32.Checksum(bodies[start:], castagnoli()), blob: blobs[i],
 			agent: agentOf(r.Agent), to: noAgent, kind: kindIndex(r.Kind), priority: uint8(Priority(r))}
 		if r.To != "" {
 			rw.to = agentOf(r.To)
 		}
 		if spec := r.Kind.Spec(); spec != nil && spec.Promoted {
-			rw.subject = idHash(changelog.SubjectKey(r))
+			rw.subject = IDHash(changelog.SubjectKey(r))
 		}
 		if r.Tombstone {
 			rw.flags |= flagTombstone
@@ -203,7 +217,7 @@ func encodeSegment(path string, recs []*changelog.Record, blobs []staterepo.Hash
 		}
 		rw.put(rows[i*rowSize:])
 		for _, src := range r.Sources {
-			sources = append(sources, idHash(src.ID))
+			sources = append(sources, IDHash(src.ID))
 		}
 	}
 	return assemble(rows, appendMeta(path, agents.names, sources, problems, nil), bodies, search.Encode(docs))
@@ -257,7 +271,7 @@ func assemble(rows, meta, bodies, index []byte) []byte {
 	out := make([]byte, 0, headerSize+len(rows)+len(meta)+len(bodies)+len(index))
 	out = append(out, segmentMagic...)
 	sum := crc32.Update(crc32.Checksum(rows, castagnoli()), castagnoli(), meta)
-	for _, n := range []uint32{segmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum, uint32(len(index))} {
+	for _, n := range []uint32{SegmentVersion, uint32(len(rows) / rowSize), uint32(len(meta)), uint32(len(bodies)), sum, uint32(len(index))} {
 		out = binary.LittleEndian.AppendUint32(out, n)
 	}
 	out = append(out, rows...)
@@ -279,7 +293,7 @@ func kindIndex(k changelog.Kind) uint8 {
 // another version, of another shard, cut short or damaged is an error: the
 // caller rebuilds it from git. Segment files are replaced whole (renamed
 // over), never written in place, so a mapping never sees one change.
-func readSegment(file string, sh shard) (*segment, error) {
+func readSegment(file string, sh shard) (*Segment, error) {
 	data, err := mapFile(file)
 	if err != nil {
 		return nil, err
@@ -296,13 +310,13 @@ func readSegment(file string, sh shard) (*segment, error) {
 	return s, nil
 }
 
-func parseSegment(data []byte, sh shard) (*segment, error) {
+func parseSegment(data []byte, sh shard) (*Segment, error) {
 	size := int64(len(data))
 	if size < int64(headerSize) || string(data[:len(segmentMagic)]) != segmentMagic {
 		return nil, errDamaged
 	}
-	if v := uint32At(data, 0); v != segmentVersion {
-		return nil, fmt.Errorf("segment of version %d, not %d", v, segmentVersion)
+	if v := uint32At(data, 0); v != SegmentVersion {
+		return nil, fmt.Errorf("segment of version %d, not %d", v, SegmentVersion)
 	}
 	n, metaN, bodiesN, indexN := int64(uint32At(data, 1)), int64(uint32At(data, 2)), int64(uint32At(data, 3)), int64(uint32At(data, 5))
 	if n > maxSegmentRows || int64(headerSize)+n*rowSize+metaN+bodiesN+indexN != size {
@@ -313,7 +327,7 @@ func parseSegment(data []byte, sh shard) (*segment, error) {
 	if crc32.Checksum(prefix, castagnoli()) != uint32At(data, 4) {
 		return nil, errDamaged
 	}
-	s := &segment{shard: sh, rows: prefix[:n*rowSize], bodies: data[end : end+bodiesN], indexData: data[end+bodiesN:]}
+	s := &Segment{shard: sh, rows: prefix[:n*rowSize], bodies: data[end : end+bodiesN], indexData: data[end+bodiesN:]}
 	if err := s.readMeta(prefix[n*rowSize:], sh.path); err != nil {
 		return nil, err
 	}
@@ -326,9 +340,9 @@ func parseSegment(data []byte, sh shard) (*segment, error) {
 // check holds the rows to the segment's tables: every agent they name is
 // in the table, every record's bytes in the bodies (or, in a directory's
 // segment, every row in one part).
-func (s *segment) check() error {
+func (s *Segment) check() error {
 	le := binary.LittleEndian
-	for i := range s.len() { // every open of a segment: the fields alone, not whole rows
+	for i := range s.Len() { // every open of a segment: the fields alone, not whole rows
 		b := s.rows[i*rowSize:]
 		off, size, agent, to := le.Uint32(b[24:]), le.Uint32(b[28:]), le.Uint16(b[52:]), le.Uint16(b[54:])
 		if (s.parts == nil && uint64(off)+uint64(size) > uint64(len(s.bodies))) || int(agent) >= len(s.agents) ||
@@ -343,13 +357,13 @@ func (s *segment) check() error {
 		}
 		next = p.end
 	}
-	if s.parts != nil && next != s.len() {
+	if s.parts != nil && next != s.Len() {
 		return errDamaged
 	}
 	return nil
 }
 
-func (s *segment) readMeta(b []byte, path string) error {
+func (s *Segment) readMeta(b []byte, path string) error {
 	d := &decoder{b: b}
 	if kept := d.str(); d.err == nil && kept != path {
 		return fmt.Errorf("segment of %s, not %s", kept, path)
@@ -390,21 +404,21 @@ func (s *segment) readMeta(b []byte, path string) error {
 	return d.err
 }
 
-// record decodes row i's record, reading only its bytes from the file
+// Record decodes row i's record, reading only its bytes from the file
 // unless all the bodies are read already.
-func (s *segment) record(i int) (*changelog.Record, error) {
+func (s *Segment) Record(i int) (*changelog.Record, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.recordLocked(i)
 }
 
-func (s *segment) recordLocked(i int) (*changelog.Record, error) {
+func (s *Segment) recordLocked(i int) (*changelog.Record, error) {
 	if s.parts != nil {
 		p := s.partOf(i)
 		return s.childRecord(p, i-p.start)
 	}
 	if s.recs == nil {
-		s.recs = make([]*changelog.Record, s.len())
+		s.recs = make([]*changelog.Record, s.Len())
 	}
 	if r := s.recs[i]; r != nil {
 		return r, nil
@@ -418,7 +432,7 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, err)
 	}
-	if r.Path != s.path+"/"+r.ID+".md" || idHash(r.ID) != rw.id {
+	if r.Path != s.path+"/"+r.ID+".md" || IDHash(r.ID) != rw.id {
 		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
 	}
 	s.recs[i] = r
@@ -426,7 +440,7 @@ func (s *segment) recordLocked(i int) (*changelog.Record, error) {
 }
 
 // partOf is the part that holds row i of a directory's segment.
-func (s *segment) partOf(i int) part {
+func (s *Segment) partOf(i int) part {
 	j, _ := slices.BinarySearchFunc(s.parts, i, func(p part, i int) int {
 		switch {
 		case i < p.start:
@@ -441,22 +455,22 @@ func (s *segment) partOf(i int) part {
 
 // childRecord decodes row i of part p's shard, built again from git once
 // if its segment is damaged.
-func (s *segment) childRecord(p part, i int) (*changelog.Record, error) {
+func (s *Segment) childRecord(p part, i int) (*changelog.Record, error) {
 	child, err := s.open(p.shard)
 	if err != nil {
 		return nil, err
 	}
-	r, err := child.record(i)
+	r, err := child.Record(i)
 	if err == nil {
 		return r, nil
 	}
 	if child, err = s.rebuild(p.shard); err != nil {
 		return nil, err
 	}
-	return child.record(i)
+	return child.Record(i)
 }
 
-func (s *segment) childRecords(p part) ([]*changelog.Record, error) {
+func (s *Segment) childRecords(p part) ([]*changelog.Record, error) {
 	child, err := s.open(p.shard)
 	if err != nil {
 		return nil, err
@@ -472,7 +486,7 @@ func (s *segment) childRecords(p part) ([]*changelog.Record, error) {
 }
 
 // records decodes every row's record.
-func (s *segment) records() ([]*changelog.Record, error) {
+func (s *Segment) records() ([]*changelog.Record, error) {
 	if s.parts != nil {
 		var out []*changelog.Record
 		for _, p := range s.parts {
@@ -486,7 +500,7 @@ func (s *segment) records() ([]*changelog.Record, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]*changelog.Record, s.len())
+	out := make([]*changelog.Record, s.Len())
 	for i := range out {
 		r, err := s.recordLocked(i)
 		if err != nil {
@@ -503,9 +517,9 @@ func misplacedProblem(p string) *changelog.ParseError {
 		Msg: "is not where a record lives (<kind directory>/<shard>/<id>.md), so nothing reads it; move it to its shard"}
 }
 
-// misplaced reports whether path, a file under a kind's directory, looks
+// Misplaced reports whether path, a file under a kind's directory, looks
 // like a record but is not at a record path: a decision at the top of
 // decisions/, or one shard too deep. READMEs are planq's own.
-func misplaced(path string) bool {
+func Misplaced(path string) bool {
 	return strings.HasSuffix(path, ".md") && !strings.HasSuffix(path, "/"+project.ReadmeFile)
 }

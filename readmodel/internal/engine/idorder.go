@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"cmp"
@@ -23,7 +23,7 @@ type idOrder struct {
 }
 
 // edges are the rows of seg, whose order o is, that supersede another.
-func (o idOrder) edges(seg *segment) []versionEdge {
+func (o idOrder) edges(seg *Segment) []versionEdge {
 	out := make([]versionEdge, len(o.superseding))
 	for k, i := range o.superseding {
 		out[k] = rowEdge(seg, int(i))
@@ -48,12 +48,12 @@ const (
 	idEntrySize    = 24
 )
 
-func (rd *Reader) idOrder(seg *segment) idOrder {
+func (rd *Store) idOrder(seg *Segment) idOrder {
 	file := filepath.Join(rd.viewDir("byid", seg.path), seg.tree.String()+".view")
 	if order, err := readIDOrder(file, seg); err == nil {
 		return order
 	}
-	n := seg.len()
+	n := seg.Len()
 	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n)}
 	perm := make([]uint32, n)
 	for i := range perm {
@@ -62,7 +62,7 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 			order.superseding = append(order.superseding, uint32(i))
 		}
 	}
-	slices.SortStableFunc(perm, func(a, b uint32) int { return cmp.Compare(seg.rowID(int(a)), seg.rowID(int(b))) })
+	slices.SortStableFunc(perm, func(a, b uint32) int { return cmp.Compare(seg.RowID(int(a)), seg.RowID(int(b))) })
 	b := make([]byte, 0, 4+idEntrySize*n+4+4*len(order.superseding))
 	b = binary.LittleEndian.AppendUint32(b, idOrderVersion)
 	for k, i := range perm {
@@ -78,29 +78,29 @@ func (rd *Reader) idOrder(seg *segment) idOrder {
 	for _, i := range order.superseding {
 		b = binary.LittleEndian.AppendUint32(b, i)
 	}
-	keepView(file, b, keepPerShard)
+	KeepView(file, b, keepPerShard)
 	return order
 }
 
 // readIDOrder reads the order kept in file for seg: each of its rows once,
 // by ID, then what they supersede. Anything else is an error, and the rows
 // are sorted again.
-func readIDOrder(file string, seg *segment) (idOrder, error) {
-	data, err := readView(file)
+func readIDOrder(file string, seg *Segment) (idOrder, error) {
+	data, err := ReadView(file)
 	if err != nil {
 		return idOrder{}, err
 	}
-	n := seg.len()
+	n := seg.Len()
 	end := 4 + idEntrySize*n + 4
 	if len(data) < end {
-		return idOrder{}, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
+		return idOrder{}, fmt.Errorf("%w: %s is cut short", ErrDamagedView, file)
 	}
 	if v := binary.LittleEndian.Uint32(data); v != idOrderVersion {
-		return idOrder{}, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, v)
+		return idOrder{}, fmt.Errorf("%w: %s is of version %d", ErrDamagedView, file, v)
 	}
 	m := int(binary.LittleEndian.Uint32(data[end-4:]))
 	if len(data) != end+4*m {
-		return idOrder{}, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
+		return idOrder{}, fmt.Errorf("%w: %s has the wrong length", ErrDamagedView, file)
 	}
 	order := idOrder{ids: make([]uint64, n), rows: make([]idRow, n), superseding: make([]uint32, m)}
 	seen := make([]bool, n)
@@ -108,7 +108,7 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 		e := data[4+idEntrySize*k:]
 		id, i := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint32(e[16:])
 		if int(i) >= n || seen[i] || (k > 0 && id < order.ids[k-1]) {
-			return idOrder{}, fmt.Errorf("%w: %s is not an order of its segment's rows", errDamagedView, file)
+			return idOrder{}, fmt.Errorf("%w: %s is not an order of its segment's rows", ErrDamagedView, file)
 		}
 		seen[i], order.ids[k] = true, id
 		order.rows[k] = idRow{at: int64(binary.LittleEndian.Uint64(e[8:])), i: i, agent: binary.LittleEndian.Uint16(e[20:]), kind: e[22], flags: e[23]}
@@ -116,7 +116,7 @@ func readIDOrder(file string, seg *segment) (idOrder, error) {
 	for k := range order.superseding {
 		i := binary.LittleEndian.Uint32(data[end+4*k:])
 		if int(i) >= n || seg.rowSupersedes(int(i)) == 0 || (k > 0 && i <= order.superseding[k-1]) {
-			return idOrder{}, fmt.Errorf("%w: %s names rows that supersede nothing", errDamagedView, file)
+			return idOrder{}, fmt.Errorf("%w: %s names rows that supersede nothing", ErrDamagedView, file)
 		}
 		order.superseding[k] = i
 	}

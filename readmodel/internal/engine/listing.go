@@ -1,4 +1,4 @@
-package readmodel
+package engine
 
 import (
 	"encoding/binary"
@@ -41,13 +41,13 @@ const (
 	keepListings = 256
 )
 
-func (rd *Reader) listingFile(commit staterepo.Hash) string {
+func (rd *Store) listingFile(commit staterepo.Hash) string {
 	return filepath.Join(rd.cacheDir, "commits", commit.String()+".lst")
 }
 
 // listing returns commit's listing: from memory, from its file, or made
 // from git and kept.
-func (rd *Reader) listing(commit staterepo.Hash) (*listing, error) {
+func (rd *Store) listing(commit staterepo.Hash) (*listing, error) {
 	rd.mu.Lock()
 	defer rd.mu.Unlock()
 	if l, ok := rd.listings[commit]; ok {
@@ -72,7 +72,7 @@ func (rd *Reader) listing(commit staterepo.Hash) (*listing, error) {
 // is kept) has under the same hash, a directory or a file, is taken from
 // there: a new commit changes a shard or two, and git's pack index, which
 // reading an unchanged object needs, costs a process milliseconds.
-func (rd *Reader) makeListing(commit staterepo.Hash) (*listing, error) {
+func (rd *Store) makeListing(commit staterepo.Hash) (*listing, error) {
 	c, err := rd.repo.Commit(commit)
 	if err != nil {
 		return nil, err
@@ -151,7 +151,7 @@ func (l *listing) find(p string) (listed, bool) {
 // FileAt returns the content of the file at p in commit's tree; an error
 // wrapping os.ErrNotExist when there is none. Small files near the top of
 // the tree come from the commit's listing, without opening git.
-func (rd *Reader) FileAt(commit staterepo.Hash, p string) ([]byte, error) {
+func (rd *Store) FileAt(commit staterepo.Hash, p string) ([]byte, error) {
 	if strings.Count(p, "/") > 1 {
 		return rd.repo.ReadFile(commit, p)
 	}
@@ -256,3 +256,40 @@ func readListing(file string) (*listing, error) {
 	}
 	return l, nil
 }
+
+// CommitTime is when commit was made, from its listing.
+func (rd *Store) CommitTime(commit staterepo.Hash) (time.Time, error) {
+	l, err := rd.listing(commit)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return l.time, nil
+}
+
+// File is one file of a directory at the top of a commit's tree.
+type File struct {
+	Name    string
+	Blob    staterepo.Hash
+	Content []byte
+}
+
+// Files lists the files of dir, a directory at the top of commit's tree,
+// with their content: from the commit's listing when it keeps it, else
+// from git.
+func (rd *Store) Files(commit staterepo.Hash, dir string) ([]File, error) {
+	l, err := rd.listing(commit)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, e := range l.entries(dir) {
+		if e.Dir {
+			continue
+		}
+		out = append(out, File{Name: e.Name, Blob: e.Blob, Content: e.content})
+	}
+	return out, nil
+}
+
+// ReadBlob reads a file's content from git.
+func (rd *Store) ReadBlob(blob staterepo.Hash) ([]byte, error) { return rd.readBlob(blob) }
