@@ -371,7 +371,7 @@ func timedRSS(dir, name string, args ...string) (time.Duration, int64) {
 // build builds a Go program as the README's install builds planq.
 func build(dir, out, pkg string) {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
-	cmd.Dir = dir
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, out)
 		os.Exit(2)
