@@ -36,7 +36,7 @@ type Env struct {
 	Stderr io.Writer
 	// rawStdout is stdout as it is, for data: JSON, a protocol, an export.
 	rawStdout io.Writer
-	Log       *log.Logger
+	Log       *lazyLogger
 	// Dir is where the command acts (-C), default the working directory.
 	Dir string
 	// quiet is --quiet: no progress, only warnings and errors.
@@ -44,29 +44,42 @@ type Env struct {
 	// status is the terminal's line of progress, made when first shown.
 	status     *statusLine
 	statusOnce sync.Once
+	// catchInterrupts is whether Ctrl-C and SIGTERM cancel the command's
+	// context (the process's run; not a test's).
+	catchInterrupts bool
+	// runCtx is the context the command ran with, once it runs, and
+	// stopInterrupts ends its catching of signals.
+	runCtx         context.Context
+	stopInterrupts context.CancelFunc
 }
 
 // Main runs planq with the process's arguments and streams and returns the
 // exit code. Ctrl-C cancels the command's context, so git processes stop and
 // multi-step commands undo what they started.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
 }
 
 // Run runs planq with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	logger := log.NewWithOptions(stderr, log.Options{Prefix: "planq"})
+	return run(ctx, args, stdin, stdout, stderr, false)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, catchInterrupts bool) int {
 	human := &escaper{w: stdout}
 	defer func() { _ = human.Flush() }()
-	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: logger}
+	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: newLazyLogger(stderr), catchInterrupts: catchInterrupts}
 	root := newRootCmdFor(env, commandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	// Read before stopInterrupts, which cancels the context it ends.
+	interrupted := ctx.Err() != nil || env.runCtx != nil && env.runCtx.Err() != nil
+	if env.stopInterrupts != nil {
+		env.stopInterrupts()
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -77,7 +90,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+	if errors.Is(err, context.Canceled) && interrupted {
 		fmt.Fprintln(stderr, "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')")
 		return ExitInterrupted
 	}
@@ -190,7 +203,14 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			if f := cmd.Flags().Lookup("json"); f != nil {
 				asJSON = f.Value.String() == "true"
 			}
-			cmd.SetContext(readmodel.WithProgress(cmd.Context(), &buildProgress{env: env, quiet: asJSON}))
+			ctx := cmd.Context()
+			if env.catchInterrupts {
+				// Set up here, not in Main: what does no work (--version,
+				// --help, a usage error) need not start the signal thread.
+				ctx, env.stopInterrupts = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			}
+			env.runCtx = ctx
+			cmd.SetContext(readmodel.WithProgress(ctx, &buildProgress{env: env, quiet: asJSON}))
 			return nil
 		},
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/log"
 	"github.com/spf13/cobra"
 )
 
@@ -61,7 +60,7 @@ func TestCommandGroupsNameTheirCommands(t *testing.T) {
 func runWith(t *testing.T, newRoot func(*Env) *cobra.Command, args []string) (string, int) {
 	t.Helper()
 	var out bytes.Buffer
-	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, rawStdout: &out, Stderr: &out, Log: log.New(&out)}
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &out, rawStdout: &out, Stderr: &out, Log: newLazyLogger(&out)}
 	root := newRoot(env)
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
