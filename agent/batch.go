@@ -46,21 +46,6 @@ type alongside struct {
 	undo  func()
 }
 
-// stamp gives a batch's record what Write gives one: its agent and, unless
-// it carries its own time, the time now and the code checkout's evidence
-// and anchors; an ID, unless it has one.
-func (a *Agent) stamp(ctx context.Context, rec *changelog.Record) {
-	rec.Agent = a.Name
-	if rec.Timestamp.IsZero() {
-		rec.Timestamp = now()
-		a.fillEvidence(rec)
-		a.fillAnchors(ctx, rec)
-	}
-	if rec.ID == "" {
-		rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
-	}
-}
-
 // writeMany is WriteMany under the agent's lock, committing also's files
 // with the records.
 func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*changelog.Record, subject string, opts WriteOptions, also alongside) ([]Written, error) {

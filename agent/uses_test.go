@@ -10,8 +10,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testgit"
-	"github.com/planq-dev/planq/internal/testproject"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )

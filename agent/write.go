@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,13 +10,11 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/failpoint"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/secrets"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -59,11 +56,7 @@ func (a *Agent) Write(ctx context.Context, rec *changelog.Record, opts WriteOpti
 	if err := a.checkReferences(rec); err != nil {
 		return Written{}, err
 	}
-	rec.Agent = a.Name
-	rec.Timestamp = now()
-	a.fillEvidence(rec)
-	a.fillAnchors(ctx, rec)
-	rec.ID = changelog.NewID(a.Name, rec.Kind, rec.Body, rec.Timestamp)
+	a.stamp(ctx, rec)
 	if rec.Kind == changelog.KindLog && rec.Parent == "" {
 		if rec.Parent, err = a.previousLogEntry(); err != nil {
 			return Written{}, err
@@ -155,71 +148,6 @@ func (a *Agent) fillEvidence(rec *changelog.Record) {
 	if rec.Evidence.Branch == "" {
 		rec.Evidence.Branch = code.Branch
 	}
-}
-
-// check validates rec and renders it, refusing what no record may hold.
-func (a *Agent) check(rec *changelog.Record, opts WriteOptions) ([]byte, error) {
-	subject := string(rec.Kind)
-	if err := changelog.Validate(rec); err != nil {
-		return nil, planqerr.New(planqerr.Invalid, subject, "%w", err)
-	}
-	data, err := changelog.Render(rec)
-	if err != nil {
-		return nil, err
-	}
-	if err := Guard(subject, data, opts); err != nil {
-		return nil, err
-	}
-	if opts.AllowSecret && !rec.AllowSecret && len(secrets.Scan(string(data))) > 0 {
-		// The allowance travels with the record, so that a push later
-		// publishes it instead of refusing what its writer allowed.
-		rec.AllowSecret = true
-		return changelog.Render(rec)
-	}
-	return data, nil
-}
-
-// Guard refuses text no file of planq's may hold: too large, binary, or
-// carrying what looks like a credential (unless opts allow it). Records,
-// notes, the team's plan and text artifacts all pass through it.
-func Guard(subject string, data []byte, opts WriteOptions) error {
-	if err := changelog.CheckContent(data); err != nil {
-		return planqerr.New(planqerr.Invalid, subject, "%w", err).
-			WithHint("keep it short and textual; put large material in the code repository and cite its path")
-	}
-	return refuseSecret(subject, data, opts)
-}
-
-// GuardFile refuses a file kept on a branch beside the records that is
-// no record (a proposal's proposed instruction file): over 1 MiB, binary,
-// or carrying what looks like a credential. Nothing allows a credential
-// here: such a file is copied into the code repository as it is, and a
-// push would refuse it for good.
-func GuardFile(subject string, data []byte) error {
-	switch {
-	case len(data) > MaxArtifactSize:
-		return planqerr.New(planqerr.Invalid, subject, "is %d bytes; a file kept beside the records holds at most 1 MiB", len(data))
-	case bytes.IndexByte(data, 0) >= 0:
-		return planqerr.New(planqerr.Invalid, subject, "contains a NUL byte; files kept beside the records are text")
-	case !utf8.Valid(data):
-		return planqerr.New(planqerr.Invalid, subject, "is not valid UTF-8")
-	}
-	if found := secrets.Scan(string(data)); len(found) > 0 {
-		return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-			WithHint("remove the credential: this file would be copied into the code repository and pushed with the team's memory")
-	}
-	return nil
-}
-
-func refuseSecret(subject string, data []byte, opts WriteOptions) error {
-	if opts.AllowSecret {
-		return nil
-	}
-	if found := secrets.Scan(string(data)); len(found) > 0 {
-		return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
-			WithHint("remove the credential; if it is not one, allow it: --allow-secret on the command line, allow_secret over MCP")
-	}
-	return nil
 }
 
 // lockedWorktree takes the agent's lock and returns its worktree; the

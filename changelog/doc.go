@@ -29,10 +29,12 @@
 //
 // # Adding a record kind
 //
-//  1. kind.go: a Kind constant and a row in the table.
+//  1. kind.go: a Kind constant and a row in the table, naming the kind's
+//     one-line form (forms.go; a test points at a row without one).
 //  2. new.go: a constructor that applies the kind's defaults and refuses
 //     what is missing, with planqerr errors and hints.
-//  3. readmodel/forms.go: the kind's one-line form (lint points at it).
+//  3. forms.go: the kind's one-line form, what every listing and commit
+//     message shows of a record.
 //  4. Where people and agents write it: a command file in cli (registered
 //     in cli/root.go) and a tool in mcpserver/tools.go, each translating its
 //     input into the constructor's.

@@ -179,6 +179,10 @@ type Spec struct {
 	BodyOptional bool
 	// check holds the rules of the kind that a table cannot say.
 	check func(*Record) error
+	// line is the kind's one-line form (Record.Line), headline what a
+	// record of it is called in one phrase (Record.Headline); nil for
+	// either is the body's first line (see forms.go).
+	line, headline func(*Record) string
 }
 
 // table is the kind table, in display order. Adding a kind is one row here,
@@ -191,6 +195,7 @@ var table = []Spec{
 		DefaultType: TypeImplement, TypeRequired: true,
 		Statuses: []Status{StatusPending, StatusInProgress, StatusCompleted, StatusBlocked},
 		Primed:   true, Searched: true,
+		line: logLine,
 	},
 	{
 		Kind: KindLearning, Noun: "learning", Dir: "learnings", Shard: ShardByDomain,
@@ -200,7 +205,7 @@ var table = []Spec{
 		Statuses:     []Status{StatusActive, StatusDisputed},
 		Fields:       []Field{FieldDomain, FieldClassification, FieldResolution, FieldEvidence, FieldAnchors, FieldSubject, FieldSources, FieldTags, FieldOrigin},
 		Promoted:     true, Primed: true, Searched: true,
-		check: checkLearning,
+		check: checkLearning, line: learningLine,
 	},
 	{
 		Kind: KindDecision, Noun: "decision", Dir: "decisions", Shard: ShardByMonth,
@@ -208,7 +213,7 @@ var table = []Spec{
 		Statuses: []Status{StatusActive, StatusDisputed},
 		Fields:   []Field{FieldDecision, FieldAlternatives, FieldRationale, FieldSubject, FieldSources, FieldTags, FieldOrigin},
 		Promoted: true, Primed: true, Searched: true, BodyOptional: true,
-		check: checkDecision,
+		check: checkDecision, line: decisionLine, headline: decisionHeadline,
 	},
 	{
 		Kind: KindHandoff, Noun: "handoff", Dir: "handoffs", Shard: ShardByMonth,
@@ -216,13 +221,13 @@ var table = []Spec{
 		Statuses: []Status{StatusPending, StatusAcknowledged},
 		Fields:   []Field{FieldTo},
 		Primed:   true, Searched: true,
-		check: checkHandoff,
+		check: checkHandoff, line: handoffLine,
 	},
 	{
 		Kind: KindCheckpoint, Noun: "checkpoint", Dir: "checkpoints", Shard: ShardByMonth,
 		About:  "Checkpoint notes: named save points, each also a tag checkpoint/<agent>/<name>.",
 		Fields: []Field{FieldName}, BodyOptional: true,
-		check: checkCheckpoint,
+		check: checkCheckpoint, line: checkpointLine,
 	},
 	{
 		Kind: KindNote, Noun: "note", Dir: "notes", Shard: ShardByMonth,
@@ -232,6 +237,7 @@ var table = []Spec{
 		Statuses: []Status{StatusRaw, StatusProposed, StatusApplied, StatusDismissed},
 		Fields:   []Field{FieldWorkspace, FieldAgentKind},
 		Promoted: true, Searched: true,
+		line: noteLine,
 	},
 	{
 		// A proposal is written on global, where a person reviews it: its
@@ -240,7 +246,7 @@ var table = []Spec{
 		About:    "Curation proposals: additions to the instruction files, from notes, for a person to apply or dismiss; the proposed files are kept under proposed/<id>/.",
 		Statuses: []Status{StatusPending, StatusApplied, StatusDismissed},
 		Fields:   []Field{FieldFiles, FieldEntriesUsed, FieldDiscarded},
-		check:    checkProposal,
+		check:    checkProposal, line: proposalLine,
 	},
 }
 

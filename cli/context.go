@@ -9,6 +9,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 func newContextCmd(env *Env) *cobra.Command {
@@ -57,7 +58,7 @@ func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) erro
 		if err := opts.asOf.pin(ctx, env, h); err != nil {
 			return err
 		}
-		s, err := prime.BuildSummary(h, a)
+		s, err := session.Summary(h, a)
 		if err != nil {
 			return err
 		}

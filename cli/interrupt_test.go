@@ -3,12 +3,19 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/gofrs/flock"
+
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestInterruptedPromoteSaysSoAndChangesNothing runs promote with a context
@@ -52,5 +59,76 @@ func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
 	}
 	if code, stderr := run(context.Background(), "context", "promote", "--all"); code != 0 {
 		t.Fatalf("promote after the interruption: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestCtrlCInAProcessSaysInterrupted sends SIGINT to a planq process
+// waiting for another writer's lock: the process, not a test's context,
+// catches it (Main sets the catching up only once a command runs), says so
+// in planq's words and exits 130.
+func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("needs /proc to see the process wait for the lock")
+	}
+	home := testgit.Isolate(t)
+	dir := filepath.Join(t.TempDir(), "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, dir, "init", "-q")
+	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
+	for _, args := range [][]string{{"init", "--project", "demo"}, {"create", "auth", "--here"}, {"log", "add", "first"}} {
+		var stderr bytes.Buffer
+		if code := Run(context.Background(), append([]string{"-C", dir}, args...), strings.NewReader(""), io.Discard, &stderr); code != 0 {
+			t.Fatalf("planq %v: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+	locks, _ := filepath.Glob(filepath.Join(home, ".planq", "state-repos", "demo.git", "planq", "locks", "*.lock"))
+	if len(locks) == 0 {
+		t.Fatal("log add took no lock")
+	}
+	for _, l := range locks { // another writer, as long as the test runs
+		fl := flock.New(l)
+		if err := fl.Lock(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = fl.Unlock() }()
+	}
+
+	// The test binary is planq when called so (see TestMain).
+	bin := filepath.Join(t.TempDir(), "planq")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-C", dir, "log", "add", "second")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := func() bool {
+		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid))
+		for _, fd := range fds {
+			if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", cmd.Process.Pid, fd.Name())); err == nil && slices.Contains(locks, target) {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(20 * time.Second); !waiting(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("planq never waited for the lock:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
+		t.Errorf("planq after Ctrl-C: exit %d (%v), want %d\n%s", code, err, ExitInterrupted, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "planq: interrupted;") {
+		t.Errorf("planq after Ctrl-C should say it was interrupted, got:\n%s", stderr.String())
 	}
 }

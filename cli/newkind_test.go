@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 

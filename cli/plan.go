@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/team"
 )
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -87,7 +86,7 @@ next prime shows it; 'planq state push' shares it with the team.`,
 
 func runPlanSet(ctx context.Context, env *Env, opts planSetOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
-		commit, err := team.SetPlan(ctx, store, opts.text, opts.allowSecret)
+		commit, err := store.SetPlan(ctx, opts.text, opts.allowSecret)
 		if err != nil {
 			return err
 		}

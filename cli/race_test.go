@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestTwoMachinesRace has two machines pull and push one remote at the same

@@ -36,7 +36,7 @@ type Env struct {
 	Stderr io.Writer
 	// rawStdout is stdout as it is, for data: JSON, a protocol, an export.
 	rawStdout io.Writer
-	Log       *log.Logger
+	Log       *lazyLogger
 	// Dir is where the command acts (-C), default the working directory.
 	Dir string
 	// quiet is --quiet: no progress, only warnings and errors.
@@ -44,29 +44,42 @@ type Env struct {
 	// status is the terminal's line of progress, made when first shown.
 	status     *statusLine
 	statusOnce sync.Once
+	// catchInterrupts is whether Ctrl-C and SIGTERM cancel the command's
+	// context (the process's run; not a test's).
+	catchInterrupts bool
+	// runCtx is the context the command ran with, once it runs, and
+	// stopInterrupts ends its catching of signals.
+	runCtx         context.Context
+	stopInterrupts context.CancelFunc
 }
 
 // Main runs planq with the process's arguments and streams and returns the
 // exit code. Ctrl-C cancels the command's context, so git processes stop and
 // multi-step commands undo what they started.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
 }
 
 // Run runs planq with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	logger := log.NewWithOptions(stderr, log.Options{Prefix: "planq"})
+	return run(ctx, args, stdin, stdout, stderr, false)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, catchInterrupts bool) int {
 	human := &escaper{w: stdout}
 	defer func() { _ = human.Flush() }()
-	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: logger}
-	root := newRootCmd(env)
+	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: newLazyLogger(stderr), catchInterrupts: catchInterrupts}
+	root := newRootCmdFor(env, commandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	// Read before stopInterrupts, which cancels the context it ends.
+	interrupted := ctx.Err() != nil || env.runCtx != nil && env.runCtx.Err() != nil
+	if env.stopInterrupts != nil {
+		env.stopInterrupts()
+	}
 	if err == nil {
 		return ExitOK
 	}
@@ -77,7 +90,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if isCobraUsage(err) {
 		err = &usageError{err}
 	}
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+	if errors.Is(err, context.Canceled) && interrupted {
 		fmt.Fprintln(stderr, "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')")
 		return ExitInterrupted
 	}
@@ -140,7 +153,11 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-func newRootCmd(env *Env) *cobra.Command {
+func newRootCmd(env *Env) *cobra.Command { return newRootCmdFor(env, nil) }
+
+// newRootCmdFor builds the root with the commands build wants, or with
+// every command when build is nil.
+func newRootCmdFor(env *Env, build func(name string) bool) *cobra.Command {
 	var dir string
 	var verbose, quiet bool
 	root := &cobra.Command{
@@ -186,7 +203,14 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			if f := cmd.Flags().Lookup("json"); f != nil {
 				asJSON = f.Value.String() == "true"
 			}
-			cmd.SetContext(readmodel.WithProgress(cmd.Context(), &buildProgress{env: env, quiet: asJSON}))
+			ctx := cmd.Context()
+			if env.catchInterrupts {
+				// Set up here, not in Main: what does no work (--version,
+				// --help, a usage error) need not start the signal thread.
+				ctx, env.stopInterrupts = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+			}
+			env.runCtx = ctx
+			cmd.SetContext(readmodel.WithProgress(ctx, &buildProgress{env: env, quiet: asJSON}))
 			return nil
 		},
 	}
@@ -199,18 +223,62 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 		&cobra.Group{ID: "read", Title: "Read the memory:"},
 		&cobra.Group{ID: "upkeep", Title: "Keep the memory lean and true:"},
 		&cobra.Group{ID: "agents", Title: "Connect coding agents:"})
-	add := func(group string, cmds ...*cobra.Command) {
-		for _, c := range cmds {
-			c.GroupID = group
-			root.AddCommand(c)
+	for _, g := range commandGroups {
+		for _, c := range g.cmds {
+			if build == nil || build(c.name) {
+				cmd := c.new(env)
+				cmd.GroupID = g.id
+				root.AddCommand(cmd)
+			}
 		}
 	}
-	add("setup", newInitCmd(env), newStateCmd(env), newCreateCmd(env), newRemoveCmd(env), newListCmd(env), newEnvCmd(env), newDoctorCmd(env), newGitHookCmd(env))
-	add("record", newScratchCmd(env), newLogCmd(env), newLearnCmd(env), newDecideCmd(env), newCheckpointCmd(env), newHandoffCmd(env), newNoteCmd(env), newProposeCmd(env), newRetractCmd(env), newEditCmd(env), newRevalidateCmd(env), newArtifactCmd(env))
-	add("read", newContextCmd(env), newSearchCmd(env), newGetCmd(env), newShowCmd(env), newQueryCmd(env), newNotesCmd(env), newCurateCmd(env), newProposalsCmd(env), newUICmd(env), newStatusCmd(env), newBranchCmd(env), newPlanCmd(env), newPrimeCmd(env))
-	add("upkeep", newValidateCmd(env), newPruneCmd(env), newArchiveCmd(env), newRestoreRecordCmd(env), newDedupeCmd(env), newImportCmd(env), newExportCmd(env))
-	add("agents", newSetupCmd(env), newOnboardCmd(env), newHookCmd(env), newMCPCmd(env))
+	if build != nil {
+		// The run names its command: nothing to complete.
+		root.CompletionOptions.DisableDefaultCmd = true
+	}
 	return root
+}
+
+// namedCmd is a command's constructor under the name it is called by, so
+// that a run builds the one command it names rather than all of them (what
+// every hook pays before it starts). TestCommandGroupsNameTheirCommands
+// keeps each name equal to its command's.
+type namedCmd struct {
+	name string
+	new  func(*Env) *cobra.Command
+}
+
+// commandGroups are planq's commands as 'planq help' groups them.
+var commandGroups = []struct {
+	id   string
+	cmds []namedCmd
+}{
+	{"setup", []namedCmd{{"init", newInitCmd}, {"state", newStateCmd}, {"create", newCreateCmd}, {"remove", newRemoveCmd}, {"list", newListCmd}, {"env", newEnvCmd}, {"doctor", newDoctorCmd}, {"githook", newGitHookCmd}}},
+	{"record", []namedCmd{{"scratch", newScratchCmd}, {"log", newLogCmd}, {"learn", newLearnCmd}, {"decide", newDecideCmd}, {"checkpoint", newCheckpointCmd}, {"handoff", newHandoffCmd}, {"note", newNoteCmd}, {"propose", newProposeCmd}, {"retract", newRetractCmd}, {"edit", newEditCmd}, {"revalidate", newRevalidateCmd}, {"artifact", newArtifactCmd}}},
+	{"read", []namedCmd{{"context", newContextCmd}, {"search", newSearchCmd}, {"get", newGetCmd}, {"show", newShowCmd}, {"query", newQueryCmd}, {"notes", newNotesCmd}, {"curate", newCurateCmd}, {"proposals", newProposalsCmd}, {"ui", newUICmd}, {"status", newStatusCmd}, {"branch", newBranchCmd}, {"plan", newPlanCmd}, {"prime", newPrimeCmd}}},
+	{"upkeep", []namedCmd{{"validate", newValidateCmd}, {"prune", newPruneCmd}, {"archive", newArchiveCmd}, {"restore", newRestoreRecordCmd}, {"dedupe", newDedupeCmd}, {"import", newImportCmd}, {"export", newExportCmd}}},
+	{"agents", []namedCmd{{"setup", newSetupCmd}, {"onboard", newOnboardCmd}, {"hook", newHookCmd}, {"mcp", newMCPCmd}}},
+}
+
+// commandsFor says which commands a run of args needs: none for
+// --version, the one args start with, or (nil) all of them when args start
+// with anything else (a flag, help, a mistyped name): help lists them and
+// cobra suggests from them.
+func commandsFor(args []string) func(name string) bool {
+	switch {
+	case len(args) == 0:
+		return nil
+	case len(args) == 1 && args[0] == "--version":
+		return func(string) bool { return false }
+	}
+	for _, g := range commandGroups {
+		for _, c := range g.cmds {
+			if c.name == args[0] {
+				return func(name string) bool { return name == args[0] }
+			}
+		}
+	}
+	return nil
 }
 
 // project finds the planq project the command runs in.

@@ -7,16 +7,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/planq-dev/planq/internal/failpoint"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -33,10 +31,8 @@ const hintsVar = "PLANQ_TEST_HINTS"
 
 // runRecordingHints is Main with its stderr also scanned for hint lines.
 func runRecordingHints() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	rec := &hintRecorder{path: os.Getenv(hintsVar)}
-	code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, io.MultiWriter(os.Stderr, rec))
+	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, io.MultiWriter(os.Stderr, rec), true)
 	rec.flush()
 	return code
 }

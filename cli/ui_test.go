@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestUIServesUntilInterrupted runs planq ui: it prints its URL with the

@@ -11,12 +11,11 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testgit"
-	"github.com/planq-dev/planq/internal/testproject"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/team"
 )
 
 // newProject is a project "demo" whose code repository has a committed
@@ -228,20 +227,20 @@ func TestGlobalWritesAreCheckedAsAgentRecordsAre(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name   string
-		change team.GlobalChange
+		change agent.GlobalChange
 		kind   planqerr.Kind
 		want   string
 	}{
-		{"record over 64 KiB", team.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now), NoteState(&big, changelog.StatusProposed, "lead", now)}},
+		{"record over 64 KiB", agent.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now), NoteState(&big, changelog.StatusProposed, "lead", now)}},
 			planqerr.Invalid, "a record holds at most 65536"},
-		{"credential in a file", team.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now)},
+		{"credential in a file", agent.GlobalChange{Records: []*changelog.Record{NoteState(note, changelog.StatusProposed, "lead", now)},
 			Files: map[string][]byte{"proposed/pq-0123456789/AGENTS.md": []byte("key AKIA2E0A8F3B244C9986\n")}},
 			planqerr.Refused, "looks like a credential"},
-		{"binary file", team.GlobalChange{Files: map[string][]byte{"proposed/pq-0123456789/AGENTS.md": {'a', 0, 'b'}}},
+		{"binary file", agent.GlobalChange{Files: map[string][]byte{"proposed/pq-0123456789/AGENTS.md": {'a', 0, 'b'}}},
 			planqerr.Invalid, "NUL byte"},
 	} {
 		c.change.Message = "test"
-		_, err := team.CommitGlobal(ctx, store, c.change)
+		_, err := store.CommitGlobal(ctx, c.change)
 		if !planqerr.Is(err, c.kind) || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want a %v error saying %q", c.name, err, c.kind, c.want)
 		}
@@ -281,13 +280,13 @@ func TestANewVersionMayCarryACredentialItsPredecessorHad(t *testing.T) {
 	now := time.Now().UTC()
 	same := NoteState(old, changelog.StatusDismissed, "lead", now)
 	same.AllowSecret = false // as a writer that never allowed one would write it
-	if _, err := team.CommitGlobal(ctx, p.Store, team.GlobalChange{Records: []*changelog.Record{same}, Message: "dismiss"}); err != nil {
+	if _, err := p.Store.CommitGlobal(ctx, agent.GlobalChange{Records: []*changelog.Record{same}, Message: "dismiss"}); err != nil {
 		t.Fatalf("the next state of a record holding a credential it had: %v", err)
 	}
 	more := NoteState(old, changelog.StatusDismissed, "lead", now.Add(time.Second))
 	more.AllowSecret = false
 	more.Body += " and ghp_0123456789abcdefghijABCDEFGHIJ0123456789"
-	_, err = team.CommitGlobal(ctx, p.Store, team.GlobalChange{Records: []*changelog.Record{more}, Message: "dismiss"})
+	_, err = p.Store.CommitGlobal(ctx, agent.GlobalChange{Records: []*changelog.Record{more}, Message: "dismiss"})
 	if !planqerr.Is(err, planqerr.Refused) {
 		t.Fatalf("a version adding a credential: got %v, want it refused", err)
 	}

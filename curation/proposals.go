@@ -22,7 +22,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/team"
 )
 
 // A proposal's states. Stale is no stored state: a pending proposal whose
@@ -357,6 +356,18 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		done.Removals += dels
 		writes = append(writes, write{path: f.Path, full: filepath.Join(codeRoot, filepath.FromSlash(f.Path)), old: old, new: []byte(content), existed: exists})
 	}
+	// What global will record is checked before the code repository is
+	// touched: a state global refuses would leave the files committed and
+	// the proposal pending.
+	applied, err := states(store, r, changelog.StatusApplied, who)
+	if err != nil {
+		return Applied{}, err
+	}
+	for _, rec := range applied {
+		if _, err := store.CheckForGlobal(rec); err != nil {
+			return Applied{}, err
+		}
+	}
 	switch {
 	case inPlace == len(r.Files):
 		done.Recorded = true
@@ -388,7 +399,7 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		}
 		done.Commit = commit
 	}
-	if _, err := decide(ctx, store, r, changelog.StatusApplied, who); err != nil {
+	if _, err := record(ctx, store, r, applied); err != nil {
 		return done, fmt.Errorf("commit %s landed in the code repository, but failed to record proposal %s as applied (planq proposals apply %s records it): %w",
 			short(done.Commit), id, id, err)
 	}
@@ -414,18 +425,30 @@ func Dismiss(ctx context.Context, store *agent.Store, who, id string) (string, e
 }
 
 // decide writes the proposal's next version in state status, and each of
-// its notes' next version: applied for the notes used by an applied
-// proposal, dismissed for the rest.
+// its notes' next version (see states).
 func decide(ctx context.Context, store *agent.Store, r *changelog.Record, status changelog.Status, who string) (string, error) {
-	notes, err := store.Records.All(changelog.KindNote)
+	recs, err := states(store, r, status, who)
 	if err != nil {
 		return "", err
+	}
+	return record(ctx, store, r, recs)
+}
+
+// states are the proposal's next version in state status, first, and each
+// of its notes' next version: applied for the notes used by an applied
+// proposal, dismissed for the rest; stamped, so they can be checked before
+// they are written.
+func states(store *agent.Store, r *changelog.Record, status changelog.Status, who string) ([]*changelog.Record, error) {
+	notes, err := store.Records.All(changelog.KindNote)
+	if err != nil {
+		return nil, err
 	}
 	nc := loadChains(notes.Records)
 	now := time.Now().UTC()
 	next := *r
-	next.Status, next.Supersedes, next.Agent, next.Timestamp, next.Path = status, r.ID, who, now, ""
-	next.ID = changelog.NewID(who, r.Kind, r.Body+"\n"+r.ID, now)
+	next.Status, next.Supersedes, next.Path = status, r.ID, ""
+	next.ID, next.Agent, next.Timestamp = "", "", time.Time{}
+	agent.Stamp(&next, who, now)
 	recs := []*changelog.Record{&next}
 	cited := append(slices.Clone(r.EntriesUsed), sortedKeys(r.EntriesDiscarded)...)
 	for _, id := range cited {
@@ -443,8 +466,15 @@ func decide(ctx context.Context, store *agent.Store, r *changelog.Record, status
 		}
 		recs = append(recs, NoteState(n, state, who, now))
 	}
-	_, err = team.CommitGlobal(ctx, store, team.GlobalChange{Records: recs,
-		Message: fmt.Sprintf("proposal %s %s: %s", r.ID, status, filesPhrase(r.Files))})
+	return recs, nil
+}
+
+// record writes states, the proposal r's next version and its notes', on
+// global in one commit, and returns the proposal's.
+func record(ctx context.Context, store *agent.Store, r *changelog.Record, states []*changelog.Record) (string, error) {
+	next := states[0]
+	_, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: next.Agent, Records: states,
+		Message: fmt.Sprintf("proposal %s %s: %s", r.ID, next.Status, filesPhrase(r.Files))})
 	if err != nil {
 		return "", err
 	}

@@ -24,7 +24,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/team"
 )
 
 // MaxFileSize bounds one proposed instruction file: an instruction file
@@ -88,7 +87,7 @@ func invalid(format string, args ...any) *planqerr.Error {
 // that do not exist or are not raw, and a proposal that arrived already.
 // What global keeps passes the checks an agent's record passes: no
 // credential in a file or in the proposal's text, and a record of at most
-// 64 KiB; team.CommitGlobal checks it all again before it writes.
+// 64 KiB; agent.Store.CommitGlobal checks it all again before it writes.
 func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p Proposal) (*changelog.Record, error) {
 	if strings.TrimSpace(p.DiffSummary) == "" {
 		return nil, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
@@ -132,13 +131,14 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 	if err != nil {
 		return nil, err
 	}
+	// Stamped here, not by CommitGlobal: the proposed files are kept under
+	// the proposal's ID, and its size is told field by field.
 	now := time.Now().UTC()
-	rec.Agent, rec.Timestamp = writer, now
-	rec.ID = changelog.NewID(writer, rec.Kind, rec.Body, now)
+	agent.Stamp(rec, writer, now)
 	if err := fits(rec); err != nil {
 		return nil, err
 	}
-	change := team.GlobalChange{Records: []*changelog.Record{rec}, Files: map[string][]byte{},
+	change := agent.GlobalChange{Writer: writer, Records: []*changelog.Record{rec}, Files: map[string][]byte{},
 		Message: fmt.Sprintf("propose: %s\n\n%s", filesPhrase(files), rec.Body)}
 	for _, f := range files {
 		change.Files[ProposedPath(rec.ID, f.Path)] = blobs[f.Path]
@@ -146,7 +146,7 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 	for _, n := range used {
 		change.Records = append(change.Records, NoteState(n, changelog.StatusProposed, writer, now))
 	}
-	if _, err := team.CommitGlobal(ctx, store, change); err != nil {
+	if _, err := store.CommitGlobal(ctx, change); err != nil {
 		return nil, err
 	}
 	return rec, nil
@@ -206,11 +206,13 @@ func ProposedPath(proposalID, file string) string {
 }
 
 // NoteState is the next version of a note, in state status: the same note,
-// written by writer at when, superseding it.
+// written by writer at when, superseding it. It keeps the note's author
+// (agent), whom 'planq notes --agent' finds it by.
 func NoteState(n *changelog.Record, status changelog.Status, writer string, when time.Time) *changelog.Record {
 	next := *n
-	next.Status, next.Supersedes, next.Timestamp, next.Path = status, n.ID, when, ""
-	next.ID = changelog.NewID(writer, n.Kind, n.Body+"\n"+n.ID, when)
+	next.Status, next.Supersedes, next.Path = status, n.ID, ""
+	next.ID, next.Timestamp = "", time.Time{}
+	agent.Stamp(&next, writer, when)
 	return &next
 }
 

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -33,7 +34,9 @@ type FixResult struct {
 
 // enumLine matches a frontmatter line of a field whose values are a fixed
 // set: the value may be put right by case and spacing alone.
-var enumLine = regexp.MustCompile(`^(kind|type|classification|status|domain):([ \t]*)(.*?)[ \t]*$`)
+var enumLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(kind|type|classification|status|domain):([ \t]*)(.*?)[ \t]*$`)
+})
 
 // Fix repairs, in the agent's worktree, what is safe to repair in its
 // record files, and commits the repairs in one commit: a value of a fixed
@@ -119,7 +122,7 @@ func normalize(data []byte) ([]byte, []string) {
 		if strings.TrimSpace(line) == "---" {
 			break
 		}
-		m := enumLine.FindStringSubmatch(line)
+		m := enumLine().FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}

@@ -12,7 +12,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/team"
 )
 
 // PruneOptions tune a prune.
@@ -93,7 +92,7 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 		default:
 			continue
 		}
-		a := Archived{ID: r.ID, Kind: r.Kind, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
+		a := Archived{ID: r.ID, Kind: r.Kind, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: r.Headline(),
 			Written: r.Timestamp, Reason: reason}
 		if used, ok := lastUse[r.ID]; ok {
 			a.LastUsed = &used
@@ -116,7 +115,7 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 	if opts.DryRun || len(markers) == 0 {
 		return res, nil
 	}
-	commit, err := team.CommitGlobalRecords(ctx, store, opts.Writer, markers, pruneMessage(res.Archived))
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: opts.Writer, Records: markers, Message: pruneMessage(res.Archived)})
 	if err != nil {
 		return PruneResult{}, err
 	}
@@ -150,7 +149,7 @@ func decidedNotes(store *agent.Store, keep project.LifeSpan, now time.Time) ([]A
 			continue
 		}
 		reason := fmt.Sprintf("%s on %s (decided notes are kept %s)", r.Status, r.Timestamp.UTC().Format(time.DateOnly), days(keep.Span))
-		archived = append(archived, Archived{ID: r.ID, Kind: r.Kind, Type: r.Type, Title: readmodel.Title(r), Written: r.Timestamp, Reason: reason})
+		archived = append(archived, Archived{ID: r.ID, Kind: r.Kind, Type: r.Type, Title: r.Headline(), Written: r.Timestamp, Reason: reason})
 		m, err := changelog.NewTombstone(r, reason)
 		if err != nil {
 			return nil, nil, err
@@ -192,7 +191,7 @@ func pruneMessage(archived []Archived) string {
 		if a.Kind == changelog.KindNote {
 			label = "note/" + string(a.Type)
 		}
-		fmt.Fprintf(&b, "- %s [%s] %s\n  %s\n", a.ID, label, readmodel.Shorten(a.Title, 100), a.Reason)
+		fmt.Fprintf(&b, "- %s [%s] %s\n  %s\n", a.ID, label, changelog.Shorten(a.Title, 100), a.Reason)
 	}
 	b.WriteString("\nNothing is deleted: 'planq archive list' shows them, 'planq restore ID' brings one back.\n")
 	return b.String()
@@ -223,7 +222,7 @@ func ArchiveList(store *agent.Store) ([]Archived, error) {
 			continue
 		}
 		at := m.Timestamp
-		out = append(out, Archived{ID: r.ID, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: readmodel.Title(r),
+		out = append(out, Archived{ID: r.ID, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: r.Headline(),
 			Written: r.Timestamp, Reason: strings.TrimPrefix(m.Body, "Archived "+r.ID+": "), Marker: m.ID, ArchivedAt: &at})
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -277,8 +276,8 @@ func Restore(ctx context.Context, store *agent.Store, id, writer string) (Restor
 	}
 	next := NextVersion(orig)
 	next.Supersedes = marker.ID
-	commit, err := team.CommitGlobalRecords(ctx, store, writer, []*changelog.Record{next},
-		fmt.Sprintf("restore: %s [%s/%s] %s\n", orig.ID, orig.Domain, orig.Type, readmodel.Shorten(readmodel.Title(orig), 100)))
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: writer, Records: []*changelog.Record{next},
+		Message: fmt.Sprintf("restore: %s [%s/%s] %s\n", orig.ID, orig.Domain, orig.Type, changelog.Shorten(orig.Headline(), 100))})
 	if err != nil {
 		return Restored{}, err
 	}

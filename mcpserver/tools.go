@@ -10,8 +10,8 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 // Inputs. Descriptions go to the agent; keep them short: all tool
@@ -88,7 +88,7 @@ func (s *Server) register(srv *mcp.Server) {
 		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions, and the team's learnings. Call at the start of work and after a compaction."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
-				sum, err := prime.BuildSummary(s.store.Handle, a)
+				sum, err := session.Summary(s.store.Handle, a)
 				if err != nil {
 					return "", err
 				}

@@ -243,7 +243,7 @@ func orSame(s, fallback string) string {
 // ID is the mulch id of a planq learning: the one it was imported
 // with, else one drawn from its planq ID.
 func ID(r *changelog.Record) string {
-	if id, ok := strings.CutPrefix(r.Origin, "mulch:"); ok && mulchID.MatchString(id) {
+	if id, ok := strings.CutPrefix(r.Origin, "mulch:"); ok && mulchID().MatchString(id) {
 		return id
 	}
 	sum := sha256.Sum256([]byte(r.ID))

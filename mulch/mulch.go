@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -83,7 +84,7 @@ type Entry struct {
 	Record Record
 }
 
-var mulchID = regexp.MustCompile(`^mx-[0-9a-f]{4,8}$`)
+var mulchID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^mx-[0-9a-f]{4,8}$`) })
 
 // Read reads the expertise of the mulch directory dir (a .mulch directory,
 // or a directory holding one): every domain's expertise/<domain>.jsonl,
@@ -203,7 +204,7 @@ func (r Record) check() error {
 	if _, err := recordedAt(r.RecordedAt); err != nil {
 		return err
 	}
-	if r.ID != "" && !mulchID.MatchString(r.ID) {
+	if r.ID != "" && !mulchID().MatchString(r.ID) {
 		return fmt.Errorf("id %q is not a mulch id (mx- and 4 to 8 hex digits)", r.ID)
 	}
 	return nil

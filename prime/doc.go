@@ -1,12 +1,15 @@
-// Package prime builds the documents an agent is given. Summary is what
+// Package prime builds the documents an agent is given, from plain data: it
+// reads nothing, so its tests need no repository. Summary is what
 // `planq context show` and the MCP server's planq_context return: focus,
-// scratch, branch context, the agent's recent work and the team's memory.
-// Document is what an agent is told when a session starts: its focus and
-// pending handoff, the context of its code branch, the project's learnings
-// by priority, recent decisions, what other agents did, and how to record.
-// A lead gets what awaits promotion and what is disputed instead.
+// scratch, branch context, and the read model's view of the agent's records
+// and the team's. Document is what an agent is told when a session starts:
+// its focus and pending handoff, the context of its code branch, the
+// project's learnings by priority, recent decisions, what other agents did,
+// and how to record. A lead gets what awaits promotion, what is disputed,
+// the proposals to review and the domains that need attention too.
 //
-// The records come from the read model (readmodel), ranked and in their
+// Package session gathers the Input (session.Prime) and calls Build; the
+// records come from the read model (readmodel), ranked and in their
 // one-line form there; prime only chooses and lays out.
 //
 // A Document is a list of items, each with a priority. When it does not fit

@@ -1,18 +1,13 @@
 package prime
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
-	"time"
+	"text/template"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/team"
 )
 
 // DefaultBudget fits under every agent's cap on injected context, with room
@@ -36,14 +31,29 @@ const (
 // Sources lists the session sources.
 var Sources = []string{SourceStartup, SourceResume, SourceCompact, SourceClear}
 
-// Options choose the document.
+// Options choose the document and its rendering.
 type Options struct {
-	Role   string
+	// Role is RoleAgent (the default) or RoleLead.
+	Role string
+	// Source is how the session started; empty means SourceStartup.
 	Source string
+	// Format is one of Formats; empty means markdown.
+	Format string
 	// Budget caps the rendered size in characters; 0 means DefaultBudget.
 	Budget int
-	Format string
+	// Template, when set, replaces the layout (the project's PRIME.md, see
+	// ParseTemplate); Format is then not used.
+	Template *template.Template
 }
+
+// Recovering reports whether the session resumes (after a compaction or a
+// pause): the document is then short, and what other agents did is left out.
+func (o Options) Recovering() bool {
+	return o.Source == SourceCompact || o.Source == SourceResume
+}
+
+// Lead reports whether the document is a lead's.
+func (o Options) Lead() bool { return o.Role == RoleLead }
 
 // Item is one piece of the document.
 type Item struct {
@@ -68,7 +78,8 @@ func (d *Document) Shown() []string {
 	return ids
 }
 
-// Document is what prime produces, before rendering.
+// Document is what prime produces: its items, each marked included or
+// dropped, and their rendering.
 type Document struct {
 	Project string `json:"project"`
 	Agent   string `json:"agent"`
@@ -78,6 +89,8 @@ type Document struct {
 	// Omitted counts learnings never made into items: far more than any
 	// budget holds.
 	Omitted int `json:"omitted,omitempty"`
+	// Text is the rendering, within the budget.
+	Text string `json:"-"`
 	// fullSize is the length of the rendering with nothing dropped, set when
 	// the budget did not hold it: the budget that shows everything.
 	fullSize int
@@ -91,25 +104,28 @@ var sectionOrder = []string{
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
-// Build assembles the document for a, an agent or global, read from store.
-func Build(ctx context.Context, store *agent.Store, a readmodel.Ref, opts Options) (*Document, error) {
+// maxRecovering is how many of the team's learnings a resuming session is
+// given: it had the rest before.
+const maxRecovering = 10
+
+// Build makes the document of in, fits it to the budget (the least
+// important items dropped first) and renders it in the format. It reads
+// nothing: in holds all it shows. When the rendering fails, the document
+// comes back with the error, for its problems.
+func Build(in *Input, opts Options) (*Document, error) {
 	if opts.Role == "" {
 		opts.Role = RoleAgent
 	}
 	if opts.Source == "" {
 		opts.Source = SourceStartup
 	}
-	doc := &Document{Project: store.Project.Config.Project, Agent: a.Name, Role: opts.Role, Source: opts.Source}
-	s, err := buildSummary(store.Handle, a, readmodel.MaxTeamLearnings)
-	if err != nil {
-		return nil, err
-	}
-	doc.Problems = s.Problems
-	recovering := opts.Source == SourceCompact || opts.Source == SourceResume
+	s := in.Summary
+	doc := &Document{Project: s.Project, Agent: s.Agent, Role: opts.Role, Source: opts.Source, Problems: s.Problems}
+	recovering := opts.Recovering()
 	add := func(section string, priority int, format string, args ...any) {
 		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
 	}
-	if a.Branch == project.GlobalBranch && opts.Role == RoleAgent {
+	if in.Global && opts.Role == RoleAgent {
 		add("No agent", 0, "No agent is mounted in this checkout, so this is the team's memory (global), read only. To record your own work, create an agent: eval \"$(planq create NAME)\" makes a workspace of its own, planq create NAME --here mounts it in this checkout.")
 	}
 	if recovering {
@@ -121,75 +137,30 @@ func Build(ctx context.Context, store *agent.Store, a readmodel.Ref, opts Option
 	if s.Focus != "" {
 		add("Focus", 1, "%s", s.Focus)
 	}
-	if plan, err := store.Records.Plan(); err != nil {
-		return nil, err
-	} else if plan != "" {
-		add("Plan", 1, "%s", strings.TrimSpace(plan))
+	if in.Plan != "" {
+		add("Plan", 1, "%s", strings.TrimSpace(in.Plan))
 	}
 	if c := s.BranchContext; c != nil {
 		add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
-	hits, err := relevant(store, s)
-	if err != nil {
-		return nil, err
-	}
-	learnings := s.Team // ranked already
-	limit := len(learnings)
-	if recovering {
-		limit = min(limit, 10)
-	}
-	learnings = learnings[:limit]
-	// Whether the code the shown records cite moved on: one git call for all.
-	shown := slices.Concat(learnings, s.Learnings)
-	for _, h := range hits {
-		if r := h.Record(); r != nil {
-			shown = append(shown, r)
-		}
-	}
-	stale := readmodel.CheckAnchors(ctx, codeDir(store.Handle, a), shown)
-	for _, h := range hits {
+	stale := in.Stale
+	for _, h := range in.Relevant {
 		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
 			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
 		doc.Items[len(doc.Items)-1].Record = h.ID
 	}
-	// Each agent's latest entry: read once, for the lead's table and for
-	// what other agents did.
-	var activity []readmodel.Activity
-	switch {
-	case opts.Role == RoleLead:
-		view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
-		if err != nil {
-			return nil, err
-		}
-		activity = view.Agents
-	case !recovering:
-		// What other agents did lately needs each one's latest entry only.
-		var err error
-		if activity, err = store.Records.Latest(); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Role == RoleLead {
-		if err := leadItems(ctx, store, s.Disputed, activity, add); err != nil {
-			return nil, err
-		}
-	}
-	if opts.Role == RoleLead {
-		if err := domainItems(ctx, store, add); err != nil {
-			return nil, err
-		}
-		if err := proposalItems(ctx, store, codeDir(store.Handle, a), add); err != nil {
-			return nil, err
-		}
-		for _, r := range shown {
+	learnings := teamLearnings(s, opts)
+	if opts.Lead() {
+		leadItems(in, add)
+		for _, r := range Cited(in, opts) {
 			if mark := stale.Mark(r.ID); mark != "" {
 				add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
 			}
 		}
 	}
-	doc.Omitted = s.TeamTotal - limit
+	doc.Omitted = s.TeamTotal - len(learnings)
 	for _, r := range learnings {
 		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, withMark(stale.Mark(r.ID))))
 		doc.Items[len(doc.Items)-1].Record = r.ID
@@ -208,10 +179,35 @@ func Build(ctx context.Context, store *agent.Store, a readmodel.Ref, opts Option
 		for i, r := range s.RecentLog {
 			add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
 		}
-		otherAgents(activity, a.Name, add)
+		otherAgents(in.Activity, s.Agent, add)
 	}
 	add("Recording", 1, "%s", recordingGuide)
-	return doc, nil
+	var err error
+	doc.Text, err = fit(doc, opts)
+	return doc, err
+}
+
+// teamLearnings are the team's learnings the document lists: s.Team, ranked
+// already, fewer when the session resumes.
+func teamLearnings(s *Summary, opts Options) []*changelog.Record {
+	if opts.Recovering() {
+		return s.Team[:min(len(s.Team), maxRecovering)]
+	}
+	return s.Team
+}
+
+// Cited lists the records the document of in would show, before any is
+// dropped: the team's learnings, the agent's own, and the relevant ones. The
+// session checks whether the code they cite moved on (Input.Stale), in one
+// git call for all.
+func Cited(in *Input, opts Options) []*changelog.Record {
+	shown := slices.Concat(teamLearnings(in.Summary, opts), in.Summary.Learnings)
+	for _, h := range in.Relevant {
+		if r := h.Record(); r != nil {
+			shown = append(shown, r)
+		}
+	}
+	return shown
 }
 
 // indexLine is a record as the rest of the document lists it: its one-line
@@ -220,14 +216,21 @@ func indexLine(r *changelog.Record, note string) string {
 	return readmodel.Line(r) + note + " — " + r.Path
 }
 
-// domainItems: for a lead, one line per domain that needs attention: too
-// large, past its shelf life, or disputed (see planq status).
-func domainItems(ctx context.Context, store *agent.Store, add func(string, int, string, ...any)) error {
-	domains, _, err := store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), "")
-	if err != nil {
-		return err
+// leadItems: what awaits promotion per agent, what global has disputed, each
+// agent's activity, the domains that need attention and the proposals
+// waiting for a person.
+func leadItems(in *Input, add func(string, int, string, ...any)) {
+	for _, w := range in.Awaiting {
+		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", w.Agent, len(w.Titles),
+			strings.Join(w.Titles[:min(3, len(w.Titles))], "; "), w.Agent)
 	}
-	for _, d := range domains {
+	for _, r := range in.Summary.Disputed {
+		add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
+	}
+	for _, act := range in.Activity {
+		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
+	}
+	for _, d := range in.Domains {
 		var why []string
 		if d.Governance != readmodel.GovernanceOK {
 			why = append(why, fmt.Sprintf("%d current learnings: %s", d.Current, d.Governance))
@@ -246,23 +249,10 @@ func domainItems(ctx context.Context, store *agent.Store, add func(string, int, 
 		}
 		add("Domains", 3, "%s: %s (planq status)", d.Domain, strings.Join(why, ", "))
 	}
-	return nil
-}
-
-// proposalItems: for a lead, each curation proposal waiting for a person.
-func proposalItems(ctx context.Context, store *agent.Store, codeRoot string, add func(string, int, string, ...any)) error {
-	views, err := curation.List(ctx, store.Handle, codeRoot)
-	if err != nil {
-		return err
+	for _, p := range in.Proposals {
+		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", p.ID, p.State, p.Additions,
+			strings.Join(p.Paths, ", "), p.Agent, readmodel.Shorten(strings.SplitN(p.Summary, "\n", 2)[0], 100), p.ID)
 	}
-	for _, v := range views {
-		if v.State != curation.StatePending && v.State != curation.StateStale {
-			continue
-		}
-		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", v.ID, v.State, v.Additions,
-			strings.Join(v.Paths(), ", "), v.Agent, readmodel.Shorten(strings.SplitN(v.Summary, "\n", 2)[0], 100), v.ID)
-	}
-	return nil
 }
 
 // withMark is a record's staleness mark as a note after its line.
@@ -271,31 +261,6 @@ func withMark(mark string) string {
 		return ""
 	}
 	return " " + mark
-}
-
-// codeDir is the code checkout whose files the agent's records cite: its
-// workspace, or (global, read from a lead's checkout) the project's.
-func codeDir(h *readmodel.Handle, a readmodel.Ref) string {
-	if a.Workspace != "" {
-		return a.Workspace
-	}
-	return h.Project.Root
-}
-
-// maxRelevant is how many records the task's search shows.
-const maxRelevant = 5
-
-// relevant searches for the agent's task (its focus, its branch's context
-// and the handoff it picks up) as planq search would: the best records.
-func relevant(store *agent.Store, s *Summary) ([]readmodel.Hit, error) {
-	task := []string{s.Focus}
-	if c := s.BranchContext; c != nil {
-		task = append(task, c.Body)
-	}
-	if h := s.Handoff; h != nil {
-		task = append(task, h.Body)
-	}
-	return store.Records.Relevant(task, maxRelevant)
 }
 
 // otherAgents says what the other agents did lately: each one's latest entry.
@@ -308,28 +273,6 @@ func otherAgents(activity []readmodel.Activity, self string, add func(string, in
 		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 		n++
 	}
-}
-
-// leadItems: what awaits promotion per agent, and what global has disputed.
-func leadItems(ctx context.Context, store *agent.Store, disputed []*changelog.Record, activity []readmodel.Activity, add func(string, int, string, ...any)) error {
-	awaiting, err := team.AwaitingPromotion(ctx, store)
-	if err != nil {
-		return err
-	}
-	for _, w := range awaiting {
-		titles := make([]string, 0, 3)
-		for _, c := range w.Candidates[:min(3, len(w.Candidates))] {
-			titles = append(titles, c.Title)
-		}
-		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", w.Agent, len(w.Candidates), strings.Join(titles, "; "), w.Agent)
-	}
-	for _, r := range disputed {
-		add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
-	}
-	for _, act := range activity {
-		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
-	}
-	return nil
 }
 
 // recordingGuide tells an agent how to write back, with what is and is not

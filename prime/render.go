@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -21,10 +19,11 @@ var Formats = []string{"markdown", "plain", "xml", "json"}
 // TemplatePath is where a project overrides prime's layout.
 const TemplatePath = ".planq/PRIME.md"
 
-// Fit marks items dropped until the rendering fits budget: the least
+// fit marks items dropped until the rendering fits the budget: the least
 // important first, and within one priority the last added first. It returns
 // the rendered text.
-func Fit(doc *Document, format string, budget int, tmpl *template.Template) (string, error) {
+func fit(doc *Document, opts Options) (string, error) {
+	format, budget, tmpl := opts.Format, opts.Budget, opts.Template
 	if budget <= 0 {
 		budget = DefaultBudget
 	}
@@ -209,16 +208,11 @@ func xmlText(s string) string {
 	return b.String()
 }
 
-// LoadTemplate reads the project's PRIME.md, if it has one.
-func LoadTemplate(root string) (*template.Template, error) {
-	data, err := os.ReadFile(filepath.Join(root, TemplatePath))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", TemplatePath, err)
-	}
-	t, err := template.New("PRIME.md").Parse(string(data))
+// ParseTemplate reads a layout (the project's PRIME.md) for
+// Options.Template: a Go text/template over .Project, .Agent, .Role,
+// .Source, .Sections (each a .Title and its .Items) and .Closing.
+func ParseTemplate(text string) (*template.Template, error) {
+	t, err := template.New("PRIME.md").Parse(text)
 	if err != nil {
 		return nil, planqerr.New(planqerr.Invalid, TemplatePath, "%w", err).WithHint("fix the template; it uses Go's text/template syntax")
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestCodeBranchProblemAgreesWithGit holds the rules to git's own: every

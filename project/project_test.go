@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/planqerr"
 )
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -34,23 +35,23 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	tips, err := rd.tips()
+	tips, err := rd.e.Tips()
 	if err != nil {
 		return nil, nil, err
 	}
 	// A broken tip is reported as such; reading it would fail the listing.
 	readable := make([]staterepo.Hash, 0, len(tips))
 	for _, tip := range tips {
-		if rd.repo.CheckLoose(tip) == nil {
+		if rd.e.Repo().CheckLoose(tip) == nil {
 			readable = append(readable, tip)
 		}
 	}
-	segs, problems, err := rd.segmentsOf(readable, nil)
+	segs, problems, err := rd.e.Segments(readable, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	problems = withSegmentProblems(problems, segs)
-	counts := rd.currentByAgent(segs)
+	problems = engine.WithSegmentProblems(problems, segs)
+	counts := rd.e.CurrentByAgent(segs)
 	for i := range statuses {
 		st := &statuses[i]
 		for k, kind := range changelog.Kinds {
@@ -63,53 +64,6 @@ func (rd *Reader) Agents() ([]AgentStatus, []string, error) {
 	return statuses, problemLines(problems), nil
 }
 
-// currentByAgent counts the current records of segs per agent and kind (by
-// index into changelog.Kinds): each record once, however many branches
-// hold it; a new version that cites a duplicate, or one that supersedes an
-// old one, is still one record.
-func (rd *Reader) currentByAgent(segs []*segment) map[string][]int {
-	orders := make([]idOrder, len(segs))
-	var edges []versionEdge
-	byPath := map[string][]int{} // a record lives in its kind's directory
-	var paths []string
-	for k, s := range segs {
-		orders[k] = rd.idOrder(s)
-		edges = append(edges, orders[k].edges(s)...)
-		if byPath[s.path] == nil {
-			paths = append(paths, s.path)
-		}
-		byPath[s.path] = append(byPath[s.path], k)
-	}
-	replaced := replacedBy(edges, ringBreaks(edges)) // of a ring of versions, the newest counts
-	counts := map[string][]int{}
-	of := make([][][]int, len(segs)) // each segment's agents' counts, by its agent index
-	for k, s := range segs {
-		of[k] = make([][]int, len(s.agents))
-		for a, name := range s.agents {
-			if counts[name] == nil {
-				counts[name] = make([]int, len(changelog.Kinds))
-			}
-			of[k][a] = counts[name]
-		}
-	}
-	for _, p := range paths {
-		group := make([]idOrder, len(byPath[p]))
-		for j, k := range byPath[p] {
-			group[j] = orders[k]
-		}
-		eachDistinct(group, func(j int, id uint64, r idRow) {
-			k := byPath[p][j]
-			if r.flags&flagTombstone != 0 || (len(replaced) > 0 && replaced[id]) {
-				return
-			}
-			if int(r.agent) < len(of[k]) && int(r.kind) < len(changelog.Kinds) {
-				of[k][r.agent][r.kind]++
-			}
-		})
-	}
-	return counts
-}
-
 // agentStatuses describes every agent but for its record counts, which
 // take reading every record.
 func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
@@ -117,7 +71,7 @@ func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
 	if err != nil {
 		return nil, err
 	}
-	wts, err := rd.repo.Worktrees()
+	wts, err := rd.e.Repo().Worktrees()
 	if err != nil {
 		return nil, err
 	}
@@ -135,11 +89,11 @@ func (rd *Reader) agentStatuses() ([]AgentStatus, error) {
 				st.Status = StatusMissing
 			}
 		}
-		if tip, err := rd.tip(branch); err == nil {
-			if rd.repo.CheckLoose(tip) != nil {
+		if tip, err := rd.e.Tip(branch); err == nil {
+			if rd.e.Repo().CheckLoose(tip) != nil {
 				st.Status = StatusBroken
-			} else if l, err := rd.listing(tip); err == nil {
-				st.LastActivity = l.time.UTC()
+			} else if at, err := rd.e.CommitTime(tip); err == nil {
+				st.LastActivity = at.UTC()
 			}
 		}
 		out = append(out, st)

@@ -10,6 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -58,25 +59,25 @@ func (rd *Reader) Changelog(projectName string, at time.Time) ([]byte, error) {
 		if st == "" {
 			st = "gone" // its branch was archived; its entries stay in history
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", act.Agent, st, act.Entries, act.LastEntry.UTC().Format(TimeLayout), tableCell(act.Title))
+		fmt.Fprintf(&b, "| %s | %s | %d | %s | %s |\n", act.Agent, st, act.Entries, act.LastEntry.UTC().Format(changelog.TimeLayout), tableCell(act.Title))
 	}
 	b.WriteString("\n## Latest entries\n\n")
 	if len(view.Entries) == 0 {
 		b.WriteString("(none yet)\n")
 	}
 	for _, r := range view.Entries {
-		fmt.Fprintf(&b, "- %s %s %s %s\n", r.Timestamp.UTC().Format(TimeLayout), r.Agent, r.ID, Line(r))
+		fmt.Fprintf(&b, "- %s %s %s %s\n", r.Timestamp.UTC().Format(changelog.TimeLayout), r.Agent, r.ID, r.Line())
 	}
 	return b.Bytes(), nil
 }
 
 func tableCell(s string) string {
-	return strings.ReplaceAll(Shorten(s, 80), "|", "\\|")
+	return strings.ReplaceAll(changelog.Shorten(s, 80), "|", "\\|")
 }
 
 // Plan is the team's plan, global's plan.md; "" when there is none.
 func (rd *Reader) Plan() (string, error) {
-	tip, err := rd.tip(project.GlobalBranch)
+	tip, err := rd.e.Tip(project.GlobalBranch)
 	if err != nil {
 		return "", err
 	}

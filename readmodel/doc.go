@@ -1,18 +1,15 @@
 // Package readmodel is planq's read side: every read of the records goes
-// through it. It keeps one read model under the cache directory, all of it
-// named by what git names (so never stale) and rebuilt from git when
-// missing or damaged:
-//
-//   - segments: each shard's records, parsed once per tree of the shard, as
-//     fixed-width rows (what views sort and filter on) ahead of the records
-//     themselves, which are decoded only when shown (segment.go);
-//   - listings: the top of each tip's tree and its small files, so that a
-//     warm read never opens git's pack index (listing.go).
+// through it. Its engine (internal/engine, which no other package may
+// import) keeps one read model under the cache directory, all of it named
+// by what git names (so never stale) and rebuilt from git when missing or
+// damaged: segments of each shard's records as fixed-width rows ahead of
+// the records themselves, listings of the commits, ID orders and other
+// view files, and as-of pinning.
 //
 // On it, it builds the views readers share: the changelog and its
 // active-agents table, the team's ranked learnings and decisions, an agent's
-// own records and pending handoff, the agents listing, search and get, and a
-// record's one-line form.
+// own records and pending handoff, the agents listing, search and get. A
+// record's one-line form is the record model's (changelog.Record.Line).
 //
 // Loading never fails because of a malformed record: a Set carries the
 // records that could be read and, as data, the files that could not, so one

@@ -3,6 +3,7 @@ package readmodel
 import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 )
 
 // Version is one version of a record, and what superseded it: a newer
@@ -17,33 +18,33 @@ type Version struct {
 // first, as global and every agent branch hold them. Each names what
 // superseded it, if anything did.
 func (rd *Reader) History(id string, older bool) ([]Version, error) {
-	tips, err := rd.tips()
+	tips, err := rd.e.Tips()
 	if err != nil {
 		return nil, err
 	}
-	segs, _, err := rd.segmentsOf(tips, nil)
+	segs, _, err := rd.e.Segments(tips, nil)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[uint64]ref{}
-	supersededBy := map[uint64][]ref{}
+	byID := map[uint64]engine.Ref{}
+	supersededBy := map[uint64][]engine.Ref{}
 	for _, s := range segs {
-		for i := range s.len() {
-			r := refAt(s, i)
-			if _, ok := byID[r.id]; !ok {
-				byID[r.id] = r
+		for i := range s.Len() {
+			r := engine.RefAt(s, i)
+			if _, ok := byID[r.ID()]; !ok {
+				byID[r.ID()] = r
 			}
-			if r.supersedes != 0 {
-				supersededBy[r.supersedes] = append(supersededBy[r.supersedes], r)
+			if r.Supersedes() != 0 {
+				supersededBy[r.Supersedes()] = append(supersededBy[r.Supersedes()], r)
 			}
 		}
 	}
 	find := func(id string) (*changelog.Record, error) {
-		r, ok := byID[idHash(id)]
+		r, ok := byID[engine.IDHash(id)]
 		if !ok {
 			return nil, nil
 		}
-		recs, err := rd.decode([]ref{r})
+		recs, err := rd.e.Decode([]engine.Ref{r})
 		if err != nil || recs[0].ID != id {
 			return nil, err
 		}
@@ -59,9 +60,9 @@ func (rd *Reader) History(id string, older bool) ([]Version, error) {
 	}
 	out := []Version{{Record: first}}
 	// What superseded the record asked for: the newest of what names it.
-	if later := supersededBy[idHash(id)]; len(later) > 0 {
-		newest := firstBy(later, 1, newestFirst)
-		recs, err := rd.decode(newest)
+	if later := supersededBy[engine.IDHash(id)]; len(later) > 0 {
+		newest := engine.FirstBy(later, 1, engine.NewestFirst)
+		recs, err := rd.e.Decode(newest)
 		if err != nil {
 			return nil, err
 		}

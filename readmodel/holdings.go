@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -14,8 +15,8 @@ import (
 type Holdings struct {
 	rd          *Reader
 	held        map[uint64]bool
-	bySubject   map[uint64]ref // the latest current record about each subject
-	superseding map[uint64]ref // the records that supersede another, by ID
+	bySubject   map[uint64]engine.Ref // the latest current record about each subject
+	superseding map[uint64]engine.Ref // the records that supersede another, by ID
 	problems    []*changelog.ParseError
 }
 
@@ -28,25 +29,25 @@ func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
 	if ok {
 		return h, nil
 	}
-	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
+	rs, err := rd.e.Rows([]staterepo.Hash{tip}, promoted...)
 	if err != nil {
 		return nil, err
 	}
-	h = &Holdings{rd: rd, held: make(map[uint64]bool, len(rs.refs)), bySubject: map[uint64]ref{}, superseding: map[uint64]ref{}, problems: rs.problems}
-	for _, r := range rs.refs {
-		h.held[r.id] = true
-		if r.supersedes != 0 {
-			h.superseding[r.id] = r
+	h = &Holdings{rd: rd, held: make(map[uint64]bool, len(rs.Refs())), bySubject: map[uint64]engine.Ref{}, superseding: map[uint64]engine.Ref{}, problems: rs.Problems()}
+	for _, r := range rs.Refs() {
+		h.held[r.ID()] = true
+		if r.Supersedes() != 0 {
+			h.superseding[r.ID()] = r
 		}
 	}
-	for _, s := range rs.segs {
-		for _, id := range s.sources {
+	for _, s := range rs.Segments() {
+		for _, id := range s.Sources() {
 			h.held[id] = true
 		}
 	}
-	for _, r := range rs.current() {
-		if cur, ok := h.bySubject[r.subject]; !ok || r.at > cur.at || (r.at == cur.at && compareIDs(r, cur) > 0) {
-			h.bySubject[r.subject] = r
+	for _, r := range rs.Current() {
+		if cur, ok := h.bySubject[r.Subject()]; !ok || r.At() > cur.At() || (r.At() == cur.At() && engine.CompareIDs(r, cur) > 0) {
+			h.bySubject[r.Subject()] = r
 		}
 	}
 	rd.mu.Lock()
@@ -64,17 +65,17 @@ func (rd *Reader) Holdings(tip staterepo.Hash) (*Holdings, error) {
 const keepHoldings = 4
 
 // Holds reports whether global holds the record with id.
-func (h *Holdings) Holds(id string) bool { return h.held[idHash(id)] }
+func (h *Holdings) Holds(id string) bool { return h.held[engine.IDHash(id)] }
 
 // About returns global's current record about r's subject (see
 // changelog.SubjectKey), nil when it has none.
 func (h *Holdings) About(r *changelog.Record) (*changelog.Record, error) {
 	key := changelog.SubjectKey(r)
-	about, ok := h.bySubject[idHash(key)]
+	about, ok := h.bySubject[engine.IDHash(key)]
 	if !ok {
 		return nil, nil
 	}
-	recs, err := h.rd.decode([]ref{about})
+	recs, err := h.rd.e.Decode([]engine.Ref{about})
 	if err != nil {
 		return nil, err
 	}
@@ -88,21 +89,21 @@ func (h *Holdings) About(r *changelog.Record) (*changelog.Record, error) {
 // that h does not hold, oldest first, and the files there that are not
 // readable records.
 func (rd *Reader) Unheld(tip staterepo.Hash, h *Holdings) (Set, error) {
-	rs, err := rd.rows([]staterepo.Hash{tip}, promoted...)
+	rs, err := rd.e.Rows([]staterepo.Hash{tip}, promoted...)
 	if err != nil {
 		return Set{}, err
 	}
-	var refs []ref
-	for _, r := range rs.byTime() {
-		if !h.held[r.id] {
+	var refs []engine.Ref
+	for _, r := range rs.ByTime() {
+		if !h.held[r.ID()] {
 			refs = append(refs, r)
 		}
 	}
-	recs, err := rd.decode(refs)
+	recs, err := rd.e.Decode(refs)
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Records: recs, Problems: rs.problems}, nil
+	return Set{Records: recs, Problems: rs.Problems()}, nil
 }
 
 // Ring is a ring of versions that supersede each other: their IDs from the
@@ -117,7 +118,7 @@ func (r Ring) Problem() string { return RingProblem(r.IDs) }
 
 // Rings are the rings of versions that the records landing would close
 // beside what global holds, each once: a ring readers can only show one
-// version of (see ringBreaks), which promote refuses to land. A ring global
+// version of (see rings.go), which promote refuses to land. A ring global
 // holds already is validate's to report, not this landing's.
 func (h *Holdings) Rings(landing []*changelog.Record) ([]Ring, error) {
 	byID := make(map[string]*changelog.Record, len(landing))
@@ -129,11 +130,11 @@ func (h *Holdings) Rings(landing []*changelog.Record) ([]Ring, error) {
 	// only those on a chain.
 	for _, r := range landing {
 		for next := r.Supersedes; next != "" && byID[next] == nil; {
-			at, ok := h.superseding[idHash(next)]
+			at, ok := h.superseding[engine.IDHash(next)]
 			if !ok {
 				break // global has no version of it that supersedes another
 			}
-			recs, err := h.rd.decode([]ref{at})
+			recs, err := h.rd.e.Decode([]engine.Ref{at})
 			if err != nil {
 				return nil, err
 			}

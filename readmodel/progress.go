@@ -2,7 +2,8 @@ package readmodel
 
 import (
 	"context"
-	"sync/atomic"
+
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 )
 
 // Progress hears how a build of the read model from git goes. A cold build
@@ -16,6 +17,10 @@ type Progress interface {
 	// Built says that no build is under way any more.
 	Built()
 }
+
+// The engine hears of builds through an interface of its own, which a
+// Progress is.
+var _ engine.Progress = Progress(nil)
 
 type progressKey struct{}
 
@@ -37,27 +42,3 @@ type silent struct{}
 
 func (silent) Parsed(int) {}
 func (silent) Built()     {}
-
-// buildCount tracks the builds under way and the records they parsed, so
-// that Built is said once, when the outermost build that parsed anything
-// ends: a read of several directories, each built of its shards, is one
-// build to hear of.
-type buildCount struct {
-	to       Progress
-	underway atomic.Int32
-	parsed   atomic.Int64
-	told     atomic.Bool // Parsed was said since the last Built
-}
-
-func (c *buildCount) begin() { c.underway.Add(1) }
-
-func (c *buildCount) end() {
-	if c.underway.Add(-1) == 0 && c.told.Swap(false) {
-		c.to.Built()
-	}
-}
-
-func (c *buildCount) parsedOne() {
-	c.told.Store(true)
-	c.to.Parsed(int(c.parsed.Add(1)))
-}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 )
 
 // LearningFilter picks learnings for Learnings. An empty list keeps every
@@ -29,7 +30,7 @@ func (rd *Reader) Learnings(f LearningFilter) (recs []*changelog.Record, domains
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	live := currentRecords(set.Records)
+	live := engine.CurrentRecords(set.Records)
 	if f.AllVersions {
 		retracted := map[string]bool{}
 		for _, r := range set.Records {

@@ -67,8 +67,8 @@ func TestReadersShowTheNewestOfARing(t *testing.T) {
 			if want := r.ID != shown[2]; r.SupersedesRing != want {
 				t.Errorf("%s: %s marked %v, want %v", what, r.ID, r.SupersedesRing, want)
 			}
-			if want := r.ID != shown[2]; strings.Contains(Line(r), RingMark) != want {
-				t.Errorf("%s: %s reads %q", what, r.ID, Line(r))
+			if want := r.ID != shown[2]; strings.Contains(r.Line(), changelog.RingMark) != want {
+				t.Errorf("%s: %s reads %q", what, r.ID, r.Line())
 			}
 		}
 		slices.Sort(got)
@@ -102,7 +102,7 @@ func TestReadersShowTheNewestOfARing(t *testing.T) {
 		var hits []string
 		for _, h := range res.Hits {
 			hits = append(hits, h.ID)
-			if want := h.ID != shown[2]; h.SupersedesRing != want || strings.Contains(h.Header(), RingMark) != want {
+			if want := h.ID != shown[2]; h.SupersedesRing != want || strings.Contains(h.Header(), changelog.RingMark) != want {
 				t.Errorf("round %d: search hit %s marked %v: %s", round, h.ID, h.SupersedesRing, h.Header())
 			}
 		}

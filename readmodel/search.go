@@ -2,7 +2,6 @@ package readmodel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -75,7 +75,7 @@ type Hit struct {
 	// (MarkStale), when any did.
 	Stale []string `json:"stale,omitempty"`
 	// SupersedesRing marks the one version search shows of versions that
-	// supersede each other in a ring (see ringBreaks).
+	// supersede each other in a ring (see rings.go).
 	SupersedesRing bool `json:"supersedes_ring,omitempty"`
 	// record is what the hit shows, for MarkStale's check of its anchors.
 	record *changelog.Record
@@ -124,34 +124,41 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	}
 	var tips []staterepo.Hash
 	if q.Branch != "" {
-		tip, err := rd.tip(q.Branch)
+		tip, err := rd.e.Tip(q.Branch)
 		if err != nil {
 			return Results{}, err
 		}
 		tips = []staterepo.Hash{tip}
 	} else {
 		var err error
-		if tips, err = rd.tips(); err != nil {
+		if tips, err = rd.e.Tips(); err != nil {
 			return Results{}, err
 		}
 	}
 	filters := q.Filters
 	filters.Kinds = nil // read by kind already
 	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit}
-	// A damaged index is built again from git, each once, and the question
-	// asked again.
-	rebuilt := map[shard]bool{}
-	for {
-		res, err := rd.search(tips, kinds, q.hidden, sq)
-		var damaged *damagedPart
-		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
-			return res, err
-		}
-		rebuilt[damaged.dir] = true
-		if _, err := rd.rebuild(damaged.dir); err != nil {
-			return Results{}, err
-		}
+	found, err := rd.e.Search(tips, kinds, q.hidden, sq)
+	if err != nil {
+		return Results{}, err
 	}
+	if len(found.Terms) == 0 {
+		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
+			WithHint("name the thing itself: a command, a file, an error message")
+	}
+	res := Results{Query: phrasings[0], Phrasings: phrasings, Total: found.Total, Hits: []Hit{},
+		Problems: Set{Problems: found.Problems}.ProblemLines()}
+	if len(phrasings) == 1 {
+		res.Phrasings = nil
+	}
+	for _, h := range found.Hits {
+		r := h.Record
+		from, to, snippet := search.Snippet(string(h.Text), found.Terms, maxSnippet)
+		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
+			Status: r.Status, Title: r.Headline(), Score: h.Score, From: from, To: to, Snippet: snippet,
+			SupersedesRing: h.InRing, record: r})
+	}
+	return res, nil
 }
 
 // Relevant is what a session start shows of the agent's task: the best
@@ -165,7 +172,7 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	var phrasings []string
 	for _, t := range task {
 		if t = strings.TrimSpace(t); t != "" {
-			phrasings = append(phrasings, Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
+			phrasings = append(phrasings, changelog.Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
 		}
 	}
 	if len(phrasings) == 0 {
@@ -176,202 +183,6 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 		return nil, nil
 	}
 	return res.Hits, err
-}
-
-// searchSegments are the segments a search reads for the kind's directory
-// dir, whose shards are within: the directory's own when this process or
-// the cache holds it; else, when at most one of its shards has no segment
-// and some have (a record was just written to one), the shards'; else (a
-// first read) the directory's, built as every read builds it. A search right after a write
-// so costs the new record's shard segment, not a merge of the directory's
-// index: the views that read the directory whole build that.
-func (rd *Reader) searchSegments(dir shard, within []shard) ([]*segment, error) {
-	if seg := rd.held(dir); seg != nil {
-		return []*segment{seg}, nil
-	}
-	if m := rd.segments.missing(within, 2); m > 1 || m == len(within) {
-		seg, err := rd.segment(dir)
-		if err != nil {
-			return nil, err
-		}
-		return []*segment{seg}, nil
-	}
-	out := make([]*segment, 0, len(within))
-	for _, sh := range within {
-		seg, err := rd.segment(sh)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, seg)
-	}
-	return out, nil
-}
-
-// damagedPart is a segment whose search index did not read.
-type damagedPart struct {
-	dir shard
-	err error
-}
-
-func (e *damagedPart) Error() string { return fmt.Sprintf("search index of %s: %v", e.dir.path, e.err) }
-
-func (e *damagedPart) Unwrap() error { return e.err }
-
-// search asks q of the kinds' directories in the trees of tips, each one
-// part of the search (see segment): its rows say which records count and
-// may be found, its index where the words are. Only the hits returned are
-// decoded.
-func (rd *Reader) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Results, error) {
-	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
-	if err != nil {
-		return Results{}, err
-	}
-	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters}
-	var segs []*segment
-	var kindOf []string // each segment's kind's directory
-	rd.builds.begin()   // the directories' builds are one build to hear of
-	defer rd.builds.end()
-	for _, dir := range dirs {
-		got, err := rd.searchSegments(dir, within[dir])
-		if err != nil {
-			return Results{}, err
-		}
-		for _, seg := range got {
-			segs, kindOf = append(segs, seg), append(kindOf, dir.path)
-		}
-	}
-	hiddenDirs := changelog.DirsOf(hidden)
-	shadows := make([][]bool, len(segs))
-	byKind := map[string][]int{}
-	var kindDirs []string
-	for i, dir := range kindOf {
-		if byKind[dir] == nil {
-			kindDirs = append(kindDirs, dir)
-		}
-		byKind[dir] = append(byKind[dir], i)
-	}
-	for _, dir := range kindDirs {
-		group := make([]*segment, len(byKind[dir]))
-		for j, i := range byKind[dir] {
-			group[j] = segs[i]
-		}
-		c := rd.copiesOf(dir, group)
-		for j, i := range byKind[dir] {
-			shadows[i] = c.shadow[j]
-		}
-		for _, old := range c.replaced {
-			corpus.replaced[old] = true
-		}
-		for _, old := range c.retracted {
-			corpus.retracted[old] = true
-		}
-		for _, id := range c.rings {
-			corpus.rings[id] = true
-		}
-	}
-	for i, seg := range segs {
-		ix, err := seg.searchIndex()
-		if err != nil {
-			return Results{}, &damagedPart{dir: seg.shard, err: err}
-		}
-		p := &corpusPart{seg: seg, shadow: shadows[i], hidden: slices.Contains(hiddenDirs, kindOf[i])}
-		corpus.parts = append(corpus.parts, p)
-		for _, pr := range seg.problems {
-			problems = append(problems, pr.err)
-		}
-		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
-	}
-	found, err := search.Search(corpus.searchParts, q)
-	var partErr *search.PartError
-	if errors.As(err, &partErr) {
-		return Results{}, &damagedPart{dir: segs[partErr.Part].shard, err: err}
-	}
-	if err != nil {
-		return Results{}, err
-	}
-	if len(found.Terms) == 0 {
-		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
-			WithHint("name the thing itself: a command, a file, an error message")
-	}
-	res := Results{Query: q.Phrasings[0], Phrasings: q.Phrasings, Total: found.Total, Hits: []Hit{},
-		Problems: Set{Problems: uniqueProblems(problems)}.ProblemLines()}
-	if len(q.Phrasings) == 1 {
-		res.Phrasings = nil
-	}
-	for _, h := range found.Hits {
-		seg := corpus.parts[h.Part].seg
-		r, err := seg.record(h.Doc)
-		if err != nil {
-			return Results{}, &damagedPart{dir: segs[h.Part].shard, err: err}
-		}
-		data, err := rd.text(r, seg.row(h.Doc).blob)
-		if err != nil {
-			return Results{}, err
-		}
-		from, to, snippet := search.Snippet(string(data), found.Terms, maxSnippet)
-		title := r.Title()
-		if r.Kind == changelog.KindDecision && r.Decision != "" {
-			title = r.Decision // what every listing calls a decision
-		}
-		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
-			Status: r.Status, Title: title, Score: h.Score, From: from, To: to, Snippet: snippet,
-			SupersedesRing: corpus.rings[seg.rowID(h.Doc)], record: r})
-	}
-	return res, nil
-}
-
-// text is the file of record r, whose blob is blob. A record planq wrote
-// is its own rendering, which the hash proves without reading git (whose
-// pack index alone costs a process milliseconds); any other is read from
-// git.
-func (rd *Reader) text(r *changelog.Record, blob staterepo.Hash) ([]byte, error) {
-	if data, err := changelog.Render(r); err == nil && staterepo.BlobHash(data) == blob {
-		return data, nil
-	}
-	return rd.readBlob(blob)
-}
-
-// corpus is what a search reads: one part per directory, and what their
-// rows say of every record's status.
-type corpus struct {
-	parts       []*corpusPart
-	searchParts []search.Part
-	// replaced are the IDs (hashed) a later version supersedes; retracted
-	// those a tombstone does; rings the versions shown of rings of
-	// versions, which are marked.
-	replaced, retracted, rings map[uint64]bool
-	filters                    search.Filters
-}
-
-type corpusPart struct {
-	seg *segment
-	// shadow marks the rows whose record an earlier part holds.
-	shadow []bool
-	// hidden is a directory of a kind the query counts but never returns.
-	hidden bool
-}
-
-// part is p as package search reads it: its copies of records another
-// part holds do not count, and only current records within the filters on
-// rows may be found.
-func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
-	since := sinceNanos(c.filters.Since)
-	agentOK := make([]bool, len(p.seg.agents))
-	for i, a := range p.seg.agents {
-		agentOK[i] = len(c.filters.Agents) == 0 || slices.Contains(c.filters.Agents, a)
-	}
-	return search.Part{Index: ix,
-		Counts: func(doc int) bool { return !p.shadow[doc] },
-		Keep: func(doc int) bool {
-			if p.hidden {
-				return false
-			}
-			seg, id := p.seg, p.seg.rowID(doc)
-			return seg.rowFlags(doc)&flagTombstone == 0 && agentOK[seg.rowAgent(doc)] && seg.rowAt(doc) >= since &&
-				!c.retracted[id] && (c.filters.AllVersions || !c.replaced[id])
-		},
-		Order: func(doc int) (int64, uint64) { return p.seg.rowAt(doc), p.seg.rowID(doc) },
-	}
 }
 
 // Scopes are where a search looks: the agent's own branch, global, or all
@@ -420,7 +231,7 @@ func (h Hit) Header() string {
 		s += "  [disputed]"
 	}
 	if h.SupersedesRing {
-		s += "  " + RingMark
+		s += "  " + changelog.RingMark
 	}
 	if len(h.Stale) > 0 {
 		s += "  (may be stale: " + strings.Join(h.Stale, "; ") + ")"
@@ -484,21 +295,21 @@ func ParseLines(s string) (from, to int, ok bool) {
 // PathOf finds the path of the record with id on global or any agent
 // branch, from the rows: only a record whose ID hashes alike is decoded.
 func (rd *Reader) PathOf(id string) (string, error) {
-	tips, err := rd.tips()
+	tips, err := rd.e.Tips()
 	if err != nil {
 		return "", err
 	}
-	segs, _, err := rd.segmentsOf(tips, nil)
+	segs, _, err := rd.e.Segments(tips, nil)
 	if err != nil {
 		return "", err
 	}
-	want := idHash(id)
+	want := engine.IDHash(id)
 	for _, seg := range segs {
-		for i := range seg.len() {
-			if seg.rowID(i) != want {
+		for i := range seg.Len() {
+			if seg.RowID(i) != want {
 				continue
 			}
-			r, err := seg.record(i) // a damaged shard is built again from git
+			r, err := seg.Record(i) // a damaged shard is built again from git
 			if err != nil {
 				return "", err
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 )
 
 // Size governance: how many current learnings a domain should hold, when
@@ -79,19 +80,7 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 	if err != nil {
 		return nil, nil, err
 	}
-	var edges []versionEdge
-	for _, r := range set.Records {
-		if r.Supersedes != "" {
-			edges = append(edges, recordEdge(r))
-		}
-	}
-	breaks := ringBreaks(edges) // of a ring of versions, the newest is current
-	replacedBy := map[string]*changelog.Record{}
-	for _, r := range set.Records {
-		if by, ok := breaks[idHash(r.Supersedes)]; r.Supersedes != "" && (!ok || by != idHash(r.ID)) {
-			replacedBy[r.Supersedes] = r
-		}
-	}
+	replacedBy := engine.Successors(set.Records) // of a ring of versions, the newest is current
 	byDomain := map[string]*DomainStatus{}
 	var current []*changelog.Record
 	for _, r := range set.Records {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -24,19 +25,19 @@ import (
 // when global changes, by promote, pull or a hand-made commit. Every other
 // read of global costs the records it shows.
 type teamView struct {
-	total     int      // current learnings
-	learnings []ref    // the first MaxTeamLearnings current learnings, ranked
-	decisions []ref    // the first MaxTeam current decisions, ranked
-	disputed  []ref    // every disputed current record, ranked
-	held      []uint64 // the IDs global holds, sources included; sorted
+	total     int          // current learnings
+	learnings []engine.Ref // the first MaxTeamLearnings current learnings, ranked
+	decisions []engine.Ref // the first MaxTeam current decisions, ranked
+	disputed  []engine.Ref // every disputed current record, ranked
+	held      []uint64     // the IDs global holds, sources included; sorted
 	// rings are the versions the view keeps of rings of versions (see
-	// ringBreaks), to be marked where they are shown; sorted, and almost
+	// rings.go), to be marked where they are shown; sorted, and almost
 	// always none.
 	rings    []uint64
 	problems []*changelog.ParseError
 }
 
-// inRings is v.rings as ringBreaks gives them, for markRings.
+// inRings is v.rings as engine.MarkRings takes them.
 func (v *teamView) inRings() map[uint64]uint64 {
 	if len(v.rings) == 0 {
 		return nil
@@ -57,22 +58,22 @@ func (v *teamView) holds(id uint64) bool {
 // team reads global's team view: from its file when one was kept for
 // global's trees, else from global's rows, keeping it for the next read.
 func (rd *Reader) team() (*teamView, error) {
-	tip, err := rd.tip(project.GlobalBranch)
+	tip, err := rd.e.Tip(project.GlobalBranch)
 	if err != nil {
 		return nil, err
 	}
-	segs, problems, err := rd.segmentsOf([]staterepo.Hash{tip}, promoted)
+	segs, problems, err := rd.e.Segments([]staterepo.Hash{tip}, promoted)
 	if err != nil {
 		return nil, err
 	}
-	problems = withSegmentProblems(problems, segs)
-	file := filepath.Join(rd.cacheDir, "views", "team", teamViewKey(segs)+".view")
+	problems = engine.WithSegmentProblems(problems, segs)
+	file := filepath.Join(rd.e.CacheDir(), "views", "team", teamViewKey(segs)+".view")
 	if v, err := readTeamView(file, segs); err == nil {
 		v.problems = problems
 		return v, nil
 	}
-	v := teamFromRows(rowsOf(segs, problems))
-	keepView(file, v.encode(segs), keepViews)
+	v := teamFromRows(engine.RowsOf(segs, problems))
+	engine.KeepView(file, v.encode(segs), keepViews)
 	return v, nil
 }
 
@@ -82,80 +83,54 @@ func (rd *Reader) team() (*teamView, error) {
 const keepViews = 8
 
 // teamFromRows ranks global's rows into its view.
-func teamFromRows(rs *rowSet) *teamView {
-	current := rs.current()
-	v := &teamView{held: make([]uint64, 0, len(rs.refs)), problems: rs.problems}
+func teamFromRows(rs *engine.RowSet) *teamView {
+	current := rs.Current()
+	v := &teamView{held: make([]uint64, 0, len(rs.Refs())), problems: rs.Problems()}
 	// Every ID global has, current or not: an agent's copy of a record
 	// global archived, retracted or replaced is not the agent's own to show.
-	for _, r := range rs.refs {
-		v.held = append(v.held, r.id)
+	for _, r := range rs.Refs() {
+		v.held = append(v.held, r.ID())
 	}
-	var learned, decided []ref
+	var learned, decided []engine.Ref
 	for _, r := range current {
-		if kind := r.kind(); kind == changelog.KindLearning {
+		if kind := r.Kind(); kind == changelog.KindLearning {
 			learned = append(learned, r)
 		} else if kind == changelog.KindDecision {
 			decided = append(decided, r)
 		}
-		if r.flags&flagDisputed != 0 {
+		if r.Disputed() {
 			v.disputed = append(v.disputed, r)
 		}
 	}
-	for _, s := range rs.segs {
-		v.held = append(v.held, s.sources...)
+	for _, s := range rs.Segments() {
+		v.held = append(v.held, s.Sources()...)
 	}
-	for id := range rs.rings {
+	for id := range rs.Rings() {
 		v.rings = append(v.rings, id)
 	}
 	slices.Sort(v.rings)
 	slices.Sort(v.held)
 	v.held = slices.Compact(v.held)
 	v.total = len(learned)
-	v.learnings = firstBy(learned, MaxTeamLearnings, rankOrder)
-	v.decisions = firstBy(decided, MaxTeam, rankOrder)
+	v.learnings = engine.FirstBy(learned, MaxTeamLearnings, rankOrder)
+	v.decisions = engine.FirstBy(decided, MaxTeam, rankOrder)
 	slices.SortFunc(v.disputed, rankOrder)
 	return v
 }
 
-// rowsOf is rows, over segments already open.
-func rowsOf(segs []*segment, problems []*changelog.ParseError) *rowSet {
-	n := 0
-	for _, s := range segs {
-		n += s.len()
-	}
-	rs := &rowSet{refs: make([]ref, 0, n), segs: segs, problems: problems}
-	seen := make(map[uint64]bool, n)
-	for _, s := range segs {
-		for i := range s.len() {
-			if r := refAt(s, i); !seen[r.id] {
-				seen[r.id] = true
-				rs.refs = append(rs.refs, r)
-			}
-		}
-	}
-	return rs
-}
-
-// refAt is row i of s as a view sees it.
-func refAt(s *segment, i int) ref {
-	r := s.row(i)
-	return ref{seg: s, at: r.at, id: r.id, supersedes: r.supersedes, subject: r.subject, i: int32(i),
-		agentIndex: r.agent, kindIndex: r.kind, priority: r.priority, flags: r.flags}
-}
-
 // teamViewVersion numbers the file's layout and what it holds; a file of
 // another is made again. A change to rankOrder must raise it (a change to
-// Priority raises segmentVersion, which the key holds too): the file keeps
+// Priority raises engine.SegmentVersion, which the key holds too): the file keeps
 // an order, not the means to make it. 3: the rings of versions.
 const teamViewVersion = 3
 
 // teamViewKey names the view of the segments: their trees, in order, and
 // what the view keeps of them.
-func teamViewKey(segs []*segment) string {
+func teamViewKey(segs []*engine.Segment) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "team view %d, segments %d, %d learnings, %d decisions\n", teamViewVersion, segmentVersion, MaxTeamLearnings, MaxTeam)
+	fmt.Fprintf(h, "team view %d, segments %d, %d learnings, %d decisions\n", teamViewVersion, engine.SegmentVersion, MaxTeamLearnings, MaxTeam)
 	for _, s := range segs {
-		fmt.Fprintf(h, "%s %s\n", s.path, s.tree)
+		fmt.Fprintf(h, "%s %s\n", s.Path(), s.Tree())
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -166,8 +141,8 @@ func teamViewKey(segs []*segment) string {
 // in it, the held IDs, the rings' IDs.
 const teamHeadSize = 7 * 4
 
-func (v *teamView) encode(segs []*segment) []byte {
-	place := make(map[*segment]uint32, len(segs))
+func (v *teamView) encode(segs []*engine.Segment) []byte {
+	place := make(map[*engine.Segment]uint32, len(segs))
 	for i, s := range segs {
 		place[s] = uint32(i)
 	}
@@ -175,10 +150,10 @@ func (v *teamView) encode(segs []*segment) []byte {
 	for _, n := range []int{teamViewVersion, v.total, len(v.learnings), len(v.decisions), len(v.disputed), len(v.held), len(v.rings)} {
 		b = binary.LittleEndian.AppendUint32(b, uint32(n))
 	}
-	for _, list := range [][]ref{v.learnings, v.decisions, v.disputed} {
+	for _, list := range [][]engine.Ref{v.learnings, v.decisions, v.disputed} {
 		for _, r := range list {
-			b = binary.LittleEndian.AppendUint32(b, place[r.seg])
-			b = binary.LittleEndian.AppendUint32(b, uint32(r.i))
+			b = binary.LittleEndian.AppendUint32(b, place[r.Segment()])
+			b = binary.LittleEndian.AppendUint32(b, uint32(r.Row()))
 		}
 	}
 	for _, list := range [][]uint64{v.held, v.rings} {
@@ -192,33 +167,33 @@ func (v *teamView) encode(segs []*segment) []byte {
 // readTeamView reads the view kept in file for segs. A file missing, of
 // another version, damaged, or naming rows the segments do not have is an
 // error: the view is made again from the rows.
-func readTeamView(file string, segs []*segment) (*teamView, error) {
-	data, err := readView(file)
+func readTeamView(file string, segs []*engine.Segment) (*teamView, error) {
+	data, err := engine.ReadView(file)
 	if err != nil {
 		return nil, err
 	}
 	if len(data) < teamHeadSize {
-		return nil, fmt.Errorf("%w: %s is cut short", errDamagedView, file)
+		return nil, fmt.Errorf("%w: %s is cut short", engine.ErrDamagedView, file)
 	}
 	head := make([]int, 7)
 	for i := range head {
 		head[i] = int(binary.LittleEndian.Uint32(data[4*i:]))
 	}
 	if head[0] != teamViewVersion {
-		return nil, fmt.Errorf("%w: %s is of version %d", errDamagedView, file, head[0])
+		return nil, fmt.Errorf("%w: %s is of version %d", engine.ErrDamagedView, file, head[0])
 	}
 	nRefs, nHeld, nRings := head[2]+head[3]+head[4], head[5], head[6]
 	if len(data) != teamHeadSize+8*nRefs+8*nHeld+8*nRings {
-		return nil, fmt.Errorf("%w: %s has the wrong length", errDamagedView, file)
+		return nil, fmt.Errorf("%w: %s has the wrong length", engine.ErrDamagedView, file)
 	}
-	refs := make([]ref, nRefs)
+	refs := make([]engine.Ref, nRefs)
 	at := teamHeadSize
 	for k := range refs {
 		s, i := int(binary.LittleEndian.Uint32(data[at:])), int(binary.LittleEndian.Uint32(data[at+4:]))
-		if s >= len(segs) || i >= segs[s].len() {
-			return nil, fmt.Errorf("%w: %s names a row its segments lack", errDamagedView, file)
+		if s >= len(segs) || i >= segs[s].Len() {
+			return nil, fmt.Errorf("%w: %s names a row its segments lack", engine.ErrDamagedView, file)
 		}
-		refs[k] = refAt(segs[s], i)
+		refs[k] = engine.RefAt(segs[s], i)
 		at += 8
 	}
 	v := &teamView{total: head[1], held: make([]uint64, nHeld)}

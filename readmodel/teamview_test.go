@@ -176,6 +176,6 @@ func rowsBeyond(b []byte) []byte {
 	b[teamHeadSize+4] = 0xff
 	b[teamHeadSize+5] = 0xff
 	body := b[:len(b)-4]
-	sum := crc32.Checksum(body, castagnoli())
+	sum := crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli))
 	return append(body, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
 }

@@ -65,7 +65,7 @@ func FormatUses(uses map[string]Use) []byte {
 // a read of unchanged tips reads nothing from git. A file held by several
 // branches is read once.
 func (rd *Reader) LastUses() (map[string]time.Time, error) {
-	branches, err := rd.branches("")
+	branches, err := rd.e.Branches("")
 	if err != nil {
 		return nil, err
 	}
@@ -75,18 +75,18 @@ func (rd *Reader) LastUses() (map[string]time.Time, error) {
 		if _, isAgent := project.AgentOfBranch(name); !isAgent && name != project.GlobalBranch {
 			continue
 		}
-		l, err := rd.listing(tip)
+		files, err := rd.e.Files(tip, project.UsesDir)
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range l.entries(project.UsesDir) {
-			if e.Dir || seen[e.Blob] || !strings.HasSuffix(e.Name, ".tsv") {
+		for _, f := range files {
+			if seen[f.Blob] || !strings.HasSuffix(f.Name, ".tsv") {
 				continue
 			}
-			seen[e.Blob] = true
-			data := e.content
+			seen[f.Blob] = true
+			data := f.Content
 			if data == nil {
-				if data, err = rd.readBlob(e.Blob); err != nil {
+				if data, err = rd.e.ReadBlob(f.Blob); err != nil {
 					return nil, err
 				}
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -40,7 +41,7 @@ const (
 // several branches is one finding, naming them all. Findings come sorted by
 // path and line.
 func (rd *Reader) Validate() ([]Finding, error) {
-	branches, err := rd.repo.Branches("")
+	branches, err := rd.e.Repo().Branches("")
 	if err != nil {
 		return nil, err
 	}
@@ -73,29 +74,29 @@ func (rd *Reader) Validate() ([]Finding, error) {
 	for _, b := range names {
 		// Every file as it reads, the copies of one ID included (a load
 		// keeps one record per ID).
-		segs, problems, err := rd.segmentsOf([]staterepo.Hash{branches[b]}, nil)
+		segs, problems, err := rd.e.Segments([]staterepo.Hash{branches[b]}, nil)
 		if err != nil {
 			return nil, err
 		}
 		var recs []*changelog.Record
 		for _, seg := range segs {
-			rs, err := rd.records(seg)
+			rs, err := rd.e.Records(seg)
 			if err != nil {
 				return nil, err
 			}
 			recs = append(recs, rs...)
 		}
-		for _, p := range withSegmentProblems(problems, segs) {
+		for _, p := range engine.WithSegmentProblems(problems, segs) {
 			add(b, Finding{Path: p.Path, Line: p.Line, Check: CheckRecord, Problem: p.Msg})
 		}
 		// Readers pass over files that do not look like records; here
 		// they are named.
-		files, err := rd.repo.Walk(branches[b], changelog.Dirs(), nil)
+		files, err := rd.e.Repo().Walk(branches[b], changelog.Dirs(), nil)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			if !changelog.IsRecordPath(f.Path) && !misplaced(f.Path) && path.Base(f.Path) != project.ReadmeFile {
+			if !changelog.IsRecordPath(f.Path) && !engine.Misplaced(f.Path) && path.Base(f.Path) != project.ReadmeFile {
 				add(b, Finding{Path: f.Path, Check: CheckRecord,
 					Problem: "is no record (planq reads <kind directory>/<shard>/<id>.md); move it out of the kind's directory"})
 			}

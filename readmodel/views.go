@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -13,19 +14,7 @@ import (
 // first: foundational learnings, then failures with their resolutions, then
 // conventions and patterns, then the rest, observational learnings last.
 // Decisions have no classification or type, so they rank by time alone.
-func Priority(r *changelog.Record) int {
-	switch {
-	case r.Classification == changelog.Foundational:
-		return 2
-	case r.Type == changelog.TypeFailure:
-		return 3
-	case r.Type == changelog.TypeConvention || r.Type == changelog.TypePattern:
-		return 4
-	case r.Classification == changelog.Observational:
-		return 8
-	}
-	return 7
-}
+func Priority(r *changelog.Record) int { return engine.Priority(r) }
 
 // Rank orders records for reading: by Priority, newest first within one.
 func Rank(recs []*changelog.Record) {
@@ -68,7 +57,7 @@ func PendingHandoff(recs []*changelog.Record, agent string) *changelog.Record {
 // Handoffs loads the current version of every handoff on every branch.
 func (rd *Reader) Handoffs() (Set, error) {
 	set, err := rd.All(changelog.KindHandoff)
-	set.Records = currentRecords(set.Records)
+	set.Records = engine.CurrentRecords(set.Records)
 	return set, err
 }
 
@@ -80,14 +69,14 @@ var (
 )
 
 // rankOrder is Rank's order: by priority, newest first, ties by ID.
-func rankOrder(a, b ref) int {
-	if a.priority != b.priority {
-		return int(a.priority) - int(b.priority)
+func rankOrder(a, b engine.Ref) int {
+	if a.Priority() != b.Priority() {
+		return int(a.Priority()) - int(b.Priority())
 	}
-	if a.at != b.at {
-		return cmp.Compare(b.at, a.at)
+	if a.At() != b.At() {
+		return cmp.Compare(b.At(), a.At())
 	}
-	return compareIDs(a, b)
+	return engine.CompareIDs(a, b)
 }
 
 // How much of each section an agent view keeps.
@@ -133,11 +122,11 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 	if err != nil {
 		return nil, err
 	}
-	tip, err := rd.tip(branch)
+	tip, err := rd.e.Tip(branch)
 	if err != nil {
 		return nil, err
 	}
-	own, err := rd.rows([]staterepo.Hash{tip}, primed...)
+	own, err := rd.e.Rows([]staterepo.Hash{tip}, primed...)
 	if err != nil {
 		return nil, err
 	}
@@ -145,20 +134,20 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 	if err != nil {
 		return nil, err
 	}
-	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.problems), problemLines(team.problems))
-	var recent, decisions, learnings []ref
-	own.byTime()
-	mine := own.current()
+	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.Problems()), problemLines(team.problems))
+	var recent, decisions, learnings []engine.Ref
+	own.ByTime()
+	mine := own.Current()
 	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
 		r := mine[i]
-		switch kind := r.kind(); {
-		case team.holds(r.id):
+		switch kind := r.Kind(); {
+		case team.holds(r.ID()):
 			// shown with the team's
-		case kind == changelog.KindLog && r.agent() == name && len(recent) < RecentLogEntries:
+		case kind == changelog.KindLog && r.Agent() == name && len(recent) < RecentLogEntries:
 			recent = append(recent, r)
 		case kind == changelog.KindDecision && len(decisions) < MaxDecisions:
 			decisions = append(decisions, r)
-		case kind == changelog.KindLearning && r.agent() == name && len(learnings) < MaxLearnings:
+		case kind == changelog.KindLearning && r.Agent() == name && len(learnings) < MaxLearnings:
 			learnings = append(learnings, r)
 		}
 	}
@@ -167,16 +156,16 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 	primedTeam := team.learnings[:min(max(teamCount, 0), len(team.learnings))]
 	teamDecisions, disputed := team.decisions, team.disputed
 	for _, section := range []struct {
-		refs []ref
+		refs []engine.Ref
 		recs *[]*changelog.Record
 	}{{recent, &v.RecentLog}, {decisions, &v.Decisions}, {learnings, &v.Learnings},
 		{teamLearnings, &v.TeamLearnings}, {teamDecisions, &v.TeamDecisions}, {primedTeam, &v.Team}, {disputed, &v.Disputed}} {
-		recs, err := rd.decode(section.refs)
+		recs, err := rd.e.Decode(section.refs)
 		if err != nil {
 			return nil, err
 		}
-		markRings(recs, own.rings)
-		markRings(recs, team.inRings())
+		engine.MarkRings(recs, own.Rings())
+		engine.MarkRings(recs, team.inRings())
 		*section.recs = recs
 	}
 	v.Handoff = PendingHandoff(handoffs.Records, name)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/internal/testproject"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 )
 
 const claudeMD = "# Project\n\n## Build\n\nRun `make`.\n"

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -19,14 +20,18 @@ var assetFiles embed.FS
 // assets are served under /assets/.
 var assets fs.FS = assetFiles
 
-var pageTemplate = template.Must(template.New("page.html").Funcs(template.FuncMap{
-	"date":      func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
-	"diffLines": diffLines,
-	"short":     func(s string) string { return readmodel.Shorten(s, 140) },
-	"title":     func(r *changelog.Record) string { return readmodel.Title(r) },
-	"chart":     convergenceChart,
-	"join":      strings.Join,
-}).ParseFS(assetFiles, "assets/page.html"))
+// pageTemplate is parsed on first use: every planq process links this
+// package, few serve the page.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page.html").Funcs(template.FuncMap{
+		"date":      func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
+		"diffLines": diffLines,
+		"short":     func(s string) string { return readmodel.Shorten(s, 140) },
+		"title":     func(r *changelog.Record) string { return readmodel.Title(r) },
+		"chart":     convergenceChart,
+		"join":      strings.Join,
+	}).ParseFS(assetFiles, "assets/page.html"))
+})
 
 // diffLine is one line of a unified diff with the class it is drawn in.
 type diffLine struct {
@@ -121,7 +126,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	if err := pageTemplate.Execute(w, d); err != nil {
+	if err := pageTemplate().Execute(w, d); err != nil {
 		// Headers are gone: the page is cut short, and the browser shows it.
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestEditAndApplyRemovesLinesOnlyWhenAllowed: Edit & Apply with an edit

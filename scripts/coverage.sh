@@ -11,7 +11,7 @@ profile=${COVERPROFILE:-$(mktemp)}
 # Measured: planq's packages. Not: the dev tools under scripts/, the test
 # support packages, and cmd/planq, whose main is one call to cli.Main (the
 # tests run planq through cli.Main).
-pkgs=$(go list ./... | grep -v -e '/scripts/' -e '/internal/testgit$' -e '/internal/testproject$' -e '/cmd/planq$' | paste -sd, -)
+pkgs=$(go list ./... | grep -v -e '/scripts/' -e '/internal/testkit/' -e '/cmd/planq$' | paste -sd, -)
 status=0
 go test -count=1 -coverpkg="$pkgs" -coverprofile="$profile" "$@" ./... >"$profile.log" 2>&1 || status=$?
 grep -v -e 'coverage: .* of statements' -e 'no test files' "$profile.log" || true

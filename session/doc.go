@@ -3,8 +3,9 @@
 // git hooks (planq githook run), the command line and the MCP server.
 //
 //   - Prime: what an agent is told when a session starts (or resumes after a
-//     compaction): open the project's store, find the agent, build the prime
-//     document and fit it to a budget.
+//     compaction): open the project's store, find the agent, gather what the
+//     document shows, and have package prime build it within a budget.
+//   - Summary: what an agent needs to pick up its work (context show).
 //   - Save: commit the agent's pending state before a compaction, at the end
 //     of a session, or when the agent stops.
 //   - RecordCommit: write the code commit just made as a log entry of the

@@ -9,68 +9,10 @@ import (
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
-
-// PrimeOptions choose the prime document.
-type PrimeOptions struct {
-	// Agent names the agent; empty means the one mounted in the project's
-	// workspace (a lead without one reads global).
-	Agent  string
-	Role   string
-	Source string
-	Format string
-	// Budget caps the rendered size in characters; 0 means prime.DefaultBudget.
-	Budget int
-	// Preview builds the document without counting what it shows as used
-	// (prime --dry-run).
-	Preview bool
-	// AsOf, when set, builds it from the memory as it was then (a date or a
-	// commit; see readmodel.Reader.PinAsOf); nothing is counted as used.
-	AsOf string
-}
-
-// Prime builds what an agent is told at session start and fits it to the
-// budget. It returns the rendered text and the document, each item marked
-// included or dropped.
-func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
-	store, err := agent.OpenStore(ctx, p)
-	if err != nil {
-		return "", nil, err
-	}
-	defer func() { _ = store.Close() }() // the cache is only a shortcut
-	if opts.AsOf != "" {
-		if _, err := store.Records.PinAsOf(ctx, opts.AsOf); err != nil {
-			return "", nil, err
-		}
-		opts.Preview = true
-	}
-	a, err := store.Handle.Resolve(opts.Agent)
-	if err != nil {
-		// Where no agent is mounted (a lead's main checkout, say), the
-		// session still gets the team's memory, read only.
-		if opts.Agent != "" || !planqerr.Is(err, planqerr.NotFound) {
-			return "", nil, err
-		}
-		a = store.Global()
-	}
-	doc, err := prime.Build(ctx, store, a, prime.Options{Role: opts.Role, Source: opts.Source})
-	if err != nil {
-		return "", nil, err
-	}
-	tmpl, err := prime.LoadTemplate(p.Root)
-	if err != nil {
-		return "", nil, err
-	}
-	out, err := prime.Fit(doc, opts.Format, opts.Budget, tmpl)
-	if err == nil && !opts.Preview && a.Branch != project.GlobalBranch {
-		_ = store.NoteUses(a, doc.Shown()) // uses only keep records fresh: never fail a session start for one
-	}
-	return out, doc, err
-}
 
 // Saved says what Save committed.
 type Saved struct {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planq-dev/planq/internal/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
 // TestBlobsAreGitsOwn: Blobs answers each path with the blob git has for it

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
@@ -183,7 +184,9 @@ func declined(remote, out string, err error) error {
 // escapeSequence matches the terminal sequences a server's message may
 // carry: CSI (colours, git's own "erase to end of line") and OSC (titles,
 // links).
-var escapeSequence = regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+var escapeSequence = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)`)
+})
 
 // printable drops the escape sequences and control characters a server's
 // message may carry, which would otherwise reach the terminal.
@@ -193,7 +196,7 @@ func printable(s string) string {
 			return -1
 		}
 		return r
-	}, escapeSequence.ReplaceAllString(s, ""))
+	}, escapeSequence().ReplaceAllString(s, ""))
 }
 
 // refused reports whether a failed push reached the remote and was turned

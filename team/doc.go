@@ -1,7 +1,10 @@
 // Package team is how agents learn from each other and teams share what
 // they learned: promote (an agent's new learnings, decisions and branch
 // context into global), pull and push of global through any git remote, and
-// gc of agent branches that global already holds.
+// gc of agent branches that global already holds. It writes on global only
+// as sync does: merges, and the files it regenerates from what global holds
+// (changelog.md, PROJECT). What a lead writes there goes through the writer
+// of global in package agent, which stamps and checks as an agent's does.
 //
 // Merges follow one policy, used by promote and pull alike:
 //

@@ -90,7 +90,7 @@ func nameGlobal(ctx context.Context, store *agent.Store) (staterepo.Hash, error)
 	if named, err := ProjectOf(store.Repo, tip); err != nil || named == name {
 		return tip, err
 	}
-	return writeGlobal(ctx, store, projectMessage(name), func(tree staterepo.Hash) (staterepo.Hash, error) {
+	return store.CommitOnGlobal(ctx, projectMessage(name), func(tree staterepo.Hash) (staterepo.Hash, error) {
 		return withProject(store.Repo, store.Project, tree)
 	})
 }

@@ -202,7 +202,7 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			continue
 		}
 		delete(wanted, r.ID)
-		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: readmodel.Title(r), Path: changelog.RecordPath(r), record: r}
+		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r}
 		// Only what has a subject (learnings, decisions) is matched against
 		// global's by it: a note is added as it is.
 		if r.Supersedes == "" && !r.Tombstone && r.Kind.Spec().HasField(changelog.FieldSubject) {
@@ -222,7 +222,7 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			}
 		}
 		if c.Action != ActionAdd || c.record != r {
-			data, err := changelog.Render(c.record)
+			data, err := store.CheckForGlobal(c.record)
 			if err != nil {
 				return nil, err
 			}
@@ -282,9 +282,8 @@ func cite(existing, dup *changelog.Record, now time.Time) *changelog.Record {
 		merged.Sources = []changelog.Source{{ID: existing.ID, Agent: existing.Agent}}
 	}
 	merged.Sources = append(merged.Sources, changelog.Source{ID: dup.ID, Agent: dup.Agent})
-	merged.Supersedes = existing.ID
-	merged.Timestamp = now
-	merged.ID = changelog.NewID(existing.Agent, existing.Kind, existing.Body+dup.ID, now)
+	merged.Supersedes, merged.ID, merged.Timestamp = existing.ID, "", time.Time{}
+	agent.Stamp(&merged, existing.Agent, now)
 	return &merged
 }
 

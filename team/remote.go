@@ -76,6 +76,9 @@ func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, na
 	if err := project.CheckRemoteCredential(url, "planq state remote add "+name+" %s"); err != nil {
 		return res, err
 	}
+	if err := project.CheckRemoteURL(p.Workspace, url); err != nil {
+		return res, err
+	}
 	current, err := repo.RemoteURL(ctx, name)
 	if err != nil {
 		return res, err

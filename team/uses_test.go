@@ -7,8 +7,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testgit"
-	"github.com/planq-dev/planq/internal/testproject"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -120,11 +120,11 @@ func TestPromoteCarriesUsesToGlobal(t *testing.T) {
 	}
 }
 
-// TestCommitGlobalRecordsIsOneCommitOrNothing: records written straight to
-// global are stamped (writer, time, a fresh ID), land in one commit on
+// TestCommitGlobalIsOneCommitOrNothing: records written straight to
+// global (by agent.Store.CommitGlobal) are stamped (writer, time, a fresh ID), land in one commit on
 // global with the message given, and a batch with one bad record, or one
 // whose ID global has already, changes nothing.
-func TestCommitGlobalRecordsIsOneCommitOrNothing(t *testing.T) {
+func TestCommitGlobalIsOneCommitOrNothing(t *testing.T) {
 	store, a := newProject(t)
 	ctx := context.Background()
 	id := write(t, a, learning(t, "Tokens expire after 15 minutes"))
@@ -153,7 +153,7 @@ func TestCommitGlobalRecordsIsOneCommitOrNothing(t *testing.T) {
 	}
 	marker.Archived = true
 	bad := &changelog.Record{Kind: changelog.KindLearning, Body: "no type, no domain"}
-	if _, err := team.CommitGlobalRecords(ctx, store, "lead", []*changelog.Record{marker, bad}, "two\n"); !planqerr.Is(err, planqerr.Invalid) {
+	if _, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: "lead", Records: []*changelog.Record{marker, bad}, Message: "two\n"}); !planqerr.Is(err, planqerr.Invalid) {
 		t.Fatalf("a batch with a learning of no type: %v, want Invalid", err)
 	}
 	if got := globalTip(t, store); got != before {
@@ -166,7 +166,7 @@ func TestCommitGlobalRecordsIsOneCommitOrNothing(t *testing.T) {
 	}
 	marker.Archived = true
 	note := learning(t, "Refresh on 401")
-	commit, err := team.CommitGlobalRecords(ctx, store, "lead", []*changelog.Record{marker, note}, "upkeep: two records\n")
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: "lead", Records: []*changelog.Record{marker, note}, Message: "upkeep: two records\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestCommitGlobalRecordsIsOneCommitOrNothing(t *testing.T) {
 	// A record whose ID global holds already is refused, and nothing moves.
 	again := *note
 	again.Body = "Refresh on 401, said again"
-	if _, err := team.CommitGlobalRecords(ctx, store, "lead", []*changelog.Record{&again}, "again\n"); !planqerr.Is(err, planqerr.Exists) ||
+	if _, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: "lead", Records: []*changelog.Record{&again}, Message: "again\n"}); !planqerr.Is(err, planqerr.Exists) ||
 		!strings.Contains(err.Error(), "exists on global already") {
 		t.Fatalf("a record over an existing one: %v, want Exists", err)
 	}

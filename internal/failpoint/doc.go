@@ -12,4 +12,8 @@
 // to, so that a test that kills planq at random can say which phase each
 // kill interrupted. In-process tests use [Set] to run code at a point
 // instead (moving a ref under a pull, say).
+//
+// Role: a leaf. The storage layer and the writers import it (staterepo,
+// agent, team, workspace), so it imports nothing of planq's; depguard's
+// leaves rule in .golangci.yml keeps it so.
 package failpoint

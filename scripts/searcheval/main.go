@@ -4,10 +4,12 @@
 //	go run ./scripts/searcheval                  # 5,000 records, seed 1
 //	go run ./scripts/searcheval -records 20000 -seed 7 -v
 //
-// It generates the corpus of internal/searcheval, loads it into a state
-// repository under a temporary directory, asks every question through
-// readmodel's search and prints recall@1, @5, @10 and MRR; -v adds each
-// question's rank and the IDs it got.
+// It generates the corpus of search/eval from the data in
+// search/testdata/eval, loads it into a state repository under a temporary
+// directory, asks every question through readmodel's search and prints
+// recall@1, @5, @10 and MRR; -v adds each question's rank and the IDs it
+// got. Run it from the repository's root, or say where the data is with
+// -data.
 package main
 
 import (
@@ -19,8 +21,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planq-dev/planq/internal/searcheval"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/search/eval"
 )
 
 var (
@@ -28,6 +30,7 @@ var (
 	seed    = flag.Uint64("seed", 1, "corpus seed")
 	verbose = flag.Bool("v", false, "print every question's rank")
 	keep    = flag.Bool("keep", false, "keep the temporary directory (and print where it is)")
+	data    = flag.String("data", eval.DataDir, "the directory of the evaluation's data")
 )
 
 func main() {
@@ -54,30 +57,34 @@ func run(ctx context.Context) error {
 		return err
 	}
 
+	material, err := eval.ReadData(os.DirFS(*data))
+	if err != nil {
+		return fmt.Errorf("%w (run from the repository's root, or pass -data)", err)
+	}
 	start := time.Now()
-	set, err := searcheval.Corpus(*records, *seed)
+	set, err := material.Corpus(*records, *seed)
 	if err != nil {
 		return err
 	}
 	generated := time.Since(start)
 	start = time.Now()
-	repo, err := searcheval.Load(ctx, filepath.Join(tmp, "state.git"), set)
+	repo, err := eval.Load(ctx, filepath.Join(tmp, "state.git"), set)
 	if err != nil {
 		return err
 	}
 	loaded := time.Since(start)
 	rd := readmodel.Open(repo, filepath.Join(tmp, "cache"))
 	start = time.Now()
-	report, err := searcheval.Measure(ctx, set, searcheval.ReadmodelSearcher(rd))
+	report, err := eval.Measure(ctx, set, readmodelSearch(rd).One())
 	if err != nil {
 		return err
 	}
 	measured := time.Since(start)
-	agentReport, err := searcheval.MeasureAgent(ctx, set, searcheval.ReadmodelMultiSearcher(rd))
+	agentReport, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd))
 	if err != nil {
 		return err
 	}
-	primeReport, err := searcheval.Measure(ctx, set, searcheval.PrimeSearcher(rd, 5))
+	primeReport, err := eval.Measure(ctx, set, primeSearch(rd, 5))
 	if err != nil {
 		return err
 	}
@@ -95,7 +102,7 @@ func run(ctx context.Context) error {
 
 	fmt.Printf("%-26s %9s %9s %9s %9s %6s\n", "questions", "recall@1", "recall@5", "recall@10", "MRR", "n")
 	printMetrics("all", report.Metrics)
-	var ident, para, sup []searcheval.Rank
+	var ident, para, sup []eval.Rank
 	for _, r := range report.Ranks {
 		if r.Question.Identifier {
 			ident = append(ident, r)
@@ -106,9 +113,9 @@ func run(ctx context.Context) error {
 			sup = append(sup, r)
 		}
 	}
-	printMetrics("in other words", searcheval.Summarize(para))
-	printMetrics("naming an identifier", searcheval.Summarize(ident))
-	printMetrics("with an older version", searcheval.Summarize(sup))
+	printMetrics("in other words", eval.Summarize(para))
+	printMetrics("naming an identifier", eval.Summarize(ident))
+	printMetrics("with an older version", eval.Summarize(sup))
 	fmt.Println()
 	fmt.Println("asked as an agent asks, following planq_search's instruction: the question")
 	fmt.Println("and two more phrasings, one naming the identifiers it expects (written")
@@ -133,7 +140,7 @@ func run(ctx context.Context) error {
 
 // rankText is where a question's answer ranked: a number, "old" when an
 // older version came first, "-" when it was not found.
-func rankText(r searcheval.Rank) string {
+func rankText(r eval.Rank) string {
 	switch {
 	case r.Stale:
 		return "old"
@@ -143,8 +150,34 @@ func rankText(r searcheval.Rank) string {
 	return "-"
 }
 
-func printMetrics(name string, m searcheval.Metrics) {
+func printMetrics(name string, m eval.Metrics) {
 	fmt.Printf("%-26s %9.3f %9.3f %9.3f %9.3f %6d\n", name, m.Recall1, m.Recall5, m.Recall10, m.MRR, m.Questions)
+}
+
+// readmodelSearch is the read model's search, which answers agents: the
+// ranking measured here.
+func readmodelSearch(rd *readmodel.Reader) eval.MultiSearcher {
+	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
+		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
+		return hitIDs(res.Hits), err
+	}
+}
+
+// primeSearch is what prime shows as relevant to a task whose focus is
+// the question: the read model's Relevant, at most shown records.
+func primeSearch(rd *readmodel.Reader, shown int) eval.Searcher {
+	return func(_ context.Context, question string, _ int) ([]string, error) {
+		hits, err := rd.Relevant([]string{question}, shown)
+		return hitIDs(hits), err
+	}
+}
+
+func hitIDs(hits []readmodel.Hit) []string {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	return ids
 }
 
 func isolateGit(tmp string) error {

@@ -1,0 +1,158 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/failpoint"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// The writer of global: what a lead writes straight to the team's memory,
+// without an agent's worktree (a proposal and its files, the states of
+// proposals and notes, prune's archive records, a restore, the plan). It
+// stamps and checks as an agent's writer does (Stamp, Store.check). Sync
+// (team: promote, pull, gc) writes global too, but brings no new text: its
+// merges carry records an agent's writer checked, and the files it
+// regenerates (changelog.md, from those records; PROJECT, the project's
+// name) go through CommitOnGlobal unchecked. changelog.md is not held to a
+// file's 1 MiB: it grows with the project, and refusing it would wedge every
+// promote.
+
+// GlobalChange is one commit on global: records and files that are no
+// records (a proposal's proposed files), each new.
+type GlobalChange struct {
+	// Writer is who writes: stamped on each record that names no agent
+	// of its own (a note's next state keeps its author).
+	Writer  string
+	Records []*changelog.Record
+	Files   map[string][]byte
+	Message string
+}
+
+// CommitGlobal writes c on global in one commit, or nothing: each record is
+// stamped (Stamp: Writer, now, an ID) unless it was already, then every
+// record and file is checked before anything is written, as an agent's
+// record is (valid, at most 64 KiB of text, no credential unless the record
+// allows it or its predecessor held it already; a file that is no record
+// holds at most 1 MiB and no credential at all), and no file replaces
+// another. A record global cannot read back would wedge every reader of the
+// project.
+func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Hash, error) {
+	files := map[string][]byte{}
+	for p, data := range c.Files {
+		if err := GuardFile(p, data); err != nil {
+			return staterepo.ZeroHash, err
+		}
+		files[p] = data
+	}
+	at := now()
+	for _, r := range c.Records {
+		Stamp(r, c.Writer, at)
+		data, err := s.CheckForGlobal(r)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		r.Path = changelog.RecordPath(r)
+		files[r.Path] = data
+	}
+	return s.CommitOnGlobal(ctx, c.Message, func(tree staterepo.Hash) (staterepo.Hash, error) {
+		edits := map[string]staterepo.Hash{}
+		for p, data := range files {
+			if _, err := s.Repo.BlobAt(tree, p); err == nil {
+				return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a file at this path exists on global already")
+			}
+			blob, err := s.Repo.WriteBlob(data)
+			if err != nil {
+				return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
+			}
+			edits[p] = blob
+		}
+		return s.Repo.EditTree(tree, edits)
+	})
+}
+
+// CheckForGlobal is the check CommitGlobal puts a stamped record through
+// (see Store.check; a credential passes only if the record allows it or the
+// version it supersedes, or the one of its ID, held it already), for the
+// versions sync makes in a merge's tree: promote's merged duplicates and
+// disputed records. The rest of a merge is records an agent's writer
+// checked, copied as they are.
+func (s *Store) CheckForGlobal(rec *changelog.Record) ([]byte, error) {
+	return s.check(string(rec.Kind)+" "+rec.ID, rec, WriteOptions{AllowSecret: rec.AllowSecret})
+}
+
+// SetPlan replaces the team's plan, global's plan.md: what every agent's
+// prime shows. It is one commit on global; its text passes Guard, as a
+// record's does.
+func (s *Store) SetPlan(ctx context.Context, text string, allowSecret bool) (staterepo.Hash, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Invalid, "plan", "text is empty").
+			WithHint("say what the team works on next: planq plan set PLAN ('-' reads it from stdin)")
+	}
+	data := []byte(text + "\n")
+	if err := Guard("plan", data, WriteOptions{AllowSecret: allowSecret}); err != nil {
+		return staterepo.ZeroHash, err
+	}
+	return s.CommitOnGlobal(ctx, "plan: "+firstLine(text)+"\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
+		blob, err := s.Repo.WriteBlob(data)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		return s.Repo.EditTree(tree, map[string]staterepo.Hash{project.PlanFile: blob})
+	})
+}
+
+// CommitOnGlobal commits on top of global's tip the tree edit returns (from
+// the tip's tree), with a compare-and-swap, rebuilding on a lost race: a
+// lead's edit never overwrites a promote or pull that landed meanwhile. It
+// checks nothing: what brings new text goes through CommitGlobal or
+// SetPlan; sync uses it for the files it regenerates from what global
+// holds.
+func (s *Store) CommitOnGlobal(ctx context.Context, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
+	repo := s.Repo
+	retry := staterepo.NewRetry(project.GlobalBranch)
+	globalRef := project.BranchRef(project.GlobalBranch)
+	for {
+		tip, err := repo.Tip(project.GlobalBranch)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		tree, err := repo.TreeOf(tip)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		newTree, err := edit(tree)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		if newTree == tree {
+			return tip, nil
+		}
+		commit, err := repo.WriteCommit(newTree, []staterepo.Hash{tip}, message)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		failpoint.Hit(failpoint.GlobalWritten)
+		err = repo.UpdateRefs(ctx, "planq: "+strings.SplitN(message, "\n", 2)[0], []staterepo.RefUpdate{{Ref: globalRef, New: commit, Old: tip}})
+		if err == nil {
+			return commit, nil
+		}
+		if again, err := retry.Again(ctx, err); !again {
+			return staterepo.ZeroHash, err
+		}
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}

@@ -1,0 +1,231 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/search"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// searchSegments are the segments a search reads for the kind's directory
+// dir, whose shards are within: the directory's own when this process or
+// the cache holds it; else, when at most one of its shards has no segment
+// and some have (a record was just written to one), the shards'; else (a
+// first read) the directory's, built as every read builds it. A search right after a write
+// so costs the new record's shard segment, not a merge of the directory's
+// index: the views that read the directory whole build that.
+func (rd *Store) searchSegments(dir shard, within []shard) ([]*Segment, error) {
+	if seg := rd.held(dir); seg != nil {
+		return []*Segment{seg}, nil
+	}
+	if m := rd.segments.missing(within, 2); m > 1 || m == len(within) {
+		seg, err := rd.segment(dir)
+		if err != nil {
+			return nil, err
+		}
+		return []*Segment{seg}, nil
+	}
+	out := make([]*Segment, 0, len(within))
+	for _, sh := range within {
+		seg, err := rd.segment(sh)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, seg)
+	}
+	return out, nil
+}
+
+// damagedPart is a segment whose search index did not read.
+type damagedPart struct {
+	dir shard
+	err error
+}
+
+func (e *damagedPart) Error() string { return fmt.Sprintf("search index of %s: %v", e.dir.path, e.err) }
+
+func (e *damagedPart) Unwrap() error { return e.err }
+
+// Found is what a search found: the hits asked for, best first, with
+// their records and files; how many records matched in all; the terms the
+// query looked for (for snippets); and the files that did not read.
+type Found struct {
+	Hits     []FoundHit
+	Total    int
+	Terms    []string
+	Problems []*changelog.ParseError
+}
+
+// FoundHit is one record a search found.
+type FoundHit struct {
+	Record *changelog.Record
+	// Text is the record's file, as git holds it.
+	Text  []byte
+	Score float64
+	// InRing marks the one version shown of versions that supersede each
+	// other in a ring (see ringBreaks).
+	InRing bool
+}
+
+// Search asks q of the kinds' directories (hidden ones are searched and
+// counted, never returned) in the trees of tips. A damaged index is built
+// again from git, each once, and the question asked again.
+func (rd *Store) Search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Found, error) {
+	rebuilt := map[shard]bool{}
+	for {
+		res, err := rd.search(tips, kinds, hidden, q)
+		var damaged *damagedPart
+		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
+			return res, err
+		}
+		rebuilt[damaged.dir] = true
+		if _, err := rd.rebuild(damaged.dir); err != nil {
+			return Found{}, err
+		}
+	}
+}
+
+// search asks q of the kinds' directories in the trees of tips, each one
+// part of the search (see Segment): its rows say which records count and
+// may be found, its index where the words are. Only the hits returned are
+// decoded.
+func (rd *Store) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Found, error) {
+	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
+	if err != nil {
+		return Found{}, err
+	}
+	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters}
+	var segs []*Segment
+	var kindOf []string // each segment's kind's directory
+	rd.builds.begin()   // the directories' builds are one build to hear of
+	defer rd.builds.end()
+	for _, dir := range dirs {
+		got, err := rd.searchSegments(dir, within[dir])
+		if err != nil {
+			return Found{}, err
+		}
+		for _, seg := range got {
+			segs, kindOf = append(segs, seg), append(kindOf, dir.path)
+		}
+	}
+	hiddenDirs := changelog.DirsOf(hidden)
+	shadows := make([][]bool, len(segs))
+	byKind := map[string][]int{}
+	var kindDirs []string
+	for i, dir := range kindOf {
+		if byKind[dir] == nil {
+			kindDirs = append(kindDirs, dir)
+		}
+		byKind[dir] = append(byKind[dir], i)
+	}
+	for _, dir := range kindDirs {
+		group := make([]*Segment, len(byKind[dir]))
+		for j, i := range byKind[dir] {
+			group[j] = segs[i]
+		}
+		c := rd.copiesOf(dir, group)
+		for j, i := range byKind[dir] {
+			shadows[i] = c.shadow[j]
+		}
+		for _, old := range c.replaced {
+			corpus.replaced[old] = true
+		}
+		for _, old := range c.retracted {
+			corpus.retracted[old] = true
+		}
+		for _, id := range c.rings {
+			corpus.rings[id] = true
+		}
+	}
+	for i, seg := range segs {
+		ix, err := seg.searchIndex()
+		if err != nil {
+			return Found{}, &damagedPart{dir: seg.shard, err: err}
+		}
+		p := &corpusPart{seg: seg, shadow: shadows[i], hidden: slices.Contains(hiddenDirs, kindOf[i])}
+		corpus.parts = append(corpus.parts, p)
+		for _, pr := range seg.problems {
+			problems = append(problems, pr.err)
+		}
+		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
+	}
+	found, err := search.Search(corpus.searchParts, q)
+	var partErr *search.PartError
+	if errors.As(err, &partErr) {
+		return Found{}, &damagedPart{dir: segs[partErr.Part].shard, err: err}
+	}
+	if err != nil {
+		return Found{}, err
+	}
+	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(problems)}
+	for _, h := range found.Hits {
+		seg := corpus.parts[h.Part].seg
+		r, err := seg.Record(h.Doc)
+		if err != nil {
+			return Found{}, &damagedPart{dir: segs[h.Part].shard, err: err}
+		}
+		data, err := rd.text(r, seg.row(h.Doc).blob)
+		if err != nil {
+			return Found{}, err
+		}
+		res.Hits = append(res.Hits, FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)]})
+	}
+	return res, nil
+}
+
+// text is the file of record r, whose blob is blob. A record planq wrote
+// is its own rendering, which the hash proves without reading git (whose
+// pack index alone costs a process milliseconds); any other is read from
+// git.
+func (rd *Store) text(r *changelog.Record, blob staterepo.Hash) ([]byte, error) {
+	if data, err := changelog.Render(r); err == nil && staterepo.BlobHash(data) == blob {
+		return data, nil
+	}
+	return rd.readBlob(blob)
+}
+
+// corpus is what a search reads: one part per directory, and what their
+// rows say of every record's status.
+type corpus struct {
+	parts       []*corpusPart
+	searchParts []search.Part
+	// replaced are the IDs (hashed) a later version supersedes; retracted
+	// those a tombstone does; rings the versions shown of rings of
+	// versions, which are marked.
+	replaced, retracted, rings map[uint64]bool
+	filters                    search.Filters
+}
+
+type corpusPart struct {
+	seg *Segment
+	// shadow marks the rows whose record an earlier part holds.
+	shadow []bool
+	// hidden is a directory of a kind the query counts but never returns.
+	hidden bool
+}
+
+// part is p as package search reads it: its copies of records another
+// part holds do not count, and only current records within the filters on
+// rows may be found.
+func (c *corpus) part(p *corpusPart, ix *search.Index) search.Part {
+	since := SinceNanos(c.filters.Since)
+	agentOK := make([]bool, len(p.seg.agents))
+	for i, a := range p.seg.agents {
+		agentOK[i] = len(c.filters.Agents) == 0 || slices.Contains(c.filters.Agents, a)
+	}
+	return search.Part{Index: ix,
+		Counts: func(doc int) bool { return !p.shadow[doc] },
+		Keep: func(doc int) bool {
+			if p.hidden {
+				return false
+			}
+			seg, id := p.seg, p.seg.RowID(doc)
+			return seg.rowFlags(doc)&flagTombstone == 0 && agentOK[seg.rowAgent(doc)] && seg.rowAt(doc) >= since &&
+				!c.retracted[id] && (c.filters.AllVersions || !c.replaced[id])
+		},
+		Order: func(doc int) (int64, uint64) { return p.seg.rowAt(doc), p.seg.RowID(doc) },
+	}
+}

@@ -1,0 +1,132 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Searcher answers a question with record IDs, best first, at most limit.
+// It is the seam a ranker plugs into.
+type Searcher func(ctx context.Context, question string, limit int) ([]string, error)
+
+// Cutoff is how many results a question gets: an agent reads no further,
+// and recall@10 and MRR count nothing past it.
+const Cutoff = 10
+
+// Rank is how one question fared.
+type Rank struct {
+	Question Question
+	// Rank is the answer's 1-based place in the results, 0 when it is not
+	// among the first Cutoff or an older version of it came first.
+	Rank int
+	// Stale is true when an older version the answer supersedes ranked
+	// above it (or came back without it).
+	Stale bool
+	// Results are the IDs the searcher returned.
+	Results []string
+}
+
+// Metrics summarise ranks: the share of questions whose answer came first,
+// in the first 5 and in the first 10, and the mean reciprocal rank.
+type Metrics struct {
+	Questions                  int
+	Recall1, Recall5, Recall10 float64
+	MRR                        float64
+}
+
+// Report is a measurement: the metrics and every question's rank.
+type Report struct {
+	Metrics
+	Ranks []Rank
+}
+
+// Measure asks search every question of set and scores the answers.
+func Measure(ctx context.Context, set *Set, search Searcher) (Report, error) {
+	ranks := make([]Rank, 0, len(set.Questions))
+	for _, q := range set.Questions {
+		ids, err := search(ctx, q.Text, Cutoff)
+		if err != nil {
+			return Report{}, fmt.Errorf("failed to search for question %s: %w", q.Key, err)
+		}
+		ranks = append(ranks, rankOf(q, ids))
+	}
+	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
+}
+
+// MultiSearcher answers several phrasings of one question in one call, as
+// planq_search's queries do.
+type MultiSearcher func(ctx context.Context, phrasings []string, limit int) ([]string, error)
+
+// One is search asked a question in one phrasing.
+func (search MultiSearcher) One() Searcher {
+	return func(ctx context.Context, question string, limit int) ([]string, error) {
+		return search(ctx, []string{question}, limit)
+	}
+}
+
+// Phrasings are question q as a coding agent asks it when it follows
+// planq_search's instruction: the question and two more phrasings.
+func Phrasings(q Question) []string {
+	return append([]string{q.Text}, q.More...)
+}
+
+// MeasureAgent asks search every question of set as an agent does, in its
+// three phrasings, and scores the answers.
+func MeasureAgent(ctx context.Context, set *Set, search MultiSearcher) (Report, error) {
+	ranks := make([]Rank, 0, len(set.Questions))
+	for _, q := range set.Questions {
+		ids, err := search(ctx, Phrasings(q), Cutoff)
+		if err != nil {
+			return Report{}, fmt.Errorf("failed to search for question %s: %w", q.Key, err)
+		}
+		ranks = append(ranks, rankOf(q, ids))
+	}
+	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
+}
+
+// rankOf finds q's answer in ids: the first of the answer and its older
+// versions to appear decides, since an agent acts on the first it reads.
+func rankOf(q Question, ids []string) Rank {
+	r := Rank{Question: q, Results: ids}
+	for i, id := range ids[:min(len(ids), Cutoff)] {
+		if id == q.AnswerID {
+			r.Rank = i + 1
+			return r
+		}
+		if slices.Contains(q.Superseded, id) {
+			r.Stale = true
+			return r
+		}
+	}
+	return r
+}
+
+// Summarize computes the metrics of ranks: use it for a subset, such as
+// the questions that name an identifier.
+func Summarize(ranks []Rank) Metrics {
+	m := Metrics{Questions: len(ranks)}
+	if len(ranks) == 0 {
+		return m
+	}
+	var at1, at5, at10 int
+	var rr float64
+	for _, r := range ranks {
+		if r.Rank == 0 {
+			continue
+		}
+		rr += 1 / float64(r.Rank)
+		if r.Rank <= 1 {
+			at1++
+		}
+		if r.Rank <= 5 {
+			at5++
+		}
+		if r.Rank <= 10 {
+			at10++
+		}
+	}
+	n := float64(len(ranks))
+	m.Recall1, m.Recall5, m.Recall10, m.MRR = float64(at1)/n, float64(at5)/n, float64(at10)/n, rr/n
+	return m
+}

@@ -1,0 +1,199 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"text/template"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/branchctx"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/team"
+)
+
+// PrimeOptions choose the prime document.
+type PrimeOptions struct {
+	// Agent names the agent; empty means the one mounted in the project's
+	// workspace (a lead without one reads global).
+	Agent  string
+	Role   string
+	Source string
+	Format string
+	// Budget caps the rendered size in characters; 0 means prime.DefaultBudget.
+	Budget int
+	// Preview builds the document without counting what it shows as used
+	// (prime --dry-run).
+	Preview bool
+	// AsOf, when set, builds it from the memory as it was then (a date or a
+	// commit; see readmodel.Reader.PinAsOf); nothing is counted as used.
+	AsOf string
+}
+
+// Prime builds what an agent is told at session start and fits it to the
+// budget. It returns the rendered text and the document, each item marked
+// included or dropped.
+func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
+	store, err := agent.OpenStore(ctx, p)
+	if err != nil {
+		return "", nil, err
+	}
+	defer func() { _ = store.Close() }() // the cache is only a shortcut
+	if opts.AsOf != "" {
+		if _, err := store.Records.PinAsOf(ctx, opts.AsOf); err != nil {
+			return "", nil, err
+		}
+		opts.Preview = true
+	}
+	a, err := store.Handle.Resolve(opts.Agent)
+	if err != nil {
+		// Where no agent is mounted (a lead's main checkout, say), the
+		// session still gets the team's memory, read only.
+		if opts.Agent != "" || !planqerr.Is(err, planqerr.NotFound) {
+			return "", nil, err
+		}
+		a = store.Global()
+	}
+	popts := prime.Options{Role: opts.Role, Source: opts.Source, Format: opts.Format, Budget: opts.Budget}
+	in, err := gatherPrime(ctx, store, a, popts)
+	if err != nil {
+		return "", nil, err
+	}
+	if popts.Template, err = loadTemplate(p.Root); err != nil {
+		return "", nil, err
+	}
+	doc, err := prime.Build(in, popts)
+	if err == nil && !opts.Preview && a.Branch != project.GlobalBranch {
+		_ = store.NoteUses(a, doc.Shown()) // uses only keep records fresh: never fail a session start for one
+	}
+	return doc.Text, doc, err
+}
+
+// gatherPrime reads everything the prime document of a (an agent, or
+// global) shows, and only that: what other agents did is not read for a
+// resuming session, what a lead is shown only for a lead.
+func gatherPrime(ctx context.Context, store *agent.Store, a readmodel.Ref, opts prime.Options) (*prime.Input, error) {
+	s, err := summary(store.Handle, a, readmodel.MaxTeamLearnings)
+	if err != nil {
+		return nil, err
+	}
+	in := &prime.Input{Summary: s, Global: a.Global()}
+	if in.Plan, err = store.Records.Plan(); err != nil {
+		return nil, err
+	}
+	// The agent's task, searched as planq search would: its focus, its
+	// branch's context and the handoff it picks up.
+	task := []string{s.Focus}
+	if c := s.BranchContext; c != nil {
+		task = append(task, c.Body)
+	}
+	if h := s.Handoff; h != nil {
+		task = append(task, h.Body)
+	}
+	if in.Relevant, err = store.Records.Relevant(task, prime.MaxRelevant); err != nil {
+		return nil, err
+	}
+	// Whether the code the shown records cite moved on: one git call for all.
+	codeDir := a.Workspace
+	if codeDir == "" {
+		codeDir = store.Project.Root // global, read from a lead's checkout
+	}
+	in.Stale = readmodel.CheckAnchors(ctx, codeDir, prime.Cited(in, opts))
+	switch {
+	case opts.Lead():
+		view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
+		if err != nil {
+			return nil, err
+		}
+		in.Activity = view.Agents
+	case !opts.Recovering():
+		// What other agents did lately needs each one's latest entry only.
+		if in.Activity, err = store.Records.Latest(); err != nil {
+			return nil, err
+		}
+	}
+	if !opts.Lead() {
+		return in, nil
+	}
+	awaiting, err := team.AwaitingPromotion(ctx, store)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range awaiting {
+		titles := make([]string, len(w.Candidates))
+		for i, c := range w.Candidates {
+			titles[i] = c.Title
+		}
+		in.Awaiting = append(in.Awaiting, prime.Awaiting{Agent: w.Agent, Titles: titles})
+	}
+	if in.Domains, _, err = store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), ""); err != nil {
+		return nil, err
+	}
+	proposals, err := curation.List(ctx, store.Handle, codeDir)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range proposals {
+		if v.State == curation.StatePending || v.State == curation.StateStale {
+			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: v.Agent, Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
+		}
+	}
+	return in, nil
+}
+
+// Summary is what a (an agent, or global) needs to pick up its work (planq
+// context show, planq_context), read through h: its focus, scratch, code
+// branch and that branch's context, and its view of the records. Of
+// global's learnings it holds the first few (TeamLearnings), none in Team.
+func Summary(h *readmodel.Handle, a readmodel.Ref) (*prime.Summary, error) {
+	return summary(h, a, 0)
+}
+
+// summary is Summary with the first team learnings of global, ranked, in
+// Team.
+func summary(store *readmodel.Handle, a readmodel.Ref, team int) (*prime.Summary, error) {
+	s := &prime.Summary{Project: store.Project.Config.Project, Agent: a.Name, Branch: a.Branch, AgentDir: a.Dir}
+	var err error
+	if s.Focus, err = store.Focus(a); err != nil {
+		return nil, err
+	}
+	if s.Scratch, err = store.Scratch(a); err != nil {
+		return nil, err
+	}
+	var problems []string
+	if a.Workspace != "" {
+		if s.Code, err = branchctx.Current(a.Workspace); err != nil {
+			return nil, err
+		}
+		if s.Code.Branch != "" {
+			if s.BranchContext, _, err = store.BranchContext(a, s.Code.Branch); err != nil {
+				problems = append(problems, err.Error())
+			}
+		}
+	}
+	v, err := store.Records.Agent(a.Name, a.Branch, team)
+	if err != nil {
+		return nil, err
+	}
+	s.AgentView = *v
+	s.Problems = append(problems, v.Problems...)
+	return s, nil
+}
+
+// loadTemplate reads the project's PRIME.md, if it has one.
+func loadTemplate(root string) (*template.Template, error) {
+	data, err := os.ReadFile(filepath.Join(root, prime.TemplatePath))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", prime.TemplatePath, err)
+	}
+	return prime.ParseTemplate(string(data))
+}
