@@ -34,8 +34,16 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	planqBin = exe
-	os.Setenv(servingVar, "1") // for the planq processes the tests start
 	os.Exit(m.Run())
+}
+
+// planqCmd is a planq process: this binary, told to serve as planq. Only
+// the processes the tests start are told, never this one's environment,
+// which the fuzzing engine's workers inherit.
+func planqCmd(args ...string) *exec.Cmd {
+	cmd := exec.Command(planqBin, args...)
+	cmd.Env = append(os.Environ(), servingVar+"=1")
+	return cmd
 }
 
 // project makes a planq project with agent "a" mounted in it, in a private
@@ -52,6 +60,9 @@ func project(t *testing.T) string {
 		{planqBin, "init", "--project", "demo"}, {planqBin, "create", "a", "--here"},
 	} {
 		cmd := exec.Command(args[0], args[1:]...)
+		if args[0] == planqBin {
+			cmd = planqCmd(args[1:]...)
+		}
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
@@ -65,7 +76,7 @@ func connect(t *testing.T, args ...string) *mcp.ClientSession {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
-	cmd := exec.Command(planqBin, append([]string{"mcp", "serve"}, args...)...)
+	cmd := planqCmd(append([]string{"mcp", "serve"}, args...)...)
 	cmd.Dir = os.TempDir() // never the project: the server must not rely on it
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
@@ -349,7 +360,7 @@ type rawResponse struct {
 // startRaw starts a server and initializes it with protocol version.
 func startRaw(t *testing.T, dir, version string) *rawSession {
 	t.Helper()
-	cmd := exec.Command(planqBin, "mcp", "serve", "--project", dir)
+	cmd := planqCmd("mcp", "serve", "--project", dir)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -549,7 +560,7 @@ func TestWithoutAnAgentReadingToolsReadGlobal(t *testing.T) {
 	if _, isErr := callTool(t, a, "planq_learn", map[string]any{"insight": "Promoted wisdom about tokens", "type": "pattern", "domain": "auth"}); isErr {
 		t.Fatal("planq_learn failed")
 	}
-	promote := exec.Command(planqBin, "context", "promote", "--agent", "a", "--all")
+	promote := planqCmd("context", "promote", "--agent", "a", "--all")
 	promote.Dir = dir
 	if out, err := promote.CombinedOutput(); err != nil {
 		t.Fatalf("promote: %v\n%s", err, out)
@@ -628,13 +639,13 @@ func TestSearchSameOverMCPAndCLI(t *testing.T) {
 		{"log", "add", "Wired the token refresh middleware"},
 		{"learn", "The CI cache is keyed on go.sum", "--type", "reference", "--domain", "ci"},
 	} {
-		cmd := exec.Command(planqBin, args...)
+		cmd := planqCmd(args...)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("planq %v: %v\n%s", args, err, out)
 		}
 	}
-	cmd := exec.Command(planqBin, "search", "token refresh", "when do tokens expire", "--json")
+	cmd := planqCmd("search", "token refresh", "when do tokens expire", "--json")
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {
