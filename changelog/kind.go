@@ -1,6 +1,10 @@
 package changelog
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // Kind is what a record is; its row in the kind table decides the
 // directory, the shard, the fields and the values a record of it may hold.
@@ -164,8 +168,18 @@ type Spec struct {
 	DefaultType Type
 	// Statuses a record may have; none means it has no status.
 	Statuses []Status
-	// Fields are the kind-specific fields a record may hold.
+	// Fields are the kind-specific fields a record may hold that have a
+	// Record field of their own (and code that knows them).
 	Fields []Field
+	// Extra are the kind's fields of its own that need no code: each a
+	// plain string or list of strings under its YAML key, held in
+	// Record.Extra. Parsing, validation, rendering, JSON, the record cache,
+	// search and the generic writers learn them from here.
+	Extra []ExtraField
+	// Generic kinds are written by 'planq record KIND' and MCP's
+	// planq_record through NewRecord, which applies the row alone: its
+	// default type, its first status, its extra fields.
+	Generic bool
 	// Promoted kinds are what promote carries from an agent into global.
 	Promoted bool
 	// Primed kinds appear in what an agent is told at session start.
@@ -285,15 +299,85 @@ func (k Kind) Noun() string {
 	return string(k)
 }
 
-// HasField reports whether records of the kind may hold f.
+// HasField reports whether records of the kind may hold f, a field with a
+// Record field of its own or an extra one.
 func (s *Spec) HasField(f Field) bool {
-	for _, have := range s.Fields {
-		if have == f {
+	if slices.Contains(s.Fields, f) {
+		return true
+	}
+	_, ok := s.ExtraField(string(f))
+	return ok
+}
+
+// ExtraField is a field of a kind's own that its row declares in full
+// (Spec.Extra): a record holds its value in Record.Extra, a string or, for
+// a List field, a []string, and a file under the key.
+type ExtraField struct {
+	// Key is the field's YAML and JSON key, also the name of its flag
+	// (with '-' for '_') and of its MCP property: lower-case letters,
+	// digits and '_', no key a Record field has already.
+	Key  Field
+	List bool
+	// Required fields must be given (a tombstone may leave them out).
+	Required bool
+	// About says what it holds, in the flag's help and the MCP schema.
+	About string
+}
+
+// ExtraField returns the kind's extra field named key.
+func (s *Spec) ExtraField(key string) (ExtraField, bool) {
+	for _, f := range s.Extra {
+		if string(f.Key) == key {
+			return f, true
+		}
+	}
+	return ExtraField{}, false
+}
+
+// isExtraKey reports whether a row declares key as an extra field: a
+// frontmatter key Parse reads into Record.Extra.
+func isExtraKey(key string) bool {
+	for i := range table {
+		if _, ok := table[i].ExtraField(key); ok {
 			return true
 		}
 	}
 	return false
 }
+
+// checkRows holds the table's extra fields to what their readers need: a
+// key of their own that a flag and an MCP property can take, of one type in
+// every row that declares it.
+func checkRows(rows []Spec) error {
+	list := map[Field]bool{}
+	for _, s := range rows {
+		for _, f := range s.Extra {
+			if !validExtraKey(string(f.Key)) || knownKeys[string(f.Key)] {
+				return fmt.Errorf("kind %s: extra field %q is not a key of its own (lower-case letters, digits, '_'; no Record key)", s.Kind, f.Key)
+			}
+			if was, ok := list[f.Key]; ok && was != f.List {
+				return fmt.Errorf("kind %s: extra field %q is a list in one row and a string in another", s.Kind, f.Key)
+			}
+			list[f.Key] = f.List
+		}
+	}
+	return nil
+}
+
+func validExtraKey(k string) bool {
+	if k == "" || k[0] < 'a' || k[0] > 'z' {
+		return false
+	}
+	for _, c := range k {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// GenericKinds lists the kinds 'planq record' and planq_record write.
+func GenericKinds() []Kind { return KindsWhere(func(s *Spec) bool { return s.Generic }) }
 
 // KindOfDir returns the kind stored in a top-level directory.
 func KindOfDir(dir string) (Kind, bool) {

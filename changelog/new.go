@@ -275,3 +275,110 @@ func NewProposal(in ProposalInput) (*Record, error) {
 	}
 	return r, nil
 }
+
+// RecordInput is what a record of a generic kind says (Spec.Generic).
+type RecordInput struct {
+	Text string
+	Type Type // default: the kind's default type
+	// Extra are the values of the kind's extra fields (Spec.Extra) by key:
+	// a string, or a []string for a list (as JSON decodes one, a []any of
+	// strings, does too).
+	Extra map[string]any
+}
+
+// NewRecord makes a record of a generic kind from its row alone: the
+// kind's default type, its first status, and its extra fields, each as the
+// row declares it. What a kind needs beyond that is a constructor of its own.
+func NewRecord(kind Kind, in RecordInput) (*Record, error) {
+	spec := kind.Spec()
+	if spec == nil || !spec.Generic {
+		return nil, planqerr.New(planqerr.Invalid, string(kind), "is not a kind written this way").
+			WithHint("kinds written this way: %s; every other kind has a command of its own", orNone(GenericKinds()))
+	}
+	if !spec.BodyOptional {
+		if err := requireText(kind, in.Text, "say what the "+spec.Noun+" says, in a sentence or more"); err != nil {
+			return nil, err
+		}
+	}
+	r := &Record{Kind: kind, Type: in.Type, Body: strings.TrimSpace(in.Text)}
+	if len(spec.Types) > 0 {
+		if r.Type == "" {
+			r.Type = spec.DefaultType
+		}
+		if err := allowed(kind, "type", r.Type, spec.Types, !spec.TypeRequired); err != nil {
+			return nil, err
+		}
+	} else if r.Type != "" {
+		return nil, planqerr.New(planqerr.Invalid, string(kind), "a %s has no type", spec.Noun).
+			WithHint("leave the type out")
+	}
+	if len(spec.Statuses) > 0 {
+		r.Status = spec.Statuses[0]
+	}
+	for k, v := range in.Extra {
+		v = extraInput(v)
+		if isEmptyExtra(v) {
+			continue
+		}
+		if r.Extra == nil {
+			r.Extra = map[string]any{}
+		}
+		r.Extra[k] = v
+	}
+	if err := checkExtra(r, spec); err != nil {
+		return nil, planqerr.New(planqerr.Invalid, string(kind), "%w", err).
+			WithHint("a %s's fields of its own: %s", spec.Noun, extraHelp(spec))
+	}
+	return r, nil
+}
+
+// extraInput is v as a record holds it: a string trimmed; a list, also
+// one JSON decoded, a []string of its items trimmed, without empty ones.
+// Anything else is left for validation to name.
+func extraInput(v any) any {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v)
+	case []string:
+		var out []string
+		for _, s := range v {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	case []any:
+		out := make([]string, 0, len(v))
+		for _, item := range v {
+			s, ok := item.(string)
+			if !ok {
+				return v
+			}
+			out = append(out, s)
+		}
+		return extraInput(out)
+	}
+	return v
+}
+
+func extraHelp(spec *Spec) string {
+	if len(spec.Extra) == 0 {
+		return "none"
+	}
+	parts := make([]string, len(spec.Extra))
+	for i, f := range spec.Extra {
+		parts[i] = string(f.Key) + " (" + f.typeName()
+		if f.Required {
+			parts[i] += ", required"
+		}
+		parts[i] += ")"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func orNone(kinds []Kind) string {
+	if len(kinds) == 0 {
+		return "none"
+	}
+	return Join(kinds, ", ")
+}

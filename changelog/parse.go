@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,10 +85,23 @@ func (s *strictYAML) unmarshal(data []byte, _ any) error {
 		if prev, dup := s.lines[k.Value]; dup {
 			return &lineError{line: k.Line, msg: fmt.Sprintf("duplicate key %q", k.Value), firstLine: prev}
 		}
-		if !knownKeys[k.Value] {
+		s.lines[k.Value] = k.Line
+		if knownKeys[k.Value] {
+			continue
+		}
+		if !isExtraKey(k.Value) {
 			return &lineError{line: k.Line, msg: fmt.Sprintf("unknown key %q", k.Value)}
 		}
-		s.lines[k.Value] = k.Line
+		v, err := extraValue(m.Content[i+1])
+		if err != nil {
+			return &lineError{line: m.Content[i+1].Line, msg: k.Value + ": " + err.Error()}
+		}
+		if v != nil {
+			if s.rec.Extra == nil {
+				s.rec.Extra = map[string]any{}
+			}
+			s.rec.Extra[k.Value] = v
+		}
 	}
 	err := m.Decode(s.rec)
 	var te *yaml.TypeError
@@ -103,6 +117,35 @@ func (s *strictYAML) unmarshal(data []byte, _ any) error {
 		}
 	}
 	return err
+}
+
+// extraValue reads an extra field's value (Spec.Extra): a scalar is a
+// string, as it is for a Record field of type string; a sequence of scalars
+// a list. Whether the kind wants that type is validation's to say, with the
+// key's line. An empty value is none (nil), as Render leaves it out.
+func extraValue(n *yaml.Node) (any, error) {
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+		return nil, nil
+	case n.Kind == yaml.ScalarNode:
+		if n.Value == "" {
+			return nil, nil
+		}
+		return n.Value, nil
+	case n.Kind == yaml.SequenceNode:
+		var list []string
+		for _, item := range n.Content {
+			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
+				return nil, errors.New("a list holds strings only")
+			}
+			list = append(list, item.Value)
+		}
+		if len(list) == 0 {
+			return nil, nil
+		}
+		return list, nil
+	}
+	return nil, errors.New("is neither a string nor a list of strings")
 }
 
 // lineError is a problem at a line of the YAML block.
@@ -206,7 +249,15 @@ func Render(r *Record) ([]byte, error) {
 	buf.WriteString("---\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(r); err != nil {
+	var doc any = r
+	if len(r.Extra) > 0 {
+		n, err := withExtra(r)
+		if err != nil {
+			return nil, fmt.Errorf("failed to encode record %s: %w", r.ID, err)
+		}
+		doc = n
+	}
+	if err := enc.Encode(doc); err != nil {
 		return nil, fmt.Errorf("failed to encode record %s: %w", r.ID, err)
 	}
 	if err := enc.Close(); err != nil {
@@ -218,4 +269,45 @@ func Render(r *Record) ([]byte, error) {
 		buf.WriteString("\n")
 	}
 	return buf.Bytes(), nil
+}
+
+// withExtra is r's frontmatter with its extra fields after the other keys:
+// those of its row in the row's order, then any other (which validation
+// refuses) by key. An empty value is left out, as omitempty leaves out an
+// empty Record field.
+func withExtra(r *Record) (*yaml.Node, error) {
+	var n yaml.Node
+	if err := n.Encode(r); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(r.Extra))
+	if spec := r.Kind.Spec(); spec != nil {
+		for _, f := range spec.Extra {
+			if _, ok := r.Extra[string(f.Key)]; ok {
+				keys = append(keys, string(f.Key))
+			}
+		}
+	}
+	var rest []string
+	for k := range r.Extra {
+		if !slices.Contains(keys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range append(keys, rest...) {
+		v := r.Extra[k]
+		if isEmptyExtra(v) {
+			continue
+		}
+		var key, val yaml.Node
+		if err := key.Encode(k); err != nil {
+			return nil, err
+		}
+		if err := val.Encode(v); err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, &key, &val)
+	}
+	return &n, nil
 }

@@ -115,6 +115,11 @@ type Record struct {
 	EntriesUsed      []string          `yaml:"entries_used,omitempty" json:"entries_used,omitempty"`
 	EntriesDiscarded map[string]string `yaml:"entries_discarded,omitempty" json:"entries_discarded,omitempty"`
 
+	// Extra holds the kind's extra fields (Spec.Extra) by key: a string, or
+	// a []string for a list. A file holds them after the other keys, in
+	// the row's order; JSON under "extra".
+	Extra map[string]any `yaml:"-" json:"extra,omitempty"`
+
 	// Body is the Markdown after the frontmatter.
 	Body string `yaml:"-" json:"body"`
 	// Path is where the record was read from, relative to the state tree.
@@ -224,11 +229,82 @@ func validateFields(r *Record) error {
 	// A field of another kind is an error rather than data that silently
 	// means nothing: a typo'd or misplaced key.
 	for _, f := range fieldSet {
-		if f.set(r) && !spec.HasField(f.field) {
+		if f.set(r) && !slices.Contains(spec.Fields, f.field) {
 			return fieldErr(string(f.field), "a %s has no %s", r.Kind, f.field)
 		}
 	}
+	return checkExtra(r, spec)
+}
+
+// checkExtra holds r's extra fields to its row: each declared there, of
+// the declared type, the required ones present.
+func checkExtra(r *Record, spec *Spec) error {
+	for _, f := range spec.Extra {
+		v, ok := r.Extra[string(f.Key)]
+		if !ok || isEmptyExtra(v) {
+			if f.Required && !r.Tombstone {
+				return fieldErr(string(f.Key), "is missing: a %s has one", spec.Noun)
+			}
+			continue
+		}
+		switch v.(type) {
+		case string:
+			if f.List {
+				return fieldErr(string(f.Key), "is one string; a %s's %s is a list of strings", spec.Noun, f.Key)
+			}
+		case []string:
+			if !f.List {
+				return fieldErr(string(f.Key), "is a list; a %s's %s is one string", spec.Noun, f.Key)
+			}
+		default:
+			return fieldErr(string(f.Key), "is neither a string nor a list of strings; a %s's %s is %s", spec.Noun, f.Key, f.typeName())
+		}
+	}
+	if len(r.Extra) == 0 {
+		return nil
+	}
+	keys := make([]string, 0, len(r.Extra))
+	for k := range r.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if _, ok := spec.ExtraField(k); !ok {
+			return fieldErr(k, "a %s has no %s", r.Kind, k)
+		}
+	}
 	return nil
+}
+
+// isEmptyExtra says v is no value: as a file leaves out an empty field
+// (Render), an empty string or list is none.
+func isEmptyExtra(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v == ""
+	case []string:
+		return len(v) == 0
+	}
+	return v == nil
+}
+
+func (f ExtraField) typeName() string {
+	if f.List {
+		return "a list of strings"
+	}
+	return "one string"
+}
+
+// ExtraText is the value of r's extra string field key, "" when it has none.
+func (r *Record) ExtraText(key Field) string {
+	s, _ := r.Extra[string(key)].(string)
+	return s
+}
+
+// ExtraList is the value of r's extra list field key.
+func (r *Record) ExtraList(key Field) []string {
+	l, _ := r.Extra[string(key)].([]string)
+	return l
 }
 
 func checkLearning(r *Record) error {

@@ -58,10 +58,30 @@ func DocOf(r *changelog.Record) Doc {
 		body = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(body), title))
 	}
 	bodyParts := append([]string{body, r.Rationale, r.Resolution}, r.Alternatives...)
+	if len(r.Extra) > 0 {
+		bodyParts = appendExtra(bodyParts, r)
+	}
 	d.text = [numFields]string{
 		fieldStrong: strings.Join(strong, "\n"),
 		fieldMeta:   strings.Join(meta, "\n"),
 		fieldBody:   strings.Join(bodyParts, "\n"),
 	}
 	return d
+}
+
+// appendExtra adds the text of r's extra fields (changelog.Spec.Extra), in
+// its row's order: what a kind declares in the table is searched with no
+// code here.
+func appendExtra(parts []string, r *changelog.Record) []string {
+	spec := r.Kind.Spec()
+	if spec == nil {
+		return parts
+	}
+	for _, f := range spec.Extra {
+		if s := r.ExtraText(f.Key); s != "" {
+			parts = append(parts, s)
+		}
+		parts = append(parts, r.ExtraList(f.Key)...)
+	}
+	return parts
 }

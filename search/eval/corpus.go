@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -171,29 +170,7 @@ func (d *Data) entry(s spec, seed uint64, idOf map[string]string, superseded boo
 			return Entry{}, fmt.Errorf("failed to generate record %s: it supersedes unknown record %s", s.Key, s.supersedes)
 		}
 	}
-	var r *changelog.Record
-	var err error
-	switch s.Kind {
-	case changelog.KindLearning:
-		r, err = changelog.NewLearning(changelog.LearningInput{Text: s.Text, Type: s.Type, Domain: s.Domain,
-			Resolution: s.Resolution, Evidence: changelog.Evidence{Files: s.Files}, Supersedes: supersedes})
-	case changelog.KindDecision:
-		r, err = changelog.NewDecision(changelog.DecisionInput{Decision: s.Text, Alternatives: s.Alternatives,
-			Rationale: s.Rationale, Supersedes: supersedes})
-	case changelog.KindLog:
-		r, err = changelog.NewLog(changelog.LogInput{Text: s.Text, Type: s.Type, Status: s.Status})
-	case changelog.KindHandoff:
-		r, err = changelog.NewHandoff(changelog.HandoffInput{Text: s.Text, To: s.To})
-	case changelog.KindCheckpoint:
-		err = errors.New("search does not read checkpoints")
-	case changelog.KindNote:
-		r, err = changelog.NewNote(changelog.NoteInput{Text: s.Text, Type: s.Type})
-	case changelog.KindProposal:
-		err = errors.New("search does not read proposals")
-	default:
-		// The data files name kinds as text: a typo lands here.
-		err = fmt.Errorf("unknown kind %q", s.Kind)
-	}
+	r, err := construct(s, supersedes)
 	if err == nil && supersedes != "" && r.Supersedes == "" {
 		err = fmt.Errorf("a %s cannot supersede through its constructor", s.Kind)
 	}
@@ -218,6 +195,46 @@ func (d *Data) entry(s spec, seed uint64, idOf map[string]string, superseded boo
 	r.Timestamp = timeAt(newRNG(seed, "time:"+s.Key), lo, hi)
 	r.ID = idOf[s.Key]
 	return finish(Entry{Key: s.Key, Domain: s.Domain, Branch: branch, Record: r})
+}
+
+// constructors make a corpus record of each kind that has a constructor
+// of its own. A generic kind (changelog.Spec.Generic) is made from its row
+// by changelog.NewRecord: a kind added to the table needs no line here.
+var constructors = map[changelog.Kind]func(s spec, supersedes string) (*changelog.Record, error){
+	changelog.KindLearning: func(s spec, supersedes string) (*changelog.Record, error) {
+		return changelog.NewLearning(changelog.LearningInput{Text: s.Text, Type: s.Type, Domain: s.Domain,
+			Resolution: s.Resolution, Evidence: changelog.Evidence{Files: s.Files}, Supersedes: supersedes})
+	},
+	changelog.KindDecision: func(s spec, supersedes string) (*changelog.Record, error) {
+		return changelog.NewDecision(changelog.DecisionInput{Decision: s.Text, Alternatives: s.Alternatives,
+			Rationale: s.Rationale, Supersedes: supersedes})
+	},
+	changelog.KindLog: func(s spec, _ string) (*changelog.Record, error) {
+		return changelog.NewLog(changelog.LogInput{Text: s.Text, Type: s.Type, Status: s.Status})
+	},
+	changelog.KindHandoff: func(s spec, _ string) (*changelog.Record, error) {
+		return changelog.NewHandoff(changelog.HandoffInput{Text: s.Text, To: s.To})
+	},
+	changelog.KindNote: func(s spec, _ string) (*changelog.Record, error) {
+		return changelog.NewNote(changelog.NoteInput{Text: s.Text, Type: s.Type})
+	},
+}
+
+// construct makes s's record through planq's constructor of its kind.
+func construct(s spec, supersedes string) (*changelog.Record, error) {
+	ks := s.Kind.Spec()
+	switch build, ok := constructors[s.Kind]; {
+	case ks == nil:
+		// The data files name kinds as text: a typo lands here.
+		return nil, fmt.Errorf("unknown kind %q", s.Kind)
+	case !ks.Searched:
+		return nil, fmt.Errorf("search does not read %ss", ks.Noun)
+	case ok:
+		return build(s, supersedes)
+	case ks.Generic:
+		return changelog.NewRecord(s.Kind, changelog.RecordInput{Text: s.Text, Type: s.Type, Extra: s.Extra})
+	}
+	return nil, fmt.Errorf("the corpus cannot make a %s: give its constructor to constructors", ks.Noun)
 }
 
 // finish places e's record and checks it as planq would.

@@ -48,6 +48,8 @@ type spec struct {
 	Rationale    string           `json:"rationale"`
 	Alternatives []string         `json:"alternatives"`
 	Files        []string         `json:"files"`
+	// Extra are the values of a generic kind's extra fields.
+	Extra map[string]any `json:"extra"`
 	// OnAgent puts a learning or decision on its agent's branch rather
 	// than global; log entries and handoffs are always there.
 	OnAgent bool `json:"on_agent"`

@@ -149,7 +149,8 @@ func TestRecordCodecKeepsEveryField(t *testing.T) {
 	r.Timestamp = time.Date(2026, 3, 1, 12, 30, 0, 123, time.FixedZone("", 2*3600))
 	r.Kind = changelog.KindLearning
 	r.Path = changelog.RecordPath(r)
-	r.SupersedesRing = false // a reader's mark, never kept: a ring is of the records read together
+	r.SupersedesRing = false             // a reader's mark, never kept: a ring is of the records read together
+	r.Extra["list"] = []string{"a", "b"} // an extra field is a string or a list of strings
 	data := appendRecord(nil, r)
 	got, err := decodeRecord(data)
 	if err != nil {

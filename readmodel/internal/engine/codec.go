@@ -75,6 +75,33 @@ func appendRecord(b []byte, r *changelog.Record) []byte {
 		b = appendString(b, id)
 		b = appendString(b, r.EntriesDiscarded[id])
 	}
+	return appendExtra(b, r.Extra)
+}
+
+// appendExtra appends a record's extra fields (changelog.Spec.Extra), by
+// key, each with a flag saying whether it is a list: the codec learns them
+// from the record, never from a kind.
+func appendExtra(b []byte, extra map[string]any) []byte {
+	b = binary.AppendUvarint(b, uint64(len(extra)))
+	if len(extra) == 0 {
+		return b
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b = appendString(b, k)
+		if list, ok := extra[k].([]string); ok {
+			b = appendFlag(b, true)
+			b = appendStrings(b, list)
+			continue
+		}
+		s, _ := extra[k].(string) // a record read is validated: a string or a list
+		b = appendFlag(b, false)
+		b = appendString(b, s)
+	}
 	return b
 }
 
@@ -234,6 +261,21 @@ func (d *decoder) record() *changelog.Record {
 		for range n {
 			id := d.str()
 			r.EntriesDiscarded[id] = d.str()
+		}
+	}
+	if n := d.uint(); n > 0 {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return r
+		}
+		r.Extra = make(map[string]any, n)
+		for range n {
+			k := d.str()
+			if d.flag() {
+				r.Extra[k] = d.strs()
+			} else {
+				r.Extra[k] = d.str()
+			}
 		}
 	}
 	return r

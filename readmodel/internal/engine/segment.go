@@ -45,7 +45,7 @@ import (
 // The checksums make damage an error, never a misread record.
 const (
 	segmentMagic   = "planq-segment\n"
-	SegmentVersion = 7
+	SegmentVersion = 8
 	headerSize     = len(segmentMagic) + 6*4
 	rowSize        = 72
 	// maxSegmentRows bounds a damaged header's row count.
