@@ -29,19 +29,38 @@
 //
 // # Adding a record kind
 //
-//  1. kind.go: a Kind constant and a row in the table, naming the kind's
-//     one-line form (forms.go; a test points at a row without one).
-//  2. new.go: a constructor that applies the kind's defaults and refuses
-//     what is missing, with planqerr errors and hints.
-//  3. forms.go: the kind's one-line form, what every listing and commit
-//     message shows of a record.
-//  4. Where people and agents write it: a command file in cli (registered
-//     in cli/root.go) and a tool in mcpserver/tools.go, each translating its
-//     input into the constructor's.
-//  5. The records table of the README.
+// A kind whose fields of its own are plain strings or lists of strings
+// needs no code: its row says all there is to it, and 'planq record KIND'
+// and MCP's planq_record write it. It takes three files:
 //
-// Nothing else needs an edit: cli's TestKindAddedToTableReachesEveryFrontEnd
-// builds planq with one more row and no other change, and checks that the
-// kind is validated, searched, listed in the command line's help and in the
-// MCP schema, and given its directory in a new state repository.
+//  1. changelog/kind.go: a row in the table, with Generic set and the
+//     kind's fields of its own in Extra (key, string or list, required,
+//     what it holds for the flag's help and the MCP schema).
+//  2. README.md: the kind in the records table, with its fields.
+//  3. cli/testdata/script/<kind>.txtar: a script that writes it from the
+//     command line, then reads, searches and validates it.
+//
+// Parsing (strictly: a key of another kind or of none is refused, at its
+// line), validation, rendering, JSON, the record cache's codec, search, the
+// state repository's skeleton, the command line ('planq record KIND', a
+// flag per field) and the MCP server (planq_record and its schema) learn
+// the kind from its row. cli's TestKindAddedToTableReachesEveryFrontEnd
+// builds planq from this source with such a row (a kind with one field of
+// its own) and no other change, and checks each of them, and that the
+// files it changes are those this list names.
+//
+// A kind that needs more than its row says:
+//
+//   - a Kind constant in kind.go, when Go code names the kind;
+//   - rules a table cannot say: a check function in its row;
+//   - a one-line form of its own: a line function in its row, in forms.go;
+//   - defaults and refusals of its own: a constructor in new.go, in place
+//     of Generic;
+//   - a field of a richer type (a struct, a map): a Record field in
+//     record.go, its Field in kind.go's fieldSet, and its encoding in
+//     readmodel/internal/engine/codec.go, with segment.go's SegmentVersion
+//     bumped so that caches rebuild;
+//   - a command of its own name: a file in cli registered in cli/root.go,
+//     and a tool in a file of mcpserver registered in tools.go's register,
+//     each translating its input into the constructor's.
 package changelog

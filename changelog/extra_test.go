@@ -32,7 +32,7 @@ func TestTableExtraFieldsAreKeysOfTheirOwn(t *testing.T) {
 	if err := checkRows(table); err != nil {
 		t.Fatal(err)
 	}
-	for _, bad := range []ExtraField{{Key: "domain"}, {Key: "Audience"}, {Key: "to-whom"}, {Key: ""}} {
+	for _, bad := range []ExtraField{{Key: "domain"}, {Key: "Audience"}, {Key: "to-whom"}, {Key: ""}, {Key: "json"}} {
 		if err := checkRows([]Spec{{Kind: "memo", Extra: []ExtraField{bad}}}); err == nil {
 			t.Errorf("extra field %q passed", bad.Key)
 		}

@@ -352,8 +352,9 @@ func checkRows(rows []Spec) error {
 	list := map[Field]bool{}
 	for _, s := range rows {
 		for _, f := range s.Extra {
-			if !validExtraKey(string(f.Key)) || knownKeys[string(f.Key)] {
-				return fmt.Errorf("kind %s: extra field %q is not a key of its own (lower-case letters, digits, '_'; no Record key)", s.Kind, f.Key)
+			if !validExtraKey(string(f.Key)) || knownKeys[string(f.Key)] || slices.Contains(frontEndNames, string(f.Key)) {
+				return fmt.Errorf("kind %s: extra field %q is not a key of its own (lower-case letters, digits, '_'; no Record key, no name of %s)",
+					s.Kind, f.Key, strings.Join(frontEndNames, ", "))
 			}
 			if was, ok := list[f.Key]; ok && was != f.List {
 				return fmt.Errorf("kind %s: extra field %q is a list in one row and a string in another", s.Kind, f.Key)
@@ -363,6 +364,10 @@ func checkRows(rows []Spec) error {
 	}
 	return nil
 }
+
+// frontEndNames are what the writers of a generic kind call their own
+// flags and properties beside its fields.
+var frontEndNames = []string{"json", "help", "dir", "verbose", "quiet", "text", "extra"}
 
 func validExtraKey(k string) bool {
 	if k == "" || k[0] < 'a' || k[0] > 'z' {

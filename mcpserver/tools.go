@@ -176,6 +176,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerNote(srv)
 	s.registerCurate(srv, readOnly)
 	s.registerPropose(srv)
+	s.registerRecord(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.
