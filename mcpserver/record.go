@@ -26,16 +26,38 @@ type recordIn struct {
 // a kind added as a row is written over MCP with no code here. No generic
 // kind, no tool.
 func (s *Server) registerRecord(srv *mcp.Server) {
-	kinds := changelog.GenericKinds()
-	if len(kinds) == 0 {
+	var specs []*changelog.Spec
+	for _, k := range changelog.GenericKinds() {
+		specs = append(specs, k.Spec())
+	}
+	if len(specs) == 0 {
 		return
 	}
+	schema, about := recordSchema(specs)
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_record",
+		Description: "Record a record of a kind described by its row alone: " + about + ".",
+		InputSchema: schema},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in recordIn) (*mcp.CallToolResult, any, error) {
+			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+				rec, err := changelog.NewRecord(changelog.Kind(in.Kind), changelog.RecordInput{Text: in.Text,
+					Type: changelog.Type(in.Type), Extra: in.Extra})
+				return s.write(ctx, a, rec, in.options(), err)
+			})
+		})
+}
+
+// recordSchema is planq_record's input schema for the generic kinds specs:
+// kind one of them, type one of their types (no type when none has any),
+// and under extra each one's fields of its own, typed; and the kinds with
+// their fields, for the description.
+func recordSchema(specs []*changelog.Spec) (*jsonschema.Schema, string) {
+	var kinds []changelog.Kind
 	var types []changelog.Type
 	extra := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
 	var about []string
-	for _, k := range kinds {
-		spec := k.Spec()
+	for _, spec := range specs {
+		kinds = append(kinds, spec.Kind)
 		for _, t := range spec.Types {
 			if !slices.Contains(types, t) {
 				types = append(types, t)
@@ -57,7 +79,7 @@ func (s *Server) registerRecord(srv *mcp.Server) {
 			}
 			extra.Properties[string(f.Key)] = p
 		}
-		about = append(about, string(k)+" (extra: "+orNone(fields)+")")
+		about = append(about, string(spec.Kind)+" (extra: "+orNone(fields)+")")
 	}
 	allowed := enums{"kind": values(kinds)}
 	if len(types) > 0 {
@@ -68,16 +90,7 @@ func (s *Server) registerRecord(srv *mcp.Server) {
 	if len(types) == 0 {
 		delete(schema.Properties, "type")
 	}
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_record",
-		Description: "Record a record of a kind described by its row alone: " + strings.Join(about, ", ") + ".",
-		InputSchema: schema},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in recordIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				rec, err := changelog.NewRecord(changelog.Kind(in.Kind), changelog.RecordInput{Text: in.Text,
-					Type: changelog.Type(in.Type), Extra: in.Extra})
-				return s.write(ctx, a, rec, in.options(), err)
-			})
-		})
+	return schema, strings.Join(about, ", ")
 }
 
 func orNone(names []string) string {
