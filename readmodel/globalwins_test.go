@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -29,7 +30,7 @@ func TestGlobalsCopyOfARecordWins(t *testing.T) {
 	}
 	disputed := *r
 	disputed.Status = changelog.StatusDisputed
-	repo := repoWith(t, rendered(t, []*changelog.Record{&disputed}))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, []*changelog.Record{&disputed}))
 	p := changelog.RecordPath(r)
 	if _, err := repo.CreateBranch(t.Context(), project.AgentBranch("auth"), project.GlobalBranch, map[string][]byte{p: mine}, "as the agent wrote it"); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -31,7 +32,7 @@ func TestHoldingsAnswerPromoteFromRows(t *testing.T) {
 		r.Sources = []changelog.Source{{ID: first.ID, Agent: "a"}, {ID: "pq-0d0b1e0001", Agent: "b"}}
 	})
 	other := learning("a", "Tokens last 15 minutes", 10, nil)
-	repo := repoWith(t, rendered(t, []*changelog.Record{first, second, other}))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, []*changelog.Record{first, second, other}))
 	rd := Open(repo, t.TempDir())
 	globalTip, err := repo.Tip(project.GlobalBranch)
 	if err != nil {
@@ -58,7 +59,7 @@ func TestHoldingsAnswerPromoteFromRows(t *testing.T) {
 	// An agent branch holding two of global's records and one of its own:
 	// only its own is unheld.
 	mine := learning("c", "Rotate keys monthly", 30, nil)
-	files := rendered(t, []*changelog.Record{first, other, mine})
+	files := testrecords.Rendered(t, []*changelog.Record{first, other, mine})
 	if _, err := repo.CreateBranch(context.Background(), "agent-c", project.GlobalBranch, files, "c's records"); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 	"math/rand/v2"
 	"os"
@@ -76,7 +77,7 @@ func latestTitles(t *testing.T, rd *Reader) map[string]string {
 // and a branch with a newer entry is heard.
 func TestLatestKeptIsLatestFound(t *testing.T) {
 	recs := logRecords(t)
-	repo := repoWith(t, rendered(t, recs))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	want := latestOf(recs)
 	cacheDir := t.TempDir()
 	if got := latestTitles(t, Open(repo, cacheDir)); !reflect.DeepEqual(got, want) {
@@ -115,7 +116,7 @@ func TestLatestKeptIsLatestFound(t *testing.T) {
 			newest = r
 		}
 	}
-	added := branchWithOneMore(t, repo, newest, "the newest step") // an hour after the newest
+	added := testrecords.BranchWithOneMore(t, repo, newest, "the newest step") // an hour after the newest
 	want = latestOf(append(recs, &added))
 	if want[added.Agent] != "the newest step" {
 		t.Fatalf("the test's entry is not its agent's newest: %v", want)
@@ -145,10 +146,10 @@ func TestLogIsTheEntriesNewestFirst(t *testing.T) {
 			onBranch["agent-a9"] = append(onBranch["agent-a9"], r)
 		}
 	}
-	repo := repoWith(t, rendered(t, inGlobal))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, inGlobal))
 	for b, rs := range onBranch {
 		files := map[string][]byte{}
-		for p, data := range rendered(t, rs) {
+		for p, data := range testrecords.Rendered(t, rs) {
 			if filepath.Dir(p) != "." {
 				files[p] = data
 			}
@@ -234,9 +235,9 @@ func TestLogLeavesOutRetractedEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	add(tomb)
-	repo := repoWith(t, rendered(t, nil))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, nil))
 	files := map[string][]byte{}
-	for p, data := range rendered(t, recs) {
+	for p, data := range testrecords.Rendered(t, recs) {
 		if filepath.Dir(p) != "." {
 			files[p] = data
 		}

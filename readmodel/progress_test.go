@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -24,8 +25,8 @@ func (h *heard) Built()       { h.built++; h.parsedAtBuilt = append(h.parsedAtBu
 // builds its shards inside it); a warm read reports nothing, and a reader
 // opened with a context that carries no Progress still reads.
 func TestBuildsReportTheirProgress(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 
 	var h heard

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -40,9 +41,9 @@ func ringRecords(t *testing.T) (recs []*changelog.Record, shown []string) {
 // the newest, marked; none shows none (issue 25, item 10).
 func TestReadersShowTheNewestOfARing(t *testing.T) {
 	recs, shown := ringRecords(t)
-	repo := repoWith(t, rendered(t, nil))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, nil))
 	files := map[string][]byte{}
-	for p, data := range rendered(t, recs) {
+	for p, data := range testrecords.Rendered(t, recs) {
 		if strings.HasPrefix(p, "learnings/") {
 			files[p] = data
 		}
@@ -127,7 +128,7 @@ func TestHoldingsFindTheRingsALandingCloses(t *testing.T) {
 	recs, _ := ringRecords(t)
 	older, newer, self, plain := recs[0], recs[1], recs[2], recs[3]
 	// global holds the older of the ring of two.
-	repo := repoWith(t, rendered(t, []*changelog.Record{older}))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, []*changelog.Record{older}))
 	tip, err := repo.Tip(project.GlobalBranch)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +157,7 @@ func TestHoldingsFindTheRingsALandingCloses(t *testing.T) {
 		t.Errorf("a record of no ring: %+v, %v", rings, err)
 	}
 	// Validate says the same of the ring, word for word.
-	all := repoWith(t, rendered(t, recs))
+	all := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	findings, err := Open(all, t.TempDir()).Validate()
 	if err != nil {
 		t.Fatal(err)

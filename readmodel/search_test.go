@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -35,8 +36,8 @@ func searchAll(t *testing.T, rd *Reader) []Results {
 // A hit's lines are the file's, whether planq wrote the file (and its
 // rendering is the file) or an agent did, in its own layout.
 func TestSnippetLinesAreTheFiles(t *testing.T) {
-	recs := samples(t)
-	files := rendered(t, recs)
+	recs := testrecords.Samples(t)
+	files := testrecords.Rendered(t, recs)
 	handmade := []byte(strings.Join([]string{
 		"---",
 		"id: pq-00000000aa",
@@ -56,7 +57,7 @@ func TestSnippetLinesAreTheFiles(t *testing.T) {
 		"",
 	}, "\n"))
 	files["learnings/ci/pq-00000000aa.md"] = handmade
-	repo := repoWith(t, files)
+	repo := testrecords.RepoWith(t, files)
 	rd := Open(repo, t.TempDir())
 	for _, c := range []struct {
 		query, path, line string
@@ -91,7 +92,7 @@ func TestSnippetLinesAreTheFiles(t *testing.T) {
 // same scores: the handoffs are counted, not shown, so they weigh in the
 // ranking as they do in search.
 func TestRelevantRanksAsSearchLessHandoffs(t *testing.T) {
-	recs := samples(t)
+	recs := testrecords.Samples(t)
 	more, err := changelog.NewHandoff(changelog.HandoffInput{Text: "Refresh tokens: JWT validation is half done", To: "auth"})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestRelevantRanksAsSearchLessHandoffs(t *testing.T) {
 	more.Agent, more.Timestamp = "api", recs[len(recs)-1].Timestamp.Add(time.Minute)
 	more.ID = changelog.NewID(more.Agent, more.Kind, more.Body, more.Timestamp)
 	recs = append(recs, more)
-	rd := Open(repoWith(t, rendered(t, recs)), t.TempDir())
+	rd := Open(testrecords.RepoWith(t, testrecords.Rendered(t, recs)), t.TempDir())
 
 	task := "JWT validation refresh RS256 hangs"
 	all, err := rd.Search(Query{Text: task, Limit: MaxSearchLimit})
@@ -130,7 +131,7 @@ func TestRelevantRanksAsSearchLessHandoffs(t *testing.T) {
 // A --since past the times Unix nanoseconds hold finds nothing, and one
 // before them everything: it is clamped, not overflowed.
 func TestSearchSinceBeyondNanoseconds(t *testing.T) {
-	rd := Open(repoWith(t, rendered(t, samples(t))), t.TempDir())
+	rd := Open(testrecords.RepoWith(t, testrecords.Rendered(t, testrecords.Samples(t))), t.TempDir())
 	for since, want := range map[time.Time]int{
 		time.Date(2999, 1, 1, 0, 0, 0, 0, time.UTC): 0,
 		time.Date(1500, 1, 1, 0, 0, 0, 0, time.UTC): 1,
@@ -152,7 +153,7 @@ func TestSearchSinceBeyondNanoseconds(t *testing.T) {
 // over a single branch that holds them all. Searched twice, to read the
 // copies found the first time from their file.
 func TestRecordOnTwoBranchesCountsOnce(t *testing.T) {
-	recs := samples(t)
+	recs := testrecords.Samples(t)
 	var more []*changelog.Record
 	for _, r := range recs[:3] { // a log entry, a learning, a decision
 		extra := *r
@@ -160,9 +161,9 @@ func TestRecordOnTwoBranchesCountsOnce(t *testing.T) {
 		extra.ID = changelog.NewID(extra.Agent, extra.Kind, extra.Body, extra.Timestamp)
 		more = append(more, &extra)
 	}
-	twoBranches := repoWith(t, rendered(t, recs))
+	twoBranches := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	files := map[string][]byte{}
-	for p, data := range rendered(t, more) {
+	for p, data := range testrecords.Rendered(t, more) {
 		if filepath.Dir(p) != "." {
 			files[p] = data
 		}
@@ -170,7 +171,7 @@ func TestRecordOnTwoBranchesCountsOnce(t *testing.T) {
 	if _, err := twoBranches.CreateBranch(t.Context(), "agent-auth", project.GlobalBranch, files, "more"); err != nil {
 		t.Fatal(err)
 	}
-	oneBranch := repoWith(t, rendered(t, append(slices.Clone(recs), more...)))
+	oneBranch := testrecords.RepoWith(t, testrecords.Rendered(t, append(slices.Clone(recs), more...)))
 	want := searchAll(t, Open(oneBranch, t.TempDir()))
 	cacheDir := t.TempDir()
 	for round := range 2 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -71,9 +72,9 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 	restored.ID, restored.Supersedes = changelog.NewID(restored.Agent, restored.Kind, restored.Body, restored.Timestamp), marker.ID
 	recs = append(recs, &restored)
 
-	files := rendered(t, recs)
+	files := testrecords.Rendered(t, recs)
 	files["uses/b.tsv"] = FormatUses(map[string]Use{used.ID: {Count: 3, Last: now.Add(-2 * day)}})
-	got, problems, err := Open(repoWith(t, files), t.TempDir()).Status(context.Background(), now, ShelfLife, "")
+	got, problems, err := Open(testrecords.RepoWith(t, files), t.TempDir()).Status(context.Background(), now, ShelfLife, "")
 	if err != nil || len(problems) > 0 {
 		t.Fatal(err, problems)
 	}
@@ -99,13 +100,13 @@ func TestStatusCountsEachLearningByState(t *testing.T) {
 	// The project's shelf life: observational never expires, tactical after
 	// 60 days (the disputed one, 45 days old, is fresh again).
 	custom := ShelfLivesOf(project.ShelfLife{Tactical: project.LifeSpan{Text: "60d", Span: 60 * day}, Observational: project.LifeSpan{Text: "never", Never: true}})
-	got, _, err = Open(repoWith(t, files), t.TempDir()).Status(context.Background(), now, custom, "")
+	got, _, err = Open(testrecords.RepoWith(t, files), t.TempDir()).Status(context.Background(), now, custom, "")
 	if err != nil || got[1].PastShelfLife != 0 || got[0].PastShelfLife != 0 {
 		t.Errorf("with tactical 60d, observational never: %+v, %v", got, err)
 	}
 	// Without the use, the 40-day-old observational learning is expired.
 	delete(files, "uses/b.tsv")
-	got, _, err = Open(repoWith(t, files), t.TempDir()).Status(context.Background(), now, ShelfLife, "")
+	got, _, err = Open(testrecords.RepoWith(t, files), t.TempDir()).Status(context.Background(), now, ShelfLife, "")
 	if err != nil || got[0].PastShelfLife != 1 {
 		t.Errorf("without its use, ci: %+v, %v", got[0], err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -53,7 +54,7 @@ func teamRecords(t *testing.T) []*changelog.Record {
 // both are global's current records ranked as Rank ranks them.
 func TestTeamViewKeptIsTeamViewMade(t *testing.T) {
 	recs := teamRecords(t)
-	repo := repoWith(t, rendered(t, recs))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	cacheDir := t.TempDir()
 	made, err := Open(repo, cacheDir).Agent("a0", project.GlobalBranch, MaxTeamLearnings)
 	if err != nil {
@@ -111,7 +112,7 @@ func ids(recs []*changelog.Record) []string {
 // view of its own.
 func TestTeamViewIsMadeAgainNotTrusted(t *testing.T) {
 	recs := teamRecords(t)
-	repo := repoWith(t, rendered(t, recs))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	want, err := Open(repo, t.TempDir()).Agent("a0", project.GlobalBranch, MaxTeamLearnings)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +160,7 @@ func TestTeamViewIsMadeAgainNotTrusted(t *testing.T) {
 		more := *added
 		more.Body, more.Timestamp = "the newest foundational learning", added.Timestamp.Add(1000*time.Hour)
 		more.ID = changelog.NewID(more.Agent, more.Kind, more.Body, more.Timestamp)
-		changed := repoWith(t, rendered(t, append(slices.Clone(recs), &more))) // global as it was, and one more
+		changed := testrecords.RepoWith(t, testrecords.Rendered(t, append(slices.Clone(recs), &more))) // global as it was, and one more
 		got, err := Open(changed, cacheDir).Agent("a0", project.GlobalBranch, MaxTeamLearnings)
 		if err != nil {
 			t.Fatal(err)

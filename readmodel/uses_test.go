@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -18,12 +19,12 @@ import (
 func TestLastUsesIsTheLatestOverGlobalAndAgents(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 10, d, 9, 0, 0, 0, time.UTC) }
 	const a, b, c, d = "pq-000000000a", "pq-000000000b", "pq-000000000c", "pq-000000000d"
-	files := rendered(t, nil)
+	files := testrecords.Rendered(t, nil)
 	files[project.UsesPath("x")] = FormatUses(map[string]Use{a: {Count: 2, Last: day(1)}, b: {Count: 1, Last: day(5)}})
 	// A torn line and a line of nonsense cost their uses, nothing more.
 	files[project.UsesPath("y")] = append(FormatUses(map[string]Use{c: {Count: 1, Last: day(2)}}), "pq-000000000d\t1\t2026-10-0"...)
 	files[project.UsesDir+"/notes.md"] = []byte(d + "\t1\t2026-10-30T00:00:00Z\n")
-	repo := repoWith(t, files)
+	repo := testrecords.RepoWith(t, files)
 	ctx := context.Background()
 	// agent-x has used a again, later, and not promoted it yet.
 	if _, err := repo.CreateBranch(ctx, project.AgentBranch("x"), project.GlobalBranch, map[string][]byte{

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
 func TestStoreUsesCacheAcrossProcesses(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	cacheDir := filepath.Join(t.TempDir(), "cache")
 
 	reads := 0
@@ -48,13 +49,13 @@ func TestStoreUsesCacheAcrossProcesses(t *testing.T) {
 }
 
 func TestMalformedRecordsComeBackAsProblems(t *testing.T) {
-	recs := samples(t)
-	files := rendered(t, recs)
+	recs := testrecords.Samples(t)
+	files := testrecords.Rendered(t, recs)
 	// A good record at the wrong path, and a file that is no record at all.
 	good, _ := changelog.Render(recs[0])
 	files["log/1999-01/"+recs[0].ID+".md"] = good
 	files["log/2026-11/pq-0000000001.md"] = []byte("no frontmatter here\n")
-	repo := repoWith(t, files)
+	repo := testrecords.RepoWith(t, files)
 	cacheDir := t.TempDir()
 
 	// Twice: a cached record met at the wrong path is refused all the same.
@@ -77,8 +78,8 @@ func TestMalformedRecordsComeBackAsProblems(t *testing.T) {
 }
 
 func TestDamagedCacheIsRebuiltNotTrusted(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	// Every segment damaged one way at a time: cut short, garbage, a byte
 	// more, a flipped bit in the rows, in the middle, in a record's bytes,
 	// and a segment of another shard under its name.
@@ -207,14 +208,14 @@ func fill(t *testing.T, v reflect.Value, s string) {
 // shard's newest segment, so a branch that adds one record to global's
 // shards costs reading that record alone.
 func TestOneNewRecordCostsOneParse(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	cacheDir := t.TempDir()
 	reads := 0
 	if _, err := counting(repo, cacheDir, &reads).Branch(project.GlobalBranch); err != nil || reads != len(recs) {
 		t.Fatalf("first load: %d reads, err %v", reads, err)
 	}
-	branchWithOneMore(t, repo, recs[1], "go test hangs again")
+	testrecords.BranchWithOneMore(t, repo, recs[1], "go test hangs again")
 	reads = 0
 	set, err := counting(repo, cacheDir, &reads).Branch("agent-auth")
 	if err != nil || len(set.Records) != len(recs)+1 {

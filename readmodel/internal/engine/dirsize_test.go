@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -13,8 +14,8 @@ import (
 // git once, then from the count kept by its tree's hash; a damaged count is
 // counted again, and a directory or branch that does not exist is empty.
 func TestDirSizeCountsAndKeepsTheCount(t *testing.T) {
-	recs := samples(t)
-	files := rendered(t, recs)
+	recs := testrecords.Samples(t)
+	files := testrecords.Rendered(t, recs)
 	extra := *recs[1] // a second learning in the same domain
 	extra.Body, extra.ID = "another ci learning", changelog.IDPrefix+"00000000ff"
 	data, err := changelog.Render(&extra)
@@ -22,7 +23,7 @@ func TestDirSizeCountsAndKeepsTheCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	files[changelog.RecordPath(&extra)] = data
-	repo := repoWith(t, files)
+	repo := testrecords.RepoWith(t, files)
 	cacheDir := t.TempDir()
 	rd := open(repo, cacheDir)
 	n, err := rd.DirSize(project.GlobalBranch, "learnings", "ci")

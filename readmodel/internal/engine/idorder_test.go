@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -69,10 +70,10 @@ func TestListCountsAreTheCurrentRecords(t *testing.T) {
 					branches["agent-y"] = append(branches["agent-y"], r)
 				}
 			}
-			repo := repoWith(t, rendered(t, inGlobal))
+			repo := testrecords.RepoWith(t, testrecords.Rendered(t, inGlobal))
 			for b, rs := range branches {
 				files := map[string][]byte{}
-				for p, data := range rendered(t, rs) {
+				for p, data := range testrecords.Rendered(t, rs) {
 					if filepath.Dir(p) != "." { // records only: the skeleton is global's
 						files[p] = data
 					}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
 )
 
 var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
@@ -32,8 +33,8 @@ func searchAll(t *testing.T, rd testReader) []Found {
 // A search index damaged in any of its parts gives the answers of an
 // undamaged one: what fails its checksum is built again from git.
 func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	want := searchAll(t, open(repo, t.TempDir()))
 	damage := map[string]func(data []byte) []byte{
 		"head":   func(data []byte) []byte { data[indexAt(data)+9] ^= 0x10; return data },
@@ -69,8 +70,8 @@ func TestDamagedSearchIndexIsRebuilt(t *testing.T) {
 // A directory's index merged from a damaged shard index would carry the
 // damage on: the shard's is built again from git first.
 func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	want := searchAll(t, open(repo, t.TempDir()))
 	cacheDir := t.TempDir()
 	searchAll(t, open(repo, cacheDir))
@@ -112,18 +113,18 @@ func TestDirectoryIndexNeverInheritsDamage(t *testing.T) {
 // A shard's segment built from its last one (its unchanged records' terms
 // taken from that one's index) is the very file a build from nothing makes.
 func TestIncrementalIndexIsAFullBuild(t *testing.T) {
-	recs := samples(t)
+	recs := testrecords.Samples(t)
 	other := *recs[1] // a second shard of learnings, which the new record leaves as it is
 	other.Domain, other.Body = "db", "vacuum runs nightly"
 	other.ID = changelog.NewID(other.Agent, other.Kind, other.Body, other.Timestamp)
 	recs = append(recs, &other)
-	repo := repoWith(t, rendered(t, recs))
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
 	incremental := t.TempDir()
 	searchAll(t, open(repo, incremental))
 	if _, err := open(repo, incremental).All(); err != nil { // every directory's segment built
 		t.Fatal(err)
 	}
-	added := branchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
+	added := testrecords.BranchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
 	reads := 0
 	res, err := counting(repo, incremental, &reads).Search(Query{Text: "race detector"})
 	if err != nil || len(res.Hits) != 1 || res.Hits[0].Record.ID != added.ID {
@@ -173,9 +174,9 @@ func TestIncrementalIndexIsAFullBuild(t *testing.T) {
 // another branch's directory of that kind was built a moment before: the
 // searches after it read one file per directory, not its shards.
 func TestFirstSearchBuildsEveryBranchsDirectories(t *testing.T) {
-	recs := samples(t)
-	repo := repoWith(t, rendered(t, recs))
-	branchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
+	recs := testrecords.Samples(t)
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
+	testrecords.BranchWithOneMore(t, repo, recs[1], "go test hangs again under the race detector")
 	cacheDir := t.TempDir()
 	if _, err := open(repo, cacheDir).Search(Query{Text: "race detector"}); err != nil {
 		t.Fatal(err)
