@@ -169,17 +169,28 @@ func secretRefused(subject string, found []secrets.Finding) error {
 // here: such a file is copied into the code repository as it is, and a
 // push would refuse it for good.
 func GuardFile(subject string, data []byte) error {
-	switch {
-	case len(data) > MaxArtifactSize:
-		return planqerr.New(planqerr.Invalid, subject, "is %d bytes; a file kept beside the records holds at most 1 MiB", len(data))
-	case bytes.IndexByte(data, 0) >= 0:
-		return planqerr.New(planqerr.Invalid, subject, "contains a NUL byte; files kept beside the records are text")
-	case !utf8.Valid(data):
-		return planqerr.New(planqerr.Invalid, subject, "is not valid UTF-8")
+	if err := CheckTextFile(subject, data, "a file kept beside the records", "files kept beside the records"); err != nil {
+		return err
 	}
 	if found := secrets.Scan(string(data)); len(found) > 0 {
 		return planqerr.New(planqerr.Refused, subject, "refusing to store what looks like a credential (%s, line %d)", found[0].Rule, found[0].Line).
 			WithHint("remove the credential: this file would be copied into the code repository and pushed with the team's memory")
+	}
+	return nil
+}
+
+// CheckTextFile refuses data no text file planq copies whole may hold: over
+// 1 MiB, a NUL byte, or not UTF-8. one and many name such files in the
+// message ("an instruction file", "instruction files"), so a proposal's
+// file and a file kept beside the records share the check but not the words.
+func CheckTextFile(subject string, data []byte, one, many string) error {
+	switch {
+	case len(data) > MaxArtifactSize:
+		return planqerr.New(planqerr.Invalid, subject, "is %d bytes; %s holds at most 1 MiB", len(data), one)
+	case bytes.IndexByte(data, 0) >= 0:
+		return planqerr.New(planqerr.Invalid, subject, "contains a NUL byte; %s are text", many)
+	case !utf8.Valid(data):
+		return planqerr.New(planqerr.Invalid, subject, "is not valid UTF-8")
 	}
 	return nil
 }

@@ -12,7 +12,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/google/renameio/v2"
@@ -508,16 +507,10 @@ func commitMessage(r *changelog.Record, done Applied) string {
 	return fmt.Sprintf("%s\n\n%s\n\nPlanq-Proposal: %s\n", subject, strings.TrimSpace(r.Body), r.ID)
 }
 
+// textFile refuses what an instruction file may not hold; the check is
+// agent's, the words are the instruction file's.
 func textFile(p, content string) error {
-	switch {
-	case len(content) > MaxFileSize:
-		return planqerr.New(planqerr.Invalid, p, "is %d bytes; an instruction file holds at most 1 MiB", len(content))
-	case strings.IndexByte(content, 0) >= 0:
-		return planqerr.New(planqerr.Invalid, p, "contains a NUL byte; instruction files are text")
-	case !utf8.ValidString(content):
-		return planqerr.New(planqerr.Invalid, p, "is not valid UTF-8")
-	}
-	return nil
+	return agent.CheckTextFile(p, []byte(content), "an instruction file", "instruction files")
 }
 
 func writeFile(full string, data []byte) error {

@@ -27,8 +27,9 @@ import (
 )
 
 // MaxFileSize bounds one proposed instruction file: an instruction file
-// an agent reads at every start, not a document.
-const MaxFileSize = 1 << 20
+// an agent reads at every start, not a document. It is the bound
+// agent.CheckTextFile holds every file planq copies whole to.
+const MaxFileSize = agent.MaxArtifactSize
 
 // maxProposal bounds what 'planq propose' reads: a few instruction files
 // in JSON, with room to spare.
