@@ -274,15 +274,12 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 		return err
 	}
 	defer store.Close()
-	wts, err := store.Repo.Worktrees()
+	mounted, err := mountedAgents(store.Repo)
 	if err != nil {
 		return err
 	}
-	for _, wt := range wts {
-		name, ok := project.AgentOfBranch(wt.Branch)
-		if wt.Missing || !ok {
-			continue
-		}
+	for _, m := range mounted {
+		wt, name := m.WorktreeInfo, m.name
 		if tip, err := store.Repo.Tip(wt.Branch); err != nil || store.Repo.Readable(tip) != nil {
 			// checkLostBranches or checkBrokenTips reports it; nothing can
 			// be committed there until it is repaired.
@@ -314,6 +311,28 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 	return nil
 }
 
+// mountedAgent is a worktree of an agent's branch that is still on disk:
+// the pending and lost-branch checks look only at those (a gone one is the
+// worktrees check's).
+type mountedAgent struct {
+	staterepo.WorktreeInfo
+	name string
+}
+
+func mountedAgents(repo *staterepo.Repo) ([]mountedAgent, error) {
+	wts, err := repo.Worktrees()
+	if err != nil {
+		return nil, err
+	}
+	var out []mountedAgent
+	for _, wt := range wts {
+		if name, ok := project.AgentOfBranch(wt.Branch); ok && !wt.Missing {
+			out = append(out, mountedAgent{wt, name})
+		}
+	}
+	return out, nil
+}
+
 // checkLostBranches finds agent branches deleted while their worktree is
 // mounted ('git update-ref -d', 'git branch -D' from another checkout). The
 // worktree's HEAD still names the branch, so nothing can be committed, and
@@ -322,15 +341,12 @@ func checkPending(ctx context.Context, p *project.Project, add func(Finding, fun
 // a reflog proves it had. Records committed after that tip, if any, are
 // still in the worktree's index, and the pending check commits them.
 func checkLostBranches(ctx context.Context, repo *staterepo.Repo, add func(Finding, func() error)) error {
-	wts, err := repo.Worktrees()
+	mounted, err := mountedAgents(repo)
 	if err != nil {
 		return err
 	}
-	for _, wt := range wts {
-		name, ok := project.AgentOfBranch(wt.Branch)
-		if wt.Missing || !ok {
-			continue
-		}
+	for _, m := range mounted {
+		wt, name := m.WorktreeInfo, m.name
 		if _, err := repo.Tip(wt.Branch); err == nil {
 			continue
 		} else if !planqerr.Is(err, planqerr.NotFound) {
