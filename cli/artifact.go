@@ -73,16 +73,9 @@ func runArtifactAdd(ctx context.Context, env *Env, opts artifactAddOptions) erro
 	if err != nil {
 		return fmt.Errorf("failed to read %s: %w", opts.file, err)
 	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := a.AddArtifact(ctx, name, data, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return a.AddArtifact(ctx, name, data, o)
+	})
 }
 
 type artifactListOptions struct {

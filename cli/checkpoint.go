@@ -34,17 +34,13 @@ checkpoint/<agent>/NAME in the state repository. 'planq checkpoint list' shows t
 }
 
 func runCheckpoint(ctx context.Context, env *Env, opts checkpointOptions, name string) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := a.Checkpoint(ctx, name, opts.message, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	env.Log.Info("tagged checkpoint", "tag", "checkpoint/"+a.Name+"/"+name, "commit", short(w.Commit))
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		w, err := a.Checkpoint(ctx, name, opts.message, o)
+		if err == nil {
+			env.Log.Info("tagged checkpoint", "tag", "checkpoint/"+a.Name+"/"+name, "commit", short(w.Commit))
+		}
+		return w, err
+	})
 }
 
 type checkpointListOptions struct {

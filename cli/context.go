@@ -99,14 +99,7 @@ func newContextSetCmd(env *Env) *cobra.Command {
 }
 
 func runContextSet(ctx context.Context, env *Env, opts contextSetOptions, focus string) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := a.SetFocus(ctx, focus, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return a.SetFocus(ctx, focus, o)
+	})
 }

@@ -91,14 +91,7 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	if err != nil {
 		return err
 	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: agent.WriteOptions{AllowSecret: opts.allowSecret}, Force: opts.force})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: o, Force: opts.force})
+	})
 }

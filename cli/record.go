@@ -28,12 +28,21 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 // writeRecord commits rec for the resolved agent and reports it: the ID on
 // stdout (or JSON), and one line on stderr saying what changed.
 func writeRecord(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record) error {
+	return writeAs(ctx, env, flags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return a.Write(ctx, rec, o)
+	})
+}
+
+// writeAs makes one write as flags' agent and reports it as writeRecord
+// does: every command that writes once goes through here, so each opens,
+// closes and reports alike.
+func writeAs(ctx context.Context, env *Env, flags writeFlags, write func(*agent.Agent, agent.WriteOptions) (agent.Written, error)) error {
 	store, a, err := env.openAgent(ctx, flags.agent)
 	if err != nil {
 		return err
 	}
 	defer env.closeStore(store)
-	w, err := a.Write(ctx, rec, agent.WriteOptions{AllowSecret: flags.allowSecret})
+	w, err := write(a, agent.WriteOptions{AllowSecret: flags.allowSecret})
 	if err != nil {
 		return err
 	}

@@ -42,14 +42,7 @@ To correct a record rather than retract it, write its new version with
 }
 
 func runRetract(ctx context.Context, env *Env, opts retractOptions) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := a.Retract(ctx, opts.id, opts.because, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return a.Retract(ctx, opts.id, opts.because, o)
+	})
 }

@@ -37,14 +37,7 @@ ID') instead.`,
 }
 
 func runRevalidate(ctx context.Context, env *Env, opts revalidateOptions, id string) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, err := lifecycle.Revalidate(ctx, a, id, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+		return lifecycle.Revalidate(ctx, a, id, o)
+	})
 }
