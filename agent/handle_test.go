@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/branchctx"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -21,7 +22,7 @@ import (
 // agent: it has no worktree and notes no uses.
 func TestReadHandleNeedsNoWriter(t *testing.T) {
 	ctx := context.Background()
-	store, a := newAgent(t)
+	store, a := testproject.Auth(t)
 	if _, err := a.SetFocus(ctx, "token refresh", agent.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -19,7 +20,7 @@ import (
 // has to remember to ask; Force records it anyway.
 func TestLearnChecksItsDomain(t *testing.T) {
 	ctx := context.Background()
-	store, a := newAgent(t)
+	store, a := testproject.Auth(t)
 	dir := filepath.Join(a.Dir, "learnings", "auth")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/failpoint"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -18,7 +19,7 @@ import (
 // it was, with a line appended while planq worked kept after it, and no
 // note file behind; the next note takes every line.
 func TestNotesInboxBackWhenCommitFails(t *testing.T) {
-	store, a := newAgent(t)
+	store, a := testproject.Auth(t)
 	inbox := filepath.Join(a.Dir, project.NotesInbox)
 	before, err := os.ReadFile(inbox)
 	if err != nil {

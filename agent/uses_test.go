@@ -16,12 +16,6 @@ import (
 	"github.com/planq-dev/planq/readmodel"
 )
 
-// newAgent is a project "demo" with agent "auth" (see testproject).
-func newAgent(t *testing.T) (*agent.Store, *agent.Agent) {
-	p := testproject.New(t, nil)
-	return p.Store, p.Agent
-}
-
 func learn(t *testing.T, a *agent.Agent, text string) string {
 	t.Helper()
 	r, err := changelog.NewLearning(changelog.LearningInput{Text: text, Type: changelog.TypePattern, Domain: "auth"})
@@ -66,7 +60,7 @@ func committedUses(t *testing.T, store *agent.Store, a *agent.Agent) map[string]
 // and empties the journal; later uses add to what is committed; the read
 // model's LastUses sees them.
 func TestNotedUsesRideTheNextCommit(t *testing.T) {
-	store, a := newAgent(t)
+	store, a := testproject.Auth(t)
 	ctx := context.Background()
 	l1 := learn(t, a, "Tokens expire after 15 minutes")
 	l2 := learn(t, a, "Sessions live in Redis")
@@ -141,7 +135,7 @@ func TestNotedUsesRideTheNextCommit(t *testing.T) {
 // commit rather than be moved over it); an empty leftover holds nothing
 // back; a torn line costs its own uses only.
 func TestAFailedFlushLosesNoUse(t *testing.T) {
-	store, a := newAgent(t)
+	store, a := testproject.Auth(t)
 	l1 := learn(t, a, "Tokens expire after 15 minutes")
 	l2 := learn(t, a, "Sessions live in Redis")
 	journal := store.Project.UsesJournal(a.Name)

@@ -18,12 +18,6 @@ import (
 	"github.com/planq-dev/planq/team"
 )
 
-// newProject is a project "demo" with agent "auth" (see testproject).
-func newProject(t *testing.T) (*agent.Store, *agent.Agent) {
-	p := testproject.New(t, nil)
-	return p.Store, p.Agent
-}
-
 // pruneFixture is a project whose agent wrote learnings of every shelf
 // life, aged, and promoted all but one of them.
 type pruneFixture struct {
@@ -35,7 +29,7 @@ type pruneFixture struct {
 
 func newPruneFixture(t *testing.T) *pruneFixture {
 	t.Helper()
-	store, a := newProject(t)
+	store, a := testproject.Auth(t)
 	ctx := context.Background()
 	f := &pruneFixture{store: store, now: time.Now().UTC()}
 	day := 24 * time.Hour

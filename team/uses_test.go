@@ -16,12 +16,6 @@ import (
 	"github.com/planq-dev/planq/team"
 )
 
-// newProject is a project "demo" with agent "auth" (see testproject).
-func newProject(t *testing.T) (*agent.Store, *agent.Agent) {
-	p := testproject.New(t, nil)
-	return p.Store, p.Agent
-}
-
 func write(t *testing.T, a *agent.Agent, r *changelog.Record) string {
 	t.Helper()
 	w, err := a.Write(context.Background(), r, agent.WriteOptions{})
@@ -73,7 +67,7 @@ func globalUses(t *testing.T, store *agent.Store, agentName string) map[string]r
 // them; a later promote with nothing new to bring still brings the uses
 // noted since, so the team's shelf lives see them.
 func TestPromoteCarriesUsesToGlobal(t *testing.T) {
-	store, a := newProject(t)
+	store, a := testproject.Auth(t)
 	ctx := context.Background()
 	id := write(t, a, learning(t, "Tokens expire after 15 minutes"))
 	for range 2 {
@@ -125,7 +119,7 @@ func TestPromoteCarriesUsesToGlobal(t *testing.T) {
 // global with the message given, and a batch with one bad record, or one
 // whose ID global has already, changes nothing.
 func TestCommitGlobalIsOneCommitOrNothing(t *testing.T) {
-	store, a := newProject(t)
+	store, a := testproject.Auth(t)
 	ctx := context.Background()
 	id := write(t, a, learning(t, "Tokens expire after 15 minutes"))
 	if _, err := team.Promote(ctx, store, a, team.PromoteOptions{}); err != nil {

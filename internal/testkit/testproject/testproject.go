@@ -59,3 +59,11 @@ func New(t testing.TB, files map[string]string) Project {
 	}
 	return Project{Store: store, Agent: a, Code: code}
 }
+
+// Auth is New with no files, as most tests want it: the store and agent
+// "auth" of a project "demo".
+func Auth(t testing.TB) (*agent.Store, *agent.Agent) {
+	t.Helper()
+	p := New(t, nil)
+	return p.Store, p.Agent
+}
