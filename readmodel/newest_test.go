@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"github.com/planq-dev/planq/internal/testkit/testrecords"
-	"github.com/planq-dev/planq/project"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -15,6 +13,8 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testrecords"
+	"github.com/planq-dev/planq/project"
 )
 
 // logRecords are log entries of several agents over months, two of them at
@@ -25,15 +25,12 @@ func logRecords(t *testing.T) []*changelog.Record {
 	var recs []*changelog.Record
 	var newest *changelog.Record
 	for i := range 60 {
-		r, err := changelog.NewLog(changelog.LogInput{Text: fmt.Sprintf("step %d", i)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Agent, r.Timestamp = fmt.Sprintf("a%d", i*7%4), at.Add(time.Duration(i*i%97)*24*time.Hour)
+		by, when := fmt.Sprintf("a%d", i*7%4), at.Add(time.Duration(i*i%97)*24*time.Hour)
 		if i == 59 { // at the same instant as the newest of all, by the same agent
-			r.Agent, r.Timestamp = newest.Agent, newest.Timestamp
+			by, when = newest.Agent, newest.Timestamp
 		}
-		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		r, err := changelog.NewLog(changelog.LogInput{Text: fmt.Sprintf("step %d", i)})
+		r = testrecords.Stamped(t, r, err, by, when)
 		recs = append(recs, r)
 		if newest == nil || r.Timestamp.After(newest.Timestamp) {
 			newest = r

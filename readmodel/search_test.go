@@ -15,22 +15,12 @@ import (
 	"github.com/planq-dev/planq/project"
 )
 
-var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
-
 func searchAll(t *testing.T, rd *Reader) []Results {
 	t.Helper()
-	var out []Results
-	for _, q := range sampleQuestions {
+	return testrecords.AskAll(t, func(q string) (Results, int, error) {
 		res, err := rd.Search(Query{Text: q})
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		if len(res.Hits) == 0 {
-			t.Fatalf("%q found nothing", q)
-		}
-		out = append(out, res)
-	}
-	return out
+		return res, len(res.Hits), err
+	})
 }
 
 // A hit's lines are the file's, whether planq wrote the file (and its

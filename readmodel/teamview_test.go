@@ -23,11 +23,7 @@ func teamRecords(t *testing.T) []*changelog.Record {
 	var recs []*changelog.Record
 	add := func(r *changelog.Record, err error) *changelog.Record {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Agent, r.Timestamp = fmt.Sprintf("a%d", len(recs)%3), at.Add(time.Duration(len(recs))*time.Hour)
-		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		r = testrecords.Stamped(t, r, err, fmt.Sprintf("a%d", len(recs)%3), at.Add(time.Duration(len(recs))*time.Hour))
 		recs = append(recs, r)
 		return r
 	}

@@ -21,12 +21,7 @@ func Samples(t *testing.T) []*changelog.Record {
 	var recs []*changelog.Record
 	add := func(r *changelog.Record, err error) {
 		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.Agent, r.Timestamp = "auth", at.Add(time.Duration(len(recs))*time.Minute)
-		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
-		recs = append(recs, r)
+		recs = append(recs, Stamped(t, r, err, "auth", at.Add(time.Duration(len(recs))*time.Minute)))
 	}
 	add(changelog.NewLog(changelog.LogInput{Text: "Added JWT validation"}))
 	add(changelog.NewLearning(changelog.LearningInput{Text: "go test hangs", Type: changelog.TypeFailure, Domain: "ci", Resolution: "set -p 1"}))
@@ -38,6 +33,18 @@ func Samples(t *testing.T) []*changelog.Record {
 		Files: []changelog.ProposedFile{{Path: "CLAUDE.md", Blob: strings.Repeat("b", 40), Additions: 1}},
 		Used:  []string{recs[len(recs)-1].ID}}))
 	return recs
+}
+
+// Stamped is r, made by a constructor that answered err, written by agent
+// at at, with the ID a writer would give it; an error fails the test.
+func Stamped(t testing.TB, r *changelog.Record, err error, agent string, at time.Time) *changelog.Record {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Agent, r.Timestamp = agent, at
+	r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+	return r
 }
 
 // RepoWith makes a state repository whose global holds files.
@@ -87,4 +94,25 @@ func BranchWithOneMore(t *testing.T, repo *staterepo.Repo, like *changelog.Recor
 		t.Fatal(err)
 	}
 	return added
+}
+
+// Questions are searches each of which finds at least one of Samples.
+var Questions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
+
+// AskAll asks each of Questions through ask, which answers with its hits
+// and how many there are, and fails the test on an error or no hit.
+func AskAll[R any](t testing.TB, ask func(q string) (R, int, error)) []R {
+	t.Helper()
+	var out []R
+	for _, q := range Questions {
+		res, hits, err := ask(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		if hits == 0 {
+			t.Fatalf("%q found nothing", q)
+		}
+		out = append(out, res)
+	}
+	return out
 }

@@ -12,22 +12,12 @@ import (
 	"github.com/planq-dev/planq/internal/testkit/testrecords"
 )
 
-var sampleQuestions = []string{"JWT validation", "RS256 public keys", "review the refresh", "go test hangs", "hang"}
-
 func searchAll(t *testing.T, rd testReader) []Found {
 	t.Helper()
-	var out []Found
-	for _, q := range sampleQuestions {
+	return testrecords.AskAll(t, func(q string) (Found, int, error) {
 		res, err := rd.Search(Query{Text: q})
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		if len(res.Hits) == 0 {
-			t.Fatalf("%q found nothing", q)
-		}
-		out = append(out, res)
-	}
-	return out
+		return res, len(res.Hits), err
+	})
 }
 
 // A search index damaged in any of its parts gives the answers of an
