@@ -22,25 +22,11 @@ import (
 // that Ctrl-C has cancelled: planq says it was interrupted, in its words,
 // exits 130, and global is as it was.
 func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
-	home := testgit.Isolate(t)
-	dir := filepath.Join(t.TempDir(), "app")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	testgit.Run(t, dir, "init", "-q")
-	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
+	home, dir := projectRunning(t, []string{"learn", "Tokens expire after 15 minutes", "--type", "pattern", "--domain", "auth"})
 	run := func(ctx context.Context, args ...string) (int, string) {
 		var stdout, stderr bytes.Buffer
 		code := Run(ctx, append([]string{"-C", dir}, args...), strings.NewReader(""), &stdout, &stderr)
 		return code, stderr.String()
-	}
-	for _, args := range [][]string{
-		{"init", "--project", "demo"}, {"create", "auth", "--here"},
-		{"learn", "Tokens expire after 15 minutes", "--type", "pattern", "--domain", "auth"},
-	} {
-		if code, stderr := run(context.Background(), args...); code != 0 {
-			t.Fatalf("planq %v: exit %d\n%s", args, code, stderr)
-		}
 	}
 	state := filepath.Join(home, ".planq", "state-repos", "demo.git")
 	before := testgit.Run(t, state, "rev-parse", "global")
@@ -62,6 +48,27 @@ func TestInterruptedPromoteSaysSoAndChangesNothing(t *testing.T) {
 	}
 }
 
+// projectRunning makes an isolated HOME and a code repository with one
+// commit, in which planq inits project demo, creates agent auth and then
+// runs first; each must succeed. It returns HOME and the checkout.
+func projectRunning(t *testing.T, first []string) (home, dir string) {
+	t.Helper()
+	home = testgit.Isolate(t)
+	dir = filepath.Join(t.TempDir(), "app")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Run(t, dir, "init", "-q")
+	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
+	for _, args := range [][]string{{"init", "--project", "demo"}, {"create", "auth", "--here"}, first} {
+		var stderr bytes.Buffer
+		if code := Run(context.Background(), append([]string{"-C", dir}, args...), strings.NewReader(""), io.Discard, &stderr); code != 0 {
+			t.Fatalf("planq %v: exit %d\n%s", args, code, stderr.String())
+		}
+	}
+	return home, dir
+}
+
 // TestCtrlCInAProcessSaysInterrupted sends SIGINT to a planq process
 // waiting for another writer's lock: the process, not a test's context,
 // catches it (Main sets the catching up only once a command runs), says so
@@ -70,19 +77,7 @@ func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
 	if _, err := os.Stat("/proc/self/fd"); err != nil {
 		t.Skip("needs /proc to see the process wait for the lock")
 	}
-	home := testgit.Isolate(t)
-	dir := filepath.Join(t.TempDir(), "app")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	testgit.Run(t, dir, "init", "-q")
-	testgit.Run(t, dir, "commit", "-q", "--allow-empty", "-m", "init")
-	for _, args := range [][]string{{"init", "--project", "demo"}, {"create", "auth", "--here"}, {"log", "add", "first"}} {
-		var stderr bytes.Buffer
-		if code := Run(context.Background(), append([]string{"-C", dir}, args...), strings.NewReader(""), io.Discard, &stderr); code != 0 {
-			t.Fatalf("planq %v: exit %d\n%s", args, code, stderr.String())
-		}
-	}
+	home, dir := projectRunning(t, []string{"log", "add", "first"})
 	locks, _ := filepath.Glob(filepath.Join(home, ".planq", "state-repos", "demo.git", "planq", "locks", "*.lock"))
 	if len(locks) == 0 {
 		t.Fatal("log add took no lock")
