@@ -4,7 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,13 +47,8 @@ func ParseUses(data []byte) map[string]Use {
 // FormatUses writes uses as ParseUses reads them, sorted by ID so that the
 // file changes only where uses changed.
 func FormatUses(uses map[string]Use) []byte {
-	ids := make([]string, 0, len(uses))
-	for id := range uses {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	var b bytes.Buffer
-	for _, id := range ids {
+	for _, id := range slices.Sorted(maps.Keys(uses)) {
 		fmt.Fprintf(&b, "%s\t%d\t%s\n", id, uses[id].Count, uses[id].Last.UTC().Format(time.RFC3339))
 	}
 	return b.Bytes()

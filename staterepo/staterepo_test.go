@@ -3,10 +3,11 @@ package staterepo
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -96,13 +97,8 @@ func conflicts(files, edits map[string]plumbing.Hash, p string) bool {
 func gitTree(t *testing.T, r *Repo, files map[string]plumbing.Hash) string {
 	t.Helper()
 	index := filepath.Join(t.TempDir(), "index")
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
 	var input strings.Builder
-	for _, p := range paths {
+	for _, p := range slices.Sorted(maps.Keys(files)) {
 		fmt.Fprintf(&input, "100644 %s\t%s\n", files[p], p)
 	}
 	cmd := "git update-index --index-info && git write-tree"

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -177,11 +178,7 @@ func saveListing(file string, l *listing) error {
 	b = binary.AppendVarint(b, l.time.UnixNano())
 	_, offset := l.time.Zone()
 	b = binary.AppendVarint(b, int64(offset))
-	dirs := make([]string, 0, len(l.dirs))
-	for d := range l.dirs {
-		dirs = append(dirs, d)
-	}
-	slices.Sort(dirs)
+	dirs := slices.Sorted(maps.Keys(l.dirs))
 	b = binary.AppendUvarint(b, uint64(len(dirs)))
 	for _, d := range dirs {
 		b = appendString(b, d)
