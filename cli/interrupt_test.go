@@ -101,6 +101,12 @@ func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	// The waiting process holds the lock file open only while it tries the
+	// lock (flock's TryLock closes it between tries, 10 ms apart), so it is
+	// looked for without pause; and a process that ended instead of waiting
+	// says why at once.
 	waiting := func() bool {
 		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid))
 		for _, fd := range fds {
@@ -110,8 +116,13 @@ func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
 		}
 		return false
 	}
-	for deadline := time.Now().Add(20 * time.Second); !waiting(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
+	for deadline := time.Now().Add(25 * time.Second); !waiting(); time.Sleep(100 * time.Microsecond) {
+		select {
+		case err := <-exited:
+			t.Fatalf("planq ended (%v) instead of waiting for the lock:\n%s", err, stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) { // the process gives up the lock after staterepo.LockTimeout (30 s)
 			_ = cmd.Process.Kill()
 			t.Fatalf("planq never waited for the lock:\n%s", stderr.String())
 		}
@@ -119,7 +130,7 @@ func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
-	err := cmd.Wait()
+	err := <-exited
 	if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
 		t.Errorf("planq after Ctrl-C: exit %d (%v), want %d\n%s", code, err, ExitInterrupted, stderr.String())
 	}
