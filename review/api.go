@@ -203,7 +203,7 @@ type Promotion struct {
 func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
 	p := Promotion{Disputed: []*changelog.Record{}}
 	var err error
-	if p.Agents, err = team.AwaitingPromotion(r.Context(), s.store); err != nil {
+	if p.Agents, err = team.AwaitingPromotion(r.Context(), s.read); err != nil {
 		return p, err
 	}
 	set, err := s.read.Records.All(changelog.KindLearning, changelog.KindDecision)

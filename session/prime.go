@@ -8,10 +8,8 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -40,28 +38,25 @@ type PrimeOptions struct {
 // budget. It returns the rendered text and the document, each item marked
 // included or dropped.
 func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
-	store, err := agent.OpenStore(ctx, p)
+	h, err := readmodel.OpenHandle(ctx, p)
 	if err != nil {
 		return "", nil, err
 	}
-	defer func() { _ = store.Close() }() // the cache is only a shortcut
+	defer func() { _ = h.Close() }() // the cache is only a shortcut
 	if opts.AsOf != "" {
-		if _, err := store.Records.PinAsOf(ctx, opts.AsOf); err != nil {
+		if _, err := h.Records.PinAsOf(ctx, opts.AsOf); err != nil {
 			return "", nil, err
 		}
 		opts.Preview = true
 	}
-	a, err := store.Handle.Resolve(opts.Agent)
+	// Where no agent is mounted (a lead's main checkout, say), the session
+	// still gets the team's memory, read only.
+	a, err := h.Reader(opts.Agent)
 	if err != nil {
-		// Where no agent is mounted (a lead's main checkout, say), the
-		// session still gets the team's memory, read only.
-		if opts.Agent != "" || !planqerr.Is(err, planqerr.NotFound) {
-			return "", nil, err
-		}
-		a = store.Global()
+		return "", nil, err
 	}
 	popts := prime.Options{Role: opts.Role, Source: opts.Source, Format: opts.Format, Budget: opts.Budget}
-	in, err := gatherPrime(ctx, store, a, popts)
+	in, err := gatherPrime(ctx, h, a, popts)
 	if err != nil {
 		return "", nil, err
 	}
@@ -69,8 +64,8 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 		return "", nil, err
 	}
 	doc, err := prime.Build(in, popts)
-	if err == nil && !opts.Preview && a.Branch != project.GlobalBranch {
-		_ = store.NoteUses(a, doc.Shown()) // uses only keep records fresh: never fail a session start for one
+	if err == nil && !opts.Preview && !a.Global() {
+		_ = h.NoteUses(a, doc.Shown()) // uses only keep records fresh: never fail a session start for one
 	}
 	return doc.Text, doc, err
 }
@@ -78,8 +73,8 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 // gatherPrime reads everything the prime document of a (an agent, or
 // global) shows, and only that: what other agents did is not read for a
 // resuming session, what a lead is shown only for a lead.
-func gatherPrime(ctx context.Context, store *agent.Store, a readmodel.Ref, opts prime.Options) (*prime.Input, error) {
-	s, err := summary(store.Handle, a, readmodel.MaxTeamLearnings)
+func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, opts prime.Options) (*prime.Input, error) {
+	s, err := summary(store, a, readmodel.MaxTeamLearnings)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +130,7 @@ func gatherPrime(ctx context.Context, store *agent.Store, a readmodel.Ref, opts 
 	if in.Domains, _, err = store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), ""); err != nil {
 		return nil, err
 	}
-	proposals, err := curation.List(ctx, store.Handle, codeDir)
+	proposals, err := curation.List(ctx, store, codeDir)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,9 @@ type Candidate struct {
 	// Existing is the global record a duplicate or dispute is about.
 	Existing string `json:"existing,omitempty"`
 
-	record *changelog.Record
+	// record is what lands on global; original is the agent's record it
+	// came from (the same one when it lands as it is).
+	record, original *changelog.Record
 }
 
 // PromoteOptions select what to promote.
@@ -94,7 +96,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 		if err != nil {
 			return res, err
 		}
-		plan, err := planPromote(ctx, store, a, globalTip, agentTip, opts.IDs)
+		plan, err := planPromote(ctx, store, a.Ref, globalTip, agentTip, opts.IDs)
 		if err != nil {
 			return res, err
 		}
@@ -154,8 +156,33 @@ type promotePlan struct {
 	usesPath string
 }
 
-func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
-	repo := store.Repo
+// planPromote finds what promote brings (findCandidates) and checks, as
+// CommitGlobal would, the versions it makes of a candidate (a duplicate's
+// merged record, a disputed copy): a dry run refuses what the promote would.
+func planPromote(ctx context.Context, store *agent.Store, a readmodel.Ref, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
+	p, err := findCandidates(ctx, store.Handle, a, globalTip, agentTip, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range p.candidates {
+		if c.Action == ActionBranch || c.record == c.original {
+			continue
+		}
+		data, err := store.CheckForGlobal(c.record)
+		if err != nil {
+			return nil, err
+		}
+		p.files[c.Path] = data
+	}
+	return p, nil
+}
+
+// findCandidates is the read-only part of a promote: what agent a has that
+// global, at globalTip, has not, and what each candidate becomes there. It
+// reads through h and writes nothing, so what awaits promotion is known
+// without a writer.
+func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
+	repo := h.Repo
 	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name)}
 	var err error
 	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
@@ -174,11 +201,11 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 	// What global holds, by ID and by subject (for duplicates and
 	// disputes), answered from rows; only what the agent has that global
 	// does not is decoded.
-	global, err := store.Records.Holdings(globalTip)
+	global, err := h.Records.Holdings(globalTip)
 	if err != nil {
 		return nil, err
 	}
-	mineSet, err := store.Records.Unheld(agentTip, global)
+	mineSet, err := h.Records.Unheld(agentTip, global)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +229,7 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 			continue
 		}
 		delete(wanted, r.ID)
-		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r}
+		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r, original: r}
 		// Only what has a subject (learnings, decisions) is matched against
 		// global's by it: a note is added as it is.
 		if r.Supersedes == "" && !r.Tombstone && r.Kind.Spec().HasField(changelog.FieldSubject) {
@@ -220,13 +247,6 @@ func planPromote(ctx context.Context, store *agent.Store, a *agent.Agent, global
 					c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
 				}
 			}
-		}
-		if c.Action != ActionAdd || c.record != r {
-			data, err := store.CheckForGlobal(c.record)
-			if err != nil {
-				return nil, err
-			}
-			p.files[c.Path] = data
 		}
 		if c.Action == ActionDuplicate {
 			bySubject[changelog.SubjectKey(c.record)] = c.record
