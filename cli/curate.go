@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 type curateOptions struct {
@@ -39,8 +39,8 @@ to an agent, which answers with a proposal a person reviews.
 }
 
 func runCurate(ctx context.Context, env *Env, opts curateOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		p, err := curation.BuildPacket(store.Handle, store.Project.Workspace)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		p, err := curation.BuildPacket(h, h.Project.Workspace)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -35,11 +34,11 @@ record counts.
 }
 
 func runList(ctx context.Context, env *Env, opts listOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error { return listAgents(env, store, opts) })
+	return withHandle(ctx, env, func(h *readmodel.Handle) error { return listAgents(env, h, opts) })
 }
 
-func listAgents(env *Env, store *agent.Store, opts listOptions) error {
-	agents, problems, err := store.Records.Agents()
+func listAgents(env *Env, h *readmodel.Handle, opts listOptions) error {
+	agents, problems, err := h.Records.Agents()
 	if err != nil {
 		return err
 	}

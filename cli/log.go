@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
@@ -62,16 +61,16 @@ func runLog(ctx context.Context, env *Env, opts logOptions) error {
 		return planqerr.New(planqerr.Invalid, "--limit", "must be 0 (all) or more, not %d", opts.limit).
 			WithHint("'planq log -n 20' shows the newest 20")
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
 		name := opts.agent
 		if !opts.all {
-			a, err := store.Resolve(opts.agent)
+			a, err := h.Resolve(opts.agent)
 			if err != nil {
 				return err
 			}
 			name = a.Name
 		}
-		view, err := store.Records.Log(readmodel.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
+		view, err := h.Records.Log(readmodel.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
 		if err != nil {
 			return err
 		}

@@ -119,8 +119,8 @@ func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 	if err := checkNotesFlags(opts); err != nil {
 		return err
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		list, err := curation.Notes(store.Handle, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		list, err := curation.Notes(h, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
 			Workspaces: splitList(opts.spaces)})
 		if err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 func newProposalsCmd(env *Env) *cobra.Command {
@@ -95,8 +96,8 @@ the lines added and removed.`,
 }
 
 func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		views, err := curation.List(ctx, store.Handle, store.Project.Workspace)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		views, err := curation.List(ctx, h, h.Project.Workspace)
 		if err != nil {
 			return err
 		}
@@ -118,8 +119,8 @@ func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 }
 
 func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, id)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		v, err := curation.Show(ctx, h, h.Project.Workspace, id)
 		if err != nil {
 			return err
 		}

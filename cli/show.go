@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
@@ -55,11 +54,11 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 		return planqerr.New(planqerr.Invalid, strconv.Quote(opts.id), "is not a record id").
 			WithHint("an id reads pq- and hex digits, as search and log show it; 'planq search WORDS' finds one")
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		if err := opts.asOf.pin(ctx, env, store.Handle); err != nil {
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		if err := opts.asOf.pin(ctx, env, h); err != nil {
 			return err
 		}
-		versions, err := store.Records.History(opts.id, opts.history)
+		versions, err := h.Records.History(opts.id, opts.history)
 		if err != nil {
 			return err
 		}
@@ -73,7 +72,7 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 			file = env.Stdout
 		}
 		for i, v := range versions {
-			data, _, err := store.Records.ReadFile(v.Record.Path)
+			data, _, err := h.Records.ReadFile(v.Record.Path)
 			if err != nil {
 				return err
 			}

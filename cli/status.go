@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -47,8 +46,8 @@ current learnings whose anchored code files changed or went since (see learn
 }
 
 func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		domains, problems, err := store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), store.Project.Root)
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		domains, problems, err := h.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(h.Project.Config.ShelfLife), h.Project.Root)
 		if err != nil {
 			return err
 		}
