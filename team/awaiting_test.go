@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
@@ -14,7 +15,7 @@ import (
 // would bring: a new learning, and one global holds already, as a
 // duplicate of global's.
 func TestAwaitingPromotionReadsWithoutAWriter(t *testing.T) {
-	store, a := newProject(t)
+	store, a := testproject.Auth(t)
 	ctx := context.Background()
 	write(t, a, learning(t, "Tokens expire after 15 minutes"))
 	if _, err := team.Promote(ctx, store, a, team.PromoteOptions{}); err != nil {
