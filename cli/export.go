@@ -13,7 +13,6 @@ import (
 	"github.com/google/renameio/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
@@ -61,10 +60,10 @@ func runExport(ctx context.Context, env *Env, opts exportOptions) error {
 	var recs []*changelog.Record
 	var problems []string
 	var project string
-	err := withStore(ctx, env, func(store *agent.Store) error {
+	err := withHandle(ctx, env, func(h *readmodel.Handle) error {
 		var err error
-		project = store.Project.Config.Project
-		recs, _, problems, err = store.Records.Learnings(readmodel.LearningFilter{Domains: splitList(opts.domains)})
+		project = h.Project.Config.Project
+		recs, _, problems, err = h.Records.Learnings(readmodel.LearningFilter{Domains: splitList(opts.domains)})
 		return err
 	})
 	if err != nil {

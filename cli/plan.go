@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -39,8 +40,8 @@ func newPlanShowCmd(env *Env) *cobra.Command {
 }
 
 func runPlanShow(ctx context.Context, env *Env, opts planShowOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		plan, err := store.Records.Plan()
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		plan, err := h.Records.Plan()
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ func TestReadCommandsOpenNoWriter(t *testing.T) {
 		"runShow": true, "runLog": true, "runStatus": true, "runNotes": true,
 		"runProposalsList": true, "runProposalsShow": true, "runCurate": true,
 		"runList": true, "listAgents": true, "runGet": true, "runSearch": true, "runQuery": true,
+		"runPlanShow": true, "runExport": true,
 	}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
