@@ -143,7 +143,7 @@ func (rd *Reader) Validate() ([]Finding, error) {
 	for _, ring := range supersedeRings(byID) {
 		r := byID[ring[0]]
 		add(branchOf[r], Finding{Path: r.Path, Check: CheckCycle,
-			Problem: "versions supersede each other in a ring: " + strings.Join(append(ring, ring[0]), " -> ")})
+			Problem: RingProblem(ring)})
 	}
 	out := make([]Finding, 0, len(found))
 	for _, f := range found {
