@@ -15,24 +15,24 @@ import (
 type editIn struct {
 	agentArg
 	writeArg
-	ID             string   `json:"id" jsonschema:"the learning or decision to correct (its current version)"`
-	Text           *string  `json:"text,omitempty" jsonschema:"the new text (first line is the title)"`
-	Type           *string  `json:"type,omitempty" jsonschema:"a learning's new type"`
-	Domain         *string  `json:"domain,omitempty" jsonschema:"a learning's new domain"`
-	Classification *string  `json:"classification,omitempty" jsonschema:"a learning's new classification"`
-	Resolution     *string  `json:"resolution,omitempty" jsonschema:"a failure's new resolution"`
-	Subject        *string  `json:"subject,omitempty" jsonschema:"the new subject key"`
-	Tags           []string `json:"tags,omitempty" jsonschema:"the new tags, replacing the old"`
-	Decision       *string  `json:"decision,omitempty" jsonschema:"a decision's new choice"`
-	Because        *string  `json:"because,omitempty" jsonschema:"a decision's new rationale"`
-	Over           []string `json:"over,omitempty" jsonschema:"a decision's new alternatives, replacing the old"`
+	ID             string   `json:"id" jsonschema:"its current version's ID"`
+	Text           *string  `json:"text,omitempty" jsonschema:"new text; first line is the title"`
+	Type           *string  `json:"type,omitempty"`
+	Domain         *string  `json:"domain,omitempty"`
+	Classification *string  `json:"classification,omitempty"`
+	Resolution     *string  `json:"resolution,omitempty"`
+	Subject        *string  `json:"subject,omitempty" jsonschema:"short key of what it is about"`
+	Tags           []string `json:"tags,omitempty"`
+	Decision       *string  `json:"decision,omitempty" jsonschema:"the choice made"`
+	Because        *string  `json:"because,omitempty" jsonschema:"the rationale"`
+	Over           []string `json:"over,omitempty" jsonschema:"alternatives rejected"`
 }
 
 // registerEdit adds planq_edit: the CLI's 'planq edit' with fields, for an
 // agent that finds a learning or decision it was given partly wrong.
 func (s *Server) registerEdit(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_edit",
-		Description: "Correct a learning or decision: writes a new version that supersedes it, changing only the fields you pass.",
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_edit", Annotations: annotate("Correct a learning or decision", addsOnce),
+		Description: "Correct a learning or decision: a new version supersedes it, with the fields you pass (a list replaces the old).",
 		InputSchema: schemaFor[editIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in editIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {

@@ -13,15 +13,15 @@ import (
 type noteIn struct {
 	agentArg
 	writeArg
-	Text string `json:"text" jsonschema:"what you noticed, one observation"`
-	Type string `json:"type,omitempty" jsonschema:"operational (how the work is done) or codebase (about the code); default operational"`
+	Text string `json:"text" jsonschema:"one observation"`
+	Type string `json:"type,omitempty" jsonschema:"operational (how work is done, the default) or codebase (about the code)"`
 }
 
 // registerNote adds planq_note: a raw note in one step, stamped with the
 // client the agent connected as.
 func (s *Server) registerNote(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_note",
-		Description: "Note something worth putting in the project's instruction files (a command that works, a trap), in one step, without reading anything first. Curation turns raw notes into proposals a person reviews.",
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_note", Annotations: annotate("Note for the instruction files", adds),
+		Description: "Note what belongs in the project's instruction files (a command that works, a trap) in one step, reading nothing first. Curation makes notes into proposals a person reviews.",
 		InputSchema: schemaFor[noteIn](enums{"type": values(changelog.KindNote.Spec().Types)})},
 		func(ctx context.Context, req *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {

@@ -21,7 +21,7 @@ type proposeIn struct {
 // registerPropose adds planq_propose: the curating agent's answer to
 // planq_curate, checked and kept on global as 'planq propose' does.
 func (s *Server) registerPropose(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_propose",
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_propose", Annotations: annotate("Propose instruction file additions", addsOnce),
 		Description: "Answer planq_curate with one proposal: the instruction files as they should read (only additions), a summary, the notes used and the notes discarded with why. A person reviews it."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.

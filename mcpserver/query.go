@@ -15,17 +15,17 @@ import (
 
 type queryIn struct {
 	agentArg
-	Domains         []string `json:"domains,omitempty" jsonschema:"the domains whose learnings you want"`
-	All             bool     `json:"all,omitempty" jsonschema:"every domain's learnings"`
-	Types           []string `json:"types,omitempty" jsonschema:"only learnings of these types"`
-	Classifications []string `json:"classifications,omitempty" jsonschema:"only learnings of these classifications"`
-	Since           string   `json:"since,omitempty" jsonschema:"only learnings since a date (2026-01-31) or an age (12h, 7d, 4w)"`
-	AllVersions     bool     `json:"all_versions,omitempty" jsonschema:"also versions a later one superseded"`
+	Domains         []string `json:"domains,omitempty"`
+	All             bool     `json:"all,omitempty" jsonschema:"every domain"`
+	Types           []string `json:"types,omitempty"`
+	Classifications []string `json:"classifications,omitempty"`
+	Since           string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
+	AllVersions     bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 }
 
-func (s *Server) registerQuery(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_query", Annotations: readOnly,
-		Description: "The team's learnings of one or more domains (or all), ranked as the session context ranks them: read a domain's expertise before you work in it.",
+func (s *Server) registerQuery(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_query", Annotations: annotate("Learnings by domain", reads),
+		Description: "The team's learnings of some domains (or all), ranked: read a domain's before you work in it.",
 		InputSchema: schemaFor[queryIn](enums{"types": values(changelog.KindLearning.Spec().Types), "classifications": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) { return s.query(ctx, in) })

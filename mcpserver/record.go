@@ -34,7 +34,7 @@ func (s *Server) registerRecord(srv *mcp.Server) {
 		return
 	}
 	schema, about := recordSchema(specs)
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_record",
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_record", Annotations: annotate("Record another kind", adds),
 		Description: "Record a record of a kind described by its row alone: " + about + ".",
 		InputSchema: schema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in recordIn) (*mcp.CallToolResult, any, error) {

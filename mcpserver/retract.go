@@ -11,15 +11,15 @@ import (
 type retractIn struct {
 	agentArg
 	writeArg
-	ID     string `json:"id" jsonschema:"the record to retract (pq- and hex digits)"`
+	ID     string `json:"id" jsonschema:"the record's ID"`
 	Reason string `json:"reason,omitempty" jsonschema:"why it is wrong or no longer true"`
 }
 
 // registerRetract adds planq_retract: an agent that finds a learning or
 // decision wrong takes it back, as 'planq retract' does.
 func (s *Server) registerRetract(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_retract",
-		Description: "Retract a record that is wrong: a tombstone that supersedes it, so no session is shown it again. To correct it instead, record the new version with supersedes."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_retract", Annotations: annotate("Retract a record", addsOnce),
+		Description: "Retract a wrong record: a tombstone supersedes it, so no session is shown it again. To correct it instead: planq_edit."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in retractIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				return written(a.Retract(ctx, in.ID, in.Reason, in.options()))

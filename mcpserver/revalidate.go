@@ -12,15 +12,15 @@ import (
 type revalidateIn struct {
 	agentArg
 	writeArg
-	ID string `json:"id" jsonschema:"the learning you checked against the code and found still true"`
+	ID string `json:"id" jsonschema:"the learning's ID"`
 }
 
 // registerRevalidate adds planq_revalidate: an agent shown a learning
 // marked "may be stale" checks it against the code and, if it holds,
 // re-anchors it, as 'planq revalidate' does.
 func (s *Server) registerRevalidate(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_revalidate",
-		Description: "A learning marked \"may be stale\" that you checked against the code and found still true: re-anchor it to the code as it is now. If it is wrong, use planq_edit or planq_retract."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_revalidate", Annotations: annotate("Revalidate a stale learning", addsOnce),
+		Description: "A learning marked \"may be stale\" that you checked and found still true: re-anchor it to the code as it is. If wrong: planq_edit or planq_retract."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in revalidateIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				return written(lifecycle.Revalidate(ctx, a, in.ID, in.options()))

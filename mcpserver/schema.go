@@ -27,6 +27,15 @@ func schemaFor[T any](allowed enums) *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: input schema of %T: %v", *new(T), err)) // a programming error, caught by every test run
 	}
+	for _, p := range s.Properties {
+		// jsonschema-go lets every slice and pointer be null. Here null
+		// would only mean "left out", which leaving it out says: one type
+		// is shorter, and clients whose schema dialect has no type lists
+		// read it.
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+	}
 	for prop, vals := range allowed {
 		p, ok := s.Properties[prop]
 		if !ok {

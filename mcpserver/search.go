@@ -17,33 +17,33 @@ import (
 type searchIn struct {
 	agentArg
 	Query       string   `json:"query,omitempty" jsonschema:"the question, as you would ask a teammate"`
-	Queries     []string `json:"queries,omitempty" jsonschema:"more phrasings of the same question, ranked each and fused: pass two or three, including identifiers you expect the record to hold (a command, a file, an error message)"`
-	Kinds       []string `json:"kinds,omitempty" jsonschema:"only records of these kinds"`
-	Domains     []string `json:"domains,omitempty" jsonschema:"only learnings of these domains"`
-	Types       []string `json:"types,omitempty" jsonschema:"only records of these types"`
-	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"only records these agents wrote"`
-	Since       string   `json:"since,omitempty" jsonschema:"only records since a date (2026-01-31) or an age (12h, 7d, 4w)"`
-	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your own branch), global (the team's), or all (default)"`
-	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also find versions a later one superseded"`
-	Limit       int      `json:"limit,omitempty" jsonschema:"at most this many results (default 8, at most 50)"`
+	Queries     []string `json:"queries,omitempty" jsonschema:"other phrasings, each ranked, results fused; include identifiers the record may hold (a command, file, error)"`
+	Kinds       []string `json:"kinds,omitempty"`
+	Domains     []string `json:"domains,omitempty" jsonschema:"learnings of these domains"`
+	Types       []string `json:"types,omitempty"`
+	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"agent names"`
+	Since       string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your branch), global (the team's) or all (default)"`
+	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
+	Limit       int      `json:"limit,omitempty" jsonschema:"default 8, at most 50"`
 }
 
 type getIn struct {
 	agentArg
-	Path string `json:"path" jsonschema:"a record's path as planq_search or planq_log gave it, like learnings/auth/pq-3f9a1c2e4b.md"`
-	From int    `json:"from,omitempty" jsonschema:"first line (default 1)"`
-	To   int    `json:"to,omitempty" jsonschema:"last line (default: 200 lines on)"`
+	Path string `json:"path" jsonschema:"as a result gave it, like learnings/auth/pq-3f9a1c2e4b.md"`
+	From int    `json:"from,omitempty" jsonschema:"first line; default 1"`
+	To   int    `json:"to,omitempty" jsonschema:"last line; default: 200 lines on"`
 }
 
-func (s *Server) registerSearch(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: readOnly,
-		Description: "Search every agent's and the team's records (learnings, decisions, log, handoffs). Before answering about prior work, decisions or conventions, and before you start a task, search. Pass the question as query and two or three other phrasings as queries, including identifiers you expect the record to hold. Results: path:lines, kind, writer, date, and the lines that matched.",
+func (s *Server) registerSearch(srv *mcp.Server) {
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: annotate("Search the memory", reads),
+		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before you start a task, search: the question as query, two or three other phrasings as queries.",
 		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": values(readmodel.Scopes)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.search(ctx, a, in) })
 		})
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: readOnly,
-		Description: "Read lines of one record file from the state repository."},
+	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: annotate("Read a record", reads),
+		Description: "Read lines of one record file."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.get(ctx, a, in) })
 		})

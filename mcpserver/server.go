@@ -60,7 +60,7 @@ func (s *Server) Close() error {
 // MCP builds the SDK server with every tool registered.
 func (s *Server) MCP() *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "planq", Version: s.version}, &mcp.ServerOptions{
-		Instructions: "planq is this project's memory in git. Before answering about prior work, decisions or conventions, call planq_search. Record what you learn with planq_learn and what you do with planq_log.",
+		Instructions: instructions,
 	})
 	s.register(srv)
 	return srv
@@ -173,15 +173,25 @@ func call(tool string, args ...any) string {
 
 // ToolInfo describes one tool as an agent sees it.
 type ToolInfo struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	ReadOnly    bool   `json:"read_only"`
-	InputSchema any    `json:"input_schema"`
+	Name        string               `json:"name"`
+	Description string               `json:"description"`
+	ReadOnly    bool                 `json:"read_only"`
+	Annotations *mcp.ToolAnnotations `json:"annotations"`
+	InputSchema any                  `json:"input_schema"`
+}
+
+// Title is the tool's title, else its name.
+func (t ToolInfo) Title() string {
+	if t.Annotations != nil && t.Annotations.Title != "" {
+		return t.Annotations.Title
+	}
+	return t.Name
 }
 
 // Tools lists the tools the server offers, with the input schemas an agent
-// is given, as a client connected to it would list them. It needs no
-// project: no tool runs.
+// is given, as a client connected to it would list them: the one list of
+// them, which 'planq mcp serve --help' prints too. It needs no project: no
+// tool runs.
 func Tools(ctx context.Context, version string) ([]ToolInfo, error) {
 	srv := (&Server{version: version}).MCP()
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
@@ -203,7 +213,7 @@ func Tools(ctx context.Context, version string) ([]ToolInfo, error) {
 	out := make([]ToolInfo, 0, len(list.Tools))
 	for _, t := range list.Tools {
 		out = append(out, ToolInfo{Name: t.Name, Description: t.Description,
-			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, InputSchema: t.InputSchema})
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint, Annotations: t.Annotations, InputSchema: t.InputSchema})
 	}
 	return out, nil
 }
