@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,23 +23,50 @@ func newMCPCmd(env *Env) *cobra.Command {
 	serve := &cobra.Command{
 		Use:   "serve [--project DIR]",
 		Short: "Run the MCP server on stdin and stdout",
-		Long: `Run planq's MCP server over stdio. Tools: planq_context, planq_scratch,
-planq_log, planq_learn, planq_decide, planq_checkpoint, planq_handoff,
-planq_search and planq_get.
+		Long:  mcpServeLong,
+		Args:  exactArgs(0, "no arguments"),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
+	}
+	// The tools are listed as the server lists them, when help is asked
+	// for: no second list to fall behind it.
+	serve.SetHelpFunc(func(cmd *cobra.Command, args []string) {
+		cmd.Long = mcpServeLong + "\n\n" + mcpToolsHelp(cmd.Context())
+		cmd.Parent().HelpFunc()(cmd, args)
+	})
+	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
+	cmd.AddCommand(serve, newMCPToolsCmd(env), newMCPInstallCmd(env))
+	return cmd
+}
+
+const mcpServeLong = `Run planq's MCP server over stdio.
 
 The project is --project, else the agent's project-directory variable
 (PLANQ_PROJECT_DIR, CLAUDE_PROJECT_DIR, GEMINI_PROJECT_DIR, CURSOR_PROJECT_DIR),
 else the working directory, only if that is a planq project. Outside a planq
 project the server starts all the same and every tool answers why and what to
-do. Where no agent is mounted, planq_context, planq_search and planq_get read
-the team's memory (global). A line on stdin that is not a JSON-RPC message gets
-the protocol's error response, and serving goes on. Logs go to stderr.`,
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
+do. Where no agent is mounted, the read-only tools read the team's memory
+(global). A line on stdin that is not a JSON-RPC message gets the protocol's
+error response, and serving goes on. Logs go to stderr.`
+
+// mcpToolsHelp lists the server's tools with their titles.
+func mcpToolsHelp(ctx context.Context) string {
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
-	cmd.AddCommand(serve, newMCPToolsCmd(env), newMCPInstallCmd(env))
-	return cmd
+	tools, err := mcpserver.Tools(ctx, Version)
+	if err != nil {
+		return "Tools: cannot be listed (" + err.Error() + ")."
+	}
+	var b strings.Builder
+	b.WriteString("Tools ('planq mcp tools' describes them, with their input schemas):\n")
+	tw := newTable(&b)
+	for _, t := range tools {
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Title())
+	}
+	if err := tw.Flush(); err != nil {
+		return "Tools: cannot be listed (" + err.Error() + ")."
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 type mcpToolsOptions struct {
@@ -51,8 +79,10 @@ func newMCPToolsCmd(env *Env) *cobra.Command {
 		Use:   "tools",
 		Short: "List the MCP server's tools and their input schemas",
 		Long: `List the tools 'planq mcp serve' offers, as an agent connected to it sees them.
---json prints [{"name","description","read_only","input_schema"}], the schemas
-with the values each enumerated argument accepts.`,
+--json prints [{"name","description","read_only","annotations","input_schema"}]:
+the annotations as MCP defines them (title, readOnlyHint, destructiveHint,
+idempotentHint, openWorldHint), the schemas with the values each enumerated
+argument accepts.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPTools(cmd.Context(), env, opts) },
 	}
