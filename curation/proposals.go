@@ -30,6 +30,7 @@ const (
 	StateStale     = "stale"
 	StateApplied   = "applied"
 	StateDismissed = "dismissed"
+	StateBroken    = "broken"
 )
 
 // States lists a proposal's states, in the order a review takes them.
@@ -51,6 +52,7 @@ type View struct {
 	Used      []string          `json:"entries_used"`
 	Discarded map[string]string `json:"entries_discarded,omitempty"`
 	Additions int               `json:"additions"`
+	Problem   string            `json:"problem,omitempty"`
 }
 
 // Paths are the proposal's files, in order.

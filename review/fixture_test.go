@@ -18,6 +18,7 @@ const claudeMD = "# Project\n\n## Build\n\nRun `make`.\n"
 // CLAUDE.md, one for AGENTS.md), and its review page serving.
 type fixture struct {
 	store      *agent.Store
+	agent      *agent.Agent
 	code       string
 	url        string // with the token
 	base       string // http://127.0.0.1:<port>
@@ -32,27 +33,14 @@ func newFixture(t *testing.T) *fixture {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := testproject.New(t, map[string]string{"CLAUDE.md": claudeMD})
 	store, code, a := p.Store, p.Code, p.Agent
-	f := &fixture{store: store, code: code}
+	f := &fixture{store: store, agent: a, code: code}
 	var ids []string
 	for _, text := range []string{"build the dashboard with go run ./cmd/build-dashboard", "run make lint before pushing", "the linter wants gofumpt"} {
-		w, err := a.Note(ctx, text, "", "claude", agent.WriteOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, w.Written[len(w.Written)-1].ID)
+		ids = append(ids, f.note(t, text))
 	}
 	f.rawNoteIDs = ids[2:]
-	propose := func(path, content, note string) string {
-		t.Helper()
-		rec, err := curation.Propose(ctx, store, code, "auth", curation.Proposal{ProposedFiles: map[string]string{path: content},
-			DiffSummary: path + ": " + note, EntriesUsed: []string{note}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec.ID
-	}
-	f.claude = propose("CLAUDE.md", claudeMD+"Build the dashboard with `go run ./cmd/build-dashboard`.\n", ids[0])
-	f.agents = propose("AGENTS.md", "# Agents\n\nRun `make lint` before pushing.\n", ids[1])
+	f.claude = f.propose(t, "auth", "CLAUDE.md", claudeMD+"Build the dashboard with `go run ./cmd/build-dashboard`.\n", ids[0])
+	f.agents = f.propose(t, "auth", "AGENTS.md", "# Agents\n\nRun `make lint` before pushing.\n", ids[1])
 
 	srv, err := New(store, code, "lead")
 	if err != nil {
@@ -74,7 +62,28 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-// get does a GET with the token's cookie.
+// note writes a raw note as agent auth and returns its ID.
+func (f *fixture) note(t *testing.T, text string) string {
+	t.Helper()
+	w, err := f.agent.Note(context.Background(), text, "", "claude", agent.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.Written[len(w.Written)-1].ID
+}
+
+// propose keeps a proposal of content for path, made by who from note.
+func (f *fixture) propose(t *testing.T, who, path, content, note string) string {
+	t.Helper()
+	rec, err := curation.Propose(context.Background(), f.store, f.code, who, curation.Proposal{ProposedFiles: map[string]string{path: content},
+		DiffSummary: path + ": " + note, EntriesUsed: []string{note}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec.ID
+}
+
+// request does a request with the token's cookie.
 func (f *fixture) request(t *testing.T, method, path string, body string, header map[string]string) *http.Response {
 	t.Helper()
 	req, err := http.NewRequest(method, f.base+path, strings.NewReader(body))
