@@ -19,22 +19,38 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// A proposal's states. Stale is no stored state: a pending proposal whose
-// files changed since it was made.
+// A proposal's states. Stale and broken are no stored state: a pending
+// proposal whose files changed since it was made is stale; one whose files
+// cannot be read as planq reads them (a file that became a symbolic link
+// or a directory, say) is broken, and its Problem says why.
 const (
 	StatePending   = "pending"
 	StateStale     = "stale"
+	StateBroken    = "broken"
 	StateApplied   = "applied"
 	StateDismissed = "dismissed"
-	StateBroken    = "broken"
 )
 
 // States lists a proposal's states, in the order a review takes them.
-var States = []string{StatePending, StateStale, StateApplied, StateDismissed}
+var States = []string{StatePending, StateStale, StateBroken, StateApplied, StateDismissed}
+
+// ErrStale is in the error of an apply refused because a file changed
+// since the proposal was made: each front end says how to dismiss it.
+var ErrStale = errors.New("the proposal is stale")
+
+// Who is how a proposal's writer is shown: the lead writes on global, and
+// is shown as the lead, not as the branch.
+func Who(writer string) string {
+	if writer == project.GlobalBranch {
+		return "lead"
+	}
+	return writer
+}
 
 // View is a proposal as a reviewer sees it.
 type View struct {
@@ -52,7 +68,9 @@ type View struct {
 	Used      []string          `json:"entries_used"`
 	Discarded map[string]string `json:"entries_discarded,omitempty"`
 	Additions int               `json:"additions"`
-	Problem   string            `json:"problem,omitempty"`
+	// Problem says why a broken proposal cannot be shown or applied (or,
+	// for a decided one shown, why its diff is missing).
+	Problem string `json:"problem,omitempty"`
 }
 
 // Paths are the proposal's files, in order.
@@ -136,25 +154,56 @@ func list(_ context.Context, store *readmodel.Handle, codeRoot string, diffs boo
 	out := make([]View, 0, len(c.firsts))
 	for _, f := range c.firsts {
 		newest := c.newest(f)
-		v, err := view(store, codeRoot, f, newest, diffs && newest.Status == changelog.StatusPending)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+		out = append(out, view(store, codeRoot, f, newest, diffs && newest.Status == changelog.StatusPending))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.After(out[j].Time) })
 	return out, nil
 }
 
-// Pending counts the proposals that wait for a person: pending or stale.
+// Pending counts the proposals that wait for a person: pending, stale or
+// broken.
 func Pending(views []View) int {
 	n := 0
 	for _, v := range views {
-		if v.State == StatePending || v.State == StateStale {
+		if v.Undecided() {
 			n++
 		}
 	}
 	return n
+}
+
+// Undecided reports whether the proposal waits for a person: pending,
+// stale or broken.
+func (v View) Undecided() bool {
+	return v.State == StatePending || v.State == StateStale || v.State == StateBroken
+}
+
+// Touched are the proposals an apply or dismiss of proposal id (any of its
+// versions' IDs) changes, in their state now, newest first: itself, and
+// every undecided proposal that shares a file with it (a sibling an apply
+// made stale); and how many proposals wait for a person.
+func Touched(ctx context.Context, store *readmodel.Handle, codeRoot, id string) ([]View, int, error) {
+	_, first, _, err := find(store, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	views, err := List(ctx, store, codeRoot)
+	if err != nil {
+		return nil, 0, err
+	}
+	var paths []string
+	for _, v := range views {
+		if v.ID == first.ID {
+			paths = v.Paths()
+		}
+	}
+	out := []View{}
+	for _, v := range views {
+		if v.ID == first.ID || v.Undecided() && slices.ContainsFunc(v.Paths(), func(p string) bool { return slices.Contains(paths, p) }) {
+			out = append(out, v)
+		}
+	}
+	return out, Pending(views), nil
 }
 
 // Show gives one proposal, by any of its versions' IDs, with each file's
@@ -164,7 +213,7 @@ func Show(_ context.Context, store *readmodel.Handle, codeRoot, id string) (View
 	if err != nil {
 		return View{}, err
 	}
-	return view(store, codeRoot, first, newest, true)
+	return view(store, codeRoot, first, newest, true), nil
 }
 
 func find(store *readmodel.Handle, id string) (chains, *changelog.Record, *changelog.Record, error) {
@@ -180,7 +229,11 @@ func find(store *readmodel.Handle, id string) (chains, *changelog.Record, *chang
 	return c, c.first(r), c.newest(r), nil
 }
 
-func view(store *readmodel.Handle, codeRoot string, first, r *changelog.Record, full bool) (View, error) {
+// view is proposal first as its version r has it. What cannot be read of a
+// file (a file that became a symbolic link, a proposed blob missing) is the
+// view's Problem, and a pending proposal with one is broken: one proposal
+// that cannot be read never hides the others.
+func view(store *readmodel.Handle, codeRoot string, first, r *changelog.Record, full bool) View {
 	v := View{ID: first.ID, Version: r.ID, State: string(r.Status), Agent: first.Agent, Time: first.Timestamp, Summary: r.Body,
 		Used: r.EntriesUsed, Discarded: r.EntriesDiscarded, Files: []FileView{}}
 	if v.Used == nil {
@@ -190,43 +243,69 @@ func view(store *readmodel.Handle, codeRoot string, first, r *changelog.Record, 
 		at := r.Timestamp
 		v.Decided, v.DecidedBy = &at, r.Agent
 	}
+	pending := r.Status == changelog.StatusPending
+	var problems []string
 	for _, f := range r.Files {
 		fv := FileView{Path: f.Path, Additions: f.Additions}
 		v.Additions += f.Additions
-		if r.Status == changelog.StatusPending || full {
-			old, exists, err := readInside(codeRoot, f.Path)
-			if err != nil {
-				return View{}, err
+		if pending || full {
+			if err := fileNow(store, codeRoot, f, &fv, full); err != nil {
+				problems = append(problems, strings.TrimPrefix(err.Error(), "proposal: "))
 			}
-			base := ""
-			if exists {
-				base = SHA256(old)
-			}
-			fv.Changed = base != f.Base
-			if fv.Changed && r.Status == changelog.StatusPending {
+			if fv.Changed && pending {
 				v.State = StateStale
-			}
-			if full {
-				proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
-				if err != nil {
-					return View{}, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
-				}
-				fv.Proposed = string(proposed)
-				fv.Diff = udiff.Unified("a/"+f.Path, "b/"+f.Path, string(old), fv.Proposed)
 			}
 		}
 		v.Files = append(v.Files, fv)
 	}
-	return v, nil
+	if len(problems) > 0 {
+		v.Problem = strings.Join(problems, "; ")
+		if pending {
+			v.State = StateBroken
+		}
+	}
+	return v
+}
+
+// fileNow fills fv with whether f's file changed since the proposal, and,
+// when full, the proposed content and the diff from the file as it is.
+func fileNow(store *readmodel.Handle, codeRoot string, f changelog.ProposedFile, fv *FileView, full bool) error {
+	old, exists, err := readInside(codeRoot, f.Path)
+	if err != nil {
+		return err
+	}
+	base := ""
+	if exists {
+		base = SHA256(old)
+	}
+	fv.Changed = base != f.Base
+	if !full {
+		return nil
+	}
+	proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
+	if err != nil {
+		return fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
+	}
+	fv.Proposed = string(proposed)
+	fv.Diff = udiff.Unified("a/"+f.Path, "b/"+f.Path, string(old), fv.Proposed)
+	return nil
 }
 
 // Applied is what apply did.
 type Applied struct {
-	Proposal  string `json:"proposal"`
-	Commit    string `json:"commit"`
-	Files     []string
-	Additions int `json:"additions"`
-	Removals  int `json:"removals,omitempty"`
+	Proposal string `json:"proposal"`
+	Commit   string `json:"commit"`
+	// Branch is the code branch the commit is on.
+	Branch string `json:"branch"`
+	// AgentWorkspace names the agent whose workspace the checkout is, when
+	// it is one and not the main checkout: the commit is on that
+	// workspace's branch, not on MainBranch, the main checkout's, until
+	// someone merges it.
+	AgentWorkspace string   `json:"agent_workspace,omitempty"`
+	MainBranch     string   `json:"main_branch,omitempty"`
+	Files          []string `json:"files"`
+	Additions      int      `json:"additions"`
+	Removals       int      `json:"removals,omitempty"`
 	// Recorded says the files were in the code repository already, as
 	// proposed (an apply cut short after its commit): only the state was
 	// written now.
@@ -319,7 +398,8 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		existed    bool
 	}
 	var writes []write
-	done := Applied{Proposal: id, Files: paths}
+	done := Applied{Proposal: id, Files: paths, Branch: head.Branch}
+	done.AgentWorkspace, done.MainBranch = agentWorkspace(store, codeRoot)
 	inPlace := 0
 	for _, f := range r.Files {
 		old, exists, err := readInside(codeRoot, f.Path)
@@ -344,7 +424,7 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 			inPlace++ // committed by an apply cut short
 			continue
 		default:
-			return Applied{}, planqerr.New(planqerr.Refused, f.Path, "changed since proposal %s was made: the proposal is stale", r.ID).
+			return Applied{}, planqerr.New(planqerr.Refused, f.Path, "changed since proposal %s was made: %w", r.ID, ErrStale).
 				WithHint("planq proposals dismiss %s, then planq curate to propose again from the file as it is", r.ID)
 		}
 		adds, dels := counts(string(old), content)
@@ -405,6 +485,23 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 			short(done.Commit), id, id, err)
 	}
 	return done, nil
+}
+
+// agentWorkspace names the agent whose workspace the checkout at codeRoot
+// is, and the main checkout's branch, when codeRoot is not the main
+// checkout and an agent is mounted there; else "".
+func agentWorkspace(store *agent.Store, codeRoot string) (name, mainBranch string) {
+	if filepath.Clean(codeRoot) == filepath.Clean(store.Project.Root) {
+		return "", ""
+	}
+	ref, ok, err := store.AgentAt(codeRoot)
+	if err != nil || !ok {
+		return "", ""
+	}
+	if head, err := staterepo.CodeHead(store.Project.Root); err == nil {
+		mainBranch = head.Branch
+	}
+	return ref.Name, mainBranch
 }
 
 // Dismiss marks a pending proposal dismissed, and every note it cites

@@ -29,23 +29,41 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // the client went away: nothing to tell
 }
 
-// apiError is how the API reports a refusal.
+// apiError is how the API reports a refusal. A refused apply or dismiss
+// also answers the proposals it names, in their state now (one found
+// stale, say), so that the page shows what the refusal found.
 type apiError struct {
-	Error string `json:"error"`
-	Hint  string `json:"hint,omitempty"`
+	Error     string          `json:"error"`
+	Hint      string          `json:"hint,omitempty"`
+	Proposals []curation.View `json:"proposals,omitempty"`
 }
 
 func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, errorOf(err))
+}
+
+func errorOf(err error) apiError {
 	e := apiError{Error: err.Error()}
 	var pe *planqerr.Error
 	if errors.As(err, &pe) {
 		e.Hint = pe.Hint
 	}
-	writeJSON(w, status, e)
+	// The command line's hint names a command; the page has a button.
+	if errors.Is(err, curation.ErrStale) {
+		e.Hint = "use this proposal's Dismiss button, then propose again from the file as it is (planq curate)"
+	}
+	return e
 }
 
 // fail answers err with the status its kind calls for.
 func fail(w http.ResponseWriter, err error) {
+	failWith(w, err, nil)
+}
+
+// failWith is fail, answering proposals with the error.
+func failWith(w http.ResponseWriter, err error, proposals []curation.View) {
+	e := errorOf(err)
+	e.Proposals = proposals
 	status := http.StatusInternalServerError
 	switch planqerr.KindOf(err) {
 	case planqerr.Failure, planqerr.NotInitialized, planqerr.Corrupt:
@@ -58,7 +76,35 @@ func fail(w http.ResponseWriter, err error) {
 	case planqerr.Busy:
 		status = http.StatusServiceUnavailable
 	}
-	writeError(w, status, err)
+	writeJSON(w, status, e)
+}
+
+// touched are the proposals an apply or dismiss of id changed, or found
+// changed, in their state now, and how many wait for a person; none when
+// id names no proposal.
+func (s *Server) touched(r *http.Request, id string) ([]curation.View, int) {
+	views, pending, err := curation.Touched(r.Context(), s.read, s.codeRoot, id)
+	if err != nil {
+		return nil, 0
+	}
+	return views, pending
+}
+
+// applyAnswer is what an apply answers: what it did, and the proposals it
+// changed (itself, and the siblings it made stale) in their state now.
+type applyAnswer struct {
+	curation.Applied
+	Pending   int             `json:"pending"`
+	Proposals []curation.View `json:"proposals"`
+}
+
+// dismissAnswer is what a dismiss answers.
+type dismissAnswer struct {
+	Proposal  string          `json:"proposal"`
+	Version   string          `json:"version"`
+	State     string          `json:"state"`
+	Pending   int             `json:"pending"`
+	Proposals []curation.View `json:"proposals"`
 }
 
 func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) {
@@ -106,22 +152,33 @@ func (s *Server) applyProposal(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, r.PathValue("id"),
+	id := r.PathValue("id")
+	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, id,
 		curation.ApplyOptions{Edited: req.Files, AllowRemovals: req.AllowRemovals})
+	views, pending := s.touched(r, id)
 	if err != nil {
-		fail(w, err)
+		failWith(w, err, views)
 		return
 	}
-	writeJSON(w, http.StatusOK, done)
+	writeJSON(w, http.StatusOK, applyAnswer{Applied: done, Pending: pending, Proposals: orEmpty(views)})
 }
 
 func (s *Server) dismissProposal(w http.ResponseWriter, r *http.Request) {
-	version, err := curation.Dismiss(r.Context(), s.store, s.who, r.PathValue("id"))
+	id := r.PathValue("id")
+	version, err := curation.Dismiss(r.Context(), s.store, s.who, id)
+	views, pending := s.touched(r, id)
 	if err != nil {
-		fail(w, err)
+		failWith(w, err, views)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"proposal": r.PathValue("id"), "version": version, "state": curation.StateDismissed})
+	writeJSON(w, http.StatusOK, dismissAnswer{Proposal: id, Version: version, State: curation.StateDismissed, Pending: pending, Proposals: orEmpty(views)})
+}
+
+func orEmpty(views []curation.View) []curation.View {
+	if views == nil {
+		return []curation.View{}
+	}
+	return views
 }
 
 // noteFilter reads a notes filter from a query: state, agent, type and

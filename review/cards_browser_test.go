@@ -107,7 +107,7 @@ func TestBrowserCardShowsItsNotesAndTheLead(t *testing.T) {
 	note := f.note(t, "the changelog is generated, never edited")
 	lead := f.propose(t, "global", "GEMINI.md", "# Gemini\n\nNever edit the changelog by hand.\n", note)
 	p := openPage(t, f)
-	if notes := p.text(card(f.claude) + " .notes"); !strings.Contains(notes, "build the dashboard with go run ./cmd/build-dashboard") {
+	if notes := p.text(card(f.claude) + " .used"); !strings.Contains(notes, "build the dashboard with go run ./cmd/build-dashboard") {
 		t.Errorf("the card's notes: %q, want the note's text", notes)
 	}
 	meta := p.text(card(lead) + " .meta")

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,8 +31,18 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 		"title":     func(r *changelog.Record) string { return readmodel.Title(r) },
 		"chart":     convergenceChart,
 		"join":      strings.Join,
+		"who":       curation.Who,
+		"plural":    plural,
 	}).ParseFS(assetFiles, "assets/page.html"))
 })
+
+// plural is "1 note", "2 notes".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
 
 // diffLine is one line of a unified diff with the class it is drawn in.
 type diffLine struct {
@@ -59,19 +70,25 @@ func diffLines(diff string) []diffLine {
 
 // pageData is what the page shows.
 type pageData struct {
-	Project   string
-	API       string
-	Pending   []curation.View
-	Decided   []curation.View
-	Notes     curation.NoteList
-	Filter    curation.NoteFilter
-	Query     map[string]string
-	Agents    []string
-	States    []changelog.Status
-	Types     []changelog.Type
-	Promotion Promotion
-	Domains   []readmodel.DomainStatus
-	Error     string
+	Project string
+	API     string
+	Pending []curation.View
+	Decided []curation.View
+	// NoteTexts are the notes' texts by ID (every version's), for the
+	// notes a proposal cites.
+	NoteTexts map[string]string
+	// NoteFirsts map every version of a note to its first's ID, the ID
+	// proposals cite it by.
+	NoteFirsts map[string]string
+	Notes      curation.NoteList
+	Filter     curation.NoteFilter
+	Query      map[string]string
+	Agents     []string
+	States     []changelog.Status
+	Types      []changelog.Type
+	Promotion  Promotion
+	Domains    []readmodel.DomainStatus
+	Error      string
 }
 
 // page renders the whole review page at once: the proposals with their
@@ -96,11 +113,15 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, v := range views {
-		if v.State == curation.StatePending || v.State == curation.StateStale {
+		if v.Undecided() {
 			d.Pending = append(d.Pending, v)
 		} else {
 			d.Decided = append(d.Decided, v)
 		}
+	}
+	if d.NoteTexts, d.NoteFirsts, err = s.noteIndex(); err != nil {
+		fail(err)
+		return
 	}
 	filter, err := noteFilter(q, 200)
 	if err != nil {
@@ -130,4 +151,31 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		// Headers are gone: the page is cut short, and the browser shows it.
 		return
 	}
+}
+
+// noteIndex maps every version of every note to its text, and to the ID
+// the note was first written under: the ID a proposal cites, whichever
+// state the note is in now.
+func (s *Server) noteIndex() (texts, firsts map[string]string, err error) {
+	set, err := s.read.Records.All(changelog.KindNote)
+	if err != nil {
+		return nil, nil, err
+	}
+	texts, firsts = make(map[string]string, len(set.Records)), make(map[string]string, len(set.Records))
+	supersedes := make(map[string]string, len(set.Records))
+	for _, r := range set.Records {
+		texts[r.ID] = r.Body
+		supersedes[r.ID] = r.Supersedes
+	}
+	for id := range supersedes {
+		first := id
+		for seen := 0; supersedes[first] != "" && seen < len(supersedes); seen++ {
+			if _, ok := supersedes[supersedes[first]]; !ok {
+				break // an older version no branch holds
+			}
+			first = supersedes[first]
+		}
+		firsts[id] = first
+	}
+	return texts, firsts, nil
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"sync"
 	"time"
 
@@ -117,13 +118,29 @@ func (s *Server) tokenIs(t string) bool {
 
 // foreign says why a request comes from elsewhere, "" when it is the
 // page's own: a Host other than 127.0.0.1 or localhost at this port (a
-// DNS rebinding), or an Origin or fetch site other than this page's.
+// DNS rebinding), or an Origin or fetch site other than this page's; and,
+// for a request that may change something (not GET or HEAD), without an
+// Origin, a Referer of another origin.
+//
+// A POST with neither Origin nor Referer is taken: browsers send Origin
+// with every POST (a page whose referrer policy hides it sends "null",
+// which is refused), so such a request comes from a program that was
+// given the token, not from a page; and the cookie is SameSite=Strict, so
+// no other site's page sends it. A GET is not held to its Referer: a link
+// followed to the page carries the linking page's, and a GET changes
+// nothing and its answer is not readable by another origin.
 func (s *Server) foreign(r *http.Request) string {
 	if s.host != "" && r.Host != s.host && r.Host != "localhost:"+s.port {
 		return fmt.Sprintf("host %q is not this page's", r.Host)
 	}
-	if o := r.Header.Get("Origin"); o != "" && o != s.origin && o != "http://localhost:"+s.port {
+	if o := r.Header.Get("Origin"); o != "" && !s.ownOrigin(o) {
 		return fmt.Sprintf("requests from %s are refused", o)
+	}
+	if ref := r.Header.Get("Referer"); r.Header.Get("Origin") == "" && ref != "" && r.Method != http.MethodGet && r.Method != http.MethodHead {
+		u, err := url.Parse(ref)
+		if err != nil || !s.ownOrigin(u.Scheme+"://"+u.Host) {
+			return "requests from other pages are refused (Referer " + strconv.Quote(ref) + ")"
+		}
 	}
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":
@@ -131,6 +148,12 @@ func (s *Server) foreign(r *http.Request) string {
 		return "requests from other sites are refused"
 	}
 	return ""
+}
+
+// ownOrigin reports whether origin is this page's: 127.0.0.1 or localhost
+// at its port.
+func (s *Server) ownOrigin(origin string) bool {
+	return origin == s.origin || origin == "http://localhost:"+s.port
 }
 
 func (s *Server) routes() {

@@ -135,8 +135,8 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 		return nil, err
 	}
 	for _, v := range proposals {
-		if v.State == curation.StatePending || v.State == curation.StateStale {
-			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: v.Agent, Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
+		if v.Undecided() {
+			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: curation.Who(v.Agent), Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
 		}
 	}
 	return in, nil

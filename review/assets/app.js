@@ -5,6 +5,8 @@
 
 const api = document.body.dataset.api;
 
+// post calls the API; a refusal throws an Error that carries the answer
+// (a refused apply answers the proposals it found changed).
 async function post(path, body) {
   const res = await fetch(api + path, {
     method: "POST",
@@ -14,23 +16,46 @@ async function post(path, body) {
   });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    throw new Error((data.error || res.statusText) + (data.hint ? " (" + data.hint + ")" : ""));
+    const err = new Error((data.error || res.statusText) + (data.hint ? " (" + data.hint + ")" : ""));
+    err.answer = data;
+    throw err;
   }
   return data;
 }
 
-function settle(article, message, ok) {
+function say(article, message, ok) {
   const result = article.querySelector(".result");
   result.textContent = message;
   result.className = "result " + (ok ? "ok" : "err");
-  if (!ok) return;
-  article.classList.add("done");
-  article.querySelectorAll("button").forEach((b) => (b.disabled = true));
+}
+
+const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+
+// show draws a proposal's card in the state the server answered: its
+// state, its notice (stale, broken), and the buttons that state allows.
+function show(view) {
+  const article = document.querySelector('article.proposal[data-id="' + CSS.escape(view.id) + '"]');
+  if (!article) return;
+  const state = article.querySelector(".state");
+  state.textContent = view.state;
+  state.className = "state " + view.state;
+  article.querySelectorAll(".notice").forEach((n) => (n.hidden = n.dataset.when !== view.state));
+  const problem = article.querySelector(".problem");
+  if (problem) problem.textContent = view.problem || "";
+  const decided = view.state === "applied" || view.state === "dismissed";
+  const appliable = view.state === "pending" && view.files.length > 0;
+  article.classList.toggle("done", decided);
+  article.querySelectorAll(".apply, .edit-apply, .apply-edited, .allow-removals input").forEach((b) => (b.disabled = !appliable));
+  article.querySelector(".dismiss").disabled = decided;
+}
+
+// answered draws what an answer says of the proposals, and the badge.
+function answered(data) {
+  (data.proposals || []).forEach(show);
   const badge = document.getElementById("badge");
-  if (badge && article.classList.contains("proposal")) {
-    const left = Math.max(0, Number(badge.textContent) - 1);
-    badge.textContent = String(left);
-    badge.classList.toggle("zero", left === 0);
+  if (badge && typeof data.pending === "number") {
+    badge.textContent = String(data.pending);
+    badge.classList.toggle("zero", data.pending === 0);
   }
 }
 
@@ -46,15 +71,23 @@ document.querySelectorAll("article.proposal").forEach((article) => {
   const run = async (button, call, done) => {
     button.disabled = true;
     try {
-      settle(article, done(await call()), true);
+      const data = await call();
+      answered(data);
+      say(article, done(data), true);
     } catch (err) {
       button.disabled = false;
-      settle(article, err.message, false);
+      if (err.answer) answered(err.answer);
+      say(article, err.message, false);
     }
   };
-  const applied = (r) =>
-    (r.recorded ? "Recorded as applied: " : "Committed ") + r.commit.slice(0, 12) + " (" + r.additions + " additions" +
-    (r.removals ? ", " + r.removals + " removals" : "") + ", not pushed)";
+  const applied = (r) => {
+    let message = (r.recorded ? "Recorded as applied: " : "Committed ") + r.commit.slice(0, 12) + " on " + r.branch +
+      " (" + plural(r.additions, "addition") + (r.removals ? ", " + plural(r.removals, "removal") : "") + ", not pushed)";
+    if (r.agent_workspace) {
+      message += ": the branch of agent " + r.agent_workspace + "'s workspace" + (r.main_branch ? ", not " + r.main_branch : "");
+    }
+    return message;
+  };
   article.querySelector(".apply").addEventListener("click", (e) => run(e.target, () => post("/proposals/" + id + "/apply"), applied));
   article.querySelector(".edit-apply").addEventListener("click", (e) => {
     article.querySelectorAll("textarea.edit").forEach((t) => (t.hidden = false));
@@ -82,10 +115,11 @@ document.querySelectorAll("article.agent").forEach((article) => {
     button.disabled = true;
     try {
       const r = await post("/agents/" + encodeURIComponent(article.dataset.agent) + "/promote");
-      settle(article, "Promoted " + r.candidates.length + " to global", true);
+      say(article, "Promoted " + r.candidates.length + " to global", true);
+      article.classList.add("done");
     } catch (err) {
       button.disabled = false;
-      settle(article, err.message, false);
+      say(article, err.message, false);
     }
   });
 });
