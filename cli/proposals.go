@@ -34,11 +34,15 @@ them, in one commit; it never pushes.`,
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the proposals, newest first",
-		Long: `List every proposal, newest first: its ID, state (pending, stale, applied,
-dismissed), files, additions, notes, who proposed it and when, and its summary.
+		Long: `List every proposal, newest first: its ID, state (pending, stale, broken,
+applied, dismissed), files, additions, notes, who proposed it (an agent, or lead)
+and when, and its summary. A broken proposal is one whose file planq cannot read
+as it reads instruction files (it became a symbolic link or a directory, say): it
+is listed with the others, and a warning on stderr says why; dismiss it.
 
 --json prints [{"id","version","state","agent","time","decided","decided_by","summary",
-"files":[{"path","additions","changed"}],"entries_used","entries_discarded","additions"}].`,
+"files":[{"path","additions","changed","problem"}],"entries_used","entries_discarded",
+"additions","problem"}]: "agent" is "global" for the lead; "problem" says why a proposal is broken.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProposalsList(cmd.Context(), env, asJSON) },
 	}
@@ -58,7 +62,7 @@ names the proposal.
 		},
 	}
 	show.Flags().BoolVar(&showJSON, "json", false, "print as JSON")
-	var edit, allowRemovals bool
+	var edit, allowRemovals, applyJSON bool
 	apply := &cobra.Command{
 		Use:   "apply ID",
 		Short: "Write a proposal's files and commit them, and only them, in the code repository",
@@ -76,12 +80,22 @@ in the middle of a rebase, merge, cherry-pick, revert or bisect; a detached HEAD
 save. A proposal only adds lines: an edit that removes or rewords a line the
 file holds now (an editor that saved an empty file) is refused, saying how many
 lines it would remove, unless --allow-removals; the commit message then counts
-the lines added and removed.`,
+the lines added and removed.
+
+The commit is on the branch this checkout has checked out, which the log line
+names. In an agent's workspace that is the workspace's branch (planq/<agent>),
+not the main checkout's: apply warns, and the commit reaches the main checkout's
+branch only when someone merges it.
+
+It prints the commit; --json prints {"proposal","commit","branch",
+"agent_workspace","main_branch","files","additions","removals","recorded"}
+("agent_workspace" and "main_branch" only in an agent's workspace).`,
 		Args: exactArgs(1, "the proposal's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProposalsApply(cmd.Context(), env, args[0], edit, allowRemovals)
+			return runProposalsApply(cmd.Context(), env, args[0], edit, allowRemovals, applyJSON)
 		},
 	}
+	apply.Flags().BoolVar(&applyJSON, "json", false, "print what was committed as JSON")
 	apply.Flags().BoolVar(&edit, "edit", false, "edit the proposed files in $EDITOR before applying")
 	apply.Flags().BoolVar(&allowRemovals, "allow-removals", false, "let the edit remove or reword lines the files hold now")
 	dismiss := &cobra.Command{
@@ -112,10 +126,23 @@ func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
 		fmt.Fprintln(tw, "ID\tSTATE\tFILES\tADDITIONS\tNOTES\tBY\tPROPOSED\tSUMMARY")
 		for _, v := range views {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", v.ID, v.State, filesOf(v), v.Additions,
-				len(v.Used)+len(v.Discarded), v.Agent, v.Time.Local().Format(time.DateOnly), firstLine(v.Summary, 60))
+				len(v.Used)+len(v.Discarded), curation.Who(v.Agent), v.Time.Local().Format(time.DateOnly), firstLine(v.Summary, 60))
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for _, v := range views {
+			warnBroken(env, v)
+		}
+		return nil
 	})
+}
+
+// warnBroken says why a broken proposal is, and how to be rid of it.
+func warnBroken(env *Env, v curation.View) {
+	if v.State == curation.StateBroken {
+		env.Log.Warn(fmt.Sprintf("proposal %s is broken: %s", v.ID, v.Problem), "hint", "planq proposals dismiss "+v.ID)
+	}
 }
 
 func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
@@ -127,9 +154,9 @@ func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) err
 		if asJSON {
 			return env.writeJSON(v)
 		}
-		env.printf("proposal %s: %s, by %s on %s\n", v.ID, v.State, v.Agent, v.Time.Local().Format(time.DateOnly))
+		env.printf("proposal %s: %s, by %s on %s\n", v.ID, v.State, curation.Who(v.Agent), v.Time.Local().Format(time.DateOnly))
 		if v.Decided != nil {
-			env.printf("%s by %s on %s\n", v.State, v.DecidedBy, v.Decided.Local().Format(time.DateOnly))
+			env.printf("%s by %s on %s\n", v.State, curation.Who(v.DecidedBy), v.Decided.Local().Format(time.DateOnly))
 		}
 		env.printf("\n%s\n\nnotes used: %s\n", v.Summary, orDashList(v.Used))
 		for _, id := range slices.Sorted(maps.Keys(v.Discarded)) {
@@ -141,7 +168,10 @@ func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) err
 				state = " (changed since the proposal)"
 			}
 			env.printf("\n=== %s: %d additions%s\n", f.Path, f.Additions, state)
-			if f.Diff == "" {
+			switch {
+			case f.Problem != "":
+				env.printf("(no diff: %s)\n", f.Problem)
+			case f.Diff == "":
 				env.printf("(the file is as proposed)\n")
 			}
 			env.printf("%s", f.Diff)
@@ -149,11 +179,12 @@ func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) err
 		if v.State == curation.StateStale {
 			env.Log.Warn("the proposal is stale: a file changed since it was made", "hint", "planq proposals dismiss "+v.ID+", then planq curate")
 		}
+		warnBroken(env, v)
 		return nil
 	})
 }
 
-func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemovals bool) error {
+func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemovals, asJSON bool) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		var edited map[string]string
 		if edit {
@@ -170,18 +201,38 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemo
 		if err != nil {
 			return err
 		}
-		env.printf("%s\n", done.Commit)
+		if asJSON {
+			if err := env.writeJSON(done); err != nil {
+				return err
+			}
+		} else {
+			env.printf("%s\n", done.Commit)
+		}
 		if done.Recorded {
-			env.Log.Info("the files were committed already; recorded the proposal as applied", "proposal", done.Proposal)
-			return nil
+			env.Log.Info(fmt.Sprintf("the files were committed already, on %s; recorded the proposal as applied", done.Branch), "proposal", done.Proposal)
+		} else {
+			what := countOf(done.Additions, "addition")
+			if done.Removals > 0 {
+				what += " and " + countOf(done.Removals, "removal")
+			}
+			env.Log.Info(fmt.Sprintf("committed %s to %s on %s (not pushed)", what, strings.Join(done.Files, ", "), done.Branch), "proposal", done.Proposal)
 		}
-		what := countOf(done.Additions, "addition")
-		if done.Removals > 0 {
-			what += " and " + countOf(done.Removals, "removal")
+		if done.AgentWorkspace != "" {
+			warnAgentBranch(env, done)
 		}
-		env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", what, strings.Join(done.Files, ", ")), "proposal", done.Proposal)
 		return nil
 	})
+}
+
+// warnAgentBranch says that an apply in an agent's workspace committed on
+// that workspace's branch, which the main checkout's does not hold.
+func warnAgentBranch(env *Env, done curation.Applied) {
+	main, into := "", "the branch you meant"
+	if done.MainBranch != "" {
+		main, into = ", not "+done.MainBranch+", the branch of the main checkout", done.MainBranch
+	}
+	env.Log.Warn(fmt.Sprintf("%s is the code branch of agent %s's workspace%s", done.Branch, done.AgentWorkspace, main),
+		"hint", fmt.Sprintf("merge %s into %s to bring the commit there, or apply in the main checkout", done.Branch, into))
 }
 
 // editProposal lets a person edit each proposed file in $EDITOR.

@@ -91,6 +91,8 @@ type FileView struct {
 	Changed  bool   `json:"changed,omitempty"`
 	Proposed string `json:"proposed,omitempty"`
 	Diff     string `json:"diff,omitempty"`
+	// Problem says why the file cannot be read as planq reads it.
+	Problem string `json:"problem,omitempty"`
 }
 
 // chains are the proposals' versions, each first version with its newest.
@@ -250,7 +252,8 @@ func view(store *readmodel.Handle, codeRoot string, first, r *changelog.Record, 
 		v.Additions += f.Additions
 		if pending || full {
 			if err := fileNow(store, codeRoot, f, &fv, full); err != nil {
-				problems = append(problems, strings.TrimPrefix(err.Error(), "proposal: "))
+				fv.Problem = strings.TrimPrefix(err.Error(), "proposal: ")
+				problems = append(problems, fv.Problem)
 			}
 			if fv.Changed && pending {
 				v.State = StateStale
@@ -488,17 +491,19 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 }
 
 // agentWorkspace names the agent whose workspace the checkout at codeRoot
-// is, and the main checkout's branch, when codeRoot is not the main
-// checkout and an agent is mounted there; else "".
+// is, and the main checkout's branch, when codeRoot is a linked worktree
+// of the code repository (not its main checkout) with an agent mounted;
+// else "".
 func agentWorkspace(store *agent.Store, codeRoot string) (name, mainBranch string) {
-	if filepath.Clean(codeRoot) == filepath.Clean(store.Project.Root) {
+	co, err := project.FindCheckout(codeRoot)
+	if err != nil || co.MainRoot == "" || filepath.Clean(co.MainRoot) == filepath.Clean(co.Root) {
 		return "", ""
 	}
 	ref, ok, err := store.AgentAt(codeRoot)
 	if err != nil || !ok {
 		return "", ""
 	}
-	if head, err := staterepo.CodeHead(store.Project.Root); err == nil {
+	if head, err := staterepo.CodeHead(co.MainRoot); err == nil {
 		mainBranch = head.Branch
 	}
 	return ref.Name, mainBranch
