@@ -30,12 +30,23 @@ tab, with Apply, Edit & Apply and Dismiss; the notes log, filtered by agent,
 workspace, type, state and time; what each agent has that awaits promotion, with
 a Promote button, and what is disputed; and each domain's convergence chart.
 
+Each card shows the text of the notes its proposal uses. After Apply or Dismiss
+the cards follow the server's answer: a sibling proposal on the same file turns
+stale at once. A broken proposal (its file became a symbolic link, say) is shown
+with why, beside the others, and can be dismissed.
+
 Its JSON API does the same, under /api/learnings/<project>/: GET proposals,
 GET proposals/<id>, POST proposals/<id>/apply (optional body {"files":
-{"<path>": "<content>"}}), POST proposals/<id>/dismiss, GET entries?state=&agent=
-&type=&workspace=&since=&until=&limit=, GET promotion, POST agents/<name>/promote,
-GET status. Every request needs the token (?token=, or the cookie the page sets
-from it: else 401) and must come from the page's own origin (else 403).`,
+{"<path>": "<content>"}, "allow_removals": false}; the answer {"proposal",
+"commit","branch","files","additions","removals","pending","proposals"}, where
+"proposals" are the proposals the apply changed, in their state now),
+POST proposals/<id>/dismiss ({"proposal","version","state","pending",
+"proposals"}), GET entries?state=&agent=&type=&workspace=&since=&until=&limit=,
+GET promotion, POST agents/<name>/promote, GET status. A refusal answers
+{"error","hint"}, and "proposals" when it found one changed. Every request needs
+the token (?token=, or the cookie the page sets from it: else 401) and must come
+from the page's own origin (an Origin or, for a POST without one, a Referer of
+another origin: else 403).`,
 		Example: "  planq ui\n  planq ui --no-browser --port 8765",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runUI(cmd.Context(), env, opts) },

@@ -73,6 +73,11 @@ document.querySelectorAll("article.proposal").forEach((article) => {
     try {
       const data = await call();
       answered(data);
+      if (!(data.proposals || []).some((v) => v.id === id)) {
+        // An answer that does not say the proposal's state: it is decided.
+        article.classList.add("done");
+        article.querySelectorAll("button").forEach((b) => (b.disabled = true));
+      }
       say(article, done(data), true);
     } catch (err) {
       button.disabled = false;
