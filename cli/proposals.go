@@ -209,13 +209,13 @@ func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemo
 			env.printf("%s\n", done.Commit)
 		}
 		if done.Recorded {
-			env.Log.Info(fmt.Sprintf("the files were committed already, on %s; recorded the proposal as applied", done.Branch), "proposal", done.Proposal)
+			env.Log.Info("the files were committed already; recorded the proposal as applied", "branch", done.Branch, "proposal", done.Proposal)
 		} else {
 			what := countOf(done.Additions, "addition")
 			if done.Removals > 0 {
 				what += " and " + countOf(done.Removals, "removal")
 			}
-			env.Log.Info(fmt.Sprintf("committed %s to %s on %s (not pushed)", what, strings.Join(done.Files, ", "), done.Branch), "proposal", done.Proposal)
+			env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", what, strings.Join(done.Files, ", ")), "branch", done.Branch, "proposal", done.Proposal)
 		}
 		if done.AgentWorkspace != "" {
 			warnAgentBranch(env, done)
