@@ -99,7 +99,7 @@ func printExcerpt(env *Env, got session.Got) {
 		env.printf("%5d  %s\n", got.From+i, line)
 	}
 	if len(got.Stale) > 0 {
-		env.printf("(may be stale: %s)\n", strings.Join(got.Stale, "; "))
+		env.printf("%s\n", readmodel.StaleList(got.Stale)) // every file: the listings give only the first
 	}
 	if got.More() {
 		env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", got.Path, got.To+1, min(got.Lines, got.To+readmodel.DefaultGetLines), got.Lines)

@@ -27,7 +27,9 @@ func newShowCmd(env *Env) *cobra.Command {
 		Short: "Show a record, and with --history every version before it",
 		Long: `Show record ID as its file holds it, read from git (global and every agent
 branch), after a line with its ID, path, kind, agent, time and whether it is
-current, superseded by a newer version or retracted. With --history, every
+current, superseded by a newer version or retracted, and, when code files it
+cites changed or went since it was written, every one of them (the listings,
+prime, query and search, name only the first). With --history, every
 version before it follows, newest first: the versions its supersedes names,
 one after the other. With --as-of, the record as the memory held it then:
 its versions up to that moment, and whether it was current then.
@@ -35,7 +37,8 @@ its versions up to that moment, and whether it was current then.
 On a terminal, control characters in the file are shown escaped (\x1b); piped,
 the file is printed byte for byte.
 
---json prints [{"record":{...},"superseded_by","retracted"}], newest first.`,
+--json prints [{"record":{...},"superseded_by","retracted","stale":[...]}],
+newest first.`,
 		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history\n  planq show pq-3f9a1c2e4b --as-of 2026-11-02",
 		Args:    exactArgs(1, "the record's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -62,8 +65,17 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 		if err != nil {
 			return err
 		}
+		recs := make([]*changelog.Record, len(versions))
+		for i, v := range versions {
+			recs[i] = v.Record
+		}
+		stale := readmodel.CheckAnchors(ctx, h.Project.Root, recs) // each version against its own anchors
 		if opts.json {
-			return env.writeJSON(versions)
+			out := make([]shownVersion, len(versions))
+			for i, v := range versions {
+				out[i] = shownVersion{v, stale.Notes[v.Record.ID]}
+			}
+			return env.writeJSON(out)
 		}
 		// The file as it is, when a program reads it; on a terminal, with
 		// its control characters escaped (see escaper).
@@ -81,12 +93,22 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 			}
 			env.printf("%s  %s  %s by %s, %s  %s\n", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
 				v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v))
+			if mark := readmodel.StaleList(stale.Notes[v.Record.ID]); mark != "" {
+				env.printf("%s\n", mark)
+			}
 			if _, err := io.WriteString(file, withNewline(string(data))); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// shownVersion is a version as show --json prints it: with the notes of
+// the code files it cites that moved on since.
+type shownVersion struct {
+	readmodel.Version
+	Stale []string `json:"stale,omitempty"`
 }
 
 func versionState(v readmodel.Version) string {

@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
@@ -51,9 +52,9 @@ func CheckAnchors(ctx context.Context, codeDir string, recs []*changelog.Record)
 			switch blob, ok := now[a.Path]; {
 			case !ok:
 				gone++
-				st.Notes[r.ID] = append(st.Notes[r.ID], a.Path+" deleted")
+				st.Notes[r.ID] = append(st.Notes[r.ID], deletedNote(a.Path))
 			case blob != a.Blob:
-				st.Notes[r.ID] = append(st.Notes[r.ID], a.Path+" changed since "+r.Timestamp.UTC().Format("2006-01-02"))
+				st.Notes[r.ID] = append(st.Notes[r.ID], changedNote(a.Path, r.Timestamp.UTC().Format("2006-01-02")))
 			}
 		}
 		if anchored > 0 && gone == anchored {
@@ -63,13 +64,86 @@ func CheckAnchors(ctx context.Context, codeDir string, recs []*changelog.Record)
 	return st
 }
 
+// The two notes CheckAnchors writes of a file ("jwt.go deleted", "jwt.go
+// changed since 2026-11-02"), and splitNote, which reads one back.
+const (
+	wasDeleted   = "deleted"
+	changedSince = "changed since "
+)
+
+func deletedNote(path string) string       { return path + " " + wasDeleted }
+func changedNote(path, date string) string { return path + " " + changedSince + date }
+
+// splitNote is the file a note names and what became of it ("deleted",
+// "changed since 2026-11-02"); a note of another form is all path, with no
+// change.
+func splitNote(note string) (path, change string) {
+	if p, ok := strings.CutSuffix(note, " "+wasDeleted); ok {
+		return p, wasDeleted
+	}
+	if i := strings.LastIndex(note, " "+changedSince); i >= 0 {
+		return note[:i], note[i+1:]
+	}
+	return note, ""
+}
+
 // Mark is the note a reader adds to a record whose code moved on, "" for
-// one whose code did not.
-func (s Staleness) Mark(id string) string {
-	if len(s.Notes[id]) == 0 {
+// one whose code did not: one short clause however many files moved on,
+// the first of them and how many more ("(may be stale: cli/root.go and 19
+// more files changed since 2026-11-02)"). A listing shows many records, and
+// a list of twenty files on each drowns what they say; show and get, which
+// read one record, print the list (StaleList).
+func (s Staleness) Mark(id string) string { return StaleMark(s.Notes[id]) }
+
+// StaleMark is Mark of a record whose code moved on as notes say.
+func StaleMark(notes []string) string {
+	switch len(notes) {
+	case 0:
+		return ""
+	case 1:
+		return StaleList(notes)
+	}
+	first, _ := splitNote(notes[0])
+	var since string
+	var changed, deleted bool
+	for _, n := range notes {
+		switch _, c := splitNote(n); {
+		case c == wasDeleted:
+			deleted = true
+		case strings.HasPrefix(c, changedSince):
+			changed = true
+			if since == "" {
+				since = strings.TrimPrefix(c, changedSince)
+			}
+		default: // a note of another form: say no more than how many
+			return fmt.Sprintf("(may be stale: %s, and %s)", notes[0], moreFiles(len(notes)-1))
+		}
+	}
+	change := wasDeleted
+	switch {
+	case changed && deleted:
+		change = "changed or deleted since " + since
+	case changed:
+		change = changedSince + since
+	}
+	return fmt.Sprintf("(may be stale: %s and %s %s)", first, moreFiles(len(notes)-1), change)
+}
+
+func moreFiles(n int) string {
+	if n == 1 {
+		return "1 more file"
+	}
+	return fmt.Sprintf("%d more files", n)
+}
+
+// StaleList is every note of a record whose code moved on, for the readers
+// of one record (show, get): "(may be stale: a.go changed since 2026-11-02;
+// b.go deleted)", "" for none.
+func StaleList(notes []string) string {
+	if len(notes) == 0 {
 		return ""
 	}
-	return "(may be stale: " + strings.Join(s.Notes[id], "; ") + ")"
+	return "(may be stale: " + strings.Join(notes, "; ") + ")"
 }
 
 // Stale counts the records the check marked.

@@ -234,7 +234,7 @@ func (h Hit) Header() string {
 		s += "  " + changelog.RingMark
 	}
 	if len(h.Stale) > 0 {
-		s += "  (may be stale: " + strings.Join(h.Stale, "; ") + ")"
+		s += "  " + StaleMark(h.Stale)
 	}
 	return s
 }
