@@ -147,7 +147,11 @@ func Build(in *Input, opts Options) (*Document, error) {
 	}
 	stale := in.Stale
 	for _, h := range in.Relevant {
-		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(h.Title, 160), h.Kind, h.Agent,
+		title := h.Title
+		if r := h.Record(); r != nil && r.Title() == title {
+			title = teaching(r)
+		}
+		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(title, 160), h.Kind, h.Agent,
 			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
 		doc.Items[len(doc.Items)-1].Record = h.ID
 	}
@@ -210,10 +214,11 @@ func Cited(in *Input, opts Options) []*changelog.Record {
 	return shown
 }
 
-// indexLine is a record as the rest of the document lists it: its one-line
-// form, a note, and where it is, for planq get to read it whole.
+// indexLine is a record as the rest of the document lists it: what it
+// teaches in its one-line form (teachingLine), a note, and where it is, for
+// planq get to read it whole.
 func indexLine(r *changelog.Record, note string) string {
-	return readmodel.Line(r) + note + " — " + r.Path
+	return teachingLine(r) + note + " — " + r.Path
 }
 
 // leadItems: what awaits promotion per agent, what global has disputed, each
@@ -225,7 +230,7 @@ func leadItems(in *Input, add func(string, int, string, ...any)) {
 			strings.Join(w.Titles[:min(3, len(w.Titles))], "; "), w.Agent)
 	}
 	for _, r := range in.Summary.Disputed {
-		add("Disputed", 1, "%s %s", r.ID, readmodel.Line(r))
+		add("Disputed", 1, "%s %s", r.ID, teachingLine(r))
 	}
 	for _, act := range in.Activity {
 		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
