@@ -12,6 +12,10 @@ type Input struct {
 	// Global says no agent is mounted where the session started: Summary is
 	// the team's memory, read only.
 	Global bool
+	// Person is the git name (user.name) of the person whose checkout it is,
+	// "" when git has none: a document of global is theirs, and what global
+	// wrote (a lead's proposal) is named by it.
+	Person string
 	// Plan is global's plan.
 	Plan string
 	// Relevant are the best records for the agent's task (its focus, its

@@ -7,6 +7,7 @@ import (
 	"text/template"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -83,9 +84,12 @@ func (d *Document) Shown() []string {
 type Document struct {
 	Project string `json:"project"`
 	Agent   string `json:"agent"`
-	Role    string `json:"role"`
-	Source  string `json:"source"`
-	Items   []Item `json:"items"`
+	// For is whom the document is for, as its heading names them: "agent
+	// auth", or for global's, the person ("Ada Lovelace (lead)", "lead").
+	For    string `json:"for"`
+	Role   string `json:"role"`
+	Source string `json:"source"`
+	Items  []Item `json:"items"`
 	// Omitted counts learnings never made into items: far more than any
 	// budget holds.
 	Omitted int `json:"omitted,omitempty"`
@@ -120,7 +124,23 @@ func Build(in *Input, opts Options) (*Document, error) {
 		opts.Source = SourceStartup
 	}
 	s := in.Summary
-	doc := &Document{Project: s.Project, Agent: s.Agent, Role: opts.Role, Source: opts.Source, Problems: s.Problems}
+	doc := &Document{Project: s.Project, Agent: s.Agent, For: "agent " + s.Agent, Role: opts.Role, Source: opts.Source, Problems: s.Problems}
+	if s.Agent == project.GlobalBranch {
+		doc.For = "lead"
+		if in.Person != "" {
+			doc.For = in.Person + " (lead)"
+		}
+	}
+	// Global is a branch, not someone: what it wrote, the lead wrote.
+	by := func(agent string) string {
+		switch {
+		case agent != project.GlobalBranch:
+			return agent
+		case in.Person != "":
+			return in.Person
+		}
+		return "the lead"
+	}
 	recovering := opts.Recovering()
 	add := func(section string, priority int, format string, args ...any) {
 		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
@@ -132,7 +152,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 		add("Recovery", 0, "This session resumes after a %s. Before going on, record what you learned before it that is not recorded yet: planq learn \"...\" --type ... --domain ..., planq decide \"...\" --because \"...\", planq log add \"...\".", map[bool]string{true: "compaction", false: "pause"}[opts.Source == SourceCompact])
 	}
 	if h := s.Handoff; h != nil {
-		add("Handoff", 0, "From %s (%s): %s\nAcknowledge it once you have picked it up: planq handoff ack %s", h.Agent, h.ID, strings.TrimSpace(h.Body), h.ID)
+		add("Handoff", 0, "From %s (%s): %s\nAcknowledge it once you have picked it up: planq handoff ack %s", by(h.Agent), h.ID, strings.TrimSpace(h.Body), h.ID)
 	}
 	if s.Focus != "" {
 		add("Focus", 1, "%s", s.Focus)
@@ -151,13 +171,13 @@ func Build(in *Input, opts Options) (*Document, error) {
 		if r := h.Record(); r != nil && r.Title() == title {
 			title = teaching(r)
 		}
-		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(title, 160), h.Kind, h.Agent,
+		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(title, 160), h.Kind, by(h.Agent),
 			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
 		doc.Items[len(doc.Items)-1].Record = h.ID
 	}
 	learnings := teamLearnings(s, opts)
 	if opts.Lead() {
-		leadItems(in, add)
+		leadItems(in, by, add)
 		for _, r := range Cited(in, opts) {
 			if mark := stale.Mark(r.ID); mark != "" {
 				add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
@@ -183,7 +203,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 		for i, r := range s.RecentLog {
 			add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
 		}
-		otherAgents(in.Activity, s.Agent, add)
+		otherAgents(in.Activity, s.Agent, by, add)
 	}
 	add("Recording", 1, "%s", recordingGuide)
 	var err error
@@ -224,7 +244,7 @@ func indexLine(r *changelog.Record, note string) string {
 // leadItems: what awaits promotion per agent, what global has disputed, each
 // agent's activity, the domains that need attention and the proposals
 // waiting for a person.
-func leadItems(in *Input, add func(string, int, string, ...any)) {
+func leadItems(in *Input, by func(string) string, add func(string, int, string, ...any)) {
 	for _, w := range in.Awaiting {
 		add("Awaiting promotion", 1, "%s: %d new (%s); review with planq context promote --agent %s --dry-run", w.Agent, len(w.Titles),
 			strings.Join(w.Titles[:min(3, len(w.Titles))], "; "), w.Agent)
@@ -233,7 +253,7 @@ func leadItems(in *Input, add func(string, int, string, ...any)) {
 		add("Disputed", 1, "%s %s", r.ID, teachingLine(r))
 	}
 	for _, act := range in.Activity {
-		add("Agents", 3, "%s: %d entries, last %s: %s", act.Agent, act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
+		add("Agents", 3, "%s: %d entries, last %s: %s", by(act.Agent), act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 	}
 	for _, d := range in.Domains {
 		var why []string
@@ -256,7 +276,7 @@ func leadItems(in *Input, add func(string, int, string, ...any)) {
 	}
 	for _, p := range in.Proposals {
 		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", p.ID, p.State, p.Additions,
-			strings.Join(p.Paths, ", "), p.Agent, readmodel.Shorten(strings.SplitN(p.Summary, "\n", 2)[0], 100), p.ID)
+			strings.Join(p.Paths, ", "), by(p.Agent), readmodel.Shorten(strings.SplitN(p.Summary, "\n", 2)[0], 100), p.ID)
 	}
 }
 
@@ -269,13 +289,13 @@ func withMark(mark string) string {
 }
 
 // otherAgents says what the other agents did lately: each one's latest entry.
-func otherAgents(activity []readmodel.Activity, self string, add func(string, int, string, ...any)) {
+func otherAgents(activity []readmodel.Activity, self string, by func(string) string, add func(string, int, string, ...any)) {
 	n := 0
 	for _, act := range activity {
 		if act.Agent == self {
 			continue
 		}
-		add("Other agents", 7+n/3, "%s, %s: %s", act.Agent, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
+		add("Other agents", 7+n/3, "%s, %s: %s", by(act.Agent), act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 		n++
 	}
 }

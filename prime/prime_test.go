@@ -346,7 +346,7 @@ func TestFormats(t *testing.T) {
 	}
 	t.Run("format json", func(t *testing.T) {
 		doc := build(t, small(), Options{Format: "json", Role: RoleLead, Source: SourceClear})
-		if !strings.HasPrefix(doc.Text, "{\n  \"project\": \"demo\",\n  \"agent\": \"auth\",\n  \"role\": \"lead\",\n  \"source\": \"clear\",\n  \"sections\": [\n") ||
+		if !strings.HasPrefix(doc.Text, "{\n  \"project\": \"demo\",\n  \"agent\": \"auth\",\n  \"for\": \"agent auth\",\n  \"role\": \"lead\",\n  \"source\": \"clear\",\n  \"sections\": [\n") ||
 			!strings.HasSuffix(doc.Text, "}\n") {
 			t.Errorf("not indented JSON in its field order:\n%s", doc.Text)
 		}
@@ -471,5 +471,47 @@ func TestExpertise(t *testing.T) {
 	}
 	if _, err := Expertise("demo", recs, "yaml", stale); !planqerr.Is(err, planqerr.Invalid) {
 		t.Errorf("yaml: %v", err)
+	}
+}
+
+// A document of global (no agent mounted: a lead's checkout) is for a
+// person, not an agent called global: it names them by their git name, or
+// says "lead"; what global wrote (a lead's proposal) is theirs too.
+func TestGlobalsDocumentNamesThePerson(t *testing.T) {
+	in := full()
+	in.Global = true
+	in.Summary.Agent, in.Summary.Branch = "global", "global"
+	in.Proposals[0].Agent = "global"
+	in.Activity = append(in.Activity, readmodel.Activity{Agent: "global", Entries: 1, LastEntry: t0, Title: "imported"})
+	in.Person = "Ada Lovelace"
+	for format, want := range map[string]string{
+		"markdown": "# planq: demo, Ada Lovelace (lead)\n",
+		"plain":    "planq: demo, Ada Lovelace (lead)\n",
+		"xml":      "<planq-context project=\"demo\" for=\"Ada Lovelace (lead)\">\n",
+		"json":     "\"for\": \"Ada Lovelace (lead)\"",
+	} {
+		for _, role := range []string{RoleAgent, RoleLead} {
+			doc := build(t, in, Options{Format: format, Role: role})
+			if !strings.Contains(doc.Text, want) {
+				t.Errorf("%s, %s: no %q in\n%s", format, role, want, doc.Text)
+			}
+			if strings.Contains(doc.Text, "agent global") || strings.Contains(doc.Text, "by global") || strings.Contains(doc.Text, "agent=\"global\"") {
+				t.Errorf("%s, %s: an agent called global:\n%s", format, role, doc.Text)
+			}
+		}
+	}
+	doc := build(t, in, Options{Role: RoleLead})
+	for _, want := range []string{"by Ada Lovelace): CLAUDE.md: the build", "- Ada Lovelace: 1 entries, last"} {
+		if !strings.Contains(doc.Text, want) {
+			t.Errorf("no %q in\n%s", want, doc.Text)
+		}
+	}
+	in.Person = ""
+	if doc := build(t, in, Options{Role: RoleLead}); !strings.HasPrefix(doc.Text, "# planq: demo, lead\n") || !strings.Contains(doc.Text, "by the lead)") {
+		t.Errorf("without a git name:\n%s", doc.Text)
+	}
+	// An agent's document is an agent's.
+	if doc := build(t, full(), Options{Format: "xml"}); !strings.HasPrefix(doc.Text, "<planq-context project=\"demo\" agent=\"auth\">\n") {
+		t.Errorf("agent's xml:\n%s", doc.Text)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
 
 // Formats prime renders.
@@ -121,7 +122,7 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 	if tmpl != nil {
 		var b bytes.Buffer
 		err := tmpl.Execute(&b, map[string]any{
-			"Project": d.Project, "Agent": d.Agent, "Role": d.Role, "Source": d.Source,
+			"Project": d.Project, "Agent": d.Agent, "For": d.For, "Role": d.Role, "Source": d.Source,
 			"Sections": d.sections(), "Closing": d.closing(budget),
 		})
 		if err != nil {
@@ -132,7 +133,7 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 	var b strings.Builder
 	switch format {
 	case "", "markdown":
-		fmt.Fprintf(&b, "# planq: %s, agent %s\n", d.Project, d.Agent)
+		fmt.Fprintf(&b, "# planq: %s, %s\n", d.Project, d.For)
 		for _, s := range d.sections() {
 			fmt.Fprintf(&b, "\n## %s\n", s.Title)
 			for _, it := range s.Items {
@@ -143,7 +144,7 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 			fmt.Fprintf(&b, "\n%s\n", c)
 		}
 	case "plain":
-		fmt.Fprintf(&b, "planq: %s, agent %s\n", d.Project, d.Agent)
+		fmt.Fprintf(&b, "planq: %s, %s\n", d.Project, d.For)
 		for _, s := range d.sections() {
 			fmt.Fprintf(&b, "\n%s:\n", strings.ToUpper(s.Title))
 			for _, it := range s.Items {
@@ -154,7 +155,11 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 			fmt.Fprintf(&b, "\n%s\n", c)
 		}
 	case "xml":
-		fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))
+		if d.Agent == project.GlobalBranch {
+			fmt.Fprintf(&b, "<planq-context project=%q for=%q>\n", xmlText(d.Project), xmlText(d.For))
+		} else {
+			fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))
+		}
 		for _, s := range d.sections() {
 			fmt.Fprintf(&b, "<section name=%q>\n", xmlText(s.Title))
 			for _, it := range s.Items {
@@ -170,13 +175,14 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 		type out struct {
 			Project  string    `json:"project"`
 			Agent    string    `json:"agent"`
+			For      string    `json:"for"`
 			Role     string    `json:"role"`
 			Source   string    `json:"source"`
 			Sections []section `json:"sections"`
 			Omitted  int       `json:"omitted"`
 			Closing  string    `json:"closing,omitempty"`
 		}
-		data, err := json.MarshalIndent(out{d.Project, d.Agent, d.Role, d.Source, d.sections(), d.Dropped(), d.closing(budget)}, "", "  ")
+		data, err := json.MarshalIndent(out{d.Project, d.Agent, d.For, d.Role, d.Source, d.sections(), d.Dropped(), d.closing(budget)}, "", "  ")
 		if err != nil {
 			return "", fmt.Errorf("failed to encode prime: %w", err)
 		}
@@ -209,8 +215,8 @@ func xmlText(s string) string {
 }
 
 // ParseTemplate reads a layout (the project's PRIME.md) for
-// Options.Template: a Go text/template over .Project, .Agent, .Role,
-// .Source, .Sections (each a .Title and its .Items) and .Closing.
+// Options.Template: a Go text/template over .Project, .Agent, .For (whom
+// the document is for, as Document.For), .Role, .Source, .Sections (each a .Title and its .Items) and .Closing.
 func ParseTemplate(text string) (*template.Template, error) {
 	t, err := template.New("PRIME.md").Parse(text)
 	if err != nil {

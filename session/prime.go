@@ -79,6 +79,13 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 		return nil, err
 	}
 	in := &prime.Input{Summary: s, Global: a.Global()}
+	if a.Global() {
+		// Global's document is the person's at this checkout: named by
+		// git's user.name, "lead" when git has none.
+		if in.Person, err = store.Repo.ConfigValue(ctx, "user.name"); err != nil {
+			in.Person = ""
+		}
+	}
 	if in.Plan, err = store.Records.Plan(); err != nil {
 		return nil, err
 	}
