@@ -16,6 +16,10 @@ type Input struct {
 	// "" when git has none: a document of global is theirs, and what global
 	// wrote (a lead's proposal) is named by it.
 	Person string
+	// GlobalWriter is the name what global wrote carries as its writer's
+	// (its branch's name: global is no agent); the document names the lead
+	// instead.
+	GlobalWriter string
 	// Plan is global's plan.
 	Plan string
 	// Relevant are the best records for the agent's task (its focus, its

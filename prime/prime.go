@@ -7,7 +7,6 @@ import (
 	"text/template"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -100,6 +99,8 @@ type Document struct {
 	fullSize int
 	// Problems are malformed records left out.
 	Problems []string `json:"problems,omitempty"`
+	// global says the document is global's (Input.Global): a person's.
+	global bool
 }
 
 // Section names, in the order they are rendered.
@@ -125,8 +126,8 @@ func Build(in *Input, opts Options) (*Document, error) {
 	}
 	s := in.Summary
 	doc := &Document{Project: s.Project, Agent: s.Agent, For: "agent " + s.Agent, Role: opts.Role, Source: opts.Source, Problems: s.Problems}
-	if s.Agent == project.GlobalBranch {
-		doc.For = "lead"
+	if in.Global {
+		doc.global, doc.For = true, "lead"
 		if in.Person != "" {
 			doc.For = in.Person + " (lead)"
 		}
@@ -134,7 +135,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 	// Global is a branch, not someone: what it wrote, the lead wrote.
 	by := func(agent string) string {
 		switch {
-		case agent != project.GlobalBranch:
+		case agent == "" || agent != in.GlobalWriter:
 			return agent
 		case in.Person != "":
 			return in.Person

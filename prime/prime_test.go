@@ -483,7 +483,7 @@ func TestGlobalsDocumentNamesThePerson(t *testing.T) {
 	in.Summary.Agent, in.Summary.Branch = "global", "global"
 	in.Proposals[0].Agent = "global"
 	in.Activity = append(in.Activity, readmodel.Activity{Agent: "global", Entries: 1, LastEntry: t0, Title: "imported"})
-	in.Person = "Ada Lovelace"
+	in.Person, in.GlobalWriter = "Ada Lovelace", "global"
 	for format, want := range map[string]string{
 		"markdown": "# planq: demo, Ada Lovelace (lead)\n",
 		"plain":    "planq: demo, Ada Lovelace (lead)\n",

@@ -11,7 +11,6 @@ import (
 	"text/template"
 
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 )
 
 // Formats prime renders.
@@ -155,7 +154,7 @@ func render(d *Document, format string, budget int, tmpl *template.Template) (st
 			fmt.Fprintf(&b, "\n%s\n", c)
 		}
 	case "xml":
-		if d.Agent == project.GlobalBranch {
+		if d.global {
 			fmt.Fprintf(&b, "<planq-context project=%q for=%q>\n", xmlText(d.Project), xmlText(d.For))
 		} else {
 			fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))

@@ -78,10 +78,10 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if err != nil {
 		return nil, err
 	}
-	in := &prime.Input{Summary: s, Global: a.Global()}
-	if a.Global() {
-		// Global's document is the person's at this checkout: named by
-		// git's user.name, "lead" when git has none.
+	in := &prime.Input{Summary: s, Global: a.Global(), GlobalWriter: project.GlobalBranch}
+	if a.Global() || opts.Lead() {
+		// Global's document, and what global wrote, are the person's at
+		// this checkout: named by git's user.name ("lead" when git has none).
 		if in.Person, err = store.Repo.ConfigValue(ctx, "user.name"); err != nil {
 			in.Person = ""
 		}
