@@ -143,7 +143,7 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	}
 	for _, v := range proposals {
 		if v.Undecided() {
-			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: curation.Who(v.Agent), Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
+			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: v.Agent, Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
 		}
 	}
 	return in, nil
