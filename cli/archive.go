@@ -26,8 +26,8 @@ func newArchiveCmd(env *Env) *cobra.Command {
 back, newest first: the learning's ID, domain, type, classification, when it
 was written and archived, its title, and why.
 
---json prints [{"id","domain","type","classification","title","written","reason",
-"marker","archived_at"}].`,
+--json prints [{"id","kind","domain","type","classification","title","written",
+"last_used"?,"reason","marker","archived_at"}].`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runArchiveList(cmd.Context(), env, asJSON) },
 	}

@@ -37,9 +37,11 @@ func newContextShowCmd(env *Env) *cobra.Command {
 		Long: `Show the agent's current focus, scratch notes, its last 5 log entries, active
 decisions, its recent learnings, the pending handoff and the code branch.
 
---json prints {"project","agent","branch","agent_dir","code":{"branch","commit"},
-"focus","scratch","recent_log":[record],"decisions":[record],"learnings":[record],
-"handoff":record}.`,
+--json prints {"project","agent","branch","agent_dir"?,"code":{"branch"?,"commit"?},
+"focus","scratch","branch_context"?:{"branch","created_at","updated_at","agent",
+"status","body"},"recent_log":[record],"decisions":[record],"learnings":[record],
+"handoff"?:record,"team_learnings":[record],"team_decisions":[record],"problems"?}:
+each record as 'planq show --json' prints it; a key marked ? is there only when set.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runContextShow(cmd.Context(), env, opts) },
 	}

@@ -34,7 +34,8 @@ promote carries to global. Nothing is deleted; 'planq show ID --history' shows
 each.
 
 --json prints [{"kind","reason","keep":{"id","kind","agent","domain","title",
-"time","on_global"},"duplicates":[...]}].`, lifecycle.NearThreshold*100),
+"time","on_global"},"duplicates":[{"id","kind","agent","domain","title","time",
+"on_global"}]}].`, lifecycle.NearThreshold*100),
 		Example: "  planq dedupe --dry-run\n  planq dedupe\n  planq context promote --all",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDedupe(cmd.Context(), env, opts) },

@@ -34,7 +34,8 @@ and moves none of the agent's files.
 With --fix, repair each. Nothing is deleted: a stray .planq/agent is moved under
 $PLANQ_HOME/orphans/<project>/. Exits 1 while problems remain.
 
---json prints [{"check","problem","fix","fixed","error"}].`,
+--json prints [{"check","problem","fix","fixed","manual"?,"error"?}]: manual when
+doctor cannot repair it (fix says what to do), error when the repair failed.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runDoctor(cmd.Context(), env, opts) },
 	}

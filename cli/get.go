@@ -35,8 +35,8 @@ Nothing outside the state repository is read. A record whose cited code
 changed or went since it was written ends with (may be stale: ...), naming
 every such file.
 
---json prints {"path","branch","from","to","lines","text","stale",
-"superseded_by","retracted"} (the last three only when set).`,
+--json prints {"path","branch","from","to","lines","text","stale"?,"superseded_by"?,"retracted"?}
+(the last three only when set).`,
 		Example: "  planq get learnings/auth/pq-3f9a1c2e4b.md:5-9\n  planq get pq-3f9a1c2e4b\n  planq get scratch.md --agent auth --lines 10-40",
 		Args:    exactArgs(1, "the PATH or ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -24,8 +24,9 @@ func newListCmd(env *Env) *cobra.Command {
 its tip commit cannot be read, see 'planq doctor'), workspace, last activity and
 record counts.
 
---json prints [{"name","branch","status","workspace","agent_dir","last_activity",
-"records":{"log","learning","decision","handoff","checkpoint"}}].`,
+--json prints [{"name","branch","status","workspace"?,"agent_dir"?,"last_activity",
+"records":{"<kind>":count}}]: the records of each kind (every kind, 0 too); a key
+marked ? is there only when set.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runList(cmd.Context(), env, opts) },
 	}

@@ -43,7 +43,8 @@ overwritten.
 either, you pick from a list. --dry-run shows exactly what would land.
 
 --json prints {"agent","candidates":[{"action","id","kind","title","path","existing"}],
-"commit","previous","choices"}; action is add, duplicate, disputed or branch.`,
+"commit"?,"previous"?,"choices"?,"marked_merged"?}; action is add, duplicate, disputed or
+branch; a key marked ? is there only when set.`,
 		Example: "  planq context promote --agent auth --dry-run\n  planq context promote --agent auth --all\n  planq context promote --agent auth --id pq-3f9a1c2e4b",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runPromote(cmd.Context(), env, opts) },

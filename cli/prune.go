@@ -38,8 +38,8 @@ are not pruned: promote them first. With --stale, learnings whose anchored code
 files (learn --file) are all gone from the code are archived too.
 
 --dry-run lists what would be archived and writes nothing. --json prints
-{"archived":[{"id","domain","type","classification","title","written",
-"last_used","reason","marker","archived_at"}],"commit"}.`,
+{"archived":[{"id","kind","domain","type","classification","title","written",
+"last_used"?,"reason","marker","archived_at"}],"commit"?}.`,
 			int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24)),
 		Example: "  planq prune --dry-run\n  planq prune\n  planq archive list",
 		Args:    exactArgs(0, "no arguments"),

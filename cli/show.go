@@ -37,7 +37,7 @@ its versions up to that moment, and whether it was current then.
 On a terminal, control characters in the file are shown escaped (\x1b); piped,
 the file is printed byte for byte.
 
---json prints [{"record":{...},"superseded_by","retracted","stale":[...]}],
+--json prints [{"record":{...},"superseded_by"?,"retracted"?,"stale"?:[...]}],
 newest first.`,
 		Example: "  planq show pq-3f9a1c2e4b\n  planq show pq-3f9a1c2e4b --history\n  planq show pq-3f9a1c2e4b --as-of 2026-11-02",
 		Args:    exactArgs(1, "the record's ID"),
