@@ -43,7 +43,7 @@ a newer one replaced ('planq show ID --history' shows those).
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "show agent `NAME`'s entries")
 	f.BoolVar(&opts.all, "all", false, "show every agent's entries, aggregated")
-	f.StringVar(&opts.since, "since", "", "only entries since `WHEN` (2026-11-01, an RFC 3339 time, or a duration like 48h)")
+	f.StringVar(&opts.since, "since", "", "only entries written since `WHEN`: "+sinceForms)
 	f.IntVarP(&opts.limit, "limit", "n", 0, "show at most `N` entries (0: all)")
 	f.BoolVar(&opts.full, "full", false, "print each entry's whole text, not its first line")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
@@ -53,7 +53,7 @@ a newer one replaced ('planq show ID --history' shows those).
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions) error {
-	since, err := parseSince(opts.since)
+	since, err := readmodel.ParseSince(opts.since, time.Now())
 	if err != nil {
 		return err
 	}
@@ -118,6 +118,9 @@ func printLog(env *Env, view *readmodel.LogView, full bool) error {
 	return nil
 }
 
+// sinceForms says what every --since reads (readmodel.ParseSince).
+const sinceForms = "a date (2026-01-31), a time (2026-01-31T09:30, or RFC 3339) or an age (7d, 4w, 12h, 90m)"
+
 // maxTitle bounds a record's first line in a listing: a record may hold one
 // line of 64 KiB.
 const maxTitle = 120
@@ -139,22 +142,6 @@ func reportProblems(problems []string) error {
 		return nil
 	}
 	return planqerr.New(planqerr.Corrupt, "", "%s", strings.Join(problems, "\n")).WithHint("%s", malformedHint)
-}
-
-func parseSince(s string) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if d, err := time.ParseDuration(s); err == nil {
-		return time.Now().Add(-d), nil
-	}
-	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
-			return t, nil
-		}
-	}
-	return time.Time{}, planqerr.New(planqerr.Invalid, "--since", "cannot read %q as a date, time or duration", s).
-		WithHint("use 2026-11-01, 2026-11-01T09:30, an RFC 3339 time, or a duration like 48h")
 }
 
 type logAddOptions struct {

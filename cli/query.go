@@ -52,7 +52,7 @@ that wants one domain's expertise before it starts.
 	f.BoolVar(&opts.all, "all", false, "every domain")
 	f.StringSliceVar(&opts.types, "type", nil, "only learnings of `TYPE`: "+changelog.Join(changelog.KindLearning.Spec().Types, "|"))
 	f.StringSliceVar(&opts.classifications, "classification", nil, "only learnings of `CLASS`: "+changelog.Join(changelog.Classifications, "|"))
-	f.StringVar(&opts.since, "since", "", "only learnings since `WHEN` (2026-11-01, 2026-11-01T09:30, or a duration like 72h)")
+	f.StringVar(&opts.since, "since", "", "only learnings written since `WHEN`: "+sinceForms)
 	f.BoolVar(&opts.allVersions, "all-versions", false, "superseded versions too (retracted ones never)")
 	f.StringVar(&opts.format, "format", "markdown", "output `FORMAT`: "+strings.Join(prime.Formats, "|"))
 	f.BoolVar(&opts.json, "json", false, "print as JSON (--format json)")

@@ -68,7 +68,7 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 	f.StringSliceVar(&opts.domains, "domain", nil, "only learnings of `DOMAIN`")
 	f.StringSliceVar(&opts.types, "type", nil, "only records of `TYPE`")
 	f.StringSliceVar(&opts.agents, "agent", nil, "only records written by agent `NAME`")
-	f.StringVar(&opts.since, "since", "", "only records written since `WHEN`: a date (2026-01-31) or an age (12h, 7d, 4w)")
+	f.StringVar(&opts.since, "since", "", "only records written since `WHEN`: "+sinceForms)
 	f.StringVar(&opts.scope, "scope", "all", "where to search: `agent` (this agent's branch), global, or all")
 	f.BoolVar(&opts.allVersions, "all-versions", false, "also find versions a later one superseded")
 	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")

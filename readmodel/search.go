@@ -379,26 +379,3 @@ func AllowedPath(p string) bool {
 
 func quoted(s string) string { return `"` + s + `"` }
 
-// ParseSince reads a search's since: a date, or an age back from now in
-// hours, days or weeks.
-func ParseSince(s string, now time.Time) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	if t, err := time.Parse("2006-01-02", s); err == nil {
-		return t, nil
-	}
-	if n, err := strconv.Atoi(s[:len(s)-1]); err == nil && n >= 0 {
-		switch s[len(s)-1] {
-		case 'h':
-			return now.Add(-time.Duration(n) * time.Hour), nil
-		case 'd':
-			return now.AddDate(0, 0, -n), nil
-		case 'w':
-			return now.AddDate(0, 0, -7*n), nil
-		}
-	}
-	return time.Time{}, planqerr.New(planqerr.Invalid, "since "+strconv.Quote(s), "is neither a date nor an age").
-		WithHint("give a date like 2026-01-31, or an age like 12h, 7d or 4w")
-}
