@@ -378,4 +378,3 @@ func AllowedPath(p string) bool {
 }
 
 func quoted(s string) string { return `"` + s + `"` }
-
