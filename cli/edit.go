@@ -17,7 +17,9 @@ import (
 
 type editOptions struct {
 	writeFlags
-	id             string
+	id string
+	// fromStdin: the record's file is read from stdin ('-').
+	fromStdin      bool
 	text           string
 	typ            string
 	domain         string
@@ -33,18 +35,19 @@ type editOptions struct {
 func newEditCmd(env *Env) *cobra.Command {
 	var opts editOptions
 	cmd := &cobra.Command{
-		Use:   "edit ID",
+		Use:   "edit ID [-]",
 		Short: "Write a new version of a learning or decision",
 		Long: `Write a new version of learning or decision ID that supersedes it: one commit on
 the agent's branch. Readers show the new version from then on; 'planq show ID
 --history' shows both, and promote carries the new one to global.
 
 With flags, each changes one field and the rest is carried over. Without any,
-in a terminal, the record opens in $VISUAL or $EDITOR; piped in, stdin is the
-record file's new text. Either way the text is the record's file (frontmatter and
-body) and is read as strictly as a record: a duplicate key, an unknown key or a
-wrong value names its line, and the file you edited is kept for you. id, kind,
-agent, timestamp and supersedes are planq's: changing them is refused.
+the record opens in $VISUAL or $EDITOR (a terminal or not: a script can set
+EDITOR); with '-', the record file's new text is read from stdin instead, and
+stdin is read only then. Either way the text is the record's file (frontmatter
+and body) and is read as strictly as a record: a duplicate key, an unknown key
+or a wrong value names its line, and the file you edited is kept for you. id,
+kind, agent, timestamp and supersedes are planq's: changing them is refused.
 
 An edit that changes nothing writes nothing; one that leaves no text (--text ""
 or blank, or the file without its body) is refused, as 'planq learn ""' is. A
@@ -53,10 +56,18 @@ the current version.`,
 		Example: `  planq edit pq-3f9a1c2e4b --text "Tokens expire after 15 minutes; refresh on 401"
   planq edit pq-3f9a1c2e4b --classification foundational
   planq edit pq-3f9a1c2e4b          # in $EDITOR
-  sed 's/10 minutes/15 minutes/' .planq/agent/learnings/auth/pq-3f9a1c2e4b.md | planq edit pq-3f9a1c2e4b`,
-		Args: exactArgs(1, "the record's ID"),
+  sed 's/10 minutes/15 minutes/' .planq/agent/learnings/auth/pq-3f9a1c2e4b.md | planq edit pq-3f9a1c2e4b -`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := rangeArgs(1, 2, "the record's ID, then - to read its file from stdin")(cmd, args); err != nil {
+				return err
+			}
+			if len(args) == 2 && args[1] != "-" {
+				return usagef("%s: the second argument can only be -, to read the record's file from stdin, not %q", cmd.CommandPath(), args[1])
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.id = args[0]
+			opts.id, opts.fromStdin = args[0], len(args) == 2
 			return runEdit(cmd.Context(), env, cmd, opts)
 		},
 	}
@@ -76,6 +87,10 @@ the current version.`,
 }
 
 func runEdit(ctx context.Context, env *Env, cmd *cobra.Command, opts editOptions) error {
+	if opts.fromStdin && editsByFlag(cmd) {
+		return planqerr.New(planqerr.Invalid, "edit", "give the record's file on stdin (-) or flags that change fields, not both").
+			WithHint("'planq edit %s --text -' reads the new text from stdin", opts.id)
+	}
 	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
@@ -89,7 +104,7 @@ func runEdit(ctx context.Context, env *Env, cmd *cobra.Command, opts editOptions
 	if editsByFlag(cmd) {
 		err = applyEditFlags(env, cmd, opts, next)
 	} else {
-		next, err = editRecordText(env, old, next)
+		next, err = editRecordText(env, old, next, opts.fromStdin)
 	}
 	if err != nil {
 		return err
@@ -167,16 +182,17 @@ func withBookkeeping(next *changelog.Record) *changelog.Record {
 	return &r
 }
 
-// editRecordText has a person (in $EDITOR) or a pipe (stdin) give the new
-// version as a record file, and reads it as strictly as a stored one.
-func editRecordText(env *Env, old, next *changelog.Record) (*changelog.Record, error) {
+// editRecordText has $EDITOR (a person, or a script), or stdin when asked
+// to read it, give the new version as a record file, and reads it as
+// strictly as a stored one.
+func editRecordText(env *Env, old, next *changelog.Record, fromStdin bool) (*changelog.Record, error) {
 	shown, err := changelog.Render(old)
 	if err != nil {
 		return nil, err
 	}
 	var data []byte
 	var path string
-	if isTerminal(env.Stdin) {
+	if !fromStdin {
 		f, err := os.CreateTemp("", "planq-edit-*.md")
 		if err != nil {
 			return nil, planqerr.New(planqerr.Failure, "editor", "failed to create a file to edit: %w", err)
@@ -189,7 +205,7 @@ func editRecordText(env *Env, old, next *changelog.Record) (*changelog.Record, e
 		if err != nil {
 			return nil, planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", path, err)
 		}
-		if err := runEditor(env, path, "planq edit "+old.ID+" < record.md"); err != nil {
+		if err := runEditor(env, path, "'planq edit "+old.ID+" -'"); err != nil {
 			os.Remove(path)
 			return nil, err
 		}
@@ -206,7 +222,7 @@ func editRecordText(env *Env, old, next *changelog.Record) (*changelog.Record, e
 	if err != nil {
 		if path != "stdin" {
 			return nil, planqerr.New(planqerr.Invalid, "edit", "%w", err).
-				WithHint("nothing was written; your text is kept in %s: fix it and run 'planq edit %s < %s'", path, old.ID, path)
+				WithHint("nothing was written; your text is kept in %s: fix it and run 'planq edit %s -' < %s", path, old.ID, path)
 		}
 		return nil, planqerr.New(planqerr.Invalid, "edit", "%w", err).WithHint("nothing was written")
 	}
