@@ -22,7 +22,7 @@ func newCreateCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create NAME",
 		Short: "Create an agent with its own workspace and state branch",
-		Long: `Create agent NAME:
+		Long: `Create agent NAME (letters, digits, '-' and '_'; not global, the team's branch):
 
   - a code workspace: a git worktree of this repository on branch planq/NAME
     (or --branch), under $PLANQ_HOME/workspaces/<project>/NAME (or the

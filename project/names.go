@@ -54,3 +54,18 @@ func ValidateName(what, name string) error {
 	return planqerr.New(planqerr.Invalid, what+` "`+name+`"`, "%s", problem).
 		WithHint("use letters, digits, '-' and '_', starting with a letter or digit (at most %d characters)", MaxNameLen)
 }
+
+// ValidateAgentName checks a new agent's name: a good name (ValidateName)
+// other than "global", in any case. global is the team's branch, and the
+// name its writer and reader go by where no agent is mounted: an agent
+// called global could be told apart from neither.
+func ValidateAgentName(name string) error {
+	if err := ValidateName("agent", name); err != nil {
+		return err
+	}
+	if strings.EqualFold(name, GlobalBranch) {
+		return planqerr.New(planqerr.Invalid, `agent "`+name+`"`, "is reserved: it names the team's branch, %s", GlobalBranch).
+			WithHint("pick another name, like %s-1 or the work it does: planq create NAME", GlobalBranch)
+	}
+	return nil
+}

@@ -47,7 +47,7 @@ func DefaultCodeBranch(name string) string { return "planq/" + name }
 // the state worktree mounted at <workspace>/.planq/agent. On failure every
 // step already taken is undone.
 func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Created, error) {
-	if err := project.ValidateName("agent", opts.Name); err != nil {
+	if err := project.ValidateAgentName(opts.Name); err != nil {
 		return Created{}, err
 	}
 	if err := staterepo.CheckMounts(p); err != nil {
