@@ -53,9 +53,15 @@ func runGC(ctx context.Context, env *Env, opts gcOptions) error {
 		for _, k := range res.Kept {
 			env.Log.Info("merged but mounted; kept", "agent", k)
 		}
+		if len(res.Archived) == 0 {
+			env.Log.Info("nothing to collect: no agent branch is both merged into global and unmounted")
+		}
 		if opts.json {
 			if res.Archived == nil {
 				res.Archived = []team.Archived{}
+			}
+			if res.Kept == nil {
+				res.Kept = []string{}
 			}
 			return env.writeJSON(res)
 		}
