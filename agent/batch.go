@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -96,7 +97,7 @@ func (a *Agent) writeMany(ctx context.Context, wt *staterepo.Worktree, recs []*c
 	commit, err := wt.CommitFiles(ctx, slices.Concat(paths, uses, also.paths), message)
 	if err != nil {
 		undo()
-		return nil, planqerr.New(planqerr.Failure, a.Dir, "failed to commit %d records: %w", len(recs), err).
+		return nil, planqerr.New(planqerr.Failure, a.Dir, "failed to commit %s: %w", plural.Of(len(recs), "record"), err).
 			WithHint("nothing was written; once the cause is gone (another git process holding the index, say), run the command again")
 	}
 	usesCommitted()

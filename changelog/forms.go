@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/planq-dev/planq/internal/plural"
 )
 
 // A record's one-line form is a column of the kind table (Spec.line): what
@@ -92,7 +94,7 @@ func checkpointLine(r *Record) string { return r.Name + ": " + r.Title() }
 func noteLine(r *Record) string { return fmt.Sprintf("[%s, %s] %s", r.Type, r.Status, r.Title()) }
 
 func proposalLine(r *Record) string {
-	return fmt.Sprintf("[%s, %d files] %s", r.Status, len(r.Files), r.Title())
+	return fmt.Sprintf("[%s, %s] %s", r.Status, plural.Of(len(r.Files), "file"), r.Title())
 }
 
 // marks are what a reader must see of r whatever its kind.

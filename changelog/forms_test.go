@@ -23,7 +23,7 @@ func TestLineIsTheKindsColumn(t *testing.T) {
 		{Record{Kind: KindHandoff, To: "bob", Body: "Pick up the cache"}, "Pick up the cache (to bob)", "Pick up the cache"},
 		{Record{Kind: KindCheckpoint, Name: "v1", Body: "before the split"}, "v1: before the split", "before the split"},
 		{Record{Kind: KindNote, Type: TypeCodebase, Status: StatusRaw, Body: "make test is slow"}, "[codebase, raw] make test is slow", "make test is slow"},
-		{Record{Kind: KindProposal, Status: StatusPending, Files: []ProposedFile{{Path: "AGENTS.md"}}, Body: "Add the test rule"}, "[pending, 1 files] Add the test rule", "Add the test rule"},
+		{Record{Kind: KindProposal, Status: StatusPending, Files: []ProposedFile{{Path: "AGENTS.md"}}, Body: "Add the test rule"}, "[pending, 1 file] Add the test rule", "Add the test rule"},
 		{Record{Kind: "memo", Body: "a kind with no form of its own"}, "a kind with no form of its own", "a kind with no form of its own"},
 		{Record{Kind: KindLearning, Domain: "db", Type: TypePattern, Status: StatusDisputed, SupersedesRing: true,
 			Sources: []Source{{ID: "a", Agent: "ann"}, {ID: "b", Agent: "bob"}}, Body: "Pool connections"},

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -86,9 +87,9 @@ func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
 	case len(groups) == 0:
 		env.Log.Info("no duplicates")
 	case opts.dryRun:
-		env.Log.Info(fmt.Sprintf("%d groups; nothing written", len(groups)), "hint", "planq dedupe")
+		env.Log.Info(plural.Of(len(groups), "group")+"; nothing written", "hint", "planq dedupe")
 	case len(written) > 0:
-		env.Log.Info(fmt.Sprintf("retracted %d duplicates", len(written)), "agent", written[0].Agent, "commit", short(written[0].Commit))
+		env.Log.Info("retracted "+plural.Of(len(written), "duplicate"), "agent", written[0].Agent, "commit", short(written[0].Commit))
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
@@ -128,7 +129,7 @@ func runExport(ctx context.Context, env *Env, opts exportOptions) error {
 			return err
 		}
 	}
-	env.Log.Info(fmt.Sprintf("exported %d learnings in %d domains", len(recs), len(domains)), "dir", opts.out)
+	env.Log.Info("exported "+plural.Of(len(recs), "learning")+" in "+plural.Of(len(domains), "domain"), "dir", opts.out)
 	return reportProblems(problems)
 }
 

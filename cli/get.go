@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
@@ -105,6 +106,6 @@ func printExcerpt(env *Env, got session.Got) {
 		env.printf("%s\n", readmodel.StaleList(got.Stale)) // every file: the listings give only the first
 	}
 	if got.More() {
-		env.printf("next: planq get %s:%d-%d   (%d lines in all)\n", got.Path, got.To+1, min(got.Lines, got.To+readmodel.DefaultGetLines), got.Lines)
+		env.printf("next: planq get %s:%d-%d   (%s in all)\n", got.Path, got.To+1, min(got.Lines, got.To+readmodel.DefaultGetLines), plural.Of(got.Lines, "line"))
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
@@ -104,7 +105,7 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			}
 			warnKept(env, saved.Kept)
 			if saved.RawNotes > 0 {
-				env.Log.Info(countOf(saved.RawNotes, "raw note")+" wait for curation into the instruction files", "hint", "planq curate")
+				env.Log.Info(plural.Of(saved.RawNotes, "raw note")+" "+plural.Pick(saved.RawNotes, "waits", "wait")+" for curation into the instruction files", "hint", "planq curate")
 			}
 			return err
 		},

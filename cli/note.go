@@ -10,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -69,7 +70,7 @@ func runNote(ctx context.Context, env *Env, opts noteOptions, arg string) error 
 	}
 	written := noted.Written
 	if len(written) > 1 {
-		env.Log.Info(fmt.Sprintf("also took %d notes appended to notes.md", len(written)-1))
+		env.Log.Info("also took " + plural.Of(len(written)-1, "note") + " appended to notes.md")
 	}
 	// The note given landed: a line of the inbox that could not is a
 	// warning, not a failure, so that the agent does not note it again.

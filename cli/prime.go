@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/session"
@@ -98,7 +99,7 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		env.printf("total %d characters, budget %d, %d items left out\n", len(out), budgetOr(opts.budget), doc.Dropped())
+		env.printf("total %s, budget %d, %s left out\n", plural.Of(len(out), "character"), budgetOr(opts.budget), plural.Of(doc.Dropped(), "item"))
 		return nil
 	}
 	env.printf("%s", out)

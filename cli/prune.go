@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -66,9 +67,9 @@ func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
 		case len(res.Archived) == 0:
 			env.Log.Info("nothing is past its shelf life")
 		case opts.dryRun:
-			env.Log.Info(fmt.Sprintf("would archive %s; nothing written", learningsCount(len(res.Archived))), "hint", "planq prune")
+			env.Log.Info(fmt.Sprintf("would archive %s; nothing written", plural.Of(len(res.Archived), "learning")), "hint", "planq prune")
 		default:
-			env.Log.Info("archived "+learningsCount(len(res.Archived)), "branch", project.GlobalBranch, "commit", short(res.Commit))
+			env.Log.Info("archived "+plural.Of(len(res.Archived), "learning"), "branch", project.GlobalBranch, "commit", short(res.Commit))
 		}
 		return nil
 	})
@@ -98,11 +99,4 @@ func writerOf(store *agent.Store) string {
 		return a.Name
 	}
 	return project.GlobalBranch
-}
-
-func learningsCount(n int) string {
-	if n == 1 {
-		return "1 learning"
-	}
-	return fmt.Sprintf("%d learnings", n)
 }

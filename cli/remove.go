@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -59,7 +60,7 @@ func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
 		return err
 	}
 	if res.KeptIn != "" {
-		env.Log.Warn(countOf(len(res.Kept), "line")+" of the notes inbox kept in notes.md on branch agent-"+opts.name, "commit", short(res.KeptIn),
+		env.Log.Warn(plural.Of(len(res.Kept), "line")+" of the notes inbox kept in notes.md on branch agent-"+opts.name, "commit", short(res.KeptIn),
 			"hint", "'planq create "+opts.name+" --resume' mounts it again; the next note takes the lines once fixed")
 	}
 	if res.AgentDir != "" {
@@ -71,7 +72,7 @@ func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
 		env.Log.Info("removed code workspace", "path", res.Workspace)
 	}
 	if res.RawNotes > 0 {
-		env.Log.Info(countOf(res.RawNotes, "raw note")+" wait for curation into the instruction files", "hint", "planq curate")
+		env.Log.Info(plural.Of(res.RawNotes, "raw note")+" "+plural.Pick(res.RawNotes, "waits", "wait")+" for curation into the instruction files", "hint", "planq curate")
 	}
 	if opts.json {
 		return env.writeJSON(res)

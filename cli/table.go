@@ -2,9 +2,10 @@ package cli
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/planq-dev/planq/internal/plural"
 )
 
 // table lays out columns. It buffers what it writes: tabwriter writes each
@@ -29,10 +30,5 @@ func (t *table) Flush() error {
 	return t.buf.Flush()
 }
 
-// countOf says n things: "1 note", "3 notes".
-func countOf(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
+// countOf says n things: "1 note", "3 notes" (plural.Of).
+func countOf(n int, noun string) string { return plural.Of(n, noun) }

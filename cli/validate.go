@@ -2,13 +2,13 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -75,7 +75,7 @@ func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
 			}
 			fixed = &res
 			if res.Commit != "" {
-				env.Log.Info(fmt.Sprintf("repaired %d record files", len(res.Fixed)), "agent", a.Name, "commit", short(res.Commit))
+				env.Log.Info("repaired "+plural.Of(len(res.Fixed), "record file"), "agent", a.Name, "commit", short(res.Commit))
 			}
 		}
 		var err error

@@ -2,7 +2,6 @@ package lifecycle
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
@@ -300,5 +300,5 @@ func Dedupe(ctx context.Context, a *agent.Agent, groups []Group, opts agent.Writ
 	if len(tombs) == 0 {
 		return nil, nil
 	}
-	return a.WriteMany(ctx, tombs, fmt.Sprintf("dedupe: retract %d duplicates of %d records", len(tombs), len(groups)), opts)
+	return a.WriteMany(ctx, tombs, "dedupe: retract "+plural.Of(len(tombs), "duplicate")+" of "+plural.Of(len(groups), "record"), opts)
 }

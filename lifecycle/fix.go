@@ -15,6 +15,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -101,7 +102,7 @@ func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
 	if len(changes) == 0 {
 		return res, nil
 	}
-	commit, err := a.Rewrite(ctx, changes, fmt.Sprintf("validate --fix: repair %d record files", len(res.Fixed)))
+	commit, err := a.Rewrite(ctx, changes, "validate --fix: repair "+plural.Of(len(res.Fixed), "record file"))
 	if err != nil {
 		return FixResult{}, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -163,7 +164,7 @@ func decidedNotes(store *agent.Store, keep project.LifeSpan, now time.Time) ([]A
 
 func days(d time.Duration) string {
 	if n := int(d / (24 * time.Hour)); n*24 == int(d/time.Hour) {
-		return fmt.Sprintf("%d days", n)
+		return plural.Of(n, "day")
 	}
 	return d.String()
 }
@@ -180,10 +181,10 @@ func pruneMessage(archived []Archived) string {
 	}
 	var what []string
 	if learnings > 0 {
-		what = append(what, fmt.Sprintf("%d learning%s", learnings, plural(learnings)))
+		what = append(what, plural.Of(learnings, "learning"))
 	}
 	if notes > 0 {
-		what = append(what, fmt.Sprintf("%d decided note%s", notes, plural(notes)))
+		what = append(what, plural.Of(notes, "decided note"))
 	}
 	fmt.Fprintf(&b, "prune: archive %s\n\n", strings.Join(what, " and "))
 	for _, a := range archived {
@@ -195,13 +196,6 @@ func pruneMessage(archived []Archived) string {
 	}
 	b.WriteString("\nNothing is deleted: 'planq archive list' shows them, 'planq restore ID' brings one back.\n")
 	return b.String()
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // ArchiveList lists what prune archived on global and no restore brought

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
@@ -59,7 +60,7 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d records match", found.Total)
+	fmt.Fprintf(&b, "%s %s", plural.Of(found.Total, "record"), plural.Pick(found.Total, "matches", "match"))
 	if found.Total > len(found.Hits) {
 		fmt.Fprintf(&b, "; the best %d", len(found.Hits))
 	}
@@ -105,7 +106,7 @@ func (s *Server) get(ctx context.Context, a readmodel.Ref, in getIn) (string, er
 	if err != nil {
 		return "", err
 	}
-	out := fmt.Sprintf("%s:%d-%d of %d lines\n%s", got.Path, got.From, got.To, got.Lines, got.Text)
+	out := fmt.Sprintf("%s:%d-%d of %s\n%s", got.Path, got.From, got.To, plural.Of(got.Lines, "line"), got.Text)
 	switch {
 	case got.Retracted:
 		out = fmt.Sprintf("(retracted by %s: search, query and context no longer show it)\n", got.SupersededBy) + out

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel/internal/engine"
@@ -362,7 +363,7 @@ func (rd *Reader) Get(p string, from, to int, branches ...string) (Excerpt, erro
 	}
 	to = min(to, len(lines))
 	if from > to {
-		return Excerpt{}, planqerr.New(planqerr.Invalid, p, "%s has %d lines; from %d is past the end", p, len(lines), from).
+		return Excerpt{}, planqerr.New(planqerr.Invalid, p, "%s has %s; from %d is past the end", p, plural.Of(len(lines), "line"), from).
 			WithHint("ask for lines 1 to %d", len(lines))
 	}
 	return Excerpt{Path: p, Branch: branch, From: from, To: to, Lines: len(lines), Text: strings.Join(lines[from-1:to], "\n")}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -171,7 +172,7 @@ func declined(remote, out string, err error) error {
 	}
 	const maxSaid = 20 // a chatty hook does not bury the error
 	if len(said) > maxSaid {
-		said = append(said[:maxSaid], fmt.Sprintf("(%d more lines)", len(said)-maxSaid))
+		said = append(said[:maxSaid], "("+plural.Of(len(said)-maxSaid, "more line")+")")
 	}
 	msg := fmt.Sprintf("the server refused the push to %s (%s)", ref, printable(reason))
 	if len(said) > 0 {
