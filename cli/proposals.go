@@ -41,8 +41,8 @@ as it reads instruction files (it became a symbolic link or a directory, say): i
 is listed with the others, and a warning on stderr says why; dismiss it.
 
 --json prints [{"id","version","state","agent","time","decided","decided_by","summary",
-"files":[{"path","additions","changed","problem"}],"entries_used","entries_discarded",
-"additions","problem"}]: "agent" is "global" for the lead; "problem" says why a proposal is broken.`,
+"files":[{"path","additions","changed","problem"?}],"entries_used","entries_discarded",
+"additions","problem"?}]: "agent" is "global" for the lead; "problem" says why a proposal is broken.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runProposalsList(cmd.Context(), env, asJSON) },
 	}
@@ -88,8 +88,9 @@ not the main checkout's: apply warns, and the commit reaches the main checkout's
 branch only when someone merges it.
 
 It prints the commit; --json prints {"proposal","commit","branch",
-"agent_workspace","main_branch","files","additions","removals","recorded"}
-("agent_workspace" and "main_branch" only in an agent's workspace).`,
+"agent_workspace"?,"main_branch"?,"files","additions","removals"?,"recorded"?}
+("agent_workspace" and "main_branch" only in an agent's workspace, "removals"
+and "recorded" only when set).`,
 		Args: exactArgs(1, "the proposal's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runProposalsApply(cmd.Context(), env, args[0], edit, allowRemovals, applyJSON)
