@@ -22,13 +22,22 @@ func newCurateCmd(env *Env) *cobra.Command {
 files: every raw note of every agent (global and each agent branch, each once),
 the instruction files the code repository has (CLAUDE.md, AGENTS.md, GEMINI.md,
 .cursorrules, .cursor/rules/*.mdc, .github/copilot-instructions.md,
-CONVENTIONS.md; or curation.instruction_files in .planq/config) with the SHA-256
-of each as it is now, the rules (deduplicate, drop what is covered, route each
-note to the files of the agents it concerns, keep each file's voice, never
-remove content) and how to answer. planq makes no model calls: give the packet
-to an agent, which answers with a proposal a person reviews.
+CONVENTIONS.md; or curation.instruction_files in .planq/config, where ** is any
+number of directories, as in **/AGENTS.md) with the SHA-256 of each as it is
+now, the rules (deduplicate, drop what is covered, route each note to the files
+of the agents it concerns, keep each file's voice, never remove content) and
+how to answer: with bare JSON. planq makes no model calls: give the packet to an
+agent, which answers with a proposal a person reviews.
 
---json prints {"project","rules","files":[{"path","exists","sha256","content"}],
+Files are those git sees (tracked, or untracked and not ignored). A symbolic
+link is shown as one, with the file it leads to (link_to), and no content to
+write to; a file that holds nothing but imports (@AGENTS.md) says which files
+it imports (only_imports); a nested AGENTS.md, CLAUDE.md or GEMINI.md says
+which directory it governs (governs: "pkg/foo/"). Each such file's note says
+what to propose instead.
+
+--json prints {"project","rules","files":[{"path","exists","sha256","content",
+"governs","link_to","only_imports","note"}],
 "notes":[{"id","agent","agent_kind","workspace","type","time","text"}],"answer"}.`,
 		Example: "  planq curate | claude -p\n  planq curate --json",
 		Args:    exactArgs(0, "no arguments"),
@@ -40,7 +49,7 @@ to an agent, which answers with a proposal a person reviews.
 
 func runCurate(ctx context.Context, env *Env, opts curateOptions) error {
 	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		p, err := curation.BuildPacket(h, h.Project.Workspace)
+		p, err := curation.BuildPacket(ctx, h, h.Project.Workspace)
 		if err != nil {
 			return err
 		}

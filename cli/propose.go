@@ -28,14 +28,21 @@ on global for a person to apply or dismiss ('planq proposals', 'planq ui'):
    "entries_used": ["<note id>", ...],
    "entries_discarded": {"<note id>": "<why>"}}
 
+The packet asks for bare JSON; an answer that holds the one proposal in a
+fenced code block or among sentences is read too. An answer with two objects
+that could each be the proposal, or none, is refused and says so.
+
 A proposal may name only the project's instruction files, inside the code
 repository; it may only add lines (every existing line stays, in order); it
-cites notes that exist and are raw; and the same proposal is kept once. The
-SHA-256 of each file as it is now is kept with it: a file changed after that
-makes the proposal stale. The notes it cites become proposed, in the same commit.
+cites notes that exist and are raw; and the same proposal is kept once. A file
+named through a symbolic link goes to the file the link leads to when that is
+an instruction file inside the work tree, else it is left out, and the rest
+of the proposal kept; each is said on stderr. The SHA-256 of each file as it
+is now is kept with it: a file changed after that makes the proposal stale.
+The notes it cites become proposed, in the same commit.
 
 --json prints the kept proposal as 'planq proposals show --json' does.`,
-		Example: "  planq curate | claude -p --output-format text | planq propose",
+		Example: "  planq curate | claude -p | planq propose",
 		Args:    exactArgs(0, "no arguments: the proposal comes on stdin"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runPropose(cmd.Context(), env, opts) },
 	}
@@ -52,6 +59,10 @@ func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
 		rec, err := curation.Propose(ctx, store, store.Project.Workspace, writerOf(store), p)
 		if err != nil {
 			return err
+		}
+		_, said := curation.Settle(store.Project.Workspace, store.Project.Config.InstructionFiles(), p)
+		for _, line := range said {
+			env.Log.Warn(line)
 		}
 		v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, rec.ID)
 		if err != nil {

@@ -11,13 +11,14 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -47,8 +48,12 @@ type Proposal struct {
 	EntriesDiscarded map[string]string `json:"entries_discarded"`
 }
 
-// DecodeProposal reads one proposal as JSON, strictly: an unknown field, a
-// second value or a body past 8 MiB is an error, not a guess.
+// DecodeProposal reads the proposal a curating agent answered with: the
+// one JSON object the answer holds (see ExtractJSON), bare as the packet
+// asks, or in a fenced code block or among sentences as models answer.
+// The object is read strictly: an unknown field is an error, not a guess;
+// so are two objects that could each be the proposal, none, and an
+// answer over 8 MiB.
 func DecodeProposal(r io.Reader) (Proposal, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxProposal+1))
 	if err != nil {
@@ -60,7 +65,23 @@ func DecodeProposal(r io.Reader) (Proposal, error) {
 	if !utf8.Valid(data) {
 		return Proposal{}, invalid("is not valid UTF-8")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	text := strings.TrimPrefix(string(data), "\ufeff")
+	bare := strings.TrimSpace(text)
+	if bare == "" {
+		return Proposal{}, invalid("is empty: nothing came on stdin").
+			WithHint("pipe the curating agent's answer in: planq curate | claude -p | planq propose")
+	}
+	obj, err := ExtractJSON(text, proposalKeys...)
+	var several *SeveralError
+	switch {
+	case errors.As(err, &several):
+		return Proposal{}, invalid("%v; planq reads one", err).WithHint(bareHint)
+	case err != nil && strings.HasPrefix(bare, "{"):
+		obj = bare // bare JSON that is broken: JSON's own words say where
+	case err != nil:
+		return Proposal{}, invalid("%v; it begins %q", err, firstLine(bare)).WithHint(bareHint)
+	}
+	dec := json.NewDecoder(strings.NewReader(obj))
 	dec.DisallowUnknownFields()
 	var p Proposal
 	if err := dec.Decode(&p); err != nil {
@@ -71,6 +92,17 @@ func DecodeProposal(r io.Reader) (Proposal, error) {
 		return Proposal{}, invalid("holds more than one JSON value; send one proposal at a time")
 	}
 	return p, nil
+}
+
+const bareHint = "answer with the one proposal as bare JSON, nothing before or after it (planq curate says how)"
+
+// firstLine is the start of text's first line, for a message.
+func firstLine(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	if r := []rune(line); len(r) > 60 {
+		line = string(r[:60]) + "..."
+	}
+	return strings.TrimSpace(line)
 }
 
 func invalid(format string, args ...any) *planqerr.Error {
@@ -93,16 +125,26 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 	if strings.TrimSpace(p.DiffSummary) == "" {
 		return nil, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
 	}
+	patterns := store.Project.Config.InstructionFiles()
+	named := len(p.ProposedFiles)
+	p, said := Settle(codeRoot, patterns, p)
+	if named > 0 && len(p.ProposedFiles) == 0 {
+		return nil, invalid("names no file planq can write: %s", strings.Join(said, "; ")).
+			WithHint("propose the file each link leads to, as planq curate names it")
+	}
 	if len(p.ProposedFiles) == 0 && len(p.EntriesDiscarded) == 0 {
 		return nil, invalid("proposes no file and discards no note").WithHint("send proposed_files, or entries_discarded for notes that add nothing")
 	}
 	if len(p.ProposedFiles) > 0 && len(p.EntriesUsed) == 0 {
 		return nil, invalid("changes files but names no note in entries_used").WithHint("list the notes the additions come from")
 	}
+	if len(p.ProposedFiles) == 0 && len(p.EntriesUsed) > 0 {
+		return nil, invalid("names notes in entries_used but proposes no file").
+			WithHint("propose the files the notes go to, or list the notes under entries_discarded with why")
+	}
 	if err := checkText(p); err != nil {
 		return nil, err
 	}
-	patterns := store.Project.Config.InstructionFiles()
 	files := make([]changelog.ProposedFile, 0, len(p.ProposedFiles))
 	blobs := map[string][]byte{}
 	for _, rel := range slices.Sorted(maps.Keys(p.ProposedFiles)) {
@@ -256,14 +298,110 @@ func checkFile(codeRoot, rel, content string, patterns []string) (changelog.Prop
 	return f, nil
 }
 
-// listed reports whether rel is one of the instruction files patterns name.
+// listed reports whether rel is one of the instruction files patterns name
+// (globs where ** is any number of directories, none too).
 func listed(rel string, patterns []string) bool {
 	for _, pat := range patterns {
-		if ok, err := path.Match(pat, rel); err == nil && ok {
+		if ok, err := doublestar.Match(pat, rel); err == nil && ok {
 			return true
 		}
 	}
 	return false
+}
+
+// Settle gives p with each file it names through a symbolic link (the link
+// itself, or a directory on its path) moved to the file the link leads
+// to, when that is one of the instruction files (patterns) inside the
+// work tree at codeRoot, else left out; and a line for each, saying so. A
+// file p also names as itself keeps what p proposes for it; two links to
+// one file keep the first's, by path. The rest of p is kept as it is.
+// Propose settles p this way before it checks it; a caller that tells the
+// user what became of each file calls it first.
+func Settle(codeRoot string, patterns []string, p Proposal) (Proposal, []string) {
+	realRoot, err := filepath.EvalSymlinks(codeRoot)
+	if err != nil || len(p.ProposedFiles) == 0 {
+		return p, nil // Propose's own checks say what is wrong
+	}
+	out := p
+	out.ProposedFiles = make(map[string]string, len(p.ProposedFiles))
+	var said []string
+	type move struct{ from, to string }
+	var moves []move
+	for _, rel := range slices.Sorted(maps.Keys(p.ProposedFiles)) {
+		if !changelog.ValidRepoPath(rel) {
+			out.ProposedFiles[rel] = p.ProposedFiles[rel] // refused by checkFile
+			continue
+		}
+		to, problem := linkTarget(realRoot, codeRoot, rel, patterns)
+		switch {
+		case problem != "":
+			said = append(said, fmt.Sprintf("%s %s: left out of the proposal", rel, problem))
+		case to == "":
+			out.ProposedFiles[rel] = p.ProposedFiles[rel]
+		default:
+			moves = append(moves, move{rel, to})
+		}
+	}
+	for _, m := range moves {
+		content := p.ProposedFiles[m.from]
+		have, named := out.ProposedFiles[m.to]
+		switch {
+		case !named:
+			out.ProposedFiles[m.to] = content
+			said = append(said, fmt.Sprintf("%s is a symbolic link to %s: what the proposal holds for it goes to %s", m.from, m.to, m.to))
+		case have == content:
+			said = append(said, fmt.Sprintf("%s is a symbolic link to %s, proposed with the same content: kept once, for %s", m.from, m.to, m.to))
+		default:
+			said = append(said, fmt.Sprintf("%s is a symbolic link to %s, which the proposal names too, with other content: %s is left out, %s kept as proposed",
+				m.from, m.to, m.from, m.to))
+		}
+	}
+	return out, said
+}
+
+// linkTarget finds where rel, under root, leads when a symbolic link is on
+// its way: the path from the root of the instruction file it leads to,
+// or why planq cannot write through it; both "" when no link is on its
+// way (or rel does not exist, nor its directory).
+func linkTarget(realRoot, root, rel string, patterns []string) (string, string) {
+	full := filepath.Join(root, filepath.FromSlash(rel))
+	info, err := os.Lstat(full)
+	var real string
+	switch {
+	case err == nil:
+		if real, err = filepath.EvalSymlinks(full); err != nil {
+			dest, rerr := os.Readlink(full)
+			if rerr != nil {
+				return "", "is a symbolic link, or under one, that leads nowhere"
+			}
+			return "", fmt.Sprintf("is a symbolic link to %s, which does not exist", dest)
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		dir, err := filepath.EvalSymlinks(filepath.Dir(full))
+		if err != nil {
+			return "", "" // a directory to be created: no link on the way
+		}
+		real = filepath.Join(dir, filepath.Base(full))
+	default:
+		return "", "" // checkFile reads it, and says why it cannot
+	}
+	in, err := filepath.Rel(realRoot, real)
+	to := filepath.ToSlash(in)
+	switch {
+	case err == nil && to == rel:
+		return "", ""
+	case err != nil || !changelog.ValidRepoPath(to):
+		return "", "is a symbolic link out of the work tree (or into .git), or under one"
+	}
+	if info != nil {
+		if ti, err := os.Stat(real); err != nil || !ti.Mode().IsRegular() {
+			return "", fmt.Sprintf("is a symbolic link to %s, which is not a file", to)
+		}
+	}
+	if !listed(to, patterns) {
+		return "", fmt.Sprintf("is a symbolic link to %s, which is not one of the project's instruction files", to)
+	}
+	return to, ""
 }
 
 // readInside reads rel under root, refusing a path that leaves root

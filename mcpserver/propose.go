@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -26,12 +27,15 @@ func (s *Server) registerPropose(srv *mcp.Server) {
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
-				rec, err := curation.Propose(ctx, s.store, s.store.Project.Workspace, a.Name, curation.Proposal{ProposedFiles: in.ProposedFiles,
-					DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded})
+				p := curation.Proposal{ProposedFiles: in.ProposedFiles, DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded}
+				rec, err := curation.Propose(ctx, s.store, s.store.Project.Workspace, a.Name, p)
 				if err != nil {
 					return "", err
 				}
-				return fmt.Sprintf("kept proposal %s for review (planq proposals show %s, or planq ui)", rec.ID, rec.ID), nil
+				// A file named through a symbolic link went to its target, or was left out.
+				_, said := curation.Settle(s.store.Project.Workspace, s.store.Project.Config.InstructionFiles(), p)
+				return fmt.Sprintf("kept proposal %s for review (planq proposals show %s, or planq ui)", rec.ID, rec.ID) +
+					strings.Join(append([]string{""}, said...), "\n"), nil
 			})
 		})
 }
