@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -17,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/renameio/v2"
 	"go.yaml.in/yaml/v3"
 
@@ -86,9 +86,10 @@ func (c Config) InstructionFiles() []string {
 	return DefaultInstructionFiles
 }
 
-// RepoPatterns are paths or globs (path.Match's) of files inside the
-// code repository's work tree, read from .planq/config: an absolute path,
-// one that leaves the work tree or names .git is an error naming its line.
+// RepoPatterns are paths or globs (doublestar's: ** is any number of
+// directories) of files inside the code repository's work tree, read from
+// .planq/config: an absolute path, one that leaves the work tree or names
+// .git is an error naming its line.
 // planq reads these files into an agent's packet and writes them: nothing
 // outside the work tree, nor git's own files.
 type RepoPatterns []string
@@ -128,8 +129,8 @@ func patternProblem(pat string) string {
 	if problem := RepoPathProblem(pat); problem != "" {
 		return problem
 	}
-	if _, err := path.Match(pat, ""); err != nil {
-		return "is not a glob (" + err.Error() + ")"
+	if !doublestar.ValidatePattern(pat) {
+		return "is not a glob (** is any number of directories, * and ? stay within one, [abc] and {a,b} choose)"
 	}
 	return "" // what a glob matches under .git is left out where it is read
 }
