@@ -114,10 +114,13 @@ func invalid(format string, args ...any) *planqerr.Error {
 // each now proposed: the proposal record, each proposed file under
 // proposed/<id>/, and a new version of each note. writer is who proposes.
 //
-// It refuses, changing nothing: a file outside the repository or not among
-// the project's instruction files, content that is not text or is over
-// 1 MiB, a file whose existing lines the proposal removes or rewords, notes
-// that do not exist or are not raw, and a proposal that arrived already.
+// A file p names through a symbolic link goes to the file the link leads
+// to, or is left out (see Settle). It refuses, changing nothing: a file
+// outside the repository or not among the project's instruction files,
+// content that is not text or is over 1 MiB, a file whose existing lines
+// the proposal removes or rewords, notes that do not exist or are not raw,
+// notes used when no file is left to propose, and a proposal that arrived
+// already.
 // What global keeps passes the checks an agent's record passes: no
 // credential in a file or in the proposal's text, and a record of at most
 // 64 KiB; agent.Store.CommitGlobal checks it all again before it writes.
