@@ -169,7 +169,7 @@ func instructionFile(realRoot, root, rel string, patterns []string) (File, bool,
 	}
 	f.SHA256, f.Content = SHA256(data), string(data)
 	if f.OnlyImports = onlyImports(rel, f.Content); f.OnlyImports != nil {
-		f.Note = fmt.Sprintf("This file only imports %s: whoever reads %s reads %s; propose %s, never this file.",
+		f.Note = fmt.Sprintf("This file only imports %s: whoever reads %s reads %s; propose %s rather than this file.",
 			andList(f.OnlyImports), rel, andList(f.OnlyImports), orList(f.OnlyImports))
 	}
 	return f, true, nil

@@ -317,7 +317,9 @@ func listed(rel string, patterns []string) bool {
 // to, when that is one of the instruction files (patterns) inside the
 // work tree at codeRoot, else left out; and a line for each, saying so. A
 // file p also names as itself keeps what p proposes for it; two links to
-// one file keep the first's, by path. The rest of p is kept as it is.
+// one file keep the first's, by path. The rest of p is kept as it is; a
+// line says so of a file that only imports others (@AGENTS.md), whose
+// additions reach fewer agents than the files it imports.
 // Propose settles p this way before it checks it; a caller that tells the
 // user what became of each file calls it first.
 func Settle(codeRoot string, patterns []string, p Proposal) (Proposal, []string) {
@@ -341,6 +343,10 @@ func Settle(codeRoot string, patterns []string, p Proposal) (Proposal, []string)
 			said = append(said, fmt.Sprintf("%s %s: left out of the proposal", rel, problem))
 		case to == "":
 			out.ProposedFiles[rel] = p.ProposedFiles[rel]
+			if imports := importsOf(codeRoot, rel); imports != nil {
+				said = append(said, fmt.Sprintf("%s only imports %s: what the proposal adds to it reaches only the agents that read %s; the packet asks for %s",
+					rel, andList(imports), rel, orList(imports)))
+			}
 		default:
 			moves = append(moves, move{rel, to})
 		}
@@ -360,6 +366,16 @@ func Settle(codeRoot string, patterns []string, p Proposal) (Proposal, []string)
 		}
 	}
 	return out, said
+}
+
+// importsOf gives what the file rel under root imports when it holds
+// nothing but imports, else nil.
+func importsOf(root, rel string) []string {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil
+	}
+	return onlyImports(rel, string(data))
 }
 
 // linkTarget finds where rel, under root, leads when a symbolic link is on

@@ -152,6 +152,11 @@ func TestPacketSaysAFileOnlyImportsAnother(t *testing.T) {
 	if f := files["GEMINI.md"]; f.OnlyImports != nil || f.Note != "" {
 		t.Errorf("GEMINI.md: %+v", f)
 	}
+	// A proposal for it is kept, and said to reach fewer agents.
+	settled, said := Settle(p.Code, p.Store.Project.Config.InstructionFiles(), Proposal{ProposedFiles: map[string]string{"CLAUDE.md": "@AGENTS.md\nMore.\n"}})
+	if len(settled.ProposedFiles) != 1 || len(said) != 1 || !strings.Contains(said[0], "CLAUDE.md only imports AGENTS.md: what the proposal adds to it reaches only the agents that read CLAUDE.md") {
+		t.Errorf("settled %v, said %q", settled.ProposedFiles, said)
+	}
 	md := pk.Markdown()
 	if !strings.Contains(md, "\n### CLAUDE.md (sha256 "+SHA256([]byte("@AGENTS.md\n"))[:12]+", only imports AGENTS.md)\n") ||
 		!strings.Contains(md, "This file only imports AGENTS.md") {
