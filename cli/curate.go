@@ -37,7 +37,7 @@ which directory it governs (governs: "pkg/foo/"). Each such file's note says
 what to propose instead.
 
 --json prints {"project","rules","files":[{"path","exists","sha256","content",
-"governs","link_to","only_imports","note"}],
+"governs"?,"link_to"?,"only_imports"?,"note"?}],
 "notes":[{"id","agent","agent_kind","workspace","type","time","text"}],"answer"}.`,
 		Example: "  planq curate | claude -p\n  planq curate --json",
 		Args:    exactArgs(0, "no arguments"),

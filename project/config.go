@@ -74,8 +74,10 @@ func (c Config) KeepDecided() LifeSpan {
 func (c Curation) IsZero() bool { return len(c.InstructionFiles) == 0 && c.KeepDecided.IsZero() }
 
 // DefaultInstructionFiles are the instruction files of the coding agents
-// planq knows, as each agent reads them.
-var DefaultInstructionFiles = []string{"CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".cursor/rules/*.mdc",
+// planq knows, as each agent reads them: Claude Code, Codex and Gemini
+// also read the files of those names in the directory they work in, so
+// nested ones count wherever they sit.
+var DefaultInstructionFiles = []string{"**/CLAUDE.md", "**/AGENTS.md", "**/GEMINI.md", ".cursorrules", ".cursor/rules/*.mdc",
 	".github/copilot-instructions.md", "CONVENTIONS.md"}
 
 // InstructionFiles are the project's instruction files (patterns).
