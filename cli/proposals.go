@@ -168,7 +168,7 @@ func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) err
 			if f.Changed {
 				state = " (changed since the proposal)"
 			}
-			env.printf("\n=== %s: %d additions%s\n", f.Path, f.Additions, state)
+			env.printf("\n=== %s: %s%s\n", f.Path, countOf(f.Additions, "addition"), state)
 			switch {
 			case f.Problem != "":
 				env.printf("(no diff: %s)\n", f.Problem)

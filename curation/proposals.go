@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -433,7 +434,7 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		adds, dels := counts(string(old), content)
 		if dels > 0 && !opts.AllowRemovals {
 			return Applied{}, planqerr.New(planqerr.Invalid, f.Path, "applying it would remove %s of the file's %d (and add %d); a proposal only adds",
-				plural(dels, "line"), len(lines(string(old))), adds).
+				plural.Of(dels, "line"), len(lines(string(old))), adds).
 				WithHint("keep the file's lines, or remove them on purpose: planq proposals apply %s --edit --allow-removals (on the review page, tick Allow removals)", id)
 		}
 		done.Additions += adds
@@ -603,10 +604,10 @@ func counts(old, new string) (adds, dels int) {
 }
 
 func commitMessage(r *changelog.Record, done Applied) string {
-	subject := fmt.Sprintf("Add %s to %s from curated agent notes", plural(done.Additions, "line"), strings.Join(done.Files, ", "))
+	subject := fmt.Sprintf("Add %s to %s from curated agent notes", plural.Of(done.Additions, "line"), strings.Join(done.Files, ", "))
 	if done.Removals > 0 {
-		subject = fmt.Sprintf("Add %s, remove %s, in %s from curated agent notes", plural(done.Additions, "line"),
-			plural(done.Removals, "line"), strings.Join(done.Files, ", "))
+		subject = fmt.Sprintf("Add %s, remove %s, in %s from curated agent notes", plural.Of(done.Additions, "line"),
+			plural.Of(done.Removals, "line"), strings.Join(done.Files, ", "))
 	}
 	return fmt.Sprintf("%s\n\n%s\n\nPlanq-Proposal: %s\n", subject, strings.TrimSpace(r.Body), r.ID)
 }

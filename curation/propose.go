@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"io"
 	"io/fs"
 	"maps"
@@ -558,12 +559,5 @@ func filesPhrase(files []changelog.ProposedFile) string {
 		names[i] = f.Path
 		adds += f.Additions
 	}
-	return fmt.Sprintf("%s (%s)", strings.Join(names, ", "), plural(adds, "addition"))
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return fmt.Sprintf("%s (%s)", strings.Join(names, ", "), plural.Of(adds, "addition"))
 }

@@ -2,6 +2,7 @@ package prime
 
 import (
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"slices"
 	"strings"
 	"text/template"
@@ -254,12 +255,12 @@ func leadItems(in *Input, by func(string) string, add func(string, int, string, 
 		add("Disputed", 1, "%s %s", r.ID, teachingLine(r))
 	}
 	for _, act := range in.Activity {
-		add("Agents", 3, "%s: %d entries, last %s: %s", by(act.Agent), act.Entries, act.LastEntry.Format(readmodel.TimeLayout), act.Title)
+		add("Agents", 3, "%s: %s, last %s: %s", by(act.Agent), plural.Of(act.Entries, "entry"), act.LastEntry.Format(readmodel.TimeLayout), act.Title)
 	}
 	for _, d := range in.Domains {
 		var why []string
 		if d.Governance != readmodel.GovernanceOK {
-			why = append(why, fmt.Sprintf("%d current learnings: %s", d.Current, d.Governance))
+			why = append(why, fmt.Sprintf("%s: %s", plural.Of(d.Current, "current learning"), d.Governance))
 		}
 		if d.PastShelfLife > 0 {
 			why = append(why, fmt.Sprintf("%d past their shelf life (planq prune)", d.PastShelfLife))
@@ -276,7 +277,7 @@ func leadItems(in *Input, by func(string) string, add func(string, int, string, 
 		add("Domains", 3, "%s: %s (planq status)", d.Domain, strings.Join(why, ", "))
 	}
 	for _, p := range in.Proposals {
-		add("Proposals to review", 2, "%s (%s, %d additions to %s, by %s): %s — planq proposals show %s", p.ID, p.State, p.Additions,
+		add("Proposals to review", 2, "%s (%s, %s to %s, by %s): %s — planq proposals show %s", p.ID, p.State, plural.Of(p.Additions, "addition"),
 			strings.Join(p.Paths, ", "), by(p.Agent), readmodel.Shorten(strings.SplitN(p.Summary, "\n", 2)[0], 100), p.ID)
 	}
 }

@@ -501,7 +501,7 @@ func TestGlobalsDocumentNamesThePerson(t *testing.T) {
 		}
 	}
 	doc := build(t, in, Options{Role: RoleLead})
-	for _, want := range []string{"by Ada Lovelace): CLAUDE.md: the build", "- Ada Lovelace: 1 entries, last"} {
+	for _, want := range []string{"by Ada Lovelace): CLAUDE.md: the build", "- Ada Lovelace: 1 entry, last"} {
 		if !strings.Contains(doc.Text, want) {
 			t.Errorf("no %q in\n%s", want, doc.Text)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"slices"
 	"sort"
 	"strings"
@@ -109,10 +110,10 @@ func (d *Document) closing(budget int) string {
 	dropped := d.Dropped() - d.Omitted
 	var parts []string
 	if dropped > 0 {
-		parts = append(parts, fmt.Sprintf("%d less important items were left out to stay under %d characters; 'planq prime --budget %d' shows them all.", dropped, budget, d.fullSize))
+		parts = append(parts, fmt.Sprintf("%s %s left out to stay under %d characters; 'planq prime --budget %d' shows them all.", plural.Of(dropped, "less important item"), plural.Pick(dropped, "was", "were"), budget, d.fullSize))
 	}
 	if d.Omitted > 0 {
-		parts = append(parts, fmt.Sprintf("%d more learnings are never listed here; 'planq search WORDS' finds them.", d.Omitted))
+		parts = append(parts, fmt.Sprintf("%s %s never listed here; 'planq search WORDS' finds them.", plural.Of(d.Omitted, "more learning"), plural.Pick(d.Omitted, "is", "are")))
 	}
 	return strings.Join(parts, " ")
 }

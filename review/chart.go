@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"html/template"
 	"strings"
 
@@ -41,8 +42,8 @@ func convergenceChart(d readmodel.DomainStatus) template.HTML {
 	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d">%d</text>`, 2, chartPad+4, top)
 	for i, n := range d.Weekly {
 		x := chartPad + slot*float64(i)
-		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%d written, %d weeks ago</title></rect>`,
-			x+slot*0.15, y(n), slot*0.7, y(0)-y(n), n, weeks-1-i)
+		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%d written, %s ago</title></rect>`,
+			x+slot*0.15, y(n), slot*0.7, y(0)-y(n), n, plural.Of(weeks-1-i, "week"))
 	}
 	if len(d.DisputedWeekly) == weeks {
 		points := make([]string, weeks)
@@ -51,8 +52,8 @@ func convergenceChart(d readmodel.DomainStatus) template.HTML {
 		}
 		fmt.Fprintf(&b, `<polyline class="disputed" points="%s"/>`, strings.Join(points, " "))
 	}
-	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d">%d weeks ago</text><text class="label" x="%d" y="%d" text-anchor="end">this week</text>`,
-		chartPad, chartHeight-3, weeks-1, chartWidth-chartPad, chartHeight-3)
+	fmt.Fprintf(&b, `<text class="label" x="%d" y="%d">%s ago</text><text class="label" x="%d" y="%d" text-anchor="end">this week</text>`,
+		chartPad, chartHeight-3, plural.Of(weeks-1, "week"), chartWidth-chartPad, chartHeight-3)
 	b.WriteString(`</svg>`)
 	// Built here from numbers and the escaped domain name alone.
 	return template.HTML(b.String())

@@ -2,10 +2,10 @@ package review
 
 import (
 	"embed"
+	"github.com/planq-dev/planq/internal/plural"
 	"html/template"
 	"io/fs"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,17 +32,9 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 		"chart":     convergenceChart,
 		"join":      strings.Join,
 		"who":       curation.Who,
-		"plural":    plural,
+		"plural":    plural.Of,
 	}).ParseFS(assetFiles, "assets/page.html"))
 })
-
-// plural is "1 note", "2 notes".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
 
 // diffLine is one line of a unified diff with the class it is drawn in.
 type diffLine struct {
