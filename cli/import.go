@@ -9,11 +9,15 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/mulch"
+	"github.com/planq-dev/planq/planqerr"
 )
 
 type importOptions struct {
 	writeFlags
 	dryRun bool
+	strict bool
+	source string
 }
 
 func newImportCmd(env *Env) *cobra.Command {
@@ -26,20 +30,34 @@ the code checkout's .mulch) into the agent's branch, in one commit: each record 
 expertise/<domain>.jsonl becomes a learning of that domain, with mulch's type,
 classification, time, tags and evidence. A pattern's, reference's or guide's name
 is its subject and first line, a decision's title likewise; a failure keeps its
-resolution; its files become anchors; supersedes and relates_to become
-supersedes and depends_on when they name a record of the import. What planq has
-no field for (outcomes, owner, status, directory anchors, evidence beyond
-commit, issue and file) is kept as tags "mulch:<field>=<value>", so 'planq
-export --format jsonl' gives back what mulch wrote.
+resolution (one mulch left empty reads "(none: ...)"); its files become anchors;
+supersedes and relates_to become supersedes and depends_on when they name another
+record of the import. What planq has no field for (outcomes, owner, status,
+directory anchors, evidence beyond commit, issue and file) is kept as tags
+"mulch:<field>=<value>", so 'planq export --format jsonl' gives back what mulch
+wrote. A type the project declares under custom_types in mulch.config.yaml
+becomes the planq type it extends (or, extending none, the nearest by its
+fields), and keeps its own as tags "mulch:type=<type>" and
+"mulch:field.<field>=<value>", which 'planq show' shows. The records of mulch's
+archive (archive/<domain>.jsonl) are imported archived, as 'planq prune'
+archives: 'planq archive list' and 'planq restore' know them once promoted.
 
-Each learning's ID is drawn from its mulch id, so importing again, by any agent
-on any machine, adds nothing: the records that are there already are reported
-as present. Every line is read before anything is written: a broken line is an
-error naming its file and line, and nothing is imported. Promote the learnings
-to share them.
+Each learning's ID is drawn from its origin, mulch:<source>:<mulch id> (source:
+--source, default this project's name for its own .mulch, else the name of the
+directory holding .mulch), so the same mulch id from two projects makes two
+learnings, a name mulch used twice (its id repeats) makes mulch:<source>:<id>#2,
+and importing again, by any agent on any machine, adds nothing: the records that
+are there already are reported as present (also those an older planq imported
+as mulch:<id>). A line that cannot be imported (broken, of a type or with a field
+mulch does not take, or holding what planq refuses to store) is reported on
+stderr with its file, line and why, and the others are imported; with --strict
+nothing is imported and the exit code is 6. Promote the learnings to share them.
 
---json prints {"dir","records":[{"id","origin","domain","type","status"}],"commit"}.`,
-		Example: "  planq import mulch\n  planq import mulch ../other/.mulch --dry-run\n  planq context promote --all",
+--json prints {"dir","source","records":[{"id","origin","file","line","domain",
+"type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],
+"commit"}; status is imported, present, or archived (imported before, archived
+in mulch since: this import archives it).`,
+		Example: "  planq import mulch\n  planq import mulch ../other/.mulch --dry-run\n  planq import mulch ../other --source other --strict\n  planq context promote --all",
 		Args:    rangeArgs(1, 2, "mulch, and the directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] != "mulch" {
@@ -54,6 +72,8 @@ to share them.
 	}
 	opts.register(cmd)
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "show what would be imported; write nothing")
+	cmd.Flags().BoolVar(&opts.strict, "strict", false, "import nothing if a line cannot be imported (exit 6)")
+	cmd.Flags().StringVar(&opts.source, "source", "", "name the project the records come from, in their origins (`NAME`)")
 	return cmd
 }
 
@@ -63,21 +83,40 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 		return err
 	}
 	defer env.closeStore(store)
+	own := filepath.Join(store.Project.Root, ".mulch")
 	if dir == "" {
-		dir = filepath.Join(store.Project.Root, ".mulch")
+		dir = own
 	}
-	res, err := lifecycle.ImportMulch(ctx, a, dir, store.Project.Root, opts.dryRun, agent.WriteOptions{AllowSecret: opts.allowSecret})
+	source := opts.source
+	if located, err := mulch.Locate(dir); source == "" && err == nil && sameDir(located, own) {
+		source = store.Project.Config.Project // the project's own records
+	}
+	res, err := lifecycle.ImportMulch(ctx, a, dir, store.Project.Root, lifecycle.ImportOptions{Source: source, DryRun: opts.dryRun,
+		Strict: opts.strict, Write: agent.WriteOptions{AllowSecret: opts.allowSecret}})
+	for _, r := range res.Refused {
+		env.Log.Warn(r.String())
+	}
 	if err != nil {
+		if opts.json && planqerr.KindOf(err) == planqerr.Corrupt {
+			if jerr := env.writeJSON(res); jerr != nil {
+				return jerr
+			}
+		}
 		return err
 	}
-	imported, present := res.Counts()
+	imported, present, archived := res.Counts()
+	counts := fmt.Sprintf("%s, %d present already", countOf(imported, "record"), present)
+	if archived > 0 {
+		counts += fmt.Sprintf(", %d archived since an earlier import", archived)
+	}
+	counts += notImported(len(res.Refused))
 	switch {
 	case opts.dryRun:
-		env.Log.Info(fmt.Sprintf("would import %d records, %d present already; nothing written", imported, present), "dir", res.Dir)
+		env.Log.Info("would import "+counts+"; nothing written", "dir", res.Dir, "source", res.Source)
 	case res.Commit != "":
-		env.Log.Info(fmt.Sprintf("imported %d records, %d present already", imported, present), "agent", a.Name, "commit", short(res.Commit))
+		env.Log.Info("imported "+counts, "agent", a.Name, "commit", short(res.Commit))
 	default:
-		env.Log.Info(fmt.Sprintf("nothing new: all %d records are present already", present), "dir", res.Dir)
+		env.Log.Info(fmt.Sprintf("nothing new: all %d records are present already", present)+notImported(len(res.Refused)), "dir", res.Dir)
 	}
 	if opts.json {
 		return env.writeJSON(res)
@@ -85,7 +124,38 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "ID\tORIGIN\tDOMAIN\tTYPE\tSTATUS")
 	for _, r := range res.Records {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Origin, r.Domain, r.Type, r.Status)
+		typ := string(r.Type)
+		if r.MulchType != typ {
+			typ += "(" + r.MulchType + ")"
+		}
+		status := r.Status
+		if r.Archived && status == "imported" {
+			status = "imported-archived"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Origin, r.Domain, typ, status)
 	}
 	return tw.Flush()
+}
+
+func notImported(refused int) string {
+	if refused == 0 {
+		return ""
+	}
+	return "; " + countOf(refused, "line") + " not imported (listed above)"
+}
+
+// sameDir tells whether a and b name one directory.
+func sameDir(a, b string) bool {
+	x, errX := filepath.Abs(a)
+	y, errY := filepath.Abs(b)
+	if errX != nil || errY != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	if ex, err := filepath.EvalSymlinks(x); err == nil {
+		x = ex
+	}
+	if ey, err := filepath.EvalSymlinks(y); err == nil {
+		y = ey
+	}
+	return x == y
 }

@@ -3,92 +3,293 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/mulch"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/staterepo"
 )
 
 // ImportedRecord is one mulch record and what the import did with it.
 type ImportedRecord struct {
-	ID     string         `json:"id"`
-	Origin string         `json:"origin"`
+	ID     string `json:"id"`
+	Origin string `json:"origin"`
+	// File and Line are where the record was read, File relative to the
+	// mulch directory (expertise/cli.jsonl, archive/cli.jsonl).
+	File   string         `json:"file"`
+	Line   int            `json:"line"`
 	Domain string         `json:"domain"`
 	Type   changelog.Type `json:"type"`
-	// Status is "imported", or "present" when an earlier import (by any
-	// agent, on any machine) brought it already.
+	// MulchType is the record's type in mulch: Type, or a custom type
+	// whose nearest planq type Type is.
+	MulchType string `json:"mulch_type"`
+	// Archived says the record was read from mulch's archive: it is
+	// imported with the record that archives it.
+	Archived bool `json:"archived"`
+	// Status is "imported", "present" when an earlier import (by any
+	// agent, on any machine) brought it already, or "archived" when one
+	// brought it and mulch archived it since: this import archives it.
 	Status string `json:"status"`
 }
 
 // ImportResult says what ImportMulch did, and the commit that did it (none
 // when nothing was new, or in a dry run).
 type ImportResult struct {
-	Dir     string           `json:"dir"`
+	Dir string `json:"dir"`
+	// Source is the project the records came from, as their origins name it.
+	Source  string           `json:"source"`
 	Records []ImportedRecord `json:"records"`
-	Commit  string           `json:"commit,omitempty"`
+	// Refused are the lines that are not imported, and why.
+	Refused []mulch.Refusal `json:"refused"`
+	Commit  string          `json:"commit"`
 }
 
-// Counts are how many records were imported and how many were there.
-func (r ImportResult) Counts() (imported, present int) {
+// Counts are how many records were imported, present already, and
+// archived by this import having been imported before.
+func (r ImportResult) Counts() (imported, present, archived int) {
 	for _, rec := range r.Records {
-		if rec.Status == "imported" {
+		switch rec.Status {
+		case "imported":
 			imported++
-		} else {
+		case "archived":
+			archived++
+		default:
 			present++
 		}
 	}
-	return imported, present
+	return imported, present, archived
 }
 
-// ImportMulch imports the mulch directory dir into the agent's branch: every
-// record read (all or nothing: one bad line and nothing is written) that no
-// branch holds yet becomes a learning (see mulch.ToPlanq), anchored to the
-// blobs of its files at its evidence commit when the code repository at
-// codeDir has it, all in one commit. Importing again adds nothing: a record
-// keeps its ID from one import to the next.
-func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, dryRun bool, opts agent.WriteOptions) (ImportResult, error) {
-	entries, err := mulch.Read(dir)
+// ImportOptions tune an import.
+type ImportOptions struct {
+	// Source names the project the mulch directory belongs to, in the
+	// origin of every record (mulch:<source>:<id>): the same mulch id from
+	// two projects makes two learnings. Default: see SourceName.
+	Source string
+	DryRun bool
+	// Strict imports nothing when a line cannot be imported.
+	Strict bool
+	Write  agent.WriteOptions
+}
+
+// SourceName is the default name of the project a mulch directory belongs
+// to: the name of the directory holding .mulch, or of the mulch directory
+// itself when it is not called .mulch, made a planq name (see
+// mulch.Domain).
+func SourceName(mulchDir string) string {
+	dir := filepath.Clean(mulchDir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if filepath.Base(dir) == ".mulch" {
+		dir = filepath.Dir(dir)
+	}
+	name, err := mulch.Domain(strings.TrimLeft(filepath.Base(dir), "._-"))
+	if err != nil {
+		return "mulch"
+	}
+	return name
+}
+
+// ImportMulch imports the mulch directory dir into the agent's branch (see
+// mulch.Read and mulch.ToPlanq): every record that no branch holds yet
+// becomes a learning, a record of mulch's archive one with the record that
+// archives it, anchored to the blobs of its files at its evidence commit
+// when the code repository at codeDir has it, all in one commit. A line
+// that cannot be imported (mulch does not accept it, or planq cannot hold
+// it: a credential, a record without text) is refused, naming its file and
+// line, and the others are imported; with opts.Strict, nothing is. Importing
+// again adds nothing: a record keeps its ID from one import to the next,
+// and one an import before sources were named brought (origin
+// mulch:<id>, the same text) is present.
+func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts ImportOptions) (ImportResult, error) {
+	src, err := mulch.Read(dir)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	located, _ := mulch.Locate(dir)
-	recs, err := mulch.ToPlanq(entries)
+	source := opts.Source
+	if source == "" {
+		source = SourceName(src.Dir)
+	}
+	if _, err := mulch.Domain(source); err != nil || strings.ContainsAny(source, ":#") {
+		return ImportResult{}, planqerr.New(planqerr.Invalid, fmt.Sprintf("source %q", source), "is not a project name").
+			WithHint("name it with letters, digits, '-' and '_' (--source NAME)")
+	}
+	held, err := heldLearnings(a)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	set, err := a.Store().Records.All(changelog.KindLearning)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	held := make(map[string]bool, len(set.Records))
-	for _, r := range set.Records {
-		held[r.ID] = true
-		if r.Origin != "" {
-			held[r.Origin] = true
+	refused := slices.Clone(src.Refused)
+	out := map[string]bool{} // file:line of the entries refused
+	leftOut := func(e mulch.Entry) bool { return out[fmt.Sprintf("%s:%d", e.File, e.Line)] }
+	var conv []mulch.Converted
+	// Convert, and refuse what planq cannot store; then again without what
+	// was refused, so that no learning links to one that is not written.
+	for {
+		var more []mulch.Refusal
+		conv, more = mulch.ToPlanq(src.Config, source, src.Entries, leftOut)
+		for _, c := range conv {
+			if why := storable(a.Name, c, held, opts.Write); why != "" {
+				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why})
+			}
+		}
+		if len(more) == 0 {
+			break
+		}
+		refused = append(refused, more...)
+		for _, r := range more {
+			out[fmt.Sprintf("%s:%d", r.File, r.Line)] = true
 		}
 	}
-	res := ImportResult{Dir: located}
+	slices.SortStableFunc(refused, func(x, y mulch.Refusal) int {
+		if c := strings.Compare(x.File, y.File); c != 0 {
+			return c
+		}
+		return x.Line - y.Line
+	})
+	res := ImportResult{Dir: src.Dir, Source: source, Records: []ImportedRecord{}, Refused: refused}
+	if refused == nil {
+		res.Refused = []mulch.Refusal{}
+	}
+	if opts.Strict && len(refused) > 0 {
+		return res, planqerr.New(planqerr.Corrupt, src.Dir, "%d %s cannot be imported, so nothing was (--strict)", len(refused), counted(len(refused), "line")).
+			WithHint("each line is listed above with why; fix them, or import without --strict to import the others")
+	}
 	var fresh []*changelog.Record
-	for _, r := range recs {
-		status := "imported"
-		if held[r.ID] || held[r.Origin] {
+	alias := map[string]string{} // a record's ID to that of the copy an older import wrote
+	for _, c := range conv {
+		r, status := c.Record, "imported"
+		if id, ok := held.present(c); ok {
 			status = "present"
+			if id != r.ID {
+				alias[r.ID] = id
+			}
 		} else {
 			fresh = append(fresh, r)
 		}
-		res.Records = append(res.Records, ImportedRecord{ID: r.ID, Origin: r.Origin, Domain: r.Domain, Type: r.Type, Status: status})
+		if m := c.Archive; m != nil && !held.ids[m.ID] {
+			if status == "present" {
+				status = "archived"
+				m.Supersedes = held.resolve(r.ID, alias)
+			}
+			fresh = append(fresh, m)
+		}
+		res.Records = append(res.Records, ImportedRecord{ID: held.resolve(r.ID, alias), Origin: r.Origin, File: c.Entry.File, Line: c.Entry.Line,
+			Domain: r.Domain, Type: r.Type, MulchType: c.Entry.Record.Type, Archived: c.Entry.Archived, Status: status})
 	}
-	if dryRun || len(fresh) == 0 {
+	if opts.DryRun || len(fresh) == 0 {
 		return res, nil
 	}
+	for _, r := range fresh {
+		r.Supersedes = held.resolve(r.Supersedes, alias)
+		for i, d := range r.DependsOn {
+			r.DependsOn[i] = held.resolve(d, alias)
+		}
+	}
 	anchorByCommit(ctx, staterepo.OpenCode(codeDir), fresh)
-	written, err := a.WriteMany(ctx, fresh, fmt.Sprintf("import: %d learnings from mulch", len(fresh)), opts)
+	written, err := a.WriteMany(ctx, fresh, importMessage(res), opts.Write)
 	if err != nil {
 		return ImportResult{}, err
 	}
 	res.Commit = written[0].Commit
 	return res, nil
+}
+
+// importMessage is the import's commit subject.
+func importMessage(res ImportResult) string {
+	imported, _, archived := res.Counts()
+	msg := fmt.Sprintf("import: %d %s from mulch", imported, counted(imported, "learning"))
+	if archived > 0 {
+		msg += fmt.Sprintf(", %d archived since", archived)
+	}
+	return msg
+}
+
+func counted(n int, word string) string { return word + plural(n) }
+
+// held is what the branches hold of earlier imports: every learning's ID
+// and origin, and the learnings an import before sources were named wrote,
+// by origin.
+type held struct {
+	ids     map[string]bool
+	origins map[string]bool
+	legacy  map[string][]*changelog.Record
+}
+
+func heldLearnings(a *agent.Agent) (held, error) {
+	set, err := a.Store().Records.All(changelog.KindLearning)
+	if err != nil {
+		return held{}, err
+	}
+	h := held{ids: make(map[string]bool, len(set.Records)), origins: map[string]bool{}, legacy: map[string][]*changelog.Record{}}
+	for _, r := range set.Records {
+		h.ids[r.ID] = true
+		if r.Origin == "" {
+			continue
+		}
+		h.origins[r.Origin] = true
+		if id, ok := strings.CutPrefix(r.Origin, "mulch:"); ok && !strings.Contains(id, ":") {
+			h.legacy[r.Origin] = append(h.legacy[r.Origin], r)
+		}
+	}
+	return h, nil
+}
+
+// present tells whether a branch holds c's learning already, and its ID
+// there: the same ID or origin, or the legacy origin with the same
+// domain, type and text (the same mulch id from another project is
+// another record).
+func (h held) present(c mulch.Converted) (string, bool) {
+	r := c.Record
+	if h.ids[r.ID] || h.origins[r.Origin] {
+		return r.ID, true
+	}
+	for _, old := range h.legacy[c.Legacy] {
+		if old.Domain == r.Domain && old.Type == r.Type && strings.TrimSpace(old.Body) == strings.TrimSpace(r.Body) {
+			return old.ID, true
+		}
+	}
+	return "", false
+}
+
+func (h held) resolve(id string, alias map[string]string) string {
+	if to, ok := alias[id]; ok {
+		return to
+	}
+	return id
+}
+
+// storable says why the learning c makes (and its archive record) cannot
+// be stored, as the agent's write would refuse it, or "".
+func storable(agentName string, c mulch.Converted, h held, opts agent.WriteOptions) string {
+	for _, rec := range []*changelog.Record{c.Record, c.Archive} {
+		if rec == nil || h.ids[rec.ID] {
+			continue
+		}
+		if _, ok := h.present(c); ok && rec == c.Record {
+			continue
+		}
+		stamped := *rec
+		stamped.Agent = agentName
+		if err := changelog.Validate(&stamped); err != nil {
+			return err.Error()
+		}
+		data, err := changelog.Render(&stamped)
+		if err != nil {
+			return err.Error()
+		}
+		if err := agent.Guard("", data, opts); err != nil {
+			if planqerr.KindOf(err) == planqerr.Refused {
+				return err.Error() + " (--allow-secret imports it)"
+			}
+			return err.Error()
+		}
+	}
+	return ""
 }
 
 // anchorByCommit fills the blobs of the records' anchors at each record's

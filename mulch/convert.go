@@ -5,43 +5,145 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
 
 // Fields planq has no place for travel as tags "mulch:<field>=<value>", so
 // that an export gives back what an import took: outcomes (as JSON), links
 // to records not imported, directory anchors, owner, status, a decision's
-// date, evidence planq does not keep, and prune's bookkeeping.
+// date, evidence planq does not keep, and prune's bookkeeping. A custom
+// type is kept as "mulch:type=<type>" (and "mulch:extends=<built-in>"),
+// its own fields as "mulch:field.<field>=<value>" ("mulch:field.<field>[]"
+// for each path of a list). A value of more than one line is kept as a
+// JSON string.
 const extraTag = "mulch:"
 
-// ToPlanq maps entries to planq learnings: one per record, in the order
-// read, each with the ID and origin its mulch record gives it (see
-// Entry.Origin), mulch's time, type, classification, tags and evidence, its
-// files as anchors, and its supersedes and relates_to links when they name
-// a record of the import.
-func ToPlanq(entries []Entry) ([]*changelog.Record, error) {
-	imported := map[string]bool{}
-	for _, e := range entries {
-		if e.Record.ID != "" {
-			imported[e.Record.ID] = true
-		}
-	}
-	out := make([]*changelog.Record, 0, len(entries))
-	for _, e := range entries {
-		r, err := toPlanq(e, imported)
-		if err != nil {
-			return nil, planqerr.New(planqerr.Invalid, fmt.Sprintf("%s:%d", e.File, e.Line), "%v", err)
-		}
-		out = append(out, r)
-	}
-	return out, nil
+// noResolution is the resolution of a failure mulch recorded without one
+// (its automated recorders write "resolution": ""): planq's failures say how
+// they were resolved, and this one says none was. Export gives back "".
+const noResolution = "(none: mulch recorded this failure without a resolution)"
+
+// Converted is what ToPlanq made of one entry: its learning, and for a
+// record of mulch's archive, the archive record (a tombstone marked
+// archived, as planq's prune writes) that takes it out of the current view.
+type Converted struct {
+	Entry   Entry
+	Record  *changelog.Record
+	Archive *changelog.Record
+	// Legacy is the origin an import before planq named the source project
+	// gave the record ("mulch:mx-1a2b3c"), "" for none.
+	Legacy string
 }
 
-func toPlanq(e Entry, imported map[string]bool) (*changelog.Record, error) {
+// Origins are the origins of entries imported from project, in order:
+// "mulch:<project>:<mulch id>", so that the same id from two projects
+// makes two records. mulch draws an id from a record's type and name, so
+// a name used twice repeats it: the second record of an id is
+// "mulch:<project>:<id>#2", and so on, in the order Read reads them. A
+// record without an id is named by its domain and a hash of its content.
+func Origins(project string, entries []Entry) []string {
+	out := make([]string, len(entries))
+	seen := make(map[string]int, len(entries))
+	for i, e := range entries {
+		o := "mulch:" + project + ":" + e.Record.ID
+		if e.Record.ID == "" {
+			line, _ := json.Marshal(e.Record)
+			sum := sha256.Sum256(line)
+			o = "mulch:" + project + ":" + e.Domain + ":" + hex.EncodeToString(sum[:])[:12]
+		}
+		seen[o]++
+		if n := seen[o]; n > 1 {
+			o += "#" + strconv.Itoa(n)
+		}
+		out[i] = o
+	}
+	return out
+}
+
+// ToPlanq maps entries, read from the mulch directory of project, to
+// planq learnings: one per record, in the order read, each with the ID
+// and origin Origins gives it, mulch's time, type (a custom type's
+// nearest: the built-in it extends), classification, tags and evidence,
+// its files as anchors, and its supersedes and relates_to links when they
+// name a record of the import (a link to itself is not one). An entry
+// planq cannot hold (a domain name it does not take, a record without
+// text) is refused, naming its file and line. Entries leftOut says are
+// neither converted nor linked to, and keep the others' origins as they
+// are (leftOut may be nil).
+func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bool) ([]Converted, []Refusal) {
+	origins := Origins(project, entries)
+	links := map[string]string{} // mulch id, and domain:id, to the planq ID of its first record
+	for i, e := range entries {
+		if leftOut != nil && leftOut(e) {
+			continue
+		}
+		if id := e.Record.ID; id != "" {
+			for _, k := range []string{id, e.Domain + ":" + id} {
+				if _, ok := links[k]; !ok {
+					links[k] = IDOf(origins[i])
+				}
+			}
+		}
+	}
+	out := make([]Converted, 0, len(entries))
+	var refused []Refusal
+	first := map[string]bool{}
+	for i, e := range entries {
+		if leftOut != nil && leftOut(e) {
+			continue
+		}
+		r, err := toPlanq(cfg, e, origins[i], links)
+		if err == nil && e.Archived {
+			var marker *changelog.Record
+			if marker, err = archiveOf(e, r); err == nil {
+				out = append(out, Converted{Entry: e, Record: r, Archive: marker})
+			}
+		} else if err == nil {
+			out = append(out, Converted{Entry: e, Record: r})
+		}
+		if err != nil {
+			refused = append(refused, Refusal{File: e.File, Line: e.Line, Reason: err.Error()})
+			continue
+		}
+		if id := e.Record.ID; id != "" && !first[id] {
+			first[id] = true
+			out[len(out)-1].Legacy = "mulch:" + id
+		}
+	}
+	return out, refused
+}
+
+// archiveOf is the archive record that takes r, read from mulch's
+// archive, out of the current view: at the time mulch archived it, for the
+// reason it gave. Its ID derives from r's, so an import again adds none.
+func archiveOf(e Entry, r *changelog.Record) (*changelog.Record, error) {
+	reason := e.Record.ArchiveReason
+	if strings.TrimSpace(reason) == "" {
+		reason = "archived in mulch"
+	}
+	m, err := changelog.NewTombstone(r, "")
+	if err != nil {
+		return nil, err
+	}
+	m.Archived, m.Body = true, "Archived "+r.ID+": "+oneLine(reason)
+	m.ID, m.Timestamp = IDOf(r.Origin+" archived"), r.Timestamp
+	if at, err := recordedAt(e.Record.ArchivedAt); err == nil && at.After(r.Timestamp) {
+		m.Timestamp = at
+	}
+	stamped := *m
+	stamped.Agent = "mulch"
+	if err := changelog.Validate(&stamped); err != nil {
+		return nil, fmt.Errorf("its archive record: %w", err)
+	}
+	return m, nil
+}
+
+func toPlanq(cfg Config, e Entry, origin string, links map[string]string) (*changelog.Record, error) {
 	m := e.Record
 	domain, err := Domain(e.Domain)
 	if err != nil {
@@ -51,37 +153,86 @@ func toPlanq(e Entry, imported map[string]bool) (*changelog.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.Type(m.Type), Timestamp: at, Domain: domain,
-		Classification: changelog.Classification(m.Classification), Origin: e.Origin()}
+	base, custom := m.Type, CustomType{}
+	if _, builtin := builtins[m.Type]; !builtin {
+		custom = cfg.CustomTypes[m.Type]
+		if m.Extends != "" {
+			custom.Extends = m.Extends
+		}
+		base = custom.nearest()
+	}
+	r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.Type(base), Timestamp: at, Domain: domain,
+		Classification: changelog.Classification(m.Classification), Origin: origin}
 	r.ID = IDOf(r.Origin)
-	switch m.Type {
-	case "convention":
+	extra := func(field, value string) {
+		if value == "" {
+			return
+		}
+		if strings.ContainsAny(value, "\n\r") || strings.HasPrefix(value, `"`) {
+			q, _ := json.Marshal(value)
+			value = string(q)
+		}
+		r.Tags = append(r.Tags, extraTag+field+"="+value)
+	}
+	switch {
+	case base != m.Type && m.Extends == "": // a custom type of its own: its summary, then its fields
+		summary := custom.summary(m)
+		r.Body = strings.TrimSpace(summary + "\n\n" + custom.fieldLines(m))
+		if base != "convention" && base != "failure" {
+			r.Subject = oneLine(summary)
+		}
+		if base == "failure" {
+			r.Resolution = m.text("resolution")
+		}
+	case base == "convention":
 		r.Body = m.Content
-	case "failure":
+	case base == "failure":
 		r.Body, r.Resolution = m.Description, m.Resolution
-	case "decision":
+	case base == "decision":
 		r.Body, r.Subject = m.Title+"\n\n"+m.Rationale, oneLine(m.Title)
 	default: // pattern, reference, guide
 		r.Body, r.Subject = m.Name+"\n\n"+m.Description, oneLine(m.Name)
 	}
+	if base == "failure" && strings.TrimSpace(r.Resolution) == "" {
+		r.Resolution = noResolution // planq's failures say how they were resolved; this one says none was recorded
+	}
+	if strings.TrimSpace(r.Body) == "" {
+		return nil, fmt.Errorf("a %s without text: planq keeps none (its %s are empty)", m.Type, strings.Join(textFields(base, custom, m), " and "))
+	}
 	r.Tags = append(r.Tags, m.Tags...)
-	extra := func(field, value string) {
-		if value != "" {
-			r.Tags = append(r.Tags, extraTag+field+"="+value)
+	if base != m.Type {
+		extra("type", m.Type)
+		extra("extends", m.Extends)
+		for _, f := range sortedFields(m) {
+			switch v := m.Fields[f].(type) {
+			case string:
+				if v == "" {
+					r.Tags = append(r.Tags, extraTag+"field."+f+"=")
+				}
+				extra("field."+f, v)
+			case []string:
+				for _, p := range v {
+					extra("field."+f+"[]", p)
+				}
+			}
 		}
 	}
-	for i, id := range m.Supersedes {
-		if i == 0 && imported[id] {
-			r.Supersedes = IDOf("mulch:" + id)
-			continue
+	linked := false
+	for i, raw := range m.Supersedes {
+		id := resolve(raw, links)
+		if !linked && id != "" && id != r.ID {
+			r.Supersedes, linked = id, true
+			if i == 0 && !strings.Contains(raw, ":") {
+				continue // the first link, as mulch wrote it: export gives it back from supersedes
+			}
 		}
-		extra("supersedes", id)
+		extra("supersedes", raw)
 	}
-	for _, id := range m.RelatesTo {
-		if imported[id] {
-			r.DependsOn = append(r.DependsOn, IDOf("mulch:"+id))
+	for _, raw := range m.RelatesTo {
+		if id := resolve(raw, links); id != "" && id != r.ID && !strings.Contains(raw, ":") && !slices.Contains(r.DependsOn, id) {
+			r.DependsOn = append(r.DependsOn, id)
 		} else {
-			extra("relates_to", id)
+			extra("relates_to", raw)
 		}
 	}
 	for _, o := range m.Outcomes {
@@ -128,6 +279,27 @@ func toPlanq(e Entry, imported map[string]bool) (*changelog.Record, error) {
 	return r, nil
 }
 
+// resolve is the planq ID of the record a mulch link names ("mx-1a2b3c",
+// or "domain:mx-1a2b3c"), "" when none of the import is.
+func resolve(link string, links map[string]string) string {
+	mm := mulchLink().FindStringSubmatch(link)
+	if mm == nil {
+		return ""
+	}
+	if mm[1] != "" {
+		return links[mm[1]+":"+mm[2]]
+	}
+	return links[mm[2]]
+}
+
+// textFields names the fields a record's text comes from.
+func textFields(base string, custom CustomType, m Record) []string {
+	if base != m.Type && m.Extends == "" {
+		return custom.fields()
+	}
+	return builtins[base].required
+}
+
 // Domain is the planq domain of a mulch domain: the same name, lowercased,
 // with characters planq's names do not take made '-'.
 func Domain(name string) (string, error) {
@@ -161,22 +333,29 @@ func oneLine(s string) string {
 func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 	m := Record{ID: ID(r), Type: string(r.Type), Classification: string(r.Classification),
 		RecordedAt: r.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z")}
+	imported := strings.HasPrefix(r.Origin, "mulch:")
 	title, rest, _ := strings.Cut(r.Body, "\n\n")
+	switch {
+	case !imported:
+		rest = orSame(rest, title)
+	case r.Subject == "": // a record mulch wrote without a name or title
+		title, rest = "", strings.TrimLeft(r.Body, "\n")
+	}
 	switch r.Type {
 	case changelog.TypeConvention:
 		m.Content = r.Body
 	case changelog.TypeFailure:
 		m.Description, m.Resolution = r.Body, r.Resolution
+		if imported && r.Resolution == noResolution {
+			m.Resolution = ""
+		}
 	case changelog.TypeDecision:
-		m.Title, m.Rationale = title, orSame(rest, title)
+		m.Title, m.Rationale = title, rest
 	case changelog.TypePattern, changelog.TypeReference, changelog.TypeGuide:
-		m.Name, m.Description = title, orSame(rest, title)
+		m.Name, m.Description = title, rest
 	case changelog.TypeStart, changelog.TypePlan, changelog.TypeImplement, changelog.TypeHandoff, changelog.TypeEnd,
 		changelog.TypeOperational, changelog.TypeCodebase:
 		m.Content = r.Body // other kinds' types: no learning has one
-	}
-	if r.Supersedes != "" {
-		m.Supersedes = []string{idOf(r.Supersedes)}
 	}
 	for _, d := range r.DependsOn {
 		m.RelatesTo = append(m.RelatesTo, idOf(d))
@@ -192,22 +371,44 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 		"archive_reason": &m.ArchiveReason, "supersession_demoted_at": &m.SupersessionDemotedAt,
 		"anchor_decay_demoted_at": &m.AnchorDecayDemotedAt, "evidence.date": &ev.Date, "evidence.bead": &ev.Bead,
 		"evidence.seeds": &ev.Seeds, "evidence.gh": &ev.GH, "evidence.linear": &ev.Linear}
+	custom := ""
 	for _, t := range r.Tags {
 		field, value, isExtra := strings.Cut(strings.TrimPrefix(t, extraTag), "=")
 		if !strings.HasPrefix(t, extraTag) || !isExtra {
 			m.Tags = append(m.Tags, t)
 			continue
 		}
-		switch field {
-		case "supersedes":
+		if strings.HasPrefix(value, `"`) {
+			var s string
+			if json.Unmarshal([]byte(value), &s) == nil {
+				value = s
+			}
+		}
+		switch name, isField := strings.CutPrefix(field, "field."); {
+		case isField && strings.HasSuffix(name, "[]"):
+			if m.Fields == nil {
+				m.Fields = map[string]any{}
+			}
+			list, _ := m.Fields[strings.TrimSuffix(name, "[]")].([]string)
+			m.Fields[strings.TrimSuffix(name, "[]")] = append(list, value)
+		case isField:
+			if m.Fields == nil {
+				m.Fields = map[string]any{}
+			}
+			m.Fields[name] = value
+		case field == "type":
+			custom = value
+		case field == "extends":
+			m.Extends = value
+		case field == "supersedes":
 			m.Supersedes = append(m.Supersedes, value)
-		case "relates_to":
+		case field == "relates_to":
 			m.RelatesTo = append(m.RelatesTo, value)
-		case "dir_anchor":
+		case field == "dir_anchor":
 			m.DirAnchors = append(m.DirAnchors, value)
-		case "file":
+		case field == "file":
 			m.Files = append(m.Files, value)
-		case "outcome":
+		case field == "outcome":
 			var o Outcome
 			if json.Unmarshal([]byte(value), &o) == nil {
 				m.Outcomes = append(m.Outcomes, o)
@@ -220,7 +421,24 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 			}
 		}
 	}
-	if !strings.HasPrefix(r.Origin, "mulch:") {
+	if r.Supersedes != "" {
+		id, listed := idOf(r.Supersedes), false
+		for _, s := range m.Supersedes {
+			if mm := mulchLink().FindStringSubmatch(s); mm != nil && mm[2] == id {
+				listed = true
+			}
+		}
+		if !listed {
+			m.Supersedes = append([]string{id}, m.Supersedes...)
+		}
+	}
+	if custom != "" {
+		m.Type = custom
+		if m.Extends == "" { // its text was made of its fields, which the tags hold
+			m.Content, m.Name, m.Description, m.Resolution, m.Title, m.Rationale = "", "", "", "", "", ""
+		}
+	}
+	if !imported {
 		for _, a := range r.Anchors { // a native learning's anchors are its files
 			if r.Type == changelog.TypePattern || r.Type == changelog.TypeReference {
 				m.Files = append(m.Files, a.Path)
@@ -243,8 +461,14 @@ func orSame(s, fallback string) string {
 // ID is the mulch id of a planq learning: the one it was imported
 // with, else one drawn from its planq ID.
 func ID(r *changelog.Record) string {
-	if id, ok := strings.CutPrefix(r.Origin, "mulch:"); ok && mulchID().MatchString(id) {
-		return id
+	if rest, ok := strings.CutPrefix(r.Origin, "mulch:"); ok {
+		id := rest[strings.LastIndexByte(rest, ':')+1:]
+		if i := strings.IndexByte(id, '#'); i >= 0 {
+			id = id[:i]
+		}
+		if mulchID().MatchString(id) {
+			return id
+		}
 	}
 	sum := sha256.Sum256([]byte(r.ID))
 	return "mx-" + hex.EncodeToString(sum[:])[:6]

@@ -44,7 +44,9 @@ type Outcome struct {
 }
 
 // Record is one line of a mulch expertise file, with every field mulch
-// writes (its record schema, version 0.10).
+// writes (its record schema, version 0.10). A record of a type the project
+// declares under custom_types holds that type's own fields in Fields; the
+// fields of the built-in type it extends are where a built-in's are.
 type Record struct {
 	ID             string    `json:"id,omitempty"`
 	Type           string    `json:"type"`
@@ -74,42 +76,198 @@ type Record struct {
 	ArchiveReason         string `json:"archive_reason,omitempty"`
 	SupersessionDemotedAt string `json:"supersession_demoted_at,omitempty"`
 	AnchorDecayDemotedAt  string `json:"anchor_decay_demoted_at,omitempty"`
+
+	// Extends is the built-in type a custom type extends ("" for a
+	// built-in, or a custom type that extends none); Fields are a custom
+	// type's own fields, each a string or, for its files field, a []string.
+	Extends string         `json:"-"`
+	Fields  map[string]any `json:"-"`
 }
+
+// recordJSON is Record's JSON without its custom fields.
+type recordJSON Record
+
+// MarshalJSON writes r as mulch does: the fields its type requires even
+// when empty (mulch's schema requires them present, and an automated
+// recorder writes "resolution": ""), then a custom type's own fields.
+func (r Record) MarshalJSON() ([]byte, error) {
+	data, err := json.Marshal(recordJSON(r))
+	if err != nil {
+		return nil, err
+	}
+	var more []string
+	base := r.Type
+	if r.Extends != "" {
+		base = r.Extends
+	}
+	if t, ok := builtins[base]; ok {
+		for _, f := range t.required {
+			if _, custom := r.Fields[f]; !custom && r.text(f) == "" {
+				more = append(more, f)
+			}
+		}
+	}
+	names := make([]string, 0, len(r.Fields))
+	for f := range r.Fields {
+		names = append(names, f)
+	}
+	sort.Strings(names)
+	if len(more) == 0 && len(names) == 0 {
+		return data, nil
+	}
+	var b bytes.Buffer
+	b.Write(data[:len(data)-1])
+	add := func(key string, value any) error {
+		v, err := json.Marshal(value)
+		if err != nil {
+			return err
+		}
+		k, _ := json.Marshal(key)
+		b.WriteByte(',')
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+		return nil
+	}
+	for _, f := range more {
+		if err := add(f, ""); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range names {
+		if err := add(f, r.Fields[f]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// text is the value of r's field named f: a built-in's, or a custom one's.
+func (r Record) text(f string) string {
+	if v, ok := r.Fields[f]; ok {
+		switch v := v.(type) {
+		case string:
+			return v
+		case []string:
+			return strings.Join(v, ", ")
+		}
+		return ""
+	}
+	switch f {
+	case "content":
+		return r.Content
+	case "name":
+		return r.Name
+	case "description":
+		return r.Description
+	case "resolution":
+		return r.Resolution
+	case "title":
+		return r.Title
+	case "rationale":
+		return r.Rationale
+	case "date":
+		return r.Date
+	case "files":
+		return strings.Join(r.Files, ", ")
+	}
+	return ""
+}
+
+// builtinType is what one of mulch's six types holds: the fields it
+// requires present (they may be empty) and those it may hold.
+type builtinType struct {
+	required, optional []string
+}
+
+var builtins = map[string]builtinType{
+	"convention": {required: []string{"content"}},
+	"pattern":    {required: []string{"name", "description"}, optional: []string{"files"}},
+	"failure":    {required: []string{"description", "resolution"}},
+	"decision":   {required: []string{"title", "rationale"}, optional: []string{"date"}},
+	"reference":  {required: []string{"name", "description"}, optional: []string{"files"}},
+	"guide":      {required: []string{"name", "description"}},
+}
+
+// builtinNames are mulch's types, in the order its docs list them.
+const builtinNames = "convention, pattern, failure, decision, reference, guide"
+
+// baseFields are the fields every record may hold, whatever its type.
+var baseFields = map[string]bool{"id": true, "type": true, "classification": true, "recorded_at": true, "evidence": true,
+	"tags": true, "relates_to": true, "supersedes": true, "outcomes": true, "dir_anchors": true, "owner": true, "status": true,
+	"archived_at": true, "archive_reason": true, "supersession_demoted_at": true, "anchor_decay_demoted_at": true}
+
+// typeFields are the fields of any built-in type: Record's own.
+var typeFields = map[string]bool{"content": true, "name": true, "description": true, "files": true, "resolution": true,
+	"title": true, "rationale": true, "date": true}
 
 // Entry is a record as read from a domain's file, located by file and line.
+// Archived says the file is one of mulch's archive (.mulch/archive/), where
+// its prune and archive commands move the records they retire.
 type Entry struct {
-	Domain string
-	File   string
-	Line   int
-	Record Record
+	Domain   string
+	File     string
+	Line     int
+	Record   Record
+	Archived bool
 }
 
-var mulchID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^mx-[0-9a-f]{4,8}$`) })
+// Refusal is a line that cannot be imported, and why. File is relative to
+// the mulch directory (expertise/cli.jsonl).
+type Refusal struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
 
-// Read reads the expertise of the mulch directory dir (a .mulch directory,
-// or a directory holding one): every domain's expertise/<domain>.jsonl,
-// domains in name order, records in file order. Every line is decoded
-// strictly (unknown fields, wrong types, missing required fields are
-// errors naming file and line), and nothing is returned unless all read.
-func Read(dir string) ([]Entry, error) {
+func (r Refusal) String() string { return fmt.Sprintf("%s:%d: %s", r.File, r.Line, r.Reason) }
+
+// Source is a mulch directory as read: its configuration, the records of
+// its expertise and archive files, and the lines that are none.
+type Source struct {
+	Dir     string
+	Config  Config
+	Entries []Entry
+	Refused []Refusal
+}
+
+var (
+	mulchID   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^mx-[0-9a-f]{4,8}$`) })
+	mulchLink = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:([a-z0-9-]+):)?(mx-[0-9a-f]{4,8})$`) })
+)
+
+// Read reads the mulch directory dir (a .mulch directory, or a directory
+// holding one): its mulch.config.yaml (the types it declares under
+// custom_types), then every domain's expertise/<domain>.jsonl and
+// archive/<domain>.jsonl, domains in name order, records in file order.
+// Every line is decoded strictly (see Config.DecodeLine); a line that is
+// not a record mulch accepts is refused, naming file, line and why, and
+// the others are read. Only a directory that is not mulch's, a file that
+// cannot be read or a configuration that is not YAML is an error.
+func Read(dir string) (*Source, error) {
 	dir, err := Locate(dir)
 	if err != nil {
 		return nil, err
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "expertise", "*.jsonl"))
+	cfg, err := ReadConfig(dir)
 	if err != nil {
-		return nil, fmt.Errorf("failed to list %s: %w", dir, err)
+		return nil, err
 	}
-	sort.Strings(files)
-	var out []Entry
-	for _, f := range files {
-		entries, err := readFile(f)
+	src := &Source{Dir: dir, Config: cfg}
+	for _, sub := range []string{"expertise", "archive"} {
+		files, err := filepath.Glob(filepath.Join(dir, sub, "*.jsonl"))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("failed to list %s: %w", dir, err)
 		}
-		out = append(out, entries...)
+		sort.Strings(files)
+		for _, f := range files {
+			if err := src.readFile(f, sub == "archive"); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return out, nil
+	return src, nil
 }
 
 // Locate finds the mulch directory at or in dir: one holding expertise/
@@ -126,76 +284,147 @@ func Locate(dir string) (string, error) {
 		WithHint("name the project's .mulch directory, or the directory that holds it")
 }
 
-func readFile(path string) ([]Entry, error) {
+func (src *Source) readFile(path string, archived bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+		return fmt.Errorf("failed to read %s: %w", path, err)
 	}
+	rel, err := filepath.Rel(src.Dir, path)
+	if err != nil {
+		rel = path
+	}
+	rel = filepath.ToSlash(rel)
 	domain := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	var out []Entry
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), changelog.MaxRecordSize*4)
-	for n := 1; sc.Scan(); n++ {
+	n := 0
+	for sc.Scan() {
+		n++
 		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
+		if len(line) == 0 || line[0] == '#' { // mulch's archive files open with a "# ARCHIVED" banner
 			continue
 		}
-		r, err := DecodeLine(line)
+		r, err := src.Config.DecodeLine(line)
 		if err != nil {
-			return nil, planqerr.New(planqerr.Invalid, fmt.Sprintf("%s:%d", path, n), "%v", err).
-				WithHint("fix the line (mulch validate checks it too); nothing was imported")
+			src.Refused = append(src.Refused, Refusal{File: rel, Line: n, Reason: err.Error()})
+			continue
 		}
-		out = append(out, Entry{Domain: domain, File: path, Line: n, Record: r})
+		src.Entries = append(src.Entries, Entry{Domain: domain, File: rel, Line: n, Record: r, Archived: archived})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, planqerr.New(planqerr.Invalid, path, "failed to read: %v", err)
+		// A line too long to scan: it and the rest of the file are refused.
+		src.Refused = append(src.Refused, Refusal{File: rel, Line: n + 1, Reason: fmt.Sprintf("cannot be read, nor the lines after it: %v", err)})
 	}
-	return out, nil
+	return nil
 }
 
-// DecodeLine decodes one mulch record strictly: one JSON object, no field
-// mulch does not write, and the fields its type requires.
-func DecodeLine(line []byte) (Record, error) {
-	var r Record
+// DecodeLine decodes one line as a record of mulch's own six types (see
+// Config.DecodeLine).
+func DecodeLine(line []byte) (Record, error) { return Config{}.DecodeLine(line) }
+
+// DecodeLine decodes one mulch record strictly, as mulch's validate does:
+// one JSON object, of one of mulch's types or of a type c declares, with
+// the fields its type requires present (an automated recorder leaves some
+// empty: "resolution": ""), no field its type does not have, and a
+// classification, time and id mulch writes. A custom type's legacy field
+// names (aliases) are read as their current ones, and a legacy "outcome"
+// as "outcomes", as mulch reads them.
+func (c Config) DecodeLine(line []byte) (Record, error) {
+	var raw map[string]json.RawMessage
 	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&r); err != nil {
+	if err := dec.Decode(&raw); err != nil {
 		return Record{}, fmt.Errorf("not a mulch record: %w", err)
+	}
+	if raw == nil {
+		return Record{}, errors.New("not a mulch record: not a JSON object")
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return Record{}, errors.New("not a mulch record: more than one JSON value on the line")
 	}
+	var typ string
+	if t, ok := raw["type"]; !ok || json.Unmarshal(t, &typ) != nil {
+		return Record{}, errors.New("not a mulch record: it has no type")
+	}
+	if old, ok := raw["outcome"]; ok {
+		if _, both := raw["outcomes"]; !both && string(old) != "null" {
+			raw["outcomes"] = append(append([]byte{'['}, old...), ']')
+		}
+		delete(raw, "outcome")
+	}
+	var r Record
+	required, own := builtins[typ].required, map[string]bool{}
+	if t, ok := builtins[typ]; ok {
+		for _, f := range append(t.required, t.optional...) {
+			own[f] = true
+		}
+	} else {
+		ct, ok := c.CustomTypes[typ]
+		if !ok {
+			return Record{}, fmt.Errorf("type %q is not one of mulch's (%s) and mulch.config.yaml declares no such custom type", typ, builtinNames)
+		}
+		ct.applyAliases(raw)
+		parent := builtins[ct.Extends]
+		for _, f := range append(parent.required, parent.optional...) {
+			own[f] = true
+		}
+		required = append(slicesClip(parent.required), ct.Required...)
+		r.Extends = ct.Extends
+		for _, f := range append(slicesClip(ct.Required), ct.Optional...) {
+			if own[f] {
+				continue // a parent's field the custom type names again
+			}
+			v, ok := raw[f]
+			if !ok {
+				continue
+			}
+			val, err := ct.value(f, v)
+			if err != nil {
+				return Record{}, err
+			}
+			if r.Fields == nil {
+				r.Fields = map[string]any{}
+			}
+			r.Fields[f] = val
+			delete(raw, f)
+		}
+	}
+	var absent []string
+	for _, f := range required {
+		if _, ok := raw[f]; !ok && r.Fields[f] == nil {
+			absent = append(absent, f)
+		}
+	}
+	if len(absent) > 0 {
+		return Record{}, fmt.Errorf("a %s needs %s", typ, strings.Join(absent, " and "))
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !baseFields[k] && !own[k] {
+			if typeFields[k] {
+				return Record{}, fmt.Errorf("unknown field %q: a %s has none", k, typ)
+			}
+			return Record{}, fmt.Errorf("unknown field %q", k)
+		}
+	}
+	rest, err := json.Marshal(raw)
+	if err != nil {
+		return Record{}, fmt.Errorf("not a mulch record: %w", err)
+	}
+	known := json.NewDecoder(bytes.NewReader(rest))
+	known.DisallowUnknownFields()
+	if err := known.Decode((*recordJSON)(&r)); err != nil {
+		return Record{}, fmt.Errorf("not a mulch record: %w", err)
+	}
 	return r, r.check()
 }
 
-// required is what each type of record must hold, as mulch's schema says.
-var required = map[string]func(Record) []string{
-	"convention": func(r Record) []string { return missing("content", r.Content) },
-	"pattern":    func(r Record) []string { return missing("name", r.Name, "description", r.Description) },
-	"failure":    func(r Record) []string { return missing("description", r.Description, "resolution", r.Resolution) },
-	"decision":   func(r Record) []string { return missing("title", r.Title, "rationale", r.Rationale) },
-	"reference":  func(r Record) []string { return missing("name", r.Name, "description", r.Description) },
-	"guide":      func(r Record) []string { return missing("name", r.Name, "description", r.Description) },
-}
-
-func missing(pairs ...string) []string {
-	var out []string
-	for i := 0; i < len(pairs); i += 2 {
-		if strings.TrimSpace(pairs[i+1]) == "" {
-			out = append(out, pairs[i])
-		}
-	}
-	return out
-}
+func slicesClip(s []string) []string { return s[:len(s):len(s)] }
 
 func (r Record) check() error {
-	need, ok := required[r.Type]
-	if !ok {
-		return fmt.Errorf("type %q is not one of mulch's (convention, pattern, failure, decision, reference, guide)", r.Type)
-	}
-	if m := need(r); len(m) > 0 {
-		return fmt.Errorf("a %s needs %s", r.Type, strings.Join(m, " and "))
-	}
 	switch changelog.Classification(r.Classification) {
 	case changelog.Foundational, changelog.Tactical, changelog.Observational:
 	default:
@@ -210,24 +439,15 @@ func (r Record) check() error {
 	return nil
 }
 
+// recordedAt reads a record's time: RFC 3339, as mulch writes it, or a
+// date and time without a zone (UTC) or a date, as a hand may.
 func recordedAt(s string) (time.Time, error) {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("recorded_at %q is not a time (RFC 3339)", s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
 	}
-	return t.UTC(), nil
-}
-
-// Origin is what a planq record imported from e says it came from; ID
-// derives from it, so any import of one mulch record, by any agent on any
-// machine, makes the same planq record.
-func (e Entry) Origin() string {
-	if e.Record.ID != "" {
-		return "mulch:" + e.Record.ID
-	}
-	line, _ := json.Marshal(e.Record)
-	sum := sha256.Sum256(line)
-	return "mulch:" + e.Domain + ":" + hex.EncodeToString(sum[:])[:12]
+	return time.Time{}, fmt.Errorf("recorded_at %q is not a time (RFC 3339)", s)
 }
 
 // IDOf is the planq ID of the record imported from origin.
