@@ -254,7 +254,9 @@ func toPlanq(cfg Config, e Entry, origin string, links map[string]string) (*chan
 	extra("anchor_decay_demoted_at", m.AnchorDecayDemotedAt)
 	var files []string
 	if ev := m.Evidence; ev != nil {
-		r.Evidence = &changelog.Evidence{Commit: ev.Commit, Issue: ev.Issue}
+		if ev.Commit != "" || ev.Issue != "" || ev.File != "" {
+			r.Evidence = &changelog.Evidence{Commit: ev.Commit, Issue: ev.Issue}
+		}
 		if ev.File != "" {
 			r.Evidence.Files = []string{ev.File}
 			files = append(files, ev.File)
