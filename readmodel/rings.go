@@ -19,7 +19,13 @@ import (
 const RingMark = changelog.RingMark
 
 // RingProblem is what 'planq validate' says of a ring of versions, given
-// as their IDs from the least: the same words wherever a ring is met.
+// as their IDs from the least: the same words wherever a ring is met. A
+// ring of one is a record that names itself in supersedes (an import of
+// mulch data by a planq before it dropped such links wrote them): readers
+// show it, as the newest of its ring.
 func RingProblem(ring []string) string {
+	if len(ring) == 1 {
+		return "the record supersedes itself: " + ring[0] + " -> " + ring[0]
+	}
 	return "versions supersede each other in a ring: " + strings.Join(append(ring[:len(ring):len(ring)], ring[0]), " -> ")
 }
