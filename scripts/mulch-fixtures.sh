@@ -3,12 +3,17 @@
 # CLI (@os-eco/mulch-cli, which runs on bun), with every record type and the
 # fields mulch writes: classification, evidence of each sort, tags, files,
 # relations, supersession, outcomes, directory anchors, two domains. The
-# tests of 'planq import mulch' read it. CI does not run this script: run it
-# by hand (it needs npm) when mulch's format changes, and commit the result.
+# tests of 'planq import mulch' read it. It then has the same mulch check
+# mulch/testdata/shapes, the shapes of real projects' .mulch written by hand
+# (see its README): 'mulch validate' must accept every record, and its
+# archive is the one 'mulch archive' writes. CI does not run this script:
+# run it by hand (it needs npm) when mulch's format changes, and commit the
+# result.
 #
 #   ./scripts/mulch-fixtures.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 out=$PWD/mulch/testdata/mulch
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -54,3 +59,21 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -R .mulch/. "$out/"
 echo "wrote $(cat "$out"/expertise/*.jsonl | wc -l) records to $out"
+
+# The hand-written shapes: every live record valid to mulch, and the
+# archive as mulch writes it (the archived pattern, archived again by mulch,
+# reads the same but for its time, and the "manual: " 'mulch archive'
+# puts before a reason, where 'mulch prune' puts none).
+shapes=$root/mulch/testdata/shapes
+check=$tmp/shapes
+mkdir -p "$check"
+cd "$check"
+git init -q
+cp -R "$shapes" .mulch
+mulch validate
+rm -rf .mulch/archive
+sed -n 2p "$shapes/archive/cli.jsonl" | sed 's/,"status":"archived","archived_at":"[^"]*","archive_reason":"[^"]*"//' >>.mulch/expertise/cli.jsonl
+mulch archive cli --records mx-ff8407 --reason stale >/dev/null
+diff <(sed -e 's/"archived_at":"[^"]*"/"archived_at":"T"/' -e 's/"archive_reason":"manual: /"archive_reason":"/' .mulch/archive/cli.jsonl) \
+  <(sed 's/"archived_at":"[^"]*"/"archived_at":"T"/' "$shapes/archive/cli.jsonl")
+echo "mulch accepts $shapes"
