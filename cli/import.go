@@ -53,10 +53,9 @@ mulch does not take, or holding what planq refuses to store) is reported on
 stderr with its file, line and why, and the others are imported; with --strict
 nothing is imported and the exit code is 6. Promote the learnings to share them.
 
---json prints {"dir","source","records":[{"id","origin","file","line","domain",
-"type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],
-"commit"}; status is imported, present, or archived (imported before, archived
-in mulch since: this import archives it).`,
+--json prints {"dir","source","records":[{"id","origin","file","line","domain","type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],"commit"};
+status is imported, present, or archived (imported before, archived in mulch
+since: this import archives it).`,
 		Example: "  planq import mulch\n  planq import mulch ../other/.mulch --dry-run\n  planq import mulch ../other --source other --strict\n  planq context promote --all",
 		Args:    rangeArgs(1, 2, "mulch, and the directory"),
 		RunE: func(cmd *cobra.Command, args []string) error {

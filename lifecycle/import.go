@@ -123,6 +123,34 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 	if err != nil {
 		return ImportResult{}, err
 	}
+	// Whether a learning can be stored is checked up front for a dry run
+	// and --strict, which must say what a write would refuse; a write
+	// checks every record anyway, and only when it refuses one is each
+	// checked, to leave out what it refused.
+	checked := opts.DryRun || opts.Strict
+	for {
+		res, fresh, err := plan(src, source, held, a.Name, opts, checked)
+		if err != nil || opts.DryRun || len(fresh) == 0 {
+			return res, err
+		}
+		anchorByCommit(ctx, staterepo.OpenCode(codeDir), fresh)
+		written, err := a.WriteMany(ctx, fresh, importMessage(res), opts.Write)
+		if kind := planqerr.KindOf(err); !checked && (kind == planqerr.Refused || kind == planqerr.Invalid) {
+			checked = true
+			continue
+		}
+		if err != nil {
+			return ImportResult{}, err
+		}
+		res.Commit = written[0].Commit
+		return res, nil
+	}
+}
+
+// plan is what importing src as source does: each record's status, the
+// lines refused, and the records to write. With checked, each learning is
+// checked as a write would check it, and those it would refuse are refused.
+func plan(src *mulch.Source, source string, held held, agentName string, opts ImportOptions, checked bool) (ImportResult, []*changelog.Record, error) {
 	refused := slices.Clone(src.Refused)
 	out := map[string]bool{} // file:line of the entries refused
 	leftOut := func(e mulch.Entry) bool { return out[fmt.Sprintf("%s:%d", e.File, e.Line)] }
@@ -133,7 +161,10 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 		var more []mulch.Refusal
 		conv, more = mulch.ToPlanq(src.Config, source, src.Entries, leftOut)
 		for _, c := range conv {
-			if why := storable(a.Name, c, held, opts.Write); why != "" {
+			if !checked {
+				break
+			}
+			if why := storable(agentName, c, held, opts.Write); why != "" {
 				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why})
 			}
 		}
@@ -156,7 +187,7 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 		res.Refused = []mulch.Refusal{}
 	}
 	if opts.Strict && len(refused) > 0 {
-		return res, planqerr.New(planqerr.Corrupt, src.Dir, "%d %s cannot be imported, so nothing was (--strict)", len(refused), counted(len(refused), "line")).
+		return res, nil, planqerr.New(planqerr.Corrupt, src.Dir, "%d %s cannot be imported, so nothing was (--strict)", len(refused), counted(len(refused), "line")).
 			WithHint("each line is listed above with why; fix them, or import without --strict to import the others")
 	}
 	var fresh []*changelog.Record
@@ -174,15 +205,11 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 		if m := c.Archive; m != nil && !held.ids[m.ID] {
 			if status == "present" {
 				status = "archived"
-				m.Supersedes = held.resolve(r.ID, alias)
 			}
 			fresh = append(fresh, m)
 		}
 		res.Records = append(res.Records, ImportedRecord{ID: held.resolve(r.ID, alias), Origin: r.Origin, File: c.Entry.File, Line: c.Entry.Line,
 			Domain: r.Domain, Type: r.Type, MulchType: c.Entry.Record.Type, Archived: c.Entry.Archived, Status: status})
-	}
-	if opts.DryRun || len(fresh) == 0 {
-		return res, nil
 	}
 	for _, r := range fresh {
 		r.Supersedes = held.resolve(r.Supersedes, alias)
@@ -190,13 +217,7 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 			r.DependsOn[i] = held.resolve(d, alias)
 		}
 	}
-	anchorByCommit(ctx, staterepo.OpenCode(codeDir), fresh)
-	written, err := a.WriteMany(ctx, fresh, importMessage(res), opts.Write)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	res.Commit = written[0].Commit
-	return res, nil
+	return res, fresh, nil
 }
 
 // importMessage is the import's commit subject.
