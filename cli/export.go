@@ -38,9 +38,9 @@ jsonl writes mulch's own records, one JSON object per line: a learning imported
 from mulch gives back the record mulch wrote (its id, fields and the extras kept
 as mulch: tags); one planq made gets a mulch id drawn from its own. mulch keeps
 one file per domain: with --out DIR, planq writes DIR/expertise/<domain>.jsonl
-(and DIR/mulch.config.yaml naming the domains, if there is none), a directory
-mulch reads and 'planq import mulch DIR' takes back; without --out, one
-domain's lines go to stdout.
+(and DIR/mulch.config.yaml naming the domains and the custom types the records
+are of, if there is none), a directory mulch reads and 'planq import mulch DIR'
+takes back; without --out, one domain's lines go to stdout.
 
 markdown writes a page per domain, by type, for people (stdout, or the file
 --out names).`,
@@ -84,10 +84,13 @@ func runExport(ctx context.Context, env *Env, opts exportOptions) error {
 		return writeOut(env, opts.out, exportMarkdown(project, domains, byDomain))
 	}
 	idOf := mulch.IDMap(recs)
+	var exported []mulch.Record
 	lines := func(d string) ([]byte, error) {
 		var b bytes.Buffer
 		for _, r := range byDomain[d] {
-			data, err := json.Marshal(mulch.FromPlanq(r, idOf))
+			m := mulch.FromPlanq(r, idOf)
+			exported = append(exported, m)
+			data, err := json.Marshal(m)
 			if err != nil {
 				return nil, fmt.Errorf("failed to encode %s: %w", r.ID, err)
 			}
@@ -120,12 +123,7 @@ func runExport(ctx context.Context, env *Env, opts exportOptions) error {
 	}
 	config := filepath.Join(opts.out, "mulch.config.yaml")
 	if _, err := os.Stat(config); os.IsNotExist(err) {
-		var b strings.Builder
-		b.WriteString("version: '1'\ndomains:\n")
-		for _, d := range domains {
-			fmt.Fprintf(&b, "  %s: {}\n", d)
-		}
-		if err := writeFile(config, []byte(b.String())); err != nil {
+		if err := writeFile(config, mulch.ConfigYAML(domains, exported)); err != nil {
 			return err
 		}
 	}

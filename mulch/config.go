@@ -190,3 +190,73 @@ func (ct CustomType) fieldLines(r Record) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// ConfigYAML is a mulch.config.yaml for an export of recs into domains:
+// the domains, and the custom types recs are of, each declared with the
+// built-in it extends and the fields its records hold (those every record
+// of a type that extends none holds are required, its first the key mulch
+// draws ids and duplicates from), so that mulch, and an import, read the
+// export back.
+func ConfigYAML(domains []string, recs []Record) []byte {
+	var b strings.Builder
+	b.WriteString("version: '1'\ndomains:\n")
+	for _, d := range domains {
+		fmt.Fprintf(&b, "  %s: {}\n", d)
+	}
+	type seen struct {
+		extends string
+		count   int
+		fields  map[string]int
+		order   []string
+	}
+	types := map[string]*seen{}
+	var names []string
+	for _, r := range recs {
+		if _, builtin := builtins[r.Type]; builtin || !customName().MatchString(r.Type) {
+			continue
+		}
+		t := types[r.Type]
+		if t == nil {
+			t = &seen{extends: r.Extends, fields: map[string]int{}}
+			types[r.Type] = t
+			names = append(names, r.Type)
+		}
+		t.count++
+		for _, f := range sortedFields(r) {
+			if t.fields[f] == 0 {
+				t.order = append(t.order, f)
+			}
+			t.fields[f]++
+		}
+	}
+	if len(names) == 0 {
+		return []byte(b.String())
+	}
+	sort.Strings(names)
+	b.WriteString("custom_types:\n")
+	list := func(key string, fields []string) {
+		if len(fields) > 0 {
+			fmt.Fprintf(&b, "    %s: [%s]\n", key, strings.Join(fields, ", "))
+		}
+	}
+	for _, name := range names {
+		t := types[name]
+		fmt.Fprintf(&b, "  %s:\n", name)
+		var required, optional []string
+		for _, f := range t.order {
+			if t.extends == "" && t.fields[f] == t.count {
+				required = append(required, f)
+			} else {
+				optional = append(optional, f)
+			}
+		}
+		if t.extends != "" {
+			fmt.Fprintf(&b, "    extends: %s\n", t.extends)
+		} else if len(required) > 0 {
+			fmt.Fprintf(&b, "    dedup_key: %s\n    summary: '{%s}'\n", required[0], required[0])
+		}
+		list("required", required)
+		list("optional", optional)
+	}
+	return []byte(b.String())
+}
