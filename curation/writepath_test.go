@@ -80,7 +80,10 @@ func TestEveryWriteThatReachesGlobalIsChecked(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := tip(t, p.Store, p.Agent.Branch)
-			_, err := lifecycle.ImportMulch(ctx, p.Agent, dir, p.Code, false, agent.WriteOptions{})
+			res, err := lifecycle.ImportMulch(ctx, p.Agent, dir, p.Code, lifecycle.ImportOptions{})
+			if err == nil && len(res.Refused) > 0 { // the line is refused, and the others (none here) imported
+				err = res.Refused[0].Err()
+			}
 			if after := tip(t, p.Store, p.Agent.Branch); after != before {
 				t.Errorf("the agent branch moved from %s to %s", before, after)
 			}

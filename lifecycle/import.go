@@ -164,8 +164,8 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 			if !checked {
 				break
 			}
-			if why := storable(agentName, c, held, opts.Write); why != "" {
-				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why})
+			if why, kind := storable(agentName, c, held, opts.Write); why != "" {
+				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why, Kind: kind})
 			}
 		}
 		if len(more) == 0 {
@@ -285,8 +285,9 @@ func (h held) resolve(id string, alias map[string]string) string {
 }
 
 // storable says why the learning c makes (and its archive record) cannot
-// be stored, as the agent's write would refuse it, or "".
-func storable(agentName string, c mulch.Converted, h held, opts agent.WriteOptions) string {
+// be stored, as the agent's write would refuse it, and the kind of that
+// refusal; "" when it can.
+func storable(agentName string, c mulch.Converted, h held, opts agent.WriteOptions) (string, planqerr.Kind) {
 	for _, rec := range []*changelog.Record{c.Record, c.Archive} {
 		if rec == nil || h.ids[rec.ID] {
 			continue
@@ -297,20 +298,20 @@ func storable(agentName string, c mulch.Converted, h held, opts agent.WriteOptio
 		stamped := *rec
 		stamped.Agent = agentName
 		if err := changelog.Validate(&stamped); err != nil {
-			return err.Error()
+			return err.Error(), planqerr.Invalid
 		}
 		data, err := changelog.Render(&stamped)
 		if err != nil {
-			return err.Error()
+			return err.Error(), planqerr.Invalid
 		}
 		if err := agent.Guard("", data, opts); err != nil {
 			if planqerr.KindOf(err) == planqerr.Refused {
-				return err.Error() + " (--allow-secret imports it)"
+				return err.Error() + " (--allow-secret imports it)", planqerr.Refused
 			}
-			return err.Error()
+			return err.Error(), planqerr.Invalid
 		}
 	}
-	return ""
+	return "", planqerr.Invalid
 }
 
 // anchorByCommit fills the blobs of the records' anchors at each record's

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -107,7 +108,7 @@ func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bo
 			out = append(out, Converted{Entry: e, Record: r})
 		}
 		if err != nil {
-			refused = append(refused, Refusal{File: e.File, Line: e.Line, Reason: err.Error()})
+			refused = append(refused, Refusal{File: e.File, Line: e.Line, Reason: err.Error(), Kind: planqerr.Invalid})
 			continue
 		}
 		if id := e.Record.ID; id != "" && !first[id] {

@@ -219,9 +219,17 @@ type Refusal struct {
 	File   string `json:"file"`
 	Line   int    `json:"line"`
 	Reason string `json:"reason"`
+	// Kind is the kind of error the refusal is: Invalid, or Refused for
+	// what looks like a credential.
+	Kind planqerr.Kind `json:"-"`
 }
 
 func (r Refusal) String() string { return fmt.Sprintf("%s:%d: %s", r.File, r.Line, r.Reason) }
+
+// Err is the refusal as an error of its kind, naming file and line.
+func (r Refusal) Err() error {
+	return planqerr.New(r.Kind, fmt.Sprintf("%s:%d", r.File, r.Line), "%s", r.Reason)
+}
 
 // Source is a mulch directory as read: its configuration, the records of
 // its expertise and archive files, and the lines that are none.
@@ -306,14 +314,14 @@ func (src *Source) readFile(path string, archived bool) error {
 		}
 		r, err := src.Config.DecodeLine(line)
 		if err != nil {
-			src.Refused = append(src.Refused, Refusal{File: rel, Line: n, Reason: err.Error()})
+			src.Refused = append(src.Refused, Refusal{File: rel, Line: n, Reason: err.Error(), Kind: planqerr.Invalid})
 			continue
 		}
 		src.Entries = append(src.Entries, Entry{Domain: domain, File: rel, Line: n, Record: r, Archived: archived})
 	}
 	if err := sc.Err(); err != nil {
 		// A line too long to scan: it and the rest of the file are refused.
-		src.Refused = append(src.Refused, Refusal{File: rel, Line: n + 1, Reason: fmt.Sprintf("cannot be read, nor the lines after it: %v", err)})
+		src.Refused = append(src.Refused, Refusal{File: rel, Line: n + 1, Reason: fmt.Sprintf("cannot be read, nor the lines after it: %v", err), Kind: planqerr.Invalid})
 	}
 	return nil
 }
