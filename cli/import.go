@@ -115,7 +115,11 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 	case res.Commit != "":
 		env.Log.Info("imported "+counts, "agent", a.Name, "commit", short(res.Commit))
 	default:
-		env.Log.Info(fmt.Sprintf("nothing new: all %d records are present already", present)+notImported(len(res.Refused)), "dir", res.Dir)
+		what := "all " + countOf(present, "record") + " are present already"
+		if present == 1 {
+			what = "its one record is present already"
+		}
+		env.Log.Info("nothing new: "+what+notImported(len(res.Refused)), "dir", res.Dir)
 	}
 	if opts.json {
 		return env.writeJSON(res)

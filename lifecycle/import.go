@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"context"
 	"fmt"
+	"github.com/planq-dev/planq/internal/plural"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,7 +188,7 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 		res.Refused = []mulch.Refusal{}
 	}
 	if opts.Strict && len(refused) > 0 {
-		return res, nil, planqerr.New(planqerr.Corrupt, src.Dir, "%d %s cannot be imported, so nothing was (--strict)", len(refused), counted(len(refused), "line")).
+		return res, nil, planqerr.New(planqerr.Corrupt, src.Dir, "%s cannot be imported, so nothing was (--strict)", plural.Of(len(refused), "line")).
 			WithHint("each line is listed above with why; fix them, or import without --strict to import the others")
 	}
 	var fresh []*changelog.Record
@@ -223,14 +224,12 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 // importMessage is the import's commit subject.
 func importMessage(res ImportResult) string {
 	imported, _, archived := res.Counts()
-	msg := fmt.Sprintf("import: %d %s from mulch", imported, counted(imported, "learning"))
+	msg := fmt.Sprintf("import: %s from mulch", plural.Of(imported, "learning"))
 	if archived > 0 {
 		msg += fmt.Sprintf(", %d archived since", archived)
 	}
 	return msg
 }
-
-func counted(n int, word string) string { return word + plural(n) }
 
 // held is what the branches hold of earlier imports: every learning's ID
 // and origin, and the learnings an import before sources were named wrote,
