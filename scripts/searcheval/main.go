@@ -7,9 +7,10 @@
 // It generates the corpus of search/eval from the data in
 // search/testdata/eval, loads it into a state repository under a temporary
 // directory, asks every question through readmodel's search and prints
-// recall@1, @5, @10 and MRR; -v adds each question's rank and the IDs it
-// got. Run it from the repository's root, or say where the data is with
-// -data.
+// recall@1, @5, @10 and MRR, of all questions and by group (among them,
+// those that share a word with their answer and those that share none);
+// -v adds each question's rank and the IDs it got. Run it from the
+// repository's root, or say where the data is with -data.
 package main
 
 import (
@@ -116,20 +117,30 @@ func run(ctx context.Context) error {
 	printMetrics("in other words", eval.Summarize(para))
 	printMetrics("naming an identifier", eval.Summarize(ident))
 	printMetrics("with an older version", eval.Summarize(sup))
+	printMetrics("sharing a word with it", report.SharingAWord)
+	printMetrics("sharing no word with it", report.SharingNoWord)
 	fmt.Println()
 	fmt.Println("asked as an agent asks, following planq_search's instruction: the question")
 	fmt.Println("and two more phrasings, one naming the identifiers it expects (written")
 	fmt.Println("without seeing the answers)")
 	printMetrics("all, three phrasings", agentReport.Metrics)
+	printMetrics("sharing a word, three", agentReport.SharingAWord)
+	printMetrics("sharing no word, three", agentReport.SharingNoWord)
 	fmt.Println()
 	fmt.Printf("prime, with the question as the agent's focus: its \"relevant to your task\" part\n")
 	fmt.Printf("holds the answer for %.3f of the questions (search's recall@5 with one phrasing: %.3f)\n",
 		primeReport.Recall5, report.Recall5)
+	fmt.Printf("prime by group: %.3f of the %d sharing a word with their answer, %.3f of the %d sharing none\n",
+		primeReport.SharingAWord.Recall5, primeReport.SharingAWord.Questions,
+		primeReport.SharingNoWord.Recall5, primeReport.SharingNoWord.Questions)
 
 	if *verbose {
 		fmt.Println()
 		for i, r := range report.Ranks {
 			fmt.Printf("%4s %4s  %-28s %s  %q\n", rankText(r), rankText(agentReport.Ranks[i]), r.Question.Key, r.Question.AnswerID, r.Question.Text)
+			if r.Question.SharesNoWord() {
+				fmt.Println("      shares no word with its answer")
+			}
 			if r.Rank != 1 {
 				fmt.Printf("      got: %s\n", strings.Join(r.Results, " "))
 			}

@@ -4,9 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -33,6 +35,10 @@ type Question struct {
 	// Identifier is true when the question names an identifier, command or
 	// variable the answer contains; the others say it in other words.
 	Identifier bool
+	// Shared are the index terms the question shares with its answer
+	// (SharedTerms). A question that shares none (SharesNoWord) is found
+	// from its words only by a channel that knows what they mean.
+	Shared []string
 	// Answer is the key of the answering record, AnswerID its ID.
 	Answer   string
 	AnswerID string
@@ -46,6 +52,9 @@ type Question struct {
 	// searches (see Phrasings).
 	More []string
 }
+
+// SharesNoWord reports whether q shares no index term with its answer.
+func (q Question) SharesNoWord() bool { return len(q.Shared) == 0 }
 
 // Set is a generated corpus: its records and the questions about them.
 type Set struct {
@@ -131,9 +140,15 @@ func (d *Data) Corpus(records int, seed uint64) (*Set, error) {
 		}
 		add(e)
 	}
+	var wordy []error
 	for _, c := range d.cases {
 		a, _ := set.Entry(c.Answer.Key)
-		q := Question{Key: c.Answer.Key, Text: c.Question, Identifier: c.Identifier, Answer: c.Answer.Key, AnswerID: a.Record.ID}
+		q := Question{Key: c.Answer.Key, Text: c.Question, Identifier: c.Identifier, Answer: c.Answer.Key, AnswerID: a.Record.ID,
+			Shared: SharedTerms(c.Question, a.Record)}
+		if c.NoSharedWord && !q.SharesNoWord() {
+			wordy = append(wordy, fmt.Errorf("question %s is marked no_shared_word but shares %s with its answer: reword it",
+				q.Key, strings.Join(q.Shared, ", ")))
+		}
 		if c.Old != nil {
 			old, _ := set.Entry(c.Old.Key)
 			q.Superseded = []string{old.Record.ID}
@@ -145,6 +160,9 @@ func (d *Data) Corpus(records int, seed uint64) (*Set, error) {
 			q.More = more[:]
 		}
 		set.Questions = append(set.Questions, q)
+	}
+	if err := errors.Join(wordy...); err != nil {
+		return nil, fmt.Errorf("failed to generate corpus: %w", err)
 	}
 	for n := 0; len(set.Entries) < records; n++ {
 		e, err := d.fillerEntry(seed, n, ids)

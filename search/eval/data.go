@@ -28,11 +28,14 @@ type Data struct {
 // version that answer replaces (if any), and near misses: records of the
 // same domain and tools that share its words but state another fact.
 type caseSpec struct {
-	Question    string `json:"question"`
-	Identifier  bool   `json:"identifier"`
-	Answer      spec   `json:"answer"`
-	Old         *spec  `json:"old"`
-	Distractors []spec `json:"distractors"`
+	Question   string `json:"question"`
+	Identifier bool   `json:"identifier"`
+	// NoSharedWord marks a question written to share no index term with
+	// its answer (SharedTerms): the corpus refuses one that shares any.
+	NoSharedWord bool   `json:"no_shared_word"`
+	Answer       spec   `json:"answer"`
+	Old          *spec  `json:"old"`
+	Distractors  []spec `json:"distractors"`
 }
 
 // spec is a hand-written record before it has an ID and a time.

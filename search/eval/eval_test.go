@@ -25,17 +25,25 @@ const (
 	sliceSeed    = 1
 )
 
-// recall5Floor is the share of questions whose answer today's search puts
-// in its first five results on the test slice: 31 of 48 with BM25F over
-// stemmed, split terms and b at 0.5 (29 of 48 at 0.75; 16 of 48 with the
-// substring count before it). It
-// is a floor to raise as ranking improves, never to lower: a ranker that
-// finds fewer answers than today's fails here.
-const recall5Floor = 31.0 / 48
+// recall5Floor is the share of the questions that share a word with their
+// answer whose answer today's search puts in its first five results on the
+// test slice: 29 of 48 with BM25F over stemmed, split terms and b at 0.5
+// (31 of 48 before the records of the questions that share no word joined
+// the corpus and took filler's place; 29 of 48 at b 0.75; 16 of 48 with the
+// substring count before BM25F). It is a floor to raise as ranking
+// improves, never to lower: a ranker that finds fewer answers than today's
+// fails here. The questions that share no word with their answer have no
+// floor yet: words alone find none of them.
+const recall5Floor = 29.0 / 48
 
 // agentRecall5Floor is the same floor for questions asked as an agent asks
-// them, in three phrasings: 46 of 48 on the test slice.
-const agentRecall5Floor = 46.0 / 48
+// them, in three phrasings: 47 of the 48 that share a word on the test
+// slice. agentNoWordRecall5Floor is the floor of the 32 that share none,
+// whose added phrasings do share words: 26 of them.
+const (
+	agentRecall5Floor       = 47.0 / 48
+	agentNoWordRecall5Floor = 26.0 / 32
+)
 
 func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 	testgit.Isolate(t)
@@ -85,20 +93,25 @@ func TestTodaysSearchKeepsItsRecall(t *testing.T) {
 	}
 	t.Logf("today's search on %d records: recall@1 %.3f, recall@5 %.3f, recall@10 %.3f, MRR %.3f",
 		len(set.Entries), report.Recall1, report.Recall5, report.Recall10, report.MRR)
-	if report.Recall5 < recall5Floor-1e-9 {
+	t.Logf("recall@5 of the %d questions that share a word with their answer %.3f, of the %d that share none %.3f",
+		report.SharingAWord.Questions, report.SharingAWord.Recall5, report.SharingNoWord.Questions, report.SharingNoWord.Recall5)
+	if report.SharingAWord.Recall5 < recall5Floor-1e-9 {
 		for _, r := range report.Ranks {
 			t.Logf("rank %2d  %s: %s", r.Rank, r.Question.Key, r.Question.Text)
 		}
-		t.Errorf("recall@5 is %.3f, below the floor of %.3f", report.Recall5, recall5Floor)
+		t.Errorf("recall@5 of the questions that share a word is %.3f, below the floor of %.3f", report.SharingAWord.Recall5, recall5Floor)
 	}
 	agent, err := MeasureAgent(ctx, set, readmodelSearch(rd))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("asked in three phrasings: recall@1 %.3f, recall@5 %.3f, recall@10 %.3f, MRR %.3f",
-		agent.Recall1, agent.Recall5, agent.Recall10, agent.MRR)
-	if agent.Recall5 < agentRecall5Floor-1e-9 {
-		t.Errorf("recall@5 in three phrasings is %.3f, below the floor of %.3f", agent.Recall5, agentRecall5Floor)
+	t.Logf("asked in three phrasings: recall@1 %.3f, recall@5 %.3f, recall@10 %.3f, MRR %.3f; recall@5 sharing a word %.3f, sharing none %.3f",
+		agent.Recall1, agent.Recall5, agent.Recall10, agent.MRR, agent.SharingAWord.Recall5, agent.SharingNoWord.Recall5)
+	if agent.SharingAWord.Recall5 < agentRecall5Floor-1e-9 {
+		t.Errorf("recall@5 in three phrasings of the questions that share a word is %.3f, below the floor of %.3f", agent.SharingAWord.Recall5, agentRecall5Floor)
+	}
+	if agent.SharingNoWord.Recall5 < agentNoWordRecall5Floor-1e-9 {
+		t.Errorf("recall@5 in three phrasings of the questions that share no word is %.3f, below the floor of %.3f", agent.SharingNoWord.Recall5, agentNoWordRecall5Floor)
 	}
 	// Prime, with each question as the agent's focus, shows the answer at
 	// least as often as search's first five hold it.

@@ -35,10 +35,29 @@ type Metrics struct {
 	MRR                        float64
 }
 
-// Report is a measurement: the metrics and every question's rank.
+// Report is a measurement: the metrics of every question and of each
+// group, and every question's rank.
 type Report struct {
 	Metrics
-	Ranks []Rank
+	// SharingAWord are the metrics of the questions that share an index
+	// term with their answer, SharingNoWord of those that share none
+	// (Question.SharesNoWord): the second group is out of reach of a
+	// channel that only matches words.
+	SharingAWord, SharingNoWord Metrics
+	Ranks                       []Rank
+}
+
+// newReport summarises ranks, all and by group.
+func newReport(ranks []Rank) Report {
+	var word, none []Rank
+	for _, r := range ranks {
+		if r.Question.SharesNoWord() {
+			none = append(none, r)
+		} else {
+			word = append(word, r)
+		}
+	}
+	return Report{Metrics: Summarize(ranks), SharingAWord: Summarize(word), SharingNoWord: Summarize(none), Ranks: ranks}
 }
 
 // Measure asks search every question of set and scores the answers.
@@ -51,7 +70,7 @@ func Measure(ctx context.Context, set *Set, search Searcher) (Report, error) {
 		}
 		ranks = append(ranks, rankOf(q, ids))
 	}
-	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
+	return newReport(ranks), nil
 }
 
 // MultiSearcher answers several phrasings of one question in one call, as
@@ -82,7 +101,7 @@ func MeasureAgent(ctx context.Context, set *Set, search MultiSearcher) (Report, 
 		}
 		ranks = append(ranks, rankOf(q, ids))
 	}
-	return Report{Metrics: Summarize(ranks), Ranks: ranks}, nil
+	return newReport(ranks), nil
 }
 
 // rankOf finds q's answer in ids: the first of the answer and its older
