@@ -122,7 +122,7 @@ func run(ctx context.Context) error {
 	fmt.Println()
 	fmt.Println("asked as an agent asks, following planq_search's instruction: the question")
 	fmt.Println("and two more phrasings, one naming the identifiers it expects (written")
-	fmt.Println("without seeing the answers)")
+	fmt.Println("without seeing the answers; see search/testdata/eval/README.md)")
 	printMetrics("all, three phrasings", agentReport.Metrics)
 	printMetrics("sharing a word, three", agentReport.SharingAWord)
 	printMetrics("sharing no word, three", agentReport.SharingNoWord)

@@ -15,14 +15,18 @@
 //     older versions some of them supersede and the near-miss distractors
 //     beside them are written by hand (cases.json).
 //   - Questions are asked the way an agent asks before starting a task,
-//     mostly in other words than the answering record uses. Each names its
-//     answer by a stable key, whose ID is the same for a given seed at every
-//     corpus size.
+//     mostly in other words than the answering record uses; at least a
+//     third share no index term with it at all (SharedTerms), so that only
+//     a channel that knows what words mean can find their answers. Each
+//     names its answer by a stable key, whose ID is the same for a given
+//     seed at every corpus size.
 //   - Load writes a corpus into a fresh bare state repository: most records
 //     on global, the rest (and every log entry and handoff, which are never
 //     promoted) on two agent branches, since search reads them all.
 //   - Measure runs every question through a Searcher and reports recall at
-//     1, 5 and 10 and the mean reciprocal rank. A Searcher is the seam a new
+//     1, 5 and 10 and the mean reciprocal rank, of all questions and apart
+//     for those that share a word with their answer and those that share
+//     none. A Searcher is the seam a new
 //     ranker plugs into; the evaluation's test and scripts/searcheval plug
 //     in the read model's search, which is what agents are answered by.
 //
