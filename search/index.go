@@ -12,7 +12,7 @@ type field int
 const (
 	// fieldStrong is what a record is: its title, subject, decision, name.
 	fieldStrong field = iota
-	// fieldMeta is where it belongs: domain, type, the files it concerns.
+	// fieldMeta is where it belongs: its domain, the files it concerns.
 	fieldMeta
 	// fieldBody is the rest of what it says.
 	fieldBody
@@ -48,10 +48,14 @@ type Doc struct {
 func DocOf(r *changelog.Record) Doc {
 	d := Doc{Domain: r.Domain, Type: r.Type, Classification: r.Classification}
 	strong := []string{r.Title(), r.Subject, r.Decision, r.Name}
-	meta := []string{r.Domain, string(r.Type), string(r.Kind)}
+	// What planq itself puts in a record, its kind and type and the branch
+	// and commit it was written on, is no word of the record's: "learning",
+	// "reference" or "main" in every learning would make them words that
+	// score nothing where a record's own text says them. They are facets,
+	// which filters read (Filters), never terms.
+	meta := []string{r.Domain}
 	if r.Evidence != nil {
 		meta = append(meta, r.Evidence.Files...)
-		meta = append(meta, r.Evidence.Branch)
 	}
 	body := r.Body
 	if title := r.Title(); title != "" {

@@ -44,8 +44,11 @@ import (
 //
 // The checksums make damage an error, never a misread record.
 const (
-	segmentMagic   = "planq-segment\n"
-	SegmentVersion = 8
+	segmentMagic = "planq-segment\n"
+	// SegmentVersion is raised whenever what a segment holds changes, its
+	// search index's terms included (9: a record's kind, type and evidence
+	// branch are no longer indexed as words), so that caches are rebuilt.
+	SegmentVersion = 9
 	headerSize     = len(segmentMagic) + 6*4
 	rowSize        = 72
 	// maxSegmentRows bounds a damaged header's row count.
