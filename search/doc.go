@@ -11,11 +11,20 @@
 // is thought.
 //
 // Ranking is BM25 over fields of different weight: a record's title,
-// subject and decision count most, its domain, type and files next, its
-// body least. Only current versions count (a superseded version only when
-// asked for), retracted records never; at equal relevance foundational
-// and recent records come first. Several phrasings of one question are
-// ranked each and fused by reciprocal rank, so an agent that cannot guess
-// the record's words can try two or three. The ranker is one function over
-// the index: a second one (embeddings, some day) can be fused the same way.
+// subject and decision count most, its domain and files next, its body
+// least. What planq itself puts in every record (its kind, type, the
+// branch and commit it was written on) is no word of it: those are facets
+// that filters read, so "main" or "learned" weigh in a record that says
+// them as any word as rare would. Only current versions count (a
+// superseded version only when asked for), retracted records never; at
+// equal relevance foundational and recent records come first.
+//
+// Several phrasings of one question are ranked each, so an agent that
+// cannot guess the record's words can try two or three, and fused into
+// one list: by reciprocal rank, plus, for each ranking's first hits, how
+// far their scores stand out from the rest of that ranking, so that one
+// phrasing's exact hit on a rare identifier or error code stays first
+// when the other phrasings rank other records moderately. The ranker is
+// one function over the index, and fusion one over rankings: a second
+// ranker (embeddings, some day) adds its rankings to the same fusion.
 package search

@@ -54,7 +54,7 @@ type Part struct {
 }
 
 // Hit is a document that matches, by its part and number there, with its
-// score: BM25F for one phrasing, reciprocal rank fusion for several.
+// score: BM25F for one phrasing, the fused score (see fuse) for several.
 type Hit struct {
 	Part, Doc int
 	Score     float64
@@ -86,6 +86,20 @@ func (e *PartError) Unwrap() error { return e.Err }
 // seed 2), while a hit ranked well by one phrasing still beats noise ranked
 // by another.
 const rrfK = 20
+
+// standoutDepth is how many of a ranking's first hits may stand out from
+// it (see fuse): the first ten, as many as an agent reads, and the hit
+// after them is the ranking's background.
+const standoutDepth = 10
+
+// standoutWeight is what a hit that stands out from its ranking wholly
+// (the only hit, or one scoring far above the rest) adds to its fused
+// score: three first places' worth of reciprocal rank, so that one
+// phrasing's exact hit outweighs middling places in the others, while two
+// phrasings that each single out another record can still outvote it.
+// On the evaluation two found fewer answers, three and four about alike
+// (four one more in the first five, on one seed), six fewer first places.
+const standoutWeight = 3.0 / (rrfK + 1)
 
 // maxPrefixTerms bounds how many terms the last word expands to.
 const maxPrefixTerms = 16
@@ -406,9 +420,40 @@ func (s *searcher) lasting(h Hit) int {
 	return 0
 }
 
-// fuse merges the rankings of several phrasings by reciprocal rank: a
-// document's score is the sum of 1/(k + rank) over the rankings it is in.
-// One ranking is returned as it is, its BM25F scores intact.
+// fuse merges rankings of one question into one: today one ranking per
+// phrasing, each best first with its ranker's scores (BM25F); a second
+// ranker (embeddings, some day) adds its rankings to the same call. A
+// ranking's scores must be comparable within it, higher better, and above
+// zero for what it found; fuse never compares scores across rankings.
+//
+// A document's fused score is its reciprocal rank, 1/(rrfK + rank) summed
+// over the rankings that hold it, plus, for each ranking's first
+// standoutDepth hits, how far its score stands out from that ranking's
+// background (the score of the hit after them) as a share of the
+// ranking's first score, weighted by standoutWeight:
+//
+//	sum over rankings of 1/(rrfK+rank) + standoutWeight * max(0, score - background) / first
+//
+// Reciprocal rank alone reads only places: a record that one phrasing
+// ranks first on a rare, exact term (an identifier, an error code), far
+// ahead of everything else it found, weighs no more than any first place,
+// and less than a record that the other phrasings, worded without that
+// term, rank second or third among many alike. The standout keeps such a
+// hit on top: a phrasing that names an identifier has one or two hits
+// that score far above its background, a vague phrasing has a flat list
+// whose hits stand out from it by little, and a place in a flat list keeps
+// its reciprocal rank. Of the fusions tried on the evaluation (go run
+// ./scripts/searcheval, three phrasings, seeds 1, 2 and 7 at 5,000 records
+// and seed 1 at 20,000), this one found the most: against reciprocal rank
+// alone, recall@1 .812 -> .854, .812 -> .875, .771 -> .854, .812 -> .854
+// and recall@10 .958 -> 1, .958 -> 1, .958 -> 1, .896 -> .938. A bonus
+// for each ranking's first hit alone, by its lead over the second, found
+// about as many first places but fewer in the first ten (.958, .979, .958,
+// .896): it misses an identifier two records share. Only places and
+// shares of a ranking's own first score enter it, so rankers whose scores
+// are on other scales (BM25F, cosine similarity) fuse alike.
+//
+// One ranking is returned as it is, its scores intact.
 func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
 	switch len(ranked) {
 	case 0:
@@ -420,6 +465,17 @@ func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
 	for _, hits := range ranked {
 		for i, h := range hits {
 			scores[docKey{h.Part, h.Doc}] += 1 / float64(rrfK+i+1)
+		}
+		if len(hits) == 0 || hits[0].Score <= 0 {
+			continue
+		}
+		background := 0.0
+		if len(hits) > standoutDepth {
+			background = max(hits[standoutDepth].Score, 0)
+		}
+		for _, h := range hits[:min(standoutDepth, len(hits))] {
+			standout := min(max(h.Score-background, 0)/hits[0].Score, 1)
+			scores[docKey{h.Part, h.Doc}] += standoutWeight * standout
 		}
 	}
 	return s.best(limit, func(yield func(Hit)) {
