@@ -67,7 +67,8 @@ type Hit struct {
 	Time   time.Time        `json:"time"`
 	Status changelog.Status `json:"status,omitempty"`
 	Title  string           `json:"title"`
-	// Score is BM25F for one phrasing, reciprocal rank fusion for several.
+	// Score is BM25F for one phrasing, their fused score for several
+	// (reciprocal rank and how far a hit stands out; see package search).
 	Score   float64 `json:"score"`
 	From    int     `json:"from"`
 	To      int     `json:"to"`
