@@ -1,0 +1,251 @@
+package embed
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"io"
+	"math"
+)
+
+// The file format of a Table, "planq embeddings v1", little-endian:
+//
+//	magic      "PQEMB1\n"
+//	header     uint32 length, then that many bytes of JSON (fileHeader)
+//	vocabulary per token: uint8 length, then the token's bytes
+//	weights    per token: uint16, the weight in 1/65535ths
+//	scales     per token: float32, the value of one int8 step of its vector
+//	vectors    per token: dim int8 values
+//	checksum   SHA-256 of everything before it
+//
+// Tokens, weights, scales and vectors are in one order, the row order.
+const magic = "PQEMB1\n"
+
+// The quantisations this version reads and writes, named in the header so
+// that another one is refused, not misread.
+const (
+	vectorsInt8 = "int8, float32 scale per row"
+	weightsU16  = "uint16 / 65535"
+)
+
+const (
+	maxHeaderLen = 1 << 20   // a header is a few hundred bytes
+	maxTableLen  = 512 << 20 // planq's own table is at most 10 MB
+)
+
+// fileHeader is the JSON header of a table's file.
+type fileHeader struct {
+	Dim     int    `json:"dim"`
+	Vocab   int    `json:"vocab"`
+	Vectors string `json:"vectors"`
+	Weights string `json:"weights"`
+	Info
+}
+
+// WriteTable writes t to w in the "planq embeddings v1" format.
+func WriteTable(w io.Writer, t *Table) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	h := sha256.New()
+	if err := t.writePayload(io.MultiWriter(bw, h)); err != nil {
+		return fmt.Errorf("failed to write embeddings %q: %w", t.info.Name, err)
+	}
+	if _, err := bw.Write(h.Sum(nil)); err != nil {
+		return fmt.Errorf("failed to write embeddings %q: %w", t.info.Name, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("failed to write embeddings %q: %w", t.info.Name, err)
+	}
+	return nil
+}
+
+// writePayload writes everything the checksum covers.
+func (t *Table) writePayload(w io.Writer) error {
+	hdr, err := json.Marshal(fileHeader{Dim: t.dim, Vocab: len(t.words), Vectors: vectorsInt8, Weights: weightsU16, Info: t.info})
+	if err != nil {
+		return err
+	}
+	n := len(t.words)
+	buf := make([]byte, 0, 64<<10)
+	buf = append(buf, magic...)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(hdr)))
+	buf = append(buf, hdr...)
+	flush := func(force bool) error {
+		if !force && len(buf) < 60<<10 {
+			return nil
+		}
+		_, err := w.Write(buf)
+		buf = buf[:0]
+		return err
+	}
+	for _, tok := range t.words {
+		buf = append(buf, byte(len(tok)))
+		buf = append(buf, tok...)
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	for i := range n {
+		buf = binary.LittleEndian.AppendUint16(buf, t.weights[i])
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	for i := range n {
+		buf = binary.LittleEndian.AppendUint32(buf, math.Float32bits(t.scales[i]))
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	if err := flush(true); err != nil {
+		return err
+	}
+	_, err = w.Write(t.vecs)
+	return err
+}
+
+// ReadTable reads a table in the "planq embeddings v1" format and checks
+// it whole: its checksum, and that its sizes are the ones its header says.
+// A damaged, truncated or foreign file is an error, never a panic, and
+// nothing is allocated beyond what the file's own length justifies.
+func ReadTable(r io.Reader) (*Table, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxTableLen+1))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read embeddings: %w", err)
+	}
+	if len(data) > maxTableLen {
+		return nil, fmt.Errorf("embeddings file larger than %d MiB: not a table planq writes", maxTableLen>>20)
+	}
+	return parseTable(data)
+}
+
+// errTruncated is what a file that ends too early says.
+var errTruncated = errors.New("embeddings file truncated")
+
+// parseTable decodes a whole file. The table keeps data's vectors: the
+// caller gives data up.
+func parseTable(data []byte) (*Table, error) {
+	if !bytes.HasPrefix(data, []byte(magic)) {
+		switch {
+		case len(data) < len(magic) && bytes.HasPrefix([]byte(magic), data):
+			return nil, errTruncated
+		case bytes.HasPrefix(data, []byte(magic[:5])):
+			return nil, fmt.Errorf("planq embeddings of version %q: this planq reads version 1 (a newer planq wrote it?)", data[5:min(len(data), 6)])
+		default:
+			return nil, errors.New("not a planq embeddings file (no PQEMB1 magic)")
+		}
+	}
+	p := len(magic)
+	if len(data)-p < 4 {
+		return nil, errTruncated
+	}
+	hl := int(binary.LittleEndian.Uint32(data[p:]))
+	p += 4
+	if hl > maxHeaderLen {
+		return nil, fmt.Errorf("embeddings header of %d bytes: damaged (at most %d)", hl, maxHeaderLen)
+	}
+	if len(data)-p < hl {
+		return nil, errTruncated
+	}
+	var h fileHeader
+	if err := json.Unmarshal(data[p:p+hl], &h); err != nil {
+		return nil, fmt.Errorf("embeddings header: %w", err)
+	}
+	p += hl
+	if err := checkInfo(h.Info); err != nil {
+		return nil, err
+	}
+	if h.Vectors != vectorsInt8 || h.Weights != weightsU16 {
+		return nil, fmt.Errorf("embeddings %q: vectors %q and weights %q: this planq reads vectors %q and weights %q", h.Name, h.Vectors, h.Weights, vectorsInt8, weightsU16)
+	}
+	if h.Dim < 1 || h.Dim > MaxDim {
+		return nil, fmt.Errorf("embeddings %q: dimension %d, want 1 to %d", h.Name, h.Dim, MaxDim)
+	}
+	// Each token takes at least its length byte, one byte, its weight, its
+	// scale and its vector: a vocabulary larger than the file can hold is
+	// refused before anything is allocated for it.
+	perToken := 1 + 1 + 2 + 4 + h.Dim
+	if h.Vocab < 1 || h.Vocab > (len(data)-p)/perToken {
+		if h.Vocab >= 1 {
+			return nil, fmt.Errorf("%w: the header says %d tokens of dimension %d, at least %d bytes, and %d follow it", errTruncated, h.Vocab, h.Dim, h.Vocab*perToken+sha256.Size, len(data)-p)
+		}
+		return nil, fmt.Errorf("embeddings %q: %d tokens", h.Name, h.Vocab)
+	}
+	n, d := h.Vocab, h.Dim
+
+	// The vocabulary: one string for all tokens, each a slice of it.
+	start := p
+	for range n {
+		if p >= len(data) {
+			return nil, errTruncated
+		}
+		l := int(data[p])
+		if l == 0 {
+			return nil, fmt.Errorf("embeddings %q: an empty token at byte %d: damaged", h.Name, p)
+		}
+		p += 1 + l
+	}
+	if p > len(data) {
+		return nil, errTruncated
+	}
+	vocab := string(data[start:p])
+
+	rest, want := len(data)-p, n*(2+4+d)+sha256.Size
+	if rest != want {
+		msg := "truncated"
+		if rest > want {
+			msg = "longer than it should be"
+		}
+		err := fmt.Errorf("embeddings %q: %d tokens of dimension %d need %d bytes after the vocabulary, the file holds %d: %s", h.Name, n, d, want, rest, msg)
+		if vec := rest - sha256.Size - 6*n; vec > 0 && vec%n == 0 {
+			err = fmt.Errorf("%w, or its vectors are of dimension %d, not the %d its header says", err, vec/n, d)
+		}
+		if rest < want {
+			err = fmt.Errorf("%w (%w)", err, errTruncated)
+		}
+		return nil, err
+	}
+	sum := sha256.Sum256(data[:len(data)-sha256.Size])
+	if !bytes.Equal(sum[:], data[len(data)-sha256.Size:]) {
+		return nil, fmt.Errorf("embeddings %q: checksum mismatch: the file is damaged", h.Name)
+	}
+
+	t := &Table{
+		info:    h.Info,
+		id:      tableID(h.Name, sum[:]),
+		dim:     d,
+		words:   make([]string, n),
+		rows:    make(map[string]int32, n),
+		weights: make([]uint16, n),
+		scales:  make([]float32, n),
+	}
+	for i, q := 0, 0; i < n; i++ {
+		l := int(vocab[q])
+		tok := vocab[q+1 : q+1+l]
+		q += 1 + l
+		if _, dup := t.rows[tok]; dup {
+			return nil, fmt.Errorf("embeddings %q: token %q twice: damaged", h.Name, tok)
+		}
+		t.words[i] = tok
+		t.rows[tok] = int32(i)
+	}
+	for i := range n {
+		t.weights[i] = binary.LittleEndian.Uint16(data[p:])
+		p += 2
+	}
+	for i := range n {
+		s := math.Float32frombits(binary.LittleEndian.Uint32(data[p:]))
+		if !(s >= 0) || math.IsInf(float64(s), 0) {
+			return nil, fmt.Errorf("embeddings %q: token %q has scale %v: damaged", h.Name, t.words[i], s)
+		}
+		t.scales[i] = s
+		p += 4
+	}
+	t.vecs = data[p : p+n*d : p+n*d]
+	t.prepare()
+	return t, nil
+}

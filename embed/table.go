@@ -1,0 +1,229 @@
+package embed
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"unicode"
+)
+
+// MaxDim bounds a vector's dimension: static embeddings have tens to a few
+// hundred; a header that says more is damaged.
+const MaxDim = 4096
+
+// Info describes a table: its name (the first half of its ID) and, for a
+// table planq ships or a team shares, where its text came from and under
+// which licences.
+type Info struct {
+	Name    string   `json:"name"`
+	Sources []string `json:"sources,omitempty"`
+	Licence string   `json:"licence,omitempty"`
+	Notes   string   `json:"notes,omitempty"`
+}
+
+// Table is a static embedding model in planq's own format: a vocabulary of
+// tokens (as Tokens cuts them), one weight per token, and one vector per
+// token stored as int8 with a scale per row. A text's vector is the mean of
+// its known tokens' vectors, each multiplied by its weight, normalised to
+// unit length. A Table is immutable and safe for concurrent use.
+type Table struct {
+	info    Info
+	id      string
+	dim     int
+	words   []string         // row -> token
+	rows    map[string]int32 // token -> row
+	weights []uint16         // row -> weight, in 1/65535ths
+	scales  []float32        // row -> the value of one int8 step
+	vecs    []byte           // rows*dim int8 values, row after row
+	mul     []float32        // row -> weight*scale, what pooling multiplies by
+}
+
+var _ Model = (*Table)(nil)
+
+// NewTable builds a table from a vocabulary, one weight per token in [0, 1]
+// (a frequency weight: low for frequent tokens) and one vector per token,
+// all of one dimension. Each token must be one that Tokens makes (Tokens(t)
+// starts with t), so that run-time text can meet it. Vectors are quantised
+// to int8 with a scale per row, weights to 16 bits: the table behaves as it
+// will after WriteTable and ReadTable.
+func NewTable(info Info, tokens []string, weights []float32, vectors [][]float32) (*Table, error) {
+	if err := checkInfo(info); err != nil {
+		return nil, err
+	}
+	n := len(tokens)
+	if n == 0 {
+		return nil, fmt.Errorf("embeddings %q: no tokens", info.Name)
+	}
+	if len(weights) != n || len(vectors) != n {
+		return nil, fmt.Errorf("embeddings %q: %d tokens, %d weights, %d vectors: one of each per token", info.Name, n, len(weights), len(vectors))
+	}
+	dim := len(vectors[0])
+	if dim < 1 || dim > MaxDim {
+		return nil, fmt.Errorf("embeddings %q: dimension %d, want 1 to %d", info.Name, dim, MaxDim)
+	}
+	t := &Table{
+		info:    info,
+		dim:     dim,
+		words:   make([]string, n),
+		rows:    make(map[string]int32, n),
+		weights: make([]uint16, n),
+		scales:  make([]float32, n),
+		vecs:    make([]byte, n*dim),
+	}
+	for i, tok := range tokens {
+		if ts := Tokens(tok); len(ts) == 0 || ts[0] != tok {
+			return nil, fmt.Errorf("embeddings %q: token %q is not one that Tokens makes: train on Tokens' output", info.Name, tok)
+		}
+		if _, dup := t.rows[tok]; dup {
+			return nil, fmt.Errorf("embeddings %q: token %q twice", info.Name, tok)
+		}
+		t.words[i] = tok
+		t.rows[tok] = int32(i)
+		w := weights[i]
+		if !(w >= 0 && w <= 1) { // also refuses NaN
+			return nil, fmt.Errorf("embeddings %q: token %q has weight %v, want 0 to 1", info.Name, tok, w)
+		}
+		t.weights[i] = uint16(math.Round(float64(w) * math.MaxUint16))
+		v := vectors[i]
+		if len(v) != dim {
+			return nil, fmt.Errorf("embeddings %q: token %q has a vector of dimension %d, the first %d", info.Name, tok, len(v), dim)
+		}
+		var maxAbs float64
+		for _, x := range v {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("embeddings %q: token %q has a vector with %v", info.Name, tok, x)
+			}
+			maxAbs = max(maxAbs, math.Abs(float64(x)))
+		}
+		if maxAbs == 0 {
+			continue
+		}
+		scale := maxAbs / 127
+		t.scales[i] = float32(scale)
+		row := t.vecs[i*dim : (i+1)*dim]
+		for j, x := range v {
+			q := math.Round(float64(x) / scale)
+			row[j] = byte(int8(max(-127, min(127, q))))
+		}
+	}
+	t.prepare()
+	h := sha256.New()
+	if err := t.writePayload(h); err != nil {
+		return nil, err
+	}
+	t.id = tableID(info.Name, h.Sum(nil))
+	return t, nil
+}
+
+// checkInfo refuses a name that cannot stand in an ID or a header.
+func checkInfo(info Info) error {
+	if info.Name == "" || len(info.Name) > 200 {
+		return fmt.Errorf("embeddings: name %q: want 1 to 200 bytes", info.Name)
+	}
+	for _, r := range info.Name {
+		if unicode.IsControl(r) || r == '@' {
+			return fmt.Errorf("embeddings: name %q: no control character or @", info.Name)
+		}
+	}
+	return nil
+}
+
+// tableID is "name@" and the first 12 hex digits of the file's SHA-256.
+func tableID(name string, sum []byte) string {
+	return name + "@" + hex.EncodeToString(sum)[:12]
+}
+
+// prepare computes what pooling multiplies each row by.
+func (t *Table) prepare() {
+	t.mul = make([]float32, len(t.words))
+	for i := range t.mul {
+		t.mul[i] = float32(t.weights[i]) / math.MaxUint16 * t.scales[i]
+	}
+}
+
+// ID is the table's name and the first 12 hex digits of its file's SHA-256.
+func (t *Table) ID() string { return t.id }
+
+// Dim is the dimension of the table's vectors.
+func (t *Table) Dim() int { return t.dim }
+
+// Len is the number of tokens the table knows.
+func (t *Table) Len() int { return len(t.words) }
+
+// Info is what the table says of itself.
+func (t *Table) Info() Info { return t.info }
+
+// Lookup returns a token's vector (as stored, before any weight) and its
+// weight, or ok false for a token the table does not know.
+func (t *Table) Lookup(token string) (vec []float32, weight float32, ok bool) {
+	r, ok := t.rows[token]
+	if !ok {
+		return nil, 0, false
+	}
+	vec = make([]float32, t.dim)
+	s := t.scales[r]
+	for j, q := range t.vecs[int(r)*t.dim : (int(r)+1)*t.dim] {
+		vec[j] = float32(int8(q)) * s
+	}
+	return vec, float32(t.weights[r]) / math.MaxUint16, true
+}
+
+// Embed returns the unit-length vector of each text: the weighted mean of
+// its tokens' vectors, or the zero vector when the table knows none of
+// them.
+func (t *Table) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	buf := make([]float32, len(texts)*t.dim)
+	var toks []string
+	for i, text := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		toks = appendTokens(toks[:0], text)
+		v := buf[i*t.dim : (i+1)*t.dim : (i+1)*t.dim]
+		t.pool(v, toks)
+		out[i] = v
+	}
+	return out, nil
+}
+
+// pool adds the weighted vectors of toks into v, then normalises v.
+func (t *Table) pool(v []float32, toks []string) {
+	d := t.dim
+	for _, tok := range toks {
+		r, ok := t.rows[tok]
+		if !ok {
+			continue
+		}
+		m := t.mul[r]
+		if m == 0 {
+			continue
+		}
+		row := t.vecs[int(r)*d : int(r)*d+d]
+		row = row[:len(v)]
+		for j, q := range row {
+			v[j] += m * float32(int8(q))
+		}
+	}
+	normalise(v)
+}
+
+// normalise scales v to unit length; the zero vector stays zero.
+func normalise(v []float32) {
+	var ss float64
+	for _, x := range v {
+		ss += float64(x) * float64(x)
+	}
+	if ss == 0 || math.IsNaN(ss) || math.IsInf(ss, 0) {
+		clear(v)
+		return
+	}
+	inv := float32(1 / math.Sqrt(ss))
+	for j := range v {
+		v[j] *= inv
+	}
+}
