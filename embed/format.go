@@ -120,15 +120,15 @@ func ReadTable(r io.Reader) (*Table, error) {
 	if len(data) > maxTableLen {
 		return nil, fmt.Errorf("embeddings file larger than %d MiB: not a table planq writes", maxTableLen>>20)
 	}
-	return parseTable(data)
+	return parseTable(data, true)
 }
 
 // errTruncated is what a file that ends too early says.
 var errTruncated = errors.New("embeddings file truncated")
 
-// parseTable decodes a whole file. The table keeps data's vectors: the
-// caller gives data up.
-func parseTable(data []byte) (*Table, error) {
+// parseTable decodes a whole file, and checks its checksum if verify. The
+// table keeps data's vectors: the caller gives data up.
+func parseTable(data []byte, verify bool) (*Table, error) {
 	if !bytes.HasPrefix(data, []byte(magic)) {
 		switch {
 		case len(data) < len(magic) && bytes.HasPrefix([]byte(magic), data):
@@ -209,14 +209,16 @@ func parseTable(data []byte) (*Table, error) {
 		}
 		return nil, err
 	}
-	sum := sha256.Sum256(data[:len(data)-sha256.Size])
-	if !bytes.Equal(sum[:], data[len(data)-sha256.Size:]) {
-		return nil, fmt.Errorf("embeddings %q: checksum mismatch: the file is damaged", h.Name)
+	sum := data[len(data)-sha256.Size:]
+	if verify {
+		if got := sha256.Sum256(data[:len(data)-sha256.Size]); !bytes.Equal(got[:], sum) {
+			return nil, fmt.Errorf("embeddings %q: checksum mismatch: the file is damaged", h.Name)
+		}
 	}
 
 	t := &Table{
 		info:    h.Info,
-		id:      tableID(h.Name, sum[:]),
+		id:      tableID(h.Name, sum),
 		dim:     d,
 		words:   make([]string, n),
 		rows:    make(map[string]int32, n),
@@ -227,11 +229,11 @@ func parseTable(data []byte) (*Table, error) {
 		l := int(vocab[q])
 		tok := vocab[q+1 : q+1+l]
 		q += 1 + l
-		if _, dup := t.rows[tok]; dup {
-			return nil, fmt.Errorf("embeddings %q: token %q twice: damaged", h.Name, tok)
-		}
 		t.words[i] = tok
 		t.rows[tok] = int32(i)
+	}
+	if len(t.rows) != n {
+		return nil, fmt.Errorf("embeddings %q: %d tokens, %d of them distinct: damaged", h.Name, n, len(t.rows))
 	}
 	for i := range n {
 		t.weights[i] = binary.LittleEndian.Uint16(data[p:])
