@@ -20,7 +20,7 @@ func TestTokensSplitIdentifiersAndKeepWords(t *testing.T) {
 		{"HTTPServer", []string{"httpserver", "http", "server"}},
 		{"sha256 of the file", []string{"sha256", "sha", "256", "of", "the", "file"}},
 		{"The tests are running", []string{"the", "tests", "are", "running"}}, // no stemming, stop words kept
-		{"a I x", []string{"a", "i", "x"}},                                      // one-byte tokens
+		{"a I x", []string{"a", "i", "x"}},                                    // one-byte tokens
 		{"--dry-run, dryRun and dry_run", []string{"dryrun", "dry", "run", "dryrun", "dry", "run", "and", "dryrun", "dry", "run"}},
 		{"Straße über CAFÉ", []string{"straße", "über", "café"}},
 		{"...  --- //", nil},

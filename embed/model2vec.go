@@ -1,0 +1,220 @@
+package embed
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// The files of a model2vec model directory that planq reads.
+const (
+	Model2VecWeights   = "model.safetensors"
+	Model2VecTokenizer = "tokenizer.json"
+)
+
+// Bounds on a model2vec directory's files, far above real models (a
+// multilingual model2vec model of float32 vectors is about 500 MB).
+const (
+	maxModelFile     = 4 << 30
+	maxTokenizerFile = 256 << 20
+)
+
+// Model2Vec is a static embedding model in model2vec's layout: the
+// directory's model.safetensors holds a vector per token ("embeddings",
+// vocabulary × dimension, of F32, F16, BF16, F64 or I8), optionally a
+// weight per token ("weights") and a row per token ("mapping", when tokens
+// share rows), and its tokenizer.json the WordPiece (or WordLevel)
+// tokenizer that cuts text into those tokens. A text's vector is the mean
+// of its tokens' weighted vectors, normalised, as model2vec computes it;
+// tokens the tokenizer does not know are left out. A Model2Vec is safe for
+// concurrent use.
+type Model2Vec struct {
+	id      string
+	dim     int
+	tok     *tokenizer
+	vecs    []float32 // rows × dim
+	weights []float32 // per token id; nil: all 1
+	mapping []int32   // token id -> row; nil: the id is the row
+}
+
+var _ Model = (*Model2Vec)(nil)
+
+// LoadModel2Vec reads the model2vec model in dir, in pure Go. A missing,
+// damaged or foreign file, a tokenizer planq cannot reproduce, or a
+// tokenizer of another vocabulary than the vectors' is an error that names
+// the file.
+func LoadModel2Vec(dir string) (*Model2Vec, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("failed to load the model in %s: %w", dir, err)
+	}
+	wpath, tpath := filepath.Join(abs, Model2VecWeights), filepath.Join(abs, Model2VecTokenizer)
+	wdata, err := readBounded(wpath, maxModelFile)
+	if err != nil {
+		return nil, err
+	}
+	tdata, err := readBounded(tpath, maxTokenizerFile)
+	if err != nil {
+		return nil, err
+	}
+
+	tok, err := parseTokenizer(tdata)
+	if err != nil {
+		pe := planqerr.New(planqerr.Invalid, tpath, "%w", err)
+		var unsupported errUnsupported
+		if errors.As(err, &unsupported) {
+			return nil, pe.WithHint("planq reads the model2vec models distilled from BERT-style models, whose tokenizer.json has a WordPiece model; pick one of those, or an embeddings endpoint")
+		}
+		pe.Kind = planqerr.Corrupt
+		return nil, pe
+	}
+	tensors, err := parseSafetensors(wdata)
+	if err != nil {
+		return nil, planqerr.New(planqerr.Corrupt, wpath, "%w", err)
+	}
+	m := &Model2Vec{tok: tok}
+	if err := m.setTensors(tensors); err != nil {
+		return nil, planqerr.New(planqerr.Invalid, wpath, "%w", err).
+			WithHint("model.safetensors and tokenizer.json must come from one model2vec model")
+	}
+
+	// The ID follows both files' contents.
+	h := sha256.New()
+	for _, d := range [][]byte{wdata, tdata} {
+		_ = binary.Write(h, binary.LittleEndian, uint64(len(d)))
+		h.Write(d)
+	}
+	m.id = "model2vec:" + filepath.Base(abs) + "@" + hex.EncodeToString(h.Sum(nil))[:12]
+	return m, nil
+}
+
+// readBounded reads a whole file of at most limit bytes.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, planqerr.New(planqerr.NotFound, path, "no such file").
+			WithHint("a model2vec model is a directory with %s and %s", Model2VecWeights, Model2VecTokenizer)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to open a model file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	if fi.Size() > limit {
+		return nil, planqerr.New(planqerr.Invalid, path, "%d bytes, more than the %d MiB planq reads", fi.Size(), limit>>20)
+	}
+	data := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	return data, nil
+}
+
+// setTensors takes the model's vectors, weights and mapping from tensors,
+// and checks that they fit each other and the tokenizer.
+func (m *Model2Vec) setTensors(tensors map[string]tensor) error {
+	emb, ok := tensors["embeddings"]
+	if !ok {
+		emb, ok = tensors["embedding.weight"] // sentence-transformers' name for the same
+	}
+	if !ok {
+		return errors.New(`no tensor "embeddings" of a type planq reads`)
+	}
+	if len(emb.shape) != 2 || emb.shape[0] < 1 || emb.shape[1] < 1 || emb.shape[1] > MaxDim {
+		return fmt.Errorf(`tensor "embeddings" of shape %v: want rows × dimension, dimension at most %d`, emb.shape, MaxDim)
+	}
+	rows, dim := emb.shape[0], emb.shape[1]
+	vocab := m.tok.size
+	vecs, err := emb.floats()
+	if err != nil {
+		return fmt.Errorf(`tensor "embeddings": %w`, err)
+	}
+	m.vecs, m.dim = vecs, dim
+
+	if mt, ok := tensors["mapping"]; ok {
+		if len(mt.shape) != 1 || mt.shape[0] != vocab {
+			return fmt.Errorf(`tensor "mapping" of shape %v: the tokenizer has %d tokens`, mt.shape, vocab)
+		}
+		ids, err := mt.ints()
+		if err != nil {
+			return fmt.Errorf(`tensor "mapping": %w`, err)
+		}
+		m.mapping = make([]int32, len(ids))
+		for i, r := range ids {
+			if r < 0 || r >= int64(rows) {
+				return fmt.Errorf(`tensor "mapping": token %d maps to row %d of %d`, i, r, rows)
+			}
+			m.mapping[i] = int32(r)
+		}
+	} else if rows != vocab {
+		return fmt.Errorf("%d rows of vectors, but the tokenizer has %d tokens: they are not one model's", rows, vocab)
+	}
+
+	if wt, ok := tensors["weights"]; ok {
+		if len(wt.shape) != 1 || wt.shape[0] != vocab {
+			return fmt.Errorf(`tensor "weights" of shape %v: the tokenizer has %d tokens`, wt.shape, vocab)
+		}
+		if m.weights, err = wt.floats(); err != nil {
+			return fmt.Errorf(`tensor "weights": %w`, err)
+		}
+	}
+	return nil
+}
+
+// ID is "model2vec:", the directory's name, "@" and the first 12 hex
+// digits of a SHA-256 of its two files.
+func (m *Model2Vec) ID() string { return m.id }
+
+// Dim is the dimension of the model's vectors.
+func (m *Model2Vec) Dim() int { return m.dim }
+
+// Embed returns the unit-length vector of each text, or the zero vector
+// for a text with no token the model knows.
+func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	buf := make([]float32, len(texts)*m.dim)
+	var (
+		ids   []int32
+		words []string
+		piece []byte
+	)
+	for i, text := range texts {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		ids, words, piece = m.tok.ids(ids[:0], text, words, piece)
+		v := buf[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
+		for _, id := range ids {
+			w := float32(1)
+			if m.weights != nil {
+				w = m.weights[id]
+			}
+			r := int(id)
+			if m.mapping != nil {
+				r = int(m.mapping[id])
+			}
+			row := m.vecs[r*m.dim : (r+1)*m.dim]
+			row = row[:len(v)]
+			for j, x := range row {
+				v[j] += w * x
+			}
+		}
+		normalise(v)
+		out[i] = v
+	}
+	return out, nil
+}
