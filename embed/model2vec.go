@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -87,14 +88,28 @@ func LoadModel2Vec(dir string) (*Model2Vec, error) {
 			WithHint("model.safetensors and tokenizer.json must come from one model2vec model")
 	}
 
-	// The ID follows both files' contents.
-	h := sha256.New()
-	for _, d := range [][]byte{wdata, tdata} {
-		_ = binary.Write(h, binary.LittleEndian, uint64(len(d)))
-		h.Write(d)
-	}
-	m.id = "model2vec:" + filepath.Base(abs) + "@" + hex.EncodeToString(h.Sum(nil))[:12]
+	m.id = "model2vec:" + filepath.Base(abs) + "@" + contentsHash(wdata, tdata)
 	return m, nil
+}
+
+// contentsHash names the contents of a model's files: a SHA-256 of the
+// tokenizer, of the safetensors header (names, shapes, dtypes) and of a
+// CRC-32C of the tensors' bytes, 12 hex digits of it. Hashing the tensors
+// with SHA-256 would cost more than all the rest of loading them; a
+// checksum tells a changed model from the same one all the same.
+func contentsHash(safetensors, tokenizer []byte) string {
+	h := sha256.New()
+	var n [8]byte
+	for _, d := range [][]byte{tokenizer, safetensors} {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(d)))
+		h.Write(n[:])
+	}
+	h.Write(tokenizer)
+	header := safetensors[8 : 8+binary.LittleEndian.Uint64(safetensors)] // checked by parseSafetensors
+	h.Write(header)
+	binary.LittleEndian.PutUint32(n[:], crc32.Checksum(safetensors[8+len(header):], crc32.MakeTable(crc32.Castagnoli)))
+	h.Write(n[:4])
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 
 // readBounded reads a whole file of at most limit bytes.
@@ -173,8 +188,8 @@ func (m *Model2Vec) setTensors(tensors map[string]tensor) error {
 	return nil
 }
 
-// ID is "model2vec:", the directory's name, "@" and the first 12 hex
-// digits of a SHA-256 of its two files.
+// ID is "model2vec:", the directory's name, "@" and 12 hex digits that
+// follow its files' contents.
 func (m *Model2Vec) ID() string { return m.id }
 
 // Dim is the dimension of the model's vectors.
