@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -510,4 +511,29 @@ func TestModel2VecIDFollowsContents(t *testing.T) {
 	if a == c {
 		t.Errorf("a vector changed, the ID did not: %q", a)
 	}
+}
+
+func TestModel2VecLongWordsCostLinearTime(t *testing.T) {
+	vocab := []string{"[PAD]", "[UNK]", "ab", "##ab"}
+	tok := wordPieceJSON(t, vocab, func(tok map[string]any) {
+		tok["model"].(map[string]any)["max_input_chars_per_word"] = 1 << 30
+	})
+	dir := writeModelDir(t, filepath.Join(t.TempDir(), "m"), safetensorsBytes(t, st{"embeddings", "F32", []int{4, 2}, []float64{0, 0, 0, 0, 1, 0, 0, 1}}), tok)
+	m, err := LoadModel2Vec(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One word of a million bytes: a longest-match search from its end
+	// would take about 10^12 steps.
+	start := time.Now()
+	got := embedOne(t, m, strings.Repeat("ab", 500_000))
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("a word of 1 MB took %v", d)
+	}
+	// "ab" once, then "##ab" 499,999 times.
+	norm := math.Sqrt(1 + 499_999.0*499_999)
+	if want := []float32{float32(1 / norm), float32(499_999 / norm)}; !closeTo(got, want, 1e-6) {
+		t.Errorf("Embed = %v, want %v", got, want)
+	}
+
 }

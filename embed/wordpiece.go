@@ -19,6 +19,7 @@ type tokenizer struct {
 	unk       int32 // the unknown token's id, -1 if none
 	prefix    string
 	maxChars  int
+	maxPiece  int // the longest token's length in bytes
 	wordLevel bool
 	normalize func(string) string
 	split     splitter
@@ -86,28 +87,42 @@ func parseTokenizer(data []byte) (*tokenizer, error) {
 	if len(t.vocab) == 0 {
 		return nil, fmt.Errorf("tokenizer vocabulary: empty")
 	}
-	// Ids are 0 to n-1, each once: the vocabulary's and the added
-	// tokens' together (a model's rows are numbered by both).
-	ids := make(map[int32]bool, len(t.vocab)+len(f.AddedTokens))
-	for tok, id := range t.vocab {
-		if id < 0 || ids[id] {
-			return nil, fmt.Errorf("tokenizer vocabulary: token %q has id %d, negative or another token's", tok, id)
-		}
-		ids[id] = true
-	}
+	// Ids are 0 to n-1, each once: the vocabulary's and those of the added
+	// tokens outside it together (a model's rows are numbered by both).
+	extra := map[int]string{}
 	for _, a := range f.AddedTokens {
-		if a.ID < 0 || a.ID > 1<<31-1 {
-			return nil, fmt.Errorf("tokenizer: added token %q has id %d", a.Content, a.ID)
+		if id, ok := t.vocab[a.Content]; ok {
+			if int(id) != a.ID {
+				return nil, fmt.Errorf("tokenizer: added token %q has id %d, the vocabulary %d", a.Content, a.ID, id)
+			}
+			continue
 		}
-		if id, ok := t.vocab[a.Content]; ok && int(id) != a.ID {
-			return nil, fmt.Errorf("tokenizer: added token %q has id %d, the vocabulary %d", a.Content, a.ID, id)
+		if c, ok := extra[a.ID]; ok && c != a.Content {
+			return nil, fmt.Errorf("tokenizer: added tokens %q and %q have one id, %d", c, a.Content, a.ID)
 		}
-		ids[int32(a.ID)] = true
+		extra[a.ID] = a.Content
 	}
-	t.size = len(ids)
-	for id := range ids {
-		if int(id) >= t.size {
-			return nil, fmt.Errorf("tokenizer: %d ids, but one is %d: not numbered from 0", t.size, id)
+	t.size = len(t.vocab) + len(extra)
+	seen := make([]bool, t.size)
+	mark := func(tok string, id int) error {
+		if id < 0 || id >= t.size {
+			return fmt.Errorf("tokenizer: token %q has id %d, but there are %d tokens: not numbered from 0", tok, id, t.size)
+		}
+		if seen[id] {
+			return fmt.Errorf("tokenizer: token %q has id %d, another token's", tok, id)
+		}
+		seen[id] = true
+		return nil
+	}
+	for tok, id := range t.vocab {
+		if err := mark(tok, int(id)); err != nil {
+			return nil, err
+		}
+		t.maxPiece = max(t.maxPiece, len(tok))
+	}
+	for id, tok := range extra {
+		if err := mark(tok, id); err != nil {
+			return nil, err
 		}
 	}
 	if m.UnkToken != nil {
@@ -397,7 +412,12 @@ func (t *tokenizer) ids(dst []int32, text string, words []string, buf []byte) ([
 		}
 		mark := len(dst)
 		for start := 0; start < len(w); {
-			end, found := len(w), int32(-1)
+			// No token is longer than maxPiece: the longest match is
+			// searched from there, so a long word costs linear time.
+			end, found := min(len(w), start+t.maxPiece), int32(-1)
+			for end > start && end < len(w) && !utf8.RuneStart(w[end]) {
+				end--
+			}
 			for start < end {
 				buf = buf[:0]
 				if start > 0 {
