@@ -537,3 +537,42 @@ func TestModel2VecLongWordsCostLinearTime(t *testing.T) {
 	}
 
 }
+
+func FuzzModel2Vec(f *testing.F) {
+	f.Add(safetensorsBytes(f, st{"embeddings", "F16", []int{len(testVocab), 3}, flat(testRows)}, st{"weights", "F32", []int{len(testVocab)}, testWeights}),
+		wordPieceJSON(f, testVocab, nil))
+	f.Add(safetensorsBytes(f, st{"embeddings", "F32", []int{2, 3}, []float64{1, 0, 0, 0, 1, 0}}, st{"mapping", "I32", []int{len(testVocab)}, slices.Repeat([]float64{1}, len(testVocab))}),
+		wordPieceJSON(f, testVocab, func(tok map[string]any) { tok["pre_tokenizer"] = map[string]any{"type": "Whitespace"} }))
+	f.Add(safetensorsBytes(f, st{"embeddings", "BF16", []int{3, 1}, []float64{1, 2, 3}}),
+		[]byte(`{"model":{"type":"WordLevel","unk_token":"x","vocab":{"x":0,"y":1,"z":2}},"normalizer":{"type":"Lowercase"}}`))
+	f.Fuzz(func(t *testing.T, weights, tokenizerJSON []byte) {
+		tensors, err := parseSafetensors(weights)
+		if err != nil {
+			return
+		}
+		tok, err := parseTokenizer(tokenizerJSON)
+		if err != nil {
+			return
+		}
+		m := &Model2Vec{tok: tok}
+		if err := m.setTensors(tensors); err != nil {
+			return
+		}
+		texts := []string{"The Database, Postgres! Café bills", string(tokenizerJSON)}
+		for w := range tok.vocab {
+			texts = append(texts, w, "x"+w+"y")
+		}
+		vs, err := m.Embed(context.Background(), texts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vs {
+			if len(v) != m.Dim() {
+				t.Fatalf("text %d: a vector of %d, the model's dimension is %d", i, len(v), m.Dim())
+			}
+			if n := dot(v, v); n != 0 && math.Abs(n-1) > 1e-3 {
+				t.Fatalf("text %d: a vector of squared length %v", i, n)
+			}
+		}
+	})
+}
