@@ -259,6 +259,7 @@ func BenchmarkReadTable(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+		b.ReportMetric(float64(len(data))/1e6, "MB")
 	})
 	// As Default reads the table built into planq: from bytes in memory,
 	// trusting the checksum a test has checked.
