@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -52,7 +52,7 @@ func (a *Agent) AddArtifact(ctx context.Context, name string, data []byte, opts 
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return Written{}, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return Written{}, fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	commit, err := wt.CommitFiles(ctx, []string{rel}, fmt.Sprintf("artifact: %s\n\n%s: %s\n", name, trailerAgent, a.Name))

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -80,7 +80,7 @@ func (a *Agent) EditFile(ctx context.Context, name string, edit func(old string)
 	if err := Guard(name, data, opts); err != nil {
 		return Written{}, err
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return Written{}, fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	commit, err := wt.CommitFiles(ctx, []string{name}, fmt.Sprintf("%s\n\n%s: %s\n", message, trailerAgent, a.Name))

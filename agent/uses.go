@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -69,7 +69,7 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return nil, func() {}
 	}
-	if err := renameio.WriteFile(file, readmodel.FormatUses(uses), 0o644); err != nil {
+	if err := atomicfile.WriteFile(file, readmodel.FormatUses(uses), 0o644); err != nil {
 		return nil, func() {}
 	}
 	return []string{rel}, func() { _ = os.Remove(flushing) } // left behind, it is counted again: harmless

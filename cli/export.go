@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
@@ -135,7 +135,7 @@ func writeFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return planqerr.New(planqerr.Failure, path, "failed to create its directory: %w", err)
 	}
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return planqerr.New(planqerr.Failure, path, "failed to write: %w", err)
 	}
 	return nil

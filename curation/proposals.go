@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -464,7 +464,7 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		restore := func() {
 			for _, w := range writes {
 				if w.existed {
-					_ = renameio.WriteFile(w.full, w.old, 0o644)
+					_ = atomicfile.WriteFile(w.full, w.old, 0o644)
 				} else {
 					_ = os.Remove(w.full)
 				}
@@ -628,7 +628,7 @@ func writeFile(full string, data []byte) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("failed to read %s: %w", full, err)
 	}
-	if err := renameio.WriteFile(full, data, mode); err != nil {
+	if err := atomicfile.WriteFile(full, data, mode); err != nil {
 		return fmt.Errorf("failed to write %s: %w", full, err)
 	}
 	return nil

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -81,7 +81,7 @@ func InstallGitHook(hooksDir, name, planqPath string) (InstallResult, error) {
 	if err := os.MkdirAll(hooksDir, 0o755); err != nil {
 		return res, fmt.Errorf("failed to create %s: %w", hooksDir, err)
 	}
-	if err := renameio.WriteFile(path, []byte(want), 0o755); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(want), 0o755); err != nil {
 		return res, fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	res.Changed = true

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/planq-dev/planq/internal/atomicfile"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -168,7 +168,7 @@ func writeAtomic(path string, data []byte, info os.FileInfo) error {
 	if info != nil {
 		mode = info.Mode().Perm()
 	}
-	if err := renameio.WriteFile(path, data, mode); err != nil {
+	if err := atomicfile.WriteFile(path, data, mode); err != nil {
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	return nil

@@ -17,9 +17,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/google/renameio/v2"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/planq-dev/planq/internal/atomicfile"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -323,7 +323,7 @@ func SaveConfig(root string, c Config) error {
 		return err
 	}
 	path := filepath.Join(root, ConfigPath)
-	if err := renameio.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
 	return nil

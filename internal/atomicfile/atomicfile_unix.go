@@ -1,0 +1,24 @@
+//go:build !windows
+
+package atomicfile
+
+import (
+	"os"
+	"time"
+
+	"github.com/google/renameio/v2"
+)
+
+// WriteFile replaces the file at path with data, atomically: a reader sees
+// the old content or the new, never part of it. A new file gets perm (less
+// the umask); an existing one keeps its permissions.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return renameio.WriteFile(path, data, perm)
+}
+
+// renameAttempts is how many times renameRetrying tries: on Unix a rename
+// that fails fails for good.
+const renameAttempts = 1
+
+// renameBackoff is the pause between attempts.
+const renameBackoff = time.Duration(0)
