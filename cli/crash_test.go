@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
@@ -95,13 +94,13 @@ func (m *machine) crashAt(point failpoint.Point, dir string, args ...string) {
 	var stderr bytes.Buffer
 	cmd := m.command(dir, args, failpoint.CrashVar+"="+string(point))
 	cmd.Stderr = &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // planq leads its group, as in a shell
+	leadOwnGroup(cmd) // planq leads its group, as in a shell
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) {
 		m.t.Fatalf("planq %s with %s armed did not crash (err %v): the point was never reached\n%s", strings.Join(args, " "), point, err, stderr.Bytes())
 	}
-	if ws, ok := exit.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+	if !killedAsCrashed(exit) {
 		m.t.Fatalf("planq %s with %s armed ended with %v, not killed at the point\n%s", strings.Join(args, " "), point, err, stderr.Bytes())
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -54,7 +53,7 @@ func (k *killer) kill(dir string, args ...string) {
 		k.t.Fatal(err)
 	}
 	cmd := k.m.command(dir, args, failpoint.TraceVar+"="+k.trace)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	leadOwnGroup(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -77,7 +76,7 @@ func (k *killer) kill(dir string, args ...string) {
 		}
 		return
 	case <-time.After(delay):
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		err = <-done
 	}
 	// A git killed while it updated a ref leaves its lock file, and planq,

@@ -21,7 +21,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -37,6 +36,10 @@ var (
 
 func main() {
 	flag.Parse()
+	if err := platformSupported(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 	tmp, err := os.MkdirTemp("", "planq-bench-")
 	check(err)
 	if !*keep {
@@ -361,10 +364,7 @@ func timedRSS(dir, name string, args ...string) (time.Duration, int64) {
 		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", name, args, err, stderr.String())
 		os.Exit(2)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
+	rss := exitedPeakKiB(cmd.ProcessState)
 	return d, rss
 }
 

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -243,10 +242,7 @@ func timedIn(dir, stdin, name string, args ...string) (time.Duration, int64, str
 		fmt.Fprintf(os.Stderr, "%s %v (in %s): %v\n%s", name, args, dir, err, stderr.String())
 		os.Exit(2)
 	}
-	var rss int64
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = ru.Maxrss
-	}
+	rss := exitedPeakKiB(cmd.ProcessState)
 	return d, rss, stdout.String()
 }
 
