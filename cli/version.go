@@ -12,7 +12,7 @@ import (
 //
 //	-ldflags "-X github.com/planq-dev/planq/cli.Version=v1.2.3
 //	          -X github.com/planq-dev/planq/cli.Commit=<hash>
-//	          -X github.com/planq-dev/planq/cli.Date=<RFC 3339 time>"
+//	          -X github.com/planq-dev/planq/cli.Date=<the commit's date, RFC 3339>"
 //
 // A build without them (go install, go build) reads what Go recorded in the
 // binary instead: the module's version and the commit and time of the
@@ -75,9 +75,9 @@ func newVersionCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
 		Short: "Print planq's version, commit and build date",
-		Long: `Print the version of this planq, the commit it was built from, when that
-commit was made (a release: when it was built), the Go that built it and the
-platform it runs on. A value the build did not record reads "unknown".
+		Long: `Print the version of this planq, the commit it was built from, that
+commit's date, the Go that built it and the platform it runs on. A value the
+build did not record reads "unknown".
 
 A release sets them when it is built; a planq built with go install or
 go build reads them from what Go recorded in the binary.
