@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
@@ -194,7 +195,11 @@ func runEditor(env *Env, path, instead string) error {
 		return planqerr.New(planqerr.Invalid, "editor", "neither $VISUAL nor $EDITOR is set").
 			WithHint("set $EDITOR, or pipe the new text in: %s", instead)
 	}
-	cmd := exec.Command("sh", "-c", editor+` "$1"`, "planq-editor", path)
+	sh, err := platform.Shell("editor", "run planq from Git Bash (Git for Windows' sh runs $EDITOR), or pipe the new text in: "+instead)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(sh, "-c", editor+` "$1"`, "planq-editor", path)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, env.Stderr, env.Stderr
 	if err := cmd.Run(); err != nil {
 		return planqerr.New(planqerr.Failure, "editor", "%s failed: %w", filepath.Base(editor), err)

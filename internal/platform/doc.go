@@ -1,0 +1,7 @@
+// Package platform holds what planq does differently on the platforms it
+// runs on (Linux, macOS, Windows), and the error for a feature that cannot
+// work on one of them: "<feature>: not supported on windows", with a hint,
+// said when the feature is asked for rather than a build that fails.
+//
+// Role: a leaf. It imports planqerr only.
+package platform
