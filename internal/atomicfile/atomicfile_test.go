@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // writers are the two ways a file is replaced: WriteFile is what this
@@ -146,5 +147,54 @@ func assertOnly(t *testing.T, dir string, names ...string) {
 		if got[i] != names[i] {
 			t.Fatalf("directory holds %v, want only %v", got, names)
 		}
+	}
+}
+
+// A rename that fails for a moment (on Windows: another process holding
+// the target open) succeeds on a later try; one that keeps failing gives up
+// after the attempts allowed, with the rename's error.
+func TestRenameRetrying(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "new"), filepath.Join(dir, "target")
+	if err := os.WriteFile(from, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A non-empty directory at the target: no rename replaces it.
+	if err := os.MkdirAll(filepath.Join(to, "held"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if err := renameRetrying(from, to, 3, 5*time.Millisecond); err == nil {
+		t.Fatal("a rename over a non-empty directory succeeded")
+	}
+	if waited := time.Since(start); waited < 15*time.Millisecond {
+		t.Errorf("gave up after %s: fewer than 3 attempts (5ms, then 10ms between them)", waited)
+	}
+
+	// The holder lets go while the writer retries.
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		released <- os.RemoveAll(to)
+	}()
+	if err := renameRetrying(from, to, 10, 5*time.Millisecond); err != nil {
+		t.Fatalf("the rename failed after the target was released: %v", err)
+	}
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(to); err != nil || string(got) != "new" {
+		t.Fatalf("target holds %q, %v; want the new file", got, err)
+	}
+}
+
+func TestWriteIntoMissingDirectoryFails(t *testing.T) {
+	for name, write := range writers {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "no", "such", "dir", "file")
+			if err := write(path, []byte("x"), 0o644); err == nil {
+				t.Fatal("writing into a directory that does not exist succeeded")
+			}
+		})
 	}
 }

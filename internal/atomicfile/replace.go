@@ -38,19 +38,18 @@ func replaceByRename(path string, data []byte, perm os.FileMode) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("failed to close %s: %w", tmp, err)
 	}
-	if err := renameRetrying(tmp, path); err != nil {
+	if err := renameRetrying(tmp, path, renameAttempts, renameBackoff); err != nil {
 		return fmt.Errorf("failed to replace %s: %w", path, err)
 	}
 	return nil
 }
 
-// renameRetrying renames from to to, trying renameAttempts times with a
-// growing pause between tries.
-func renameRetrying(from, to string) error {
-	pause := renameBackoff
+// renameRetrying renames from to to, trying up to attempts times, with a
+// pause between tries that starts at pause and doubles.
+func renameRetrying(from, to string, attempts int, pause time.Duration) error {
 	for attempt := 1; ; attempt++ {
 		err := os.Rename(from, to)
-		if err == nil || attempt >= renameAttempts {
+		if err == nil || attempt >= attempts {
 			return err
 		}
 		time.Sleep(pause)

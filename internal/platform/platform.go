@@ -26,7 +26,11 @@ func unsupportedOn(goos, feature, hint string) *planqerr.Error {
 // on PATH (Git Bash, MSYS2, Cygwin), else the one in git's installation.
 // Where there is none, Shell says feature is not supported, with hint.
 func Shell(feature, hint string) (string, error) {
-	if runtime.GOOS != "windows" {
+	return shellOn(runtime.GOOS, feature, hint)
+}
+
+func shellOn(goos, feature, hint string) (string, error) {
+	if goos != "windows" {
 		return "sh", nil
 	}
 	if sh, err := exec.LookPath("sh"); err == nil {
@@ -37,7 +41,7 @@ func Shell(feature, hint string) (string, error) {
 			return sh, nil
 		}
 	}
-	return "", Unsupported(feature, hint)
+	return "", unsupportedOn(goos, feature, hint)
 }
 
 // shellBesideGit finds the sh.exe of the Git for Windows installation that

@@ -1,6 +1,7 @@
 package platform
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -74,11 +75,59 @@ func TestShellBesideGit(t *testing.T) {
 }
 
 func TestShellOnUnixIsSh(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin"} {
+		if sh, err := shellOn(goos, "editor", "h"); err != nil || sh != "sh" {
+			t.Errorf("%s: shell %q, %v; want sh", goos, sh, err)
+		}
+	}
+}
+
+// On Windows the shell is sh on PATH, else the one in git's installation,
+// else there is none and the editor is not supported. The lookups are
+// real: PATH names directories of the test's own.
+func TestShellOnWindows(t *testing.T) {
+	install := func(t *testing.T, files ...string) string {
+		t.Helper()
+		root := t.TempDir()
+		for _, f := range files {
+			p := filepath.Join(root, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("#!/bin/true\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return root
+	}
+	git := "git"
 	if runtime.GOOS == "windows" {
-		t.Skip("Windows finds its shell; TestShellBesideGit covers how")
+		git = "git.exe"
 	}
-	sh, err := Shell("editor", "h")
-	if err != nil || sh != "sh" {
-		t.Fatalf("Shell() = %q, %v; want sh", sh, err)
-	}
+
+	t.Run("sh on PATH", func(t *testing.T) {
+		root := install(t, "msys/sh", "msys/sh.exe")
+		t.Setenv("PATH", filepath.Join(root, "msys"))
+		sh, err := shellOn("windows", "editor", "h")
+		if err != nil || filepath.Dir(sh) != filepath.Join(root, "msys") {
+			t.Fatalf("shell %q, %v; want the sh on PATH", sh, err)
+		}
+	})
+	t.Run("sh in git's installation", func(t *testing.T) {
+		root := install(t, "Git/cmd/"+git, "Git/bin/sh.exe")
+		t.Setenv("PATH", filepath.Join(root, "Git", "cmd"))
+		sh, err := shellOn("windows", "editor", "h")
+		if want := filepath.Join(root, "Git", "bin", "sh.exe"); err != nil || sh != want {
+			t.Fatalf("shell %q, %v; want %q", sh, err, want)
+		}
+	})
+	t.Run("none", func(t *testing.T) {
+		root := install(t, "Git/cmd/"+git)
+		t.Setenv("PATH", filepath.Join(root, "Git", "cmd"))
+		sh, err := shellOn("windows", "editor", "pipe the text in")
+		var pe *planqerr.Error
+		if sh != "" || !errors.As(err, &pe) || err.Error() != "editor: not supported on windows" || pe.Hint != "pipe the text in" {
+			t.Fatalf("shell %q, %v; want editor: not supported on windows, with the hint", sh, err)
+		}
+	})
 }
