@@ -53,7 +53,7 @@ func mcpToolsHelp(ctx context.Context) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tools, err := mcpserver.Tools(ctx, Version)
+	tools, err := mcpserver.Tools(ctx, currentBuild().Version)
 	if err != nil {
 		return "Tools: cannot be listed (" + err.Error() + ")."
 	}
@@ -91,7 +91,7 @@ argument accepts.`,
 }
 
 func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
-	tools, err := mcpserver.Tools(ctx, Version)
+	tools, err := mcpserver.Tools(ctx, currentBuild().Version)
 	if err != nil {
 		return err
 	}
@@ -116,13 +116,13 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 	if dir == "" {
 		dir = env.Dir
 	}
-	srv, err := mcpserver.New(ctx, dir, Version)
+	srv, err := mcpserver.New(ctx, dir, currentBuild().Version)
 	if planqerr.Is(err, planqerr.NotInitialized) {
 		// Serve anyway: an agent whose server died at start has no way to
 		// learn why, while a tool result tells it (and its user) what to do.
 		env.Log.Warn("not a planq project; every tool will say so", "dir", dir)
 		srv = mcpserver.Unavailable(planqerr.New(planqerr.NotInitialized, dir, "is not a planq project, so planq has no memory to serve here").
-			WithHint("run 'planq init' in the code repository, or start the server with --project DIR ('planq setup' writes it for Claude, Cursor and Copilot)"), Version)
+			WithHint("run 'planq init' in the code repository, or start the server with --project DIR ('planq setup' writes it for Claude, Cursor and Copilot)"), currentBuild().Version)
 		err = nil
 	}
 	if err != nil {
