@@ -1,0 +1,412 @@
+package embed
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// DefaultHub is the Hugging Face hub, where Fetch downloads from unless
+// $HF_ENDPOINT (the hub's own variable) names another.
+const DefaultHub = "https://huggingface.co"
+
+// ModelFiles are the files of a model2vec model, as Fetch downloads them.
+var ModelFiles = []string{"model.safetensors", "tokenizer.json", "config.json"}
+
+const (
+	// DefaultMaxModelBytes is the largest model.safetensors Fetch takes.
+	DefaultMaxModelBytes = 2 << 30
+	// maxTokenizerBytes and maxConfigBytes bound the other two files.
+	maxTokenizerBytes = 64 << 20
+	maxConfigBytes    = 1 << 20
+	// maxHeaderBytes bounds a safetensors file's JSON header.
+	maxHeaderBytes = 100 << 20
+	// DefaultStall is how long a download may go without a byte.
+	DefaultStall = 30 * time.Second
+)
+
+// FetchOptions tune Fetch; the zero value downloads from the hub.
+type FetchOptions struct {
+	// Hub is the hub's base URL; "" means $HF_ENDPOINT, else DefaultHub.
+	Hub string
+	// Force replaces a model already fetched under that name.
+	Force bool
+	// MaxModelBytes bounds model.safetensors; zero means DefaultMaxModelBytes.
+	MaxModelBytes int64
+	// Stall is how long a download may go without a byte; zero means DefaultStall.
+	Stall time.Duration
+}
+
+// Fetched is a model Fetch downloaded.
+type Fetched struct {
+	// Name is the model's name on the hub, owner/name.
+	Name string `json:"name"`
+	// Dir is the directory it is in.
+	Dir string `json:"dir"`
+	// Hub is where it came from.
+	Hub   string        `json:"hub"`
+	Files []FetchedFile `json:"files"`
+}
+
+// FetchedFile is one file of a fetched model.
+type FetchedFile struct {
+	Name   string `json:"name"`
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// hubNameRE is a name part as the hub allows it: letters, digits, '-', '_'
+// and '.', neither first nor last a '-' or '.'.
+var hubNameRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?$`)
+})
+
+// CheckHubName says why name is not a model's name on the hub, owner/name,
+// or nil: it also becomes two directories under $PLANQ_HOME/models.
+func CheckHubName(name string) error {
+	owner, repo, ok := strings.Cut(name, "/")
+	if !ok || strings.Contains(repo, "/") || !hubNameRE().MatchString(owner) || !hubNameRE().MatchString(repo) ||
+		strings.Contains(name, "..") || strings.Contains(name, "--") {
+		return planqerr.New(planqerr.Invalid, fmt.Sprintf("model %q", name), "is not a model's name on the hub").
+			WithHint("name it as the hub does, owner/name, like minishlab/potion-base-8M: letters, digits, '-', '_' and '.'")
+	}
+	return nil
+}
+
+// HubModelDir is where the model name (owner/name) lives under the models directory.
+func HubModelDir(models, name string) string {
+	owner, repo, _ := strings.Cut(name, "/")
+	return filepath.Join(models, owner, repo)
+}
+
+// Fetch downloads the model2vec model name (owner/name) from the hub into
+// dest/owner/name and returns what it wrote. Each file comes from
+// <hub>/<owner>/<name>/resolve/main/<file>, within a size limit, into a
+// directory beside the model's that is renamed into place only once every
+// file is there and reads as what it should be: a model is there whole, or
+// not at all. A model already there is refused unless opts.Force.
+func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, error) {
+	if err := CheckHubName(name); err != nil {
+		return Fetched{}, err
+	}
+	hub, err := hubBase(opts.Hub)
+	if err != nil {
+		return Fetched{}, err
+	}
+	final := HubModelDir(dest, name)
+	subject := "model " + name
+	if _, err := os.Stat(final); err == nil && !opts.Force {
+		return Fetched{}, planqerr.New(planqerr.Exists, subject, "is already in %s", final).
+			WithHint("use it as it is, or fetch it again over it: planq model fetch %s --force", name)
+	}
+	parent := filepath.Dir(final)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return Fetched{}, fmt.Errorf("failed to make %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".fetch-"+filepath.Base(final)+"-")
+	if err != nil {
+		return Fetched{}, fmt.Errorf("failed to make a directory to download into: %w", err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }() // gone once renamed into place
+	f := fetcher{hub: hub, name: name, subject: subject, opts: opts, client: &http.Client{}}
+	if f.opts.MaxModelBytes <= 0 {
+		f.opts.MaxModelBytes = DefaultMaxModelBytes
+	}
+	if f.opts.Stall <= 0 {
+		f.opts.Stall = DefaultStall
+	}
+	f.token = os.Getenv("HF_TOKEN")
+	out := Fetched{Name: name, Dir: final, Hub: hub}
+	for _, file := range ModelFiles {
+		got, err := f.download(ctx, tmp, file)
+		if err != nil {
+			return Fetched{}, err
+		}
+		out.Files = append(out.Files, got)
+	}
+	if err := checkModelDir(tmp); err != nil {
+		return Fetched{}, planqerr.New(planqerr.Corrupt, subject, "%w", err).
+			WithHint("check that %s is a model2vec model (model.safetensors holding an embeddings tensor, tokenizer.json, config.json)", name)
+	}
+	if err := syncDir(tmp); err != nil {
+		return Fetched{}, err
+	}
+	if err := replaceDir(tmp, final, opts.Force); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return Fetched{}, planqerr.New(planqerr.Exists, subject, "was fetched into %s meanwhile", final).
+				WithHint("use it as it is, or fetch it again over it: planq model fetch %s --force", name)
+		}
+		return Fetched{}, fmt.Errorf("failed to put the model in place: %w", err)
+	}
+	return out, syncDir(parent)
+}
+
+// hubBase is the hub's base URL: given, else $HF_ENDPOINT, else DefaultHub.
+func hubBase(given string) (string, error) {
+	base, from := given, "the hub's URL"
+	if base == "" {
+		base, from = os.Getenv("HF_ENDPOINT"), "$HF_ENDPOINT"
+	}
+	if base == "" {
+		return DefaultHub, nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return "", planqerr.New(planqerr.Invalid, from, "%q is not an http or https URL of a hub", base).
+			WithHint("set HF_ENDPOINT to a hub's base URL, like %s, or unset it", DefaultHub)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+type fetcher struct {
+	hub, name, subject, token string
+	opts                      FetchOptions
+	client                    *http.Client
+}
+
+// limit is the most bytes file may hold.
+func (f *fetcher) limit(file string) int64 {
+	switch file {
+	case "model.safetensors":
+		return f.opts.MaxModelBytes
+	case "tokenizer.json":
+		return maxTokenizerBytes
+	}
+	return maxConfigBytes
+}
+
+// download writes one file of the model into dir: to a temporary file,
+// synced and renamed to its name once whole.
+func (f *fetcher) download(ctx context.Context, dir, file string) (FetchedFile, error) {
+	owner, repo, _ := strings.Cut(f.name, "/")
+	src := f.hub + "/" + url.PathEscape(owner) + "/" + url.PathEscape(repo) + "/resolve/main/" + file
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stalled := fmt.Errorf("no byte of %s came for %s", file, f.opts.Stall)
+	timer := time.AfterFunc(f.opts.Stall, func() { cancel(stalled) })
+	defer timer.Stop()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
+	if err != nil {
+		return FetchedFile{}, fmt.Errorf("failed to build the request for %s: %w", file, err)
+	}
+	if f.token != "" {
+		req.Header.Set("Authorization", "Bearer "+f.token)
+	}
+	resp, err := f.client.Do(req)
+	if err != nil {
+		return FetchedFile{}, f.failed(ctx, file, src, err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode != http.StatusOK {
+		return FetchedFile{}, f.httpError(file, src, resp.StatusCode)
+	}
+	limit := f.limit(file)
+	if resp.ContentLength > limit {
+		return FetchedFile{}, f.tooLarge(file, limit)
+	}
+	tmp, err := os.CreateTemp(dir, "."+file+"-")
+	if err != nil {
+		return FetchedFile{}, fmt.Errorf("failed to make a file to download %s into: %w", file, err)
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }() // gone once renamed
+	h := sha256.New()
+	body := &stallReader{r: resp.Body, timer: timer, stall: f.opts.Stall}
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, limit+1))
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return FetchedFile{}, f.failed(ctx, file, src, err)
+	case err != nil:
+		return FetchedFile{}, fmt.Errorf("failed to download %s of %s: %w", file, f.name, err)
+	case n > limit:
+		return FetchedFile{}, f.tooLarge(file, limit)
+	case resp.ContentLength >= 0 && n != resp.ContentLength:
+		return FetchedFile{}, planqerr.New(planqerr.Failure, f.subject, "%s came cut short: %d of %d bytes", file, n, resp.ContentLength).
+			WithHint("fetch it again")
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(dir, file)); err != nil {
+		return FetchedFile{}, fmt.Errorf("failed to name the downloaded %s: %w", file, err)
+	}
+	return FetchedFile{Name: file, Bytes: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// stallReader pushes its timer back with every read that brings bytes.
+type stallReader struct {
+	r     io.Reader
+	timer *time.Timer
+	stall time.Duration
+}
+
+func (s *stallReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 {
+		s.timer.Reset(s.stall)
+	}
+	return n, err
+}
+
+// failed says why a download stopped: the caller's context, a stall, or
+// a hub that cannot be reached.
+func (f *fetcher) failed(ctx context.Context, file, src string, err error) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return planqerr.New(planqerr.Failure, f.subject, "%w", cause).WithHint("check the network, and fetch it again")
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("failed to download %s: %w", file, ctx.Err())
+	}
+	return planqerr.New(planqerr.Failure, f.subject, "cannot download %s from %s: %w", file, src, err).
+		WithHint("check the network, or point HF_ENDPOINT at a hub you can reach")
+}
+
+func (f *fetcher) httpError(file, src string, status int) error {
+	switch status {
+	case http.StatusNotFound:
+		return planqerr.New(planqerr.NotFound, f.subject, "has no %s on %s (HTTP 404 from %s)", file, f.hub, src).
+			WithHint("check the name; a model2vec model has %s", strings.Join(ModelFiles, ", "))
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return planqerr.New(planqerr.Failure, f.subject, "%s was refused (HTTP %d from %s)", file, status, src).
+			WithHint("the hub answers so for a name it does not have, and for a private or gated model: check the name, or export HF_TOKEN=<your token>")
+	}
+	return planqerr.New(planqerr.Failure, f.subject, "%s was not served (HTTP %d from %s)", file, status, src).
+		WithHint("fetch it again later")
+}
+
+func (f *fetcher) tooLarge(file string, limit int64) error {
+	return planqerr.New(planqerr.Refused, f.subject, "%s is larger than %d MiB", file, limit>>20).
+		WithHint("a model2vec model's files are smaller; check the name")
+}
+
+// checkModelDir checks that the files of a downloaded model read as what
+// they should be, so that an error page served as a file is never kept.
+func checkModelDir(dir string) error {
+	if err := checkSafetensorsFile(filepath.Join(dir, "model.safetensors")); err != nil {
+		return fmt.Errorf("model.safetensors %w", err)
+	}
+	for _, file := range ModelFiles[1:] {
+		data, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			return fmt.Errorf("failed to read %s: %w", file, err)
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(data, &obj); err != nil {
+			return fmt.Errorf("%s is not a JSON object", file)
+		}
+	}
+	return nil
+}
+
+func checkSafetensorsFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("cannot be read: %w", err)
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("cannot be read: %w", err)
+	}
+	return checkSafetensors(f, info.Size())
+}
+
+// checkSafetensors checks a safetensors file's frame: an 8-byte
+// little-endian header length, a JSON header naming each tensor's dtype,
+// shape and data offsets, and an "embeddings" tensor of two dimensions
+// whose data lies inside the file.
+func checkSafetensors(r io.ReaderAt, size int64) error {
+	var lenBuf [8]byte
+	if _, err := r.ReadAt(lenBuf[:], 0); err != nil {
+		return errors.New("is not a safetensors file: shorter than its header")
+	}
+	n := binary.LittleEndian.Uint64(lenBuf[:])
+	if n == 0 || n > maxHeaderBytes || n > uint64(size-8) {
+		return fmt.Errorf("is not a safetensors file: a header of %d bytes in a file of %d", n, size)
+	}
+	header := make([]byte, n)
+	if _, err := r.ReadAt(header, 8); err != nil {
+		return fmt.Errorf("is not a safetensors file: %w", err)
+	}
+	var tensors map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.TrimRight(header, " "), &tensors); err != nil {
+		return errors.New("is not a safetensors file: its header is not a JSON object")
+	}
+	raw, ok := tensors["embeddings"]
+	if !ok {
+		return errors.New("holds no embeddings tensor")
+	}
+	var t struct {
+		Dtype   string   `json:"dtype"`
+		Shape   []uint64 `json:"shape"`
+		Offsets []uint64 `json:"data_offsets"`
+	}
+	if err := json.Unmarshal(raw, &t); err != nil || len(t.Shape) != 2 || len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1] {
+		return errors.New("has an embeddings tensor that is not a matrix")
+	}
+	if t.Offsets[1] > uint64(size)-8-n {
+		return fmt.Errorf("is cut short: its embeddings end at byte %d of %d", t.Offsets[1], uint64(size)-8-n)
+	}
+	return nil
+}
+
+// replaceDir renames tmp to final; with replace, a final already there is
+// moved aside first and removed after.
+func replaceDir(tmp, final string, replace bool) error {
+	var old string
+	if replace {
+		if _, err := os.Stat(final); err == nil {
+			old = tmp + ".old"
+			if err := os.Rename(final, old); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		if old != "" {
+			_ = os.Rename(old, final)
+		}
+		if _, serr := os.Stat(final); serr == nil {
+			return fmt.Errorf("%s: %w", final, fs.ErrExist)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// syncDir makes the names in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("failed to open %s: %w", dir, err)
+	}
+	defer func() { _ = d.Close() }()
+	if err := d.Sync(); err != nil && !errors.Is(err, fs.ErrInvalid) {
+		return fmt.Errorf("failed to sync %s: %w", dir, err)
+	}
+	return nil
+}
