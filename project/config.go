@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -46,6 +47,146 @@ type Config struct {
 	ShelfLife ShelfLife `yaml:"shelf_life,omitempty"`
 	// Curation chooses the instruction files raw notes are curated into.
 	Curation Curation `yaml:"curation,omitempty"`
+	// Search chooses the model search embeds text with.
+	Search Search `yaml:"search,omitempty"`
+}
+
+// Search is how the project's search embeds text, to find records by
+// meaning as well as by their words.
+type Search struct {
+	// Model is "default" (the model inside planq; also when empty), "none"
+	// (words alone), a model2vec model's directory (relative to the
+	// repository's root, or absolute), or the hub name (owner/name) of a
+	// model fetched with 'planq model fetch' into $PLANQ_HOME/models.
+	Model string `yaml:"model,omitempty"`
+	// Endpoint is an OpenAI-compatible embeddings endpoint to embed with
+	// instead (a local Ollama, for instance).
+	Endpoint *SearchEndpoint `yaml:"endpoint,omitempty"`
+}
+
+// SearchEndpoint is an OpenAI-compatible embeddings endpoint.
+type SearchEndpoint struct {
+	// URL is the API's base, its version path included (planq posts to
+	// {url}/embeddings): http://localhost:11434/v1 for a local Ollama.
+	URL EndpointURL `yaml:"url"`
+	// Model is the model the endpoint is asked for.
+	Model string `yaml:"model"`
+	// KeyEnv names the environment variable that holds the endpoint's
+	// bearer key: the key itself never goes in the tracked config.
+	KeyEnv EnvName `yaml:"key_env,omitempty"`
+	// Timeout bounds each call; zero means DefaultSearchTimeout.
+	Timeout Timeout `yaml:"timeout,omitempty"`
+}
+
+// DefaultSearchTimeout bounds a call to a search endpoint unless its
+// timeout says otherwise; MaxSearchTimeout is the longest one may say.
+const (
+	DefaultSearchTimeout = 2 * time.Second
+	MaxSearchTimeout     = time.Minute
+)
+
+// ModelName is the model search: names, "default" when it names none.
+func (s Search) ModelName() string {
+	if m := strings.TrimSpace(s.Model); m != "" {
+		return m
+	}
+	return "default"
+}
+
+// TimeoutOrDefault is the endpoint's time bound per call.
+func (e SearchEndpoint) TimeoutOrDefault() time.Duration {
+	if e.Timeout.Span > 0 {
+		return e.Timeout.Span
+	}
+	return DefaultSearchTimeout
+}
+
+// check says what of search: cannot be acted on, or "".
+func (s Search) check() string {
+	switch {
+	case s.Endpoint == nil:
+		return ""
+	case s.Endpoint.URL == "":
+		return "search: endpoint: has no url"
+	case strings.TrimSpace(s.Endpoint.Model) == "":
+		return "search: endpoint: has no model"
+	case s.ModelName() != "default" && s.ModelName() != "none":
+		return fmt.Sprintf("search: names both the model %q and an endpoint", s.Model)
+	}
+	return ""
+}
+
+// EndpointURL is the base URL of an embeddings API: http or https, with a
+// host, and neither a user, a query nor a fragment, where a key could hide.
+type EndpointURL string
+
+// UnmarshalYAML reads an endpoint's URL, naming the line of one planq refuses.
+func (u *EndpointURL) UnmarshalYAML(n *yaml.Node) error {
+	problem := ""
+	parsed, err := url.Parse(n.Value)
+	switch {
+	case n.Kind != yaml.ScalarNode:
+		problem = "is not a URL"
+	case err != nil:
+		problem = "is not a URL"
+	case parsed.Scheme != "http" && parsed.Scheme != "https":
+		problem = "is not an http or https URL"
+	case parsed.Host == "":
+		problem = "names no host"
+	case parsed.User != nil:
+		problem = "carries a user or a key"
+	case parsed.RawQuery != "" || parsed.Fragment != "" || parsed.ForceQuery:
+		problem = "has a query or a fragment"
+	}
+	if problem == "" {
+		*u = EndpointURL(n.Value)
+		return nil
+	}
+	shown := "the url" // what would show a key, a user or a query is not repeated
+	if err == nil && n.Kind == yaml.ScalarNode {
+		shown = strconv.Quote((&url.URL{Scheme: parsed.Scheme, Host: parsed.Host, Path: parsed.Path, Opaque: parsed.Opaque}).String())
+	}
+	return &fieldError{problem: fmt.Sprintf("line %d: search: endpoint: url: %s %s", n.Line, shown, problem),
+		hint: "give the API's base URL, its version path included, like http://localhost:11434/v1 for a local Ollama; a key goes in the environment variable key_env: names"}
+}
+
+// EnvName is the name of an environment variable.
+type EnvName string
+
+// UnmarshalYAML reads a variable's name, naming the line of one that is not.
+func (e *EnvName) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode || !envNameRE().MatchString(n.Value) {
+		return &fieldError{problem: fmt.Sprintf("line %d: search: endpoint: key_env: is not the name of an environment variable", n.Line),
+			hint: "key_env: names the variable that holds the key, like OPENAI_API_KEY: never the key itself, which would be in git"}
+	}
+	*e = EnvName(n.Value)
+	return nil
+}
+
+var envNameRE = lazyRegexp(`^[A-Za-z_][A-Za-z0-9_]{0,127}$`)
+
+// Timeout is a time bound, written as a Go duration ("2s", "500ms").
+type Timeout struct {
+	Text string
+	Span time.Duration
+}
+
+// IsZero reports that no time bound was set (yaml's omitempty asks).
+func (t Timeout) IsZero() bool { return t.Text == "" }
+
+// MarshalYAML writes the time bound as it was given.
+func (t Timeout) MarshalYAML() (any, error) { return t.Text, nil }
+
+// UnmarshalYAML reads a time bound above zero and at most
+// MaxSearchTimeout, naming the line of one that is not.
+func (t *Timeout) UnmarshalYAML(n *yaml.Node) error {
+	d, err := time.ParseDuration(strings.TrimSpace(n.Value))
+	if n.Kind != yaml.ScalarNode || err != nil || d <= 0 || d > MaxSearchTimeout {
+		return &fieldError{problem: fmt.Sprintf("line %d: search: endpoint: timeout: %q is not a time bound above zero and at most %s", n.Line, n.Value, MaxSearchTimeout),
+			hint: "write it as a Go duration, like 2s or 500ms"}
+	}
+	*t = Timeout{Text: n.Value, Span: d}
+	return nil
 }
 
 // Curation is how a project's raw notes are curated.
@@ -215,6 +356,8 @@ const configHeader = `# planq project configuration. Track this file in git.
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 # curation:   optional; instruction_files: the agents' instruction files raw notes are
 #             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
+# search:     optional; model: default (inside planq), none, a model2vec directory, or a
+#             model from 'planq model fetch'; or endpoint: {url, model, key_env, timeout}
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
@@ -253,6 +396,10 @@ func ParseConfig(path string, data []byte) (Config, error) {
 	if err := ValidateName("project", c.Project); err != nil {
 		return Config{}, planqerr.New(planqerr.Corrupt, path, "project: %w", err)
 	}
+	if problem := c.Search.check(); problem != "" {
+		return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", problem).
+			WithHint("search: takes model: (default, none, a directory, or a fetched model) or endpoint: {url, model}, not both")
+	}
 	return c, nil
 }
 
@@ -273,6 +420,10 @@ func yamlProblem(err error) string {
 			keys = yamlKeys(reflect.TypeOf(ShelfLife{}))
 		case "project.Curation":
 			keys = yamlKeys(reflect.TypeOf(Curation{}))
+		case "project.Search":
+			keys = yamlKeys(reflect.TypeOf(Search{}))
+		case "project.SearchEndpoint":
+			keys = yamlKeys(reflect.TypeOf(SearchEndpoint{}))
 		}
 		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
 	}
@@ -288,7 +439,8 @@ var (
 	wrongTypeRE    = lazyRegexp(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
 	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
 	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches",
-		"project.ShelfLife": "a mapping of classifications to shelf lives"}
+		"project.ShelfLife": "a mapping of classifications to shelf lives", "project.Search": "a mapping (model, endpoint)",
+		"project.SearchEndpoint": "a mapping (url, model, key_env, timeout)"}
 )
 
 func lazyRegexp(expr string) func() *regexp.Regexp {
