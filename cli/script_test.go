@@ -98,6 +98,9 @@ func runScripts(t *testing.T, dir string) {
 			"gitrepo": cmdGitRepo,
 			"genfile": cmdGenFile,
 			"age":     cmdAge,
+			// model fetch: a hub serving a model the script makes
+			"tinymodel": cmdTinyModel,
+			"hub":       cmdHub,
 		},
 	})
 }
