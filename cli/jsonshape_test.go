@@ -75,6 +75,8 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "restore", args: []string{f.ids["failure"]}},
 		{cmd: "state gc", before: f.mergedAgent},
 		{cmd: "state archives"},
+		{cmd: "model fetch", args: []string{"owner/tiny"}, before: f.hub},
+		{cmd: "model list"},
 		{cmd: "validate", exit: 1, before: f.badRecords},
 		{cmd: "validate", args: []string{"--fix"}, exit: 1, helpAfter: "with --fix,", noReadme: true},
 		// After validate: what it left is a finding doctor cannot repair.

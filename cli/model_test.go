@@ -96,3 +96,15 @@ func cmdHub(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(srv.Close)
 	ts.Setenv("HF_ENDPOINT", srv.URL)
 }
+
+// hub serves a tiny model as owner/tiny from a hub of the test's own,
+// with HF_ENDPOINT pointing at it, for model fetch.
+func (f *shapeFixture) hub() {
+	root := f.t.TempDir()
+	if err := writeTinyModel(filepath.Join(root, "owner", "tiny"), 4, 3); err != nil {
+		f.t.Fatal(err)
+	}
+	srv := httptest.NewServer(hubHandler(root, ""))
+	f.t.Cleanup(srv.Close)
+	f.t.Setenv("HF_ENDPOINT", srv.URL)
+}
