@@ -128,7 +128,7 @@ stderr: search then goes by words alone. No model is loaded, no endpoint called.
 --json prints [{"name","kind","dir"?,"bytes"?,"in_use"}], kind default, hub,
 dir, endpoint or none.`,
 		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runModelList(env, opts) },
+		RunE: func(*cobra.Command, []string) error { return runModelList(env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd

@@ -245,10 +245,10 @@ func (e *Endpoint) call(ctx context.Context, texts []string) ([][]float32, error
 // httpError says what an error answer means, with what to do about it.
 func (e *Endpoint) httpError(status int, data []byte) error {
 	err := planqerr.New(planqerr.Failure, e.subject(), "answered HTTP %d%s", status, serverMessage(data))
-	switch {
-	case status == http.StatusUnauthorized || status == http.StatusForbidden:
+	switch status {
+	case http.StatusUnauthorized, http.StatusForbidden:
 		return err.WithHint("give the endpoint's key in a variable and name it in search: endpoint: key_env: in .planq/config")
-	case status == http.StatusNotFound || status == http.StatusBadRequest:
+	case http.StatusNotFound, http.StatusBadRequest:
 		return err.WithHint("check that %s serves the model %q (for a local Ollama: ollama pull %s; its URL ends in /v1)", e.base, e.model, e.model)
 	}
 	return err.WithHint("check the server's log; until it answers, search uses words alone")

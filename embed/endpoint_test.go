@@ -200,7 +200,9 @@ func TestEndpointFailuresAreErrors(t *testing.T) {
 		{"garbage", func(w http.ResponseWriter, _ []string) { _, _ = io.WriteString(w, "<html>hello</html>") }, []string{"a"}, "not an embeddings answer"},
 		{"not a list", func(w http.ResponseWriter, _ []string) { _, _ = io.WriteString(w, `{"data":"x"}`) }, []string{"a"}, "not an embeddings answer"},
 		{"base64", vectors(`{"index":0,"embedding":"AAAA"}`), []string{"a"}, "not an embeddings answer"},
-		{"cut short", func(w http.ResponseWriter, _ []string) { _, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2`) }, []string{"a"}, "not an embeddings answer"},
+		{"cut short", func(w http.ResponseWriter, _ []string) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[1,2`)
+		}, []string{"a"}, "not an embeddings answer"},
 		{"too few", vectors(`{"index":0,"embedding":[1,2]}`), []string{"a", "b"}, "1 vectors for 2 texts"},
 		{"too many", vectors(`{"index":0,"embedding":[1]}`, `{"index":1,"embedding":[1]}`), []string{"a"}, "2 vectors for 1 texts"},
 		{"two dimensions", vectors(`{"index":0,"embedding":[1,2]}`, `{"index":1,"embedding":[1,2,3]}`), []string{"a", "b"}, "of 2 and of 3 dimensions"},
@@ -208,7 +210,9 @@ func TestEndpointFailuresAreErrors(t *testing.T) {
 		{"index twice", vectors(`{"index":0,"embedding":[1]}`, `{"index":0,"embedding":[2]}`), []string{"a", "b"}, "two vectors of index 0"},
 		{"index out of range", vectors(`{"index":2,"embedding":[1]}`), []string{"a"}, "index 2 for 1 texts"},
 		{"beyond float32", vectors(`{"index":0,"embedding":[1e39,1]}`), []string{"a"}, "holding 1e+39"},
-		{"NaN", func(w http.ResponseWriter, _ []string) { _, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[NaN]}]}`) }, []string{"a"}, "not an embeddings answer"},
+		{"NaN", func(w http.ResponseWriter, _ []string) {
+			_, _ = io.WriteString(w, `{"data":[{"index":0,"embedding":[NaN]}]}`)
+		}, []string{"a"}, "not an embeddings answer"},
 		{"500", func(w http.ResponseWriter, _ []string) {
 			w.WriteHeader(http.StatusInternalServerError)
 			_, _ = io.WriteString(w, `{"error":{"message":"model crashed","type":"server_error"}}`)
@@ -257,7 +261,7 @@ func TestEndpointChangingDimensionIsAnError(t *testing.T) {
 // headers and then nothing, costs the time bound, not the test's timeout.
 func TestEndpointSlowIsBounded(t *testing.T) {
 	var release chan struct{}
-	stall := func(w http.ResponseWriter, r *http.Request) {
+	stall := func(_ http.ResponseWriter, r *http.Request) {
 		// Read to the end, so that the server sees the client hang up.
 		_, _ = io.Copy(io.Discard, r.Body)
 		select {
@@ -296,7 +300,7 @@ func TestEndpointSlowIsBounded(t *testing.T) {
 
 func TestEndpointCallerCancels(t *testing.T) {
 	release := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		select {
 		case <-r.Context().Done():

@@ -174,10 +174,12 @@ func TestFetchFailuresLeaveNothing(t *testing.T) {
 		kind planqerr.Kind
 		want string
 	}{
-		{"no config", func(t *testing.T, dir string) { _ = os.Remove(filepath.Join(dir, "config.json")) }, FetchOptions{}, planqerr.NotFound, "has no config.json on"},
-		{"no model", func(t *testing.T, dir string) { _ = os.Remove(filepath.Join(dir, "model.safetensors")) }, FetchOptions{}, planqerr.NotFound, "has no model.safetensors on"},
+		{"no config", func(_ *testing.T, dir string) { _ = os.Remove(filepath.Join(dir, "config.json")) }, FetchOptions{}, planqerr.NotFound, "has no config.json on"},
+		{"no model", func(_ *testing.T, dir string) { _ = os.Remove(filepath.Join(dir, "model.safetensors")) }, FetchOptions{}, planqerr.NotFound, "has no model.safetensors on"},
 		{"too large", nil, FetchOptions{MaxModelBytes: 16}, planqerr.Refused, "model.safetensors is larger than"},
-		{"an error page", func(t *testing.T, dir string) { write(t, filepath.Join(dir, "model.safetensors"), "<html>rate limited</html>") }, FetchOptions{}, planqerr.Corrupt, "model.safetensors is not a safetensors file"},
+		{"an error page", func(t *testing.T, dir string) {
+			write(t, filepath.Join(dir, "model.safetensors"), "<html>rate limited</html>")
+		}, FetchOptions{}, planqerr.Corrupt, "model.safetensors is not a safetensors file"},
 		{"cut short", func(t *testing.T, dir string) {
 			data := safetensorsBytes(5, 4)
 			write(t, filepath.Join(dir, "model.safetensors"), string(data[:len(data)-4]))
@@ -289,7 +291,7 @@ func FuzzCheckSafetensors(f *testing.F) {
 	f.Add([]byte("\x02\x00\x00\x00\x00\x00\x00\x00{}"))
 	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff{}"))
 	f.Add([]byte(`<html>`))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(func(_ *testing.T, data []byte) {
 		_ = checkSafetensors(bytes.NewReader(data), int64(len(data)))
 	})
 }

@@ -1,3 +1,8 @@
+// Package embed turns text into vectors, so that search finds records by
+// meaning as well as by their words: the model inside planq, a model2vec
+// model read from its directory (fetched from the Hugging Face hub with
+// Fetch), or an OpenAI-compatible embeddings endpoint; Open picks the one
+// the project's settings name.
 package embed
 
 import (
