@@ -356,8 +356,6 @@ const configHeader = `# planq project configuration. Track this file in git.
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 # curation:   optional; instruction_files: the agents' instruction files raw notes are
 #             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
-# search:     optional; model: default (inside planq), none, a model2vec directory, or a
-#             model from 'planq model fetch'; or endpoint: {url, model, key_env, timeout}
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
