@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -32,6 +33,10 @@ const (
 	DefaultMaxAnswer = 32 << 20
 	// MaxDim is the largest dimension taken from an endpoint.
 	MaxDim = 16384
+	// MaxTextBytes is the most of a text an endpoint is sent: a longer
+	// one is cut (at a character's boundary), as models read a few
+	// thousand tokens at most and some endpoints refuse more.
+	MaxTextBytes = 16 << 10
 )
 
 // EndpointSettings is how to reach an OpenAI-compatible embeddings
@@ -54,8 +59,8 @@ type EndpointSettings struct {
 	MaxAnswer int64
 }
 
-// Endpoint is a Model served by an OpenAI-compatible embeddings endpoint.
-// Its dimension is what the endpoint answers with, known after the first
+// Endpoint is a Model served by an OpenAI-compatible embeddings endpoint,
+// safe for concurrent use. Its dimension is what the endpoint answers with, known after the first
 // call (Open makes one); an answer of another dimension later is an error.
 type Endpoint struct {
 	base, model, key string
@@ -147,7 +152,8 @@ func (e *Endpoint) Dim() int { return int(e.dim.Load()) }
 
 // Embed asks the endpoint for the texts' vectors, at most Batch a call, each
 // call within the timeout, and returns them L2-normalised in the texts'
-// order. A blank text is not sent: its vector is zero. Any failure of the
+// order. A blank text is not sent: its vector is zero; a text longer than
+// MaxTextBytes is sent cut to that. Any failure of the
 // endpoint is an error, and no vector is returned.
 func (e *Endpoint) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
@@ -161,7 +167,7 @@ func (e *Endpoint) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		part := sent[start:min(start+e.batch, len(sent))]
 		batch := make([]string, len(part))
 		for j, i := range part {
-			batch[j] = texts[i]
+			batch[j] = cutText(texts[i])
 		}
 		vecs, err := e.call(ctx, batch)
 		if err != nil {
@@ -182,6 +188,19 @@ func (e *Endpoint) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		}
 	}
 	return out, nil
+}
+
+// cutText is text, or its first MaxTextBytes bytes, ending where a
+// character does.
+func cutText(text string) string {
+	if len(text) <= MaxTextBytes {
+		return text
+	}
+	cut := MaxTextBytes
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut]
 }
 
 // probe learns the endpoint's dimension, and that it answers, with one call.

@@ -168,6 +168,21 @@ func TestEndpointReordersByIndex(t *testing.T) {
 	}
 }
 
+func TestEndpointCutsLongTexts(t *testing.T) {
+	f, base := startEndpoint(t, nil)
+	e := newTestEndpoint(t, EndpointSettings{URL: base})
+	long := strings.Repeat("a", MaxTextBytes-1) + "é and more"
+	if _, err := e.Embed(context.Background(), []string{long, "short"}); err != nil {
+		t.Fatal(err)
+	}
+	if sent := f.calls[0][0]; sent != strings.Repeat("a", MaxTextBytes-1) {
+		t.Errorf("a long text was sent as %d bytes ending %q", len(sent), sent[len(sent)-4:])
+	}
+	if f.calls[0][1] != "short" {
+		t.Errorf("a short text was sent as %q", f.calls[0][1])
+	}
+}
+
 func TestEndpointOnlyBlankTextsProbeTheDimension(t *testing.T) {
 	f, base := startEndpoint(t, nil)
 	e := newTestEndpoint(t, EndpointSettings{URL: base})
