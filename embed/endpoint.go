@@ -31,8 +31,8 @@ const (
 	// a full batch of 4,096-dimension vectors written out as JSON fits well
 	// inside it.
 	DefaultMaxAnswer = 32 << 20
-	// MaxDim is the largest dimension taken from an endpoint.
-	MaxDim = 16384
+	// MaxEndpointDim is the largest dimension taken from an endpoint.
+	MaxEndpointDim = 16384
 	// MaxTextBytes is the most of a text an endpoint is sent: a longer
 	// one is cut (at a character's boundary), as models read a few
 	// thousand tokens at most and some endpoints refuse more.
@@ -363,8 +363,8 @@ func parseAnswer(data []byte, n int) ([][]float32, int, error) {
 		if len(d.Embedding) != dim {
 			return nil, 0, fmt.Errorf("answered vectors of %d and of %d dimensions", dim, len(d.Embedding))
 		}
-		if dim == 0 || dim > MaxDim {
-			return nil, 0, fmt.Errorf("answered vectors of %d dimensions (1 to %d are taken)", dim, MaxDim)
+		if dim == 0 || dim > MaxEndpointDim {
+			return nil, 0, fmt.Errorf("answered vectors of %d dimensions (1 to %d are taken)", dim, MaxEndpointDim)
 		}
 		v := make([]float32, dim)
 		var sum float64

@@ -423,7 +423,7 @@ func FuzzParseAnswer(f *testing.F) {
 			t.Fatalf("%d vectors for %d texts", len(vecs), n)
 		}
 		for _, v := range vecs {
-			if len(v) != dim || dim < 1 || dim > MaxDim {
+			if len(v) != dim || dim < 1 || dim > MaxEndpointDim {
 				t.Fatalf("a vector of %d dimensions, dim %d", len(v), dim)
 			}
 			var sum float64

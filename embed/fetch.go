@@ -1,10 +1,8 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -27,17 +25,19 @@ import (
 // $HF_ENDPOINT (the hub's own variable) names another.
 const DefaultHub = "https://huggingface.co"
 
+// Model2VecConfig is the third file of a model2vec model: its settings,
+// which Fetch downloads with the other two and planq does not read.
+const Model2VecConfig = "config.json"
+
 // ModelFiles are the files of a model2vec model, as Fetch downloads them.
-var ModelFiles = []string{"model.safetensors", "tokenizer.json", "config.json"}
+var ModelFiles = []string{Model2VecWeights, Model2VecTokenizer, Model2VecConfig}
 
 const (
-	// DefaultMaxModelBytes is the largest model.safetensors Fetch takes.
-	DefaultMaxModelBytes = 2 << 30
-	// maxTokenizerBytes and maxConfigBytes bound the other two files.
-	maxTokenizerBytes = 64 << 20
-	maxConfigBytes    = 1 << 20
-	// maxHeaderBytes bounds a safetensors file's JSON header.
-	maxHeaderBytes = 100 << 20
+	// DefaultMaxModelBytes is the largest model.safetensors Fetch takes:
+	// the largest LoadModel2Vec reads.
+	DefaultMaxModelBytes = maxModelFile
+	// maxConfigBytes bounds config.json.
+	maxConfigBytes = 1 << 20
 	// DefaultStall is how long a download may go without a byte.
 	DefaultStall = 30 * time.Second
 )
@@ -142,8 +142,7 @@ func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, 
 		out.Files = append(out.Files, got)
 	}
 	if err := checkModelDir(tmp); err != nil {
-		return Fetched{}, planqerr.New(planqerr.Corrupt, subject, "%w", err).
-			WithHint("check that %s is a model2vec model (model.safetensors holding an embeddings tensor, tokenizer.json, config.json)", name)
+		return Fetched{}, fetchedUnreadable(subject, name, err)
 	}
 	if err := syncDir(tmp); err != nil {
 		return Fetched{}, err
@@ -186,10 +185,10 @@ type fetcher struct {
 // limit is the most bytes file may hold.
 func (f *fetcher) limit(file string) int64 {
 	switch file {
-	case "model.safetensors":
+	case Model2VecWeights:
 		return f.opts.MaxModelBytes
-	case "tokenizer.json":
-		return maxTokenizerBytes
+	case Model2VecTokenizer:
+		return maxTokenizerFile
 	}
 	return maxConfigBytes
 }
@@ -300,75 +299,41 @@ func (f *fetcher) tooLarge(file string, limit int64) error {
 		WithHint("a model2vec model's files are smaller; check the name")
 }
 
-// checkModelDir checks that the files of a downloaded model read as what
-// they should be, so that an error page served as a file is never kept.
+// checkModelDir checks that a downloaded model is one planq reads, loading
+// it as search would, so that neither an error page served as a file nor a
+// model of a tokenizer planq cannot reproduce is kept.
 func checkModelDir(dir string) error {
-	if err := checkSafetensorsFile(filepath.Join(dir, "model.safetensors")); err != nil {
-		return fmt.Errorf("model.safetensors %w", err)
+	data, err := os.ReadFile(filepath.Join(dir, Model2VecConfig))
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", Model2VecConfig, err)
 	}
-	for _, file := range ModelFiles[1:] {
-		data, err := os.ReadFile(filepath.Join(dir, file))
-		if err != nil {
-			return fmt.Errorf("failed to read %s: %w", file, err)
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(data, &obj); err != nil {
-			return fmt.Errorf("%s is not a JSON object", file)
-		}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(data, &obj); err != nil {
+		return planqerr.New(planqerr.Corrupt, Model2VecConfig, "is not a JSON object")
 	}
-	return nil
+	_, err = LoadModel2Vec(dir)
+	return err
 }
 
-func checkSafetensorsFile(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("cannot be read: %w", err)
+// fetchedUnreadable says why a downloaded model is not kept: what the
+// loader found, naming the file by its name, not by the directory it was
+// downloaded into, which is gone.
+func fetchedUnreadable(subject, name string, err error) error {
+	out := planqerr.New(planqerr.Corrupt, subject, "as fetched, %w", err).
+		WithHint("check that %s is a model2vec model: %s", name, strings.Join(ModelFiles, ", "))
+	var pe *planqerr.Error
+	if errors.As(err, &pe) {
+		out = planqerr.New(pe.Kind, subject, "as fetched, %s: %w", filepath.Base(pe.Subject), pe.Err)
+		out.Hint = pe.Hint
+		var unsupported errUnsupported
+		if errors.As(err, &unsupported) {
+			out.Hint = "fetch a model2vec model distilled from a BERT-style model (its tokenizer.json has a WordPiece model), or use an embeddings endpoint"
+		}
+		if out.Hint == "" {
+			out.Hint = fmt.Sprintf("check that %s is a model2vec model: %s", name, strings.Join(ModelFiles, ", "))
+		}
 	}
-	defer func() { _ = f.Close() }()
-	info, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("cannot be read: %w", err)
-	}
-	return checkSafetensors(f, info.Size())
-}
-
-// checkSafetensors checks a safetensors file's frame: an 8-byte
-// little-endian header length, a JSON header naming each tensor's dtype,
-// shape and data offsets, and an "embeddings" tensor of two dimensions
-// whose data lies inside the file.
-func checkSafetensors(r io.ReaderAt, size int64) error {
-	var lenBuf [8]byte
-	if _, err := r.ReadAt(lenBuf[:], 0); err != nil {
-		return errors.New("is not a safetensors file: shorter than its header")
-	}
-	n := binary.LittleEndian.Uint64(lenBuf[:])
-	if n == 0 || n > maxHeaderBytes || n > uint64(size-8) {
-		return fmt.Errorf("is not a safetensors file: a header of %d bytes in a file of %d", n, size)
-	}
-	header := make([]byte, n)
-	if _, err := r.ReadAt(header, 8); err != nil {
-		return fmt.Errorf("is not a safetensors file: %w", err)
-	}
-	var tensors map[string]json.RawMessage
-	if err := json.Unmarshal(bytes.TrimRight(header, " "), &tensors); err != nil {
-		return errors.New("is not a safetensors file: its header is not a JSON object")
-	}
-	raw, ok := tensors["embeddings"]
-	if !ok {
-		return errors.New("holds no embeddings tensor")
-	}
-	var t struct {
-		Dtype   string   `json:"dtype"`
-		Shape   []uint64 `json:"shape"`
-		Offsets []uint64 `json:"data_offsets"`
-	}
-	if err := json.Unmarshal(raw, &t); err != nil || len(t.Shape) != 2 || len(t.Offsets) != 2 || t.Offsets[0] > t.Offsets[1] {
-		return errors.New("has an embeddings tensor that is not a matrix")
-	}
-	if t.Offsets[1] > uint64(size)-8-n {
-		return fmt.Errorf("is cut short: its embeddings end at byte %d of %d", t.Offsets[1], uint64(size)-8-n)
-	}
-	return nil
+	return out
 }
 
 // replaceDir renames tmp to final; with replace, a final already there is

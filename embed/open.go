@@ -1,8 +1,3 @@
-// Package embed turns text into vectors, so that search finds records by
-// meaning as well as by their words: the model inside planq, a model2vec
-// model read from its directory (fetched from the Hugging Face hub with
-// Fetch), or an OpenAI-compatible embeddings endpoint; Open picks the one
-// the project's settings name.
 package embed
 
 import (
@@ -55,10 +50,23 @@ type Choice struct {
 // alone, which is no failure to report.
 var ErrOff = errors.New("semantic search is off (search: model: none)")
 
-// The loaders of the model inside planq and of a model2vec directory.
+// The loaders of the model inside planq and of a model2vec directory
+// (tests put others in their place).
 var (
-	loadDefault   func() (Model, error)
-	loadModel2Vec func(dir string) (Model, error)
+	openDefault = func() (Model, error) {
+		t, err := Default()
+		if err != nil {
+			return nil, err
+		}
+		return t, nil
+	}
+	openModel2Vec = func(dir string) (Model, error) {
+		m, err := LoadModel2Vec(dir)
+		if err != nil {
+			return nil, err
+		}
+		return m, nil
+	}
 )
 
 // Choose says which model s names, and where it is, without loading it.
@@ -155,21 +163,17 @@ func Open(ctx context.Context, s Settings) (Model, error) {
 		}
 		return e, nil
 	case KindDefault:
-		if loadDefault == nil {
-			return nil, planqerr.New(planqerr.NotFound, "model default", "is not in this build of planq").
+		m, err := openDefault()
+		if errors.Is(err, ErrNoDefaultModel) {
+			return nil, planqerr.New(planqerr.NotFound, "model default", "%w", err).
 				WithHint("name a model2vec model in search: model: in .planq/config, or fetch one: planq model fetch minishlab/potion-base-8M")
 		}
-		m, err := loadDefault()
 		if err != nil {
 			return nil, fmt.Errorf("failed to load planq's model: %w", err)
 		}
 		return m, nil
 	}
-	if loadModel2Vec == nil {
-		return nil, planqerr.New(planqerr.NotFound, fmt.Sprintf("model %q", c.Name), "cannot be read: this build of planq reads no model2vec model").
-			WithHint("set search: model: default in .planq/config")
-	}
-	m, err := loadModel2Vec(c.Dir)
+	m, err := openModel2Vec(c.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("failed to load the model in %s: %w", c.Dir, err)
 	}

@@ -31,15 +31,15 @@ func (m fakeModel) Embed(_ context.Context, texts []string) ([][]float32, error)
 // model2vec directory until the test ends; defaultErr fails the first.
 func fakeLoaders(t *testing.T, defaultErr error) {
 	t.Helper()
-	oldDefault, oldDir := loadDefault, loadModel2Vec
-	t.Cleanup(func() { loadDefault, loadModel2Vec = oldDefault, oldDir })
-	loadDefault = func() (Model, error) {
+	oldDefault, oldDir := openDefault, openModel2Vec
+	t.Cleanup(func() { openDefault, openModel2Vec = oldDefault, oldDir })
+	openDefault = func() (Model, error) {
 		if defaultErr != nil {
 			return nil, defaultErr
 		}
 		return fakeModel{"planq-default@test"}, nil
 	}
-	loadModel2Vec = func(dir string) (Model, error) {
+	openModel2Vec = func(dir string) (Model, error) {
 		if _, err := os.Stat(filepath.Join(dir, "model.safetensors")); err != nil {
 			return nil, errors.New("no model.safetensors")
 		}
@@ -132,13 +132,9 @@ func TestOpenDefaultFailing(t *testing.T) {
 	if _, err := Open(context.Background(), Settings{}); err == nil || !strings.Contains(err.Error(), "no default model") {
 		t.Errorf("Open with the default failing: %v", err)
 	}
-	loadDefault, loadModel2Vec = nil, nil // a build without them
-	if _, err := Open(context.Background(), Settings{}); !planqerr.Is(err, planqerr.NotFound) {
+	openDefault = func() (Model, error) { return nil, ErrNoDefaultModel } // a build without the table
+	if _, err := Open(context.Background(), Settings{}); !planqerr.Is(err, planqerr.NotFound) || !errors.Is(err, ErrNoDefaultModel) {
 		t.Errorf("Open of a default that is not there: %v", err)
-	}
-	dir := t.TempDir()
-	if _, err := Open(context.Background(), Settings{Model: dir}); !planqerr.Is(err, planqerr.NotFound) {
-		t.Errorf("Open of a directory without a loader: %v", err)
 	}
 }
 
