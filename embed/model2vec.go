@@ -73,7 +73,7 @@ func LoadModel2Vec(dir string) (*Model2Vec, error) {
 		pe := planqerr.New(planqerr.Invalid, tpath, "%w", err)
 		var unsupported errUnsupported
 		if errors.As(err, &unsupported) {
-			return nil, pe.WithHint("planq reads the model2vec models distilled from BERT-style models, whose tokenizer.json has a WordPiece model; pick one of those, or an embeddings endpoint")
+			return nil, pe.WithHint("pick a model2vec model distilled from a BERT-style model (its tokenizer.json has a WordPiece model), or an embeddings endpoint")
 		}
 		pe.Kind = planqerr.Corrupt
 		return nil, pe
