@@ -11,6 +11,7 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -41,6 +42,7 @@ func OpenHandle(ctx context.Context, p *project.Project) (*Handle, error) {
 	}
 	rd := Open(repo, p.CacheDir())
 	rd.ReportBuilds(ProgressOf(ctx))
+	rd.UseModel(func(ctx context.Context) (embed.Model, error) { return ProjectModel(ctx, p) })
 	return &Handle{Project: p, Repo: repo, Records: rd}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -19,6 +20,17 @@ type Reader struct {
 
 	mu       sync.Mutex
 	holdings map[staterepo.Hash]*Holdings
+
+	// The embedding model of searches (model.go): how to open it, and,
+	// once a search opened it, the model or why there is none; the
+	// failure a search met, and the failures told already.
+	modelMu     sync.Mutex
+	loadModel   ModelLoader
+	modelLoaded bool
+	model       embed.Model
+	modelErr    error
+	modelWarn   error
+	modelWarned map[string]bool
 }
 
 // Open returns a reader of repo whose read model lives under cacheDir.

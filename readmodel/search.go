@@ -42,6 +42,9 @@ type Query struct {
 	Branch string
 	// Limit caps the hits returned (default 8, at most 50).
 	Limit int
+	// Explain asks for each hit's places in the rankings that fused
+	// (Hit.Explain) and for the vector channel's status (Results.Explain).
+	Explain bool
 	// hidden are kinds searched and counted like the others, so that the
 	// ranking is planq search's, but never returned.
 	hidden []changelog.Kind
@@ -79,6 +82,8 @@ type Hit struct {
 	// SupersedesRing marks the one version search shows of versions that
 	// supersede each other in a ring (see rings.go).
 	SupersedesRing bool `json:"supersedes_ring,omitempty"`
+	// Explain is how the hit came by its place, when the query asked.
+	Explain *HitExplain `json:"explain,omitempty"`
 	// record is what the hit shows, for MarkStale's check of its anchors.
 	record *changelog.Record
 }
@@ -91,10 +96,50 @@ type Results struct {
 	Total    int      `json:"total"`
 	Hits     []Hit    `json:"hits"`
 	Problems []string `json:"problems,omitempty"`
+	// Vector is whether the records' meaning was searched as well as their
+	// words; in JSON under explain, when the query asked.
+	Vector  VectorStatus `json:"-"`
+	Explain *Explained   `json:"explain,omitempty"`
 }
 
-// Search finds the current records that match q, ranked by package search.
-func (rd *Reader) Search(q Query) (Results, error) {
+// Explained is what an explained search says of the whole: how its
+// meaning was searched.
+type Explained struct {
+	Vector VectorStatus `json:"vector"`
+}
+
+// HitExplain is how a hit came by its place: its score (fused from the
+// places, or the one ranking's), and its place in each ranking that held
+// it.
+type HitExplain struct {
+	Score  float64 `json:"score"`
+	Places []Place `json:"places"`
+}
+
+// Place is a hit's place in one ranking: of which phrasing (1 for the
+// first) by which channel (lexical: BM25F over its words; vector: the
+// cosine similarity of its embedding), its rank there and the channel's
+// score, and what it added to the fused score: its reciprocal rank and how
+// far it stood out from the ranking's background (0 when nothing was
+// fused).
+type Place struct {
+	Phrasing int     `json:"phrasing"`
+	Channel  string  `json:"channel"`
+	Rank     int     `json:"rank"`
+	Score    float64 `json:"score"`
+	RRF      float64 `json:"rrf"`
+	Standout float64 `json:"standout"`
+}
+
+// Search finds the current records that match q, ranked by package
+// search; see SearchContext.
+func (rd *Reader) Search(q Query) (Results, error) { return rd.SearchContext(context.Background(), q) }
+
+// SearchContext finds the current records that match q, ranked by
+// package search: by their words and, when the reader has an embedding
+// model (UseModel) that opens, by their meaning. A model that fails leaves
+// the search to words alone: Results.Vector says so.
+func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	phrasings := q.phrasings()
 	if len(phrasings) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "is empty").
@@ -139,17 +184,28 @@ func (rd *Reader) Search(q Query) (Results, error) {
 	}
 	filters := q.Filters
 	filters.Kinds = nil // read by kind already
-	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit}
-	found, err := rd.e.Search(tips, kinds, q.hidden, sq)
+	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit, Explain: q.Explain}
+	model, vector := rd.searchModel(ctx)
+	found, err := rd.e.Search(ctx, tips, kinds, q.hidden, sq, model)
 	if err != nil {
 		return Results{}, err
 	}
+	switch {
+	case found.VectorOff != nil:
+		vector = offStatus(found.VectorOff)
+	case model != nil && !found.Vector:
+		vector.Off = "the model knows none of the query's words"
+	}
+	rd.noteVector(vector)
 	if len(found.Terms) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
 			WithHint("name the thing itself: a command, a file, an error message")
 	}
 	res := Results{Query: phrasings[0], Phrasings: phrasings, Total: found.Total, Hits: []Hit{},
-		Problems: Set{Problems: found.Problems}.ProblemLines()}
+		Problems: Set{Problems: found.Problems}.ProblemLines(), Vector: vector}
+	if q.Explain {
+		res.Explain = &Explained{Vector: vector}
+	}
 	if len(phrasings) == 1 {
 		res.Phrasings = nil
 	}
@@ -158,9 +214,22 @@ func (rd *Reader) Search(q Query) (Results, error) {
 		from, to, snippet := search.Snippet(string(h.Text), found.Terms, maxSnippet)
 		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
 			Status: r.Status, Title: r.Headline(), Score: h.Score, From: from, To: to, Snippet: snippet,
-			SupersedesRing: h.InRing, record: r})
+			SupersedesRing: h.InRing, Explain: hitExplain(h.Explain), record: r})
 	}
 	return res, nil
+}
+
+// hitExplain is an explanation as front ends show it.
+func hitExplain(e *search.Explanation) *HitExplain {
+	if e == nil {
+		return nil
+	}
+	out := &HitExplain{Score: e.Score, Places: []Place{}}
+	for _, p := range e.Places {
+		out.Places = append(out.Places, Place{Phrasing: p.Phrasing + 1, Channel: p.Channel.String(), Rank: p.Rank,
+			Score: p.Score, RRF: p.RRF, Standout: p.Standout})
+	}
+	return out
 }
 
 // Relevant is what a session start shows of the agent's task: the best
@@ -171,6 +240,12 @@ func (rd *Reader) Search(q Query) (Results, error) {
 // searched, so the others rank as planq search ranks them. Text with no
 // word to look for finds nothing, and is no error.
 func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
+	return rd.RelevantContext(context.Background(), task, limit)
+}
+
+// RelevantContext is Relevant, embedding by the reader's model (see
+// SearchContext) under ctx.
+func (rd *Reader) RelevantContext(ctx context.Context, task []string, limit int) ([]Hit, error) {
 	var phrasings []string
 	for _, t := range task {
 		if t = strings.TrimSpace(t); t != "" {
@@ -180,7 +255,7 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 	if len(phrasings) == 0 {
 		return nil, nil
 	}
-	res, err := rd.Search(Query{Phrasings: phrasings, Limit: limit, hidden: []changelog.Kind{changelog.KindHandoff}})
+	res, err := rd.SearchContext(ctx, Query{Phrasings: phrasings, Limit: limit, hidden: []changelog.Kind{changelog.KindHandoff}})
 	if planqerr.Is(err, planqerr.Invalid) {
 		return nil, nil
 	}

@@ -33,8 +33,17 @@ type Query struct {
 	// fused. Two or three, including identifiers the record may contain,
 	// find more than one.
 	Phrasings []string
+	// Vectors are the phrasings' embeddings, one per phrasing, by the
+	// model that embedded the parts' Vectors: each phrasing is ranked by
+	// its words and by its vector, and the rankings fused. Nil, or a
+	// phrasing's zero vector (no word the model knows), ranks by words
+	// alone.
+	Vectors [][]float32
 	Filters
 	Limit int
+	// Explain asks for each hit's places in the rankings that fused
+	// (Result.Explain).
+	Explain bool
 }
 
 // A Part is one index a search reads, and what its owner knows of the
@@ -51,6 +60,10 @@ type Part struct {
 	// Order orders documents of equal relevance and classification: the
 	// newer first, then by key.
 	Order func(doc int) (at int64, key uint64)
+	// Vectors are the documents' embeddings, for the vector channel; nil
+	// when the part has none (no model), and then only words find its
+	// documents.
+	Vectors *Vectors
 }
 
 // Hit is a document that matches, by its part and number there, with its
@@ -61,11 +74,42 @@ type Hit struct {
 }
 
 // Result is what a search found: the hits asked for, best first, how many
-// matched in all, and the terms the query looked for (for snippets).
+// matched in all (by their words or, above minCosine, by their meaning),
+// and the terms the query looked for (for snippets).
 type Result struct {
 	Hits  []Hit
 	Total int
 	Terms []string
+	// Vector says whether the vector channel ranked: some phrasing had a
+	// vector, and some part vectors to rank.
+	Vector bool
+	// Explain is, when the query asked, each hit's explanation, in the
+	// order of Hits.
+	Explain []Explanation
+}
+
+// Explanation is how a hit came by its place: the rankings that held it
+// and what each added to its fused score.
+type Explanation struct {
+	// Score is the hit's score: the fused one, or, when only one ranking
+	// was made, that ranking's.
+	Score  float64
+	Places []Place
+}
+
+// Place is a hit's place in one ranking.
+type Place struct {
+	// Phrasing is the index of the ranking's phrasing in Query.Phrasings.
+	Phrasing int
+	Channel  Channel
+	// Rank is 1 for the ranking's first; Score is the channel's own:
+	// BM25F, or cosine similarity.
+	Rank  int
+	Score float64
+	// RRF and Standout are what the place added to the fused score (see
+	// fuse): its reciprocal rank, and how far it stands out from the
+	// ranking's background. Both 0 when nothing was fused.
+	RRF, Standout float64
 }
 
 // PartError is a part whose index did not read: its owner builds it again.
@@ -104,18 +148,30 @@ const standoutWeight = 3.0 / (rrfK + 1)
 // maxPrefixTerms bounds how many terms the last word expands to.
 const maxPrefixTerms = 16
 
-// Search ranks the documents of parts for q. A query with no word to look
-// for (empty, or only stop words) finds nothing. The error is the first
-// read of an index that failed, a *PartError that says which part.
+// Search ranks the documents of parts for q: each phrasing by its words
+// (BM25F) and, when q has its vector and parts have theirs, by its
+// meaning (cosine similarity), and fuses the rankings (see fuse). A query
+// with no word to look for (empty, or only stop words) finds nothing. The
+// error is the first read of an index that failed, a *PartError that says
+// which part.
 func Search(parts []Part, q Query) (Result, error) {
 	s := newSearcher(parts, q)
-	depth := q.Limit
-	if len(q.Phrasings) > 1 && q.Limit > 0 {
-		depth = max(fuseDepth, q.Limit)
-	}
 	var res Result
-	var ranked [][]Hit
-	for _, p := range q.Phrasings {
+	type asked struct {
+		phrasing int
+		terms    map[string]float64
+		vector   []float32
+	}
+	var queries []asked
+	rankings := 0
+	dim := 0
+	for _, p := range parts {
+		if p.Vectors != nil {
+			dim = p.Vectors.Dim
+			break
+		}
+	}
+	for i, p := range q.Phrasings {
 		qt, err := s.queryTerms(p)
 		if err != nil {
 			return Result{}, err
@@ -126,15 +182,41 @@ func Search(parts []Part, q Query) (Result, error) {
 		for t := range qt {
 			res.Terms = append(res.Terms, t)
 		}
-		hits, err := s.rank(qt, depth)
+		a := asked{phrasing: i, terms: qt}
+		if i < len(q.Vectors) && unit(q.Vectors[i], dim) {
+			a.vector = q.Vectors[i]
+			res.Vector = true
+			rankings++
+		}
+		queries = append(queries, a)
+		rankings++
+	}
+	// One ranking is the answer as it is; several are fused from the
+	// words' best fuseDepth, so that the first few are the head of the
+	// whole fused order, and from the vectors' best oversample times the
+	// limit.
+	depth, vecDepth := q.Limit, q.Limit
+	if rankings > 1 && q.Limit > 0 {
+		depth = max(fuseDepth, q.Limit)
+		vecDepth = max(oversample*q.Limit, standoutDepth+1)
+	}
+	var ranked []ranking
+	for _, a := range queries {
+		hits, err := s.rank(a.terms, depth)
 		if err != nil {
 			return Result{}, err
 		}
-		ranked = append(ranked, hits)
+		ranked = append(ranked, ranking{phrasing: a.phrasing, channel: Lexical, hits: hits})
+		if a.vector != nil {
+			ranked = append(ranked, ranking{phrasing: a.phrasing, channel: Vector, hits: s.rankVector(a.vector, vecDepth)})
+		}
 	}
 	slices.Sort(res.Terms)
 	res.Terms = slices.Compact(res.Terms)
 	res.Hits = s.fuse(ranked, q.Limit)
+	if q.Explain {
+		res.Explain = explain(ranked, res.Hits)
+	}
 	res.Total = s.total
 	return res, nil
 }
@@ -239,9 +321,9 @@ func (s *searcher) queryTerms(phrasing string) (map[string]float64, error) {
 
 type docKey struct{ part, doc int }
 
-// fuseDepth is how many of each phrasing's best hits are fused: a record
-// ranked past it by every phrasing could gain at most 1/(k+1,001) a
-// phrasing, too little to reach the first fifty.
+// fuseDepth is how many of each phrasing's best hits by its words are
+// fused: a record ranked past it by every phrasing could gain at most
+// 1/(k+1,001) a phrasing, too little to reach the first fifty.
 const fuseDepth = 1000
 
 // postingsOf finds term's postings in every part, checked (see
@@ -420,9 +502,9 @@ func (s *searcher) lasting(h Hit) int {
 	return 0
 }
 
-// fuse merges rankings of one question into one: today one ranking per
-// phrasing, each best first with its ranker's scores (BM25F); a second
-// ranker (embeddings, some day) adds its rankings to the same call. A
+// fuse merges rankings of one question into one: per phrasing, the
+// lexical channel's (BM25F) and, when it ranked, the vector channel's
+// (cosine similarity), each best first with its ranker's scores. A
 // ranking's scores must be comparable within it, higher better, and above
 // zero for what it found; fuse never compares scores across rankings.
 //
@@ -454,33 +536,83 @@ func (s *searcher) lasting(h Hit) int {
 // are on other scales (BM25F, cosine similarity) fuse alike.
 //
 // One ranking is returned as it is, its scores intact.
-func (s *searcher) fuse(ranked [][]Hit, limit int) []Hit {
+func (s *searcher) fuse(ranked []ranking, limit int) []Hit {
 	switch len(ranked) {
 	case 0:
 		return nil
 	case 1:
-		return ranked[0]
+		return ranked[0].hits
 	}
 	scores := map[docKey]float64{}
-	for _, hits := range ranked {
-		for i, h := range hits {
-			scores[docKey{h.Part, h.Doc}] += 1 / float64(rrfK+i+1)
+	for _, r := range ranked {
+		for i, h := range r.hits {
+			scores[docKey{h.Part, h.Doc}] += reciprocal(i)
 		}
-		if len(hits) == 0 || hits[0].Score <= 0 {
-			continue
-		}
-		background := 0.0
-		if len(hits) > standoutDepth {
-			background = max(hits[standoutDepth].Score, 0)
-		}
-		for _, h := range hits[:min(standoutDepth, len(hits))] {
-			standout := min(max(h.Score-background, 0)/hits[0].Score, 1)
+		standouts(r.hits, func(h Hit, standout float64) {
 			scores[docKey{h.Part, h.Doc}] += standoutWeight * standout
-		}
+		})
 	}
 	return s.best(limit, func(yield func(Hit)) {
 		for k, sc := range scores {
 			yield(Hit{Part: k.part, Doc: k.doc, Score: sc})
 		}
 	})
+}
+
+// ranking is one ranker's hits for one phrasing, best first.
+type ranking struct {
+	phrasing int
+	channel  Channel
+	hits     []Hit
+}
+
+// reciprocal is what the hit at index i of a ranking adds to its fused
+// score by its place.
+func reciprocal(i int) float64 { return 1 / float64(rrfK+i+1) }
+
+// standouts calls fn with each of the first standoutDepth hits and how far
+// it stands out from the ranking's background, as a share of its first
+// score, from 0 to 1 (see fuse).
+func standouts(hits []Hit, fn func(h Hit, standout float64)) {
+	if len(hits) == 0 || hits[0].Score <= 0 {
+		return
+	}
+	background := 0.0
+	if len(hits) > standoutDepth {
+		background = max(hits[standoutDepth].Score, 0)
+	}
+	for _, h := range hits[:min(standoutDepth, len(hits))] {
+		fn(h, min(max(h.Score-background, 0)/hits[0].Score, 1))
+	}
+}
+
+// explain says of each hit where the rankings placed it and what each
+// place added to its score.
+func explain(ranked []ranking, hits []Hit) []Explanation {
+	at := make(map[docKey]int, len(hits))
+	out := make([]Explanation, len(hits))
+	for i, h := range hits {
+		at[docKey{h.Part, h.Doc}] = i
+		out[i].Score = h.Score
+	}
+	fused := len(ranked) > 1
+	for _, r := range ranked {
+		standout := map[docKey]float64{}
+		if fused {
+			standouts(r.hits, func(h Hit, v float64) { standout[docKey{h.Part, h.Doc}] = standoutWeight * v })
+		}
+		for rank, h := range r.hits {
+			k := docKey{h.Part, h.Doc}
+			i, ok := at[k]
+			if !ok {
+				continue
+			}
+			p := Place{Phrasing: r.phrasing, Channel: r.channel, Rank: rank + 1, Score: h.Score}
+			if fused {
+				p.RRF, p.Standout = reciprocal(rank), standout[k]
+			}
+			out[i].Places = append(out[i].Places, p)
+		}
+	}
+	return out
 }

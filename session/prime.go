@@ -98,7 +98,7 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if h := s.Handoff; h != nil {
 		task = append(task, h.Body)
 	}
-	if in.Relevant, err = store.Records.Relevant(task, prime.MaxRelevant); err != nil {
+	if in.Relevant, err = store.Records.RelevantContext(ctx, task, prime.MaxRelevant); err != nil {
 		return nil, err
 	}
 	// Whether the code the shown records cite moved on: one git call for all.

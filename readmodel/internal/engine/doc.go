@@ -7,6 +7,9 @@
 //     fixed-width rows (what views sort and filter on) ahead of the records
 //     themselves, in their own codec, decoded only when shown, and the
 //     shard's search index (segment.go, codec.go, segstore.go);
+//   - vectors: each segment's records embedded by the model searches use,
+//     made by the first search that needs them and kept per model
+//     (vectors.go);
 //   - listings: the top of each commit's tree and its small files, so that
 //     a warm read never opens git's pack index (listing.go);
 //   - ID orders and the other view files: what a view would otherwise find
@@ -21,6 +24,6 @@
 // .golangci.yml): every other package reads through readmodel's views.
 //
 // Its file formats carry versions (SegmentVersion, listingVersion,
-// idOrderVersion, copiesVersion, newestVersion): a change to what a file
+// idOrderVersion, copiesVersion, newestVersion, vectorsVersion): a change to what a file
 // holds raises its version, so that caches of the old one are rebuilt.
 package engine

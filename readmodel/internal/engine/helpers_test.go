@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
@@ -68,7 +70,7 @@ func (rd testReader) Search(q Query) (Found, error) {
 		return Found{}, err
 	}
 	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched })
-	return rd.Store.Search(tips, kinds, nil, search.Query{Phrasings: []string{q.Text}, Limit: 8})
+	return rd.Store.Search(context.Background(), tips, kinds, nil, search.Query{Phrasings: []string{q.Text}, Limit: 8}, nil)
 }
 
 // indexAt is where a segment file's search index begins: its last record's

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -57,6 +59,11 @@ type Found struct {
 	Total    int
 	Terms    []string
 	Problems []*changelog.ParseError
+	// Vector says whether the vector channel ranked (see search.Result);
+	// VectorOff, when the search had a model, why it did not: the model
+	// failed (a *ModelError), and only words were matched.
+	Vector    bool
+	VectorOff error
 }
 
 // FoundHit is one record a search found.
@@ -68,15 +75,49 @@ type FoundHit struct {
 	// InRing marks the one version shown of versions that supersede each
 	// other in a ring (see ringBreaks).
 	InRing bool
+	// Explain is how the hit came by its place, when the query asked.
+	Explain *search.Explanation
 }
 
 // Search asks q of the kinds' directories (hidden ones are searched and
-// counted, never returned) in the trees of tips. A damaged index is built
-// again from git, each once, and the question asked again.
-func (rd *Store) Search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Found, error) {
+// counted, never returned) in the trees of tips, by the records' words
+// and, when model is not nil, by their meaning: the phrasings and the
+// records are embedded by model (the records once, see vectors.go). A
+// model that fails leaves the search to words alone, and Found says why. A
+// damaged index is built again from git, each once, and the question asked
+// again.
+func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model embed.Model) (Found, error) {
+	var off error
+	if model != nil {
+		vecs, err := model.Embed(ctx, q.Phrasings)
+		if err == nil && len(vecs) != len(q.Phrasings) {
+			err = fmt.Errorf("%d vectors for %d phrasings", len(vecs), len(q.Phrasings))
+		}
+		for _, v := range vecs {
+			if err == nil && len(v) != model.Dim() {
+				err = fmt.Errorf("a vector of dimension %d, not %d", len(v), model.Dim())
+			}
+		}
+		switch {
+		case ctx.Err() != nil:
+			return Found{}, ctx.Err()
+		case err != nil:
+			off, model = &ModelError{Model: model.ID(), Err: err}, nil
+		default:
+			q.Vectors = vecs
+		}
+	}
 	rebuilt := map[shard]bool{}
 	for {
-		res, err := rd.search(tips, kinds, hidden, q)
+		res, err := rd.search(ctx, tips, kinds, hidden, q, model)
+		var failed *ModelError
+		if errors.As(err, &failed) {
+			off, model, q.Vectors = err, nil, nil
+			continue
+		}
+		if res.VectorOff == nil {
+			res.VectorOff = off
+		}
 		var damaged *damagedPart
 		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
 			return res, err
@@ -92,7 +133,7 @@ func (rd *Store) Search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q
 // part of the search (see Segment): its rows say which records count and
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
-func (rd *Store) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query) (Found, error) {
+func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model embed.Model) (Found, error) {
 	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
 	if err != nil {
 		return Found{}, err
@@ -150,7 +191,13 @@ func (rd *Store) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q
 		for _, pr := range seg.problems {
 			problems = append(problems, pr.err)
 		}
-		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
+		part := corpus.part(p, ix)
+		if model != nil {
+			if part.Vectors, err = rd.Vectors(ctx, seg, model); err != nil {
+				return Found{}, err
+			}
+		}
+		corpus.searchParts = append(corpus.searchParts, part)
 	}
 	found, err := search.Search(corpus.searchParts, q)
 	var partErr *search.PartError
@@ -160,8 +207,8 @@ func (rd *Store) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q
 	if err != nil {
 		return Found{}, err
 	}
-	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(problems)}
-	for _, h := range found.Hits {
+	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(problems), Vector: found.Vector}
+	for i, h := range found.Hits {
 		seg := corpus.parts[h.Part].seg
 		r, err := seg.Record(h.Doc)
 		if err != nil {
@@ -171,7 +218,11 @@ func (rd *Store) search(tips []staterepo.Hash, kinds, hidden []changelog.Kind, q
 		if err != nil {
 			return Found{}, err
 		}
-		res.Hits = append(res.Hits, FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)]})
+		hit := FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)]}
+		if found.Explain != nil {
+			hit.Explain = &found.Explain[i]
+		}
+		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
 }

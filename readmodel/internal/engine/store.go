@@ -32,12 +32,18 @@ type Store struct {
 	pinned   map[string]staterepo.Hash // branch tips of a moment in the past (PinAsOf); nil reads today
 	loaded   map[shard]*Segment        // this process's segments
 	listings map[staterepo.Hash]*listing
+	// vectors are this process's segments' vectors, by model (vectors.go);
+	// prunedModels says whether the vectors of models no longer used were
+	// dropped yet.
+	vectors      map[vectorKey]*vectorSet
+	prunedModels bool
 }
 
 // Open returns the store of repo whose cache lives under cacheDir.
 func Open(repo *staterepo.Repo, cacheDir string) *Store {
 	return &Store{repo: repo, cacheDir: cacheDir, segments: segmentStore{dir: filepath.Join(cacheDir, "segments")},
-		readBlob: repo.ReadBlob, builds: &buildCount{to: silent{}}, loaded: map[shard]*Segment{}, listings: map[staterepo.Hash]*listing{}}
+		readBlob: repo.ReadBlob, builds: &buildCount{to: silent{}}, loaded: map[shard]*Segment{}, listings: map[staterepo.Hash]*listing{},
+		vectors: map[vectorKey]*vectorSet{}}
 }
 
 // ReportBuilds has the store tell p how its builds from git go.

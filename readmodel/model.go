@@ -1,0 +1,110 @@
+package readmodel
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/project"
+)
+
+// ModelLoader opens the embedding model by which searches find records
+// described in other words than their own. A reader calls it at its first
+// search, once, and never for a view that does not search: a command that
+// lists or counts pays nothing for a model. (nil, nil) means the project
+// wants none.
+type ModelLoader func(ctx context.Context) (embed.Model, error)
+
+// ProjectModel opens the embedding model of p's searches: the one built
+// into planq. It is a variable so that a test build can see who loads it.
+var ProjectModel = func(_ context.Context, _ *project.Project) (embed.Model, error) {
+	t, err := embed.Default()
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// UseModel has rd's searches embed by the model load opens (see
+// ModelLoader); a reader without one searches by words alone.
+func (rd *Reader) UseModel(load ModelLoader) {
+	rd.modelMu.Lock()
+	defer rd.modelMu.Unlock()
+	rd.loadModel, rd.modelLoaded, rd.model, rd.modelErr = load, false, nil, nil
+}
+
+// VectorStatus says whether a search ranked records by their meaning as
+// well as by their words: the model it embedded by, or why it did not.
+type VectorStatus struct {
+	// Model is the ID of the model, when the vector channel ranked.
+	Model string `json:"model,omitempty"`
+	// Off says why it did not: no model, or the model failed.
+	Off string `json:"off,omitempty"`
+	// Warn is the failure, when a model was wanted and failed (a model
+	// file that did not read, an endpoint down): what the front end says
+	// once. nil when there is simply no model.
+	Warn error `json:"-"`
+}
+
+// searchModel is the model rd's searches embed by, opened at the first
+// search; nil with the status that says why when there is none.
+func (rd *Reader) searchModel(ctx context.Context) (embed.Model, VectorStatus) {
+	rd.modelMu.Lock()
+	defer rd.modelMu.Unlock()
+	if !rd.modelLoaded && rd.loadModel != nil {
+		m, err := rd.loadModel(ctx)
+		if ctx.Err() == nil { // a cancelled load is no answer: the next search asks again
+			rd.modelLoaded, rd.model, rd.modelErr = true, m, err
+		} else if err == nil {
+			err = ctx.Err()
+		}
+		if err != nil {
+			return nil, offStatus(err)
+		}
+	}
+	switch {
+	case rd.modelErr != nil:
+		return nil, offStatus(rd.modelErr)
+	case rd.model == nil:
+		return nil, VectorStatus{Off: "no embedding model is configured"}
+	}
+	return rd.model, VectorStatus{Model: rd.model.ID()}
+}
+
+// offStatus is the status of a search whose model did not open or failed:
+// a warning, unless there is no model to fail.
+func offStatus(err error) VectorStatus {
+	if errors.Is(err, embed.ErrNoDefaultModel) {
+		return VectorStatus{Off: err.Error()}
+	}
+	return VectorStatus{Off: err.Error(), Warn: fmt.Errorf("search matches words only: %w", err)}
+}
+
+// VectorWarning is the failure of the embedding model that left a search
+// of rd to words alone, the first time it is asked after that search; nil
+// when there is none, or it was told already. A front end says it once,
+// however many searches meet it (an MCP server's many).
+func (rd *Reader) VectorWarning() error {
+	rd.modelMu.Lock()
+	defer rd.modelMu.Unlock()
+	w := rd.modelWarn
+	if w == nil || rd.modelWarned[w.Error()] {
+		return nil
+	}
+	if rd.modelWarned == nil {
+		rd.modelWarned = map[string]bool{}
+	}
+	rd.modelWarned[w.Error()] = true
+	return w
+}
+
+// noteVector keeps a search's warning for VectorWarning.
+func (rd *Reader) noteVector(st VectorStatus) {
+	if st.Warn == nil {
+		return
+	}
+	rd.modelMu.Lock()
+	defer rd.modelMu.Unlock()
+	rd.modelWarn = st.Warn
+}
