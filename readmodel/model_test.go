@@ -3,8 +3,10 @@ package readmodel
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
@@ -124,4 +126,91 @@ func TestSearchWithoutItsModel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The vector channel honours every filter the words' channel does: kind,
+// domain, type, writer, age, current versions only (unless all are asked
+// for), retracted records never. The question shares no word with the
+// records: what it finds, it finds by meaning alone.
+func TestVectorChannelKeepsTheFilters(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var recs []*changelog.Record
+	add := func(r *changelog.Record, err error, agent string, days int) *changelog.Record {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Agent, r.Timestamp = agent, at.AddDate(0, 0, days).Add(time.Duration(len(recs))*time.Minute)
+		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body+r.Supersedes, r.Timestamp)
+		recs = append(recs, r)
+		return r
+	}
+	learning := func(text string, typ changelog.Type, domain, agent string, days int) *changelog.Record {
+		r, err := changelog.NewLearning(changelog.LearningInput{Text: text, Type: typ, Domain: domain, Resolution: "held"})
+		return add(r, err, agent, days)
+	}
+	kept := learning("the mutex guards the queue", changelog.TypeConvention, "db", "a", 10)
+	first := learning("the mutex guards the cache", changelog.TypeConvention, "db", "a", 10)
+	second, err := changelog.NewLearning(changelog.LearningInput{Text: "the mutex guards the cache again", Type: changelog.TypeConvention,
+		Domain: "db", Supersedes: first.ID})
+	second = add(second, err, "a", 11)
+	wrong := learning("the mutex guards nothing", changelog.TypeConvention, "db", "a", 10)
+	tomb, err := changelog.NewTombstone(wrong, "")
+	add(tomb, err, "a", 12)
+	byB := learning("the mutex guards the pool", changelog.TypeConvention, "db", "b", 10)
+	old := learning("the mutex guards the log", changelog.TypeConvention, "db", "a", 0)
+	ci := learning("the mutex guards the runner", changelog.TypeConvention, "ci", "a", 10)
+	failure := learning("the mutex guards the socket", changelog.TypeFailure, "db", "a", 10)
+	d, err := changelog.NewDecision(changelog.DecisionInput{Decision: "a mutex guards the index", Rationale: "speed"})
+	decision := add(d, err, "a", 10)
+	rd := Open(testrecords.RepoWith(t, testrecords.Rendered(t, recs)), t.TempDir())
+	tab := synonyms(t, "mutex latch lock", "guards", "queue cache pool log runner socket index nothing")
+	rd.UseModel(func(context.Context) (embed.Model, error) { return tab, nil })
+
+	everything := []*changelog.Record{kept, second, byB, old, ci, failure, decision}
+	for _, c := range []struct {
+		name   string
+		filter func(*Query)
+		want   []*changelog.Record
+	}{
+		{"none", func(*Query) {}, everything},
+		{"kind", func(q *Query) { q.Kinds = []changelog.Kind{changelog.KindLearning} }, except(everything, decision)},
+		{"domain", func(q *Query) { q.Domains = []string{"db"} }, except(everything, ci, decision)},
+		{"type", func(q *Query) { q.Types = []changelog.Type{changelog.TypeConvention} }, except(everything, failure, decision)},
+		{"agent", func(q *Query) { q.Agents = []string{"a"} }, except(everything, byB)},
+		{"since", func(q *Query) { q.Since = at.AddDate(0, 0, 5) }, except(everything, old)},
+		{"all versions", func(q *Query) { q.AllVersions = true }, append(everything, first)},
+	} {
+		q := Query{Text: "latch", Limit: MaxSearchLimit}
+		c.filter(&q)
+		res, err := rd.Search(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Vector.Model == "" {
+			t.Fatalf("%s: the vector channel is off: %+v", c.name, res.Vector)
+		}
+		var got, want []string
+		for _, h := range res.Hits {
+			got = append(got, h.ID)
+		}
+		for _, r := range c.want {
+			want = append(want, r.ID)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) || res.Total != len(want) {
+			t.Errorf("%s: found %v of %d, want %v", c.name, got, res.Total, want)
+		}
+	}
+}
+
+func except(recs []*changelog.Record, drop ...*changelog.Record) []*changelog.Record {
+	var out []*changelog.Record
+	for _, r := range recs {
+		if !slices.Contains(drop, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
