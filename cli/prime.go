@@ -79,7 +79,8 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 	if err != nil {
 		return err
 	}
-	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun, AsOf: opts.asOf.spec})
+	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun, AsOf: opts.asOf.spec,
+		Warn: func(w error) { env.Log.Warn(w.Error()) }})
 	if err != nil {
 		return err
 	}

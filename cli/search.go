@@ -27,6 +27,7 @@ type searchOptions struct {
 	full        bool
 	limit       int
 	json        bool
+	explain     bool
 	asOf        asOfFlag
 }
 
@@ -44,14 +45,26 @@ word also as a prefix. A title, subject or decision counts most, then domain,
 type and files, then the body; at equal relevance foundational and newer records
 come first. Superseded versions only with --all-versions; retracted records never.
 
+Records are found by their words and by their meaning: each phrasing and each
+record is embedded by the search's model (planq's own, built in), so a question
+worded otherwise than the record that answers it finds it too; words and
+meaning are ranked apart and fused. With no model, or one that fails, search
+matches words only and says so once.
+
 Each result: path:from-to (the lines to read with 'planq get'), kind, writer,
 date, [disputed] when the team disagrees, then the lines around the best match.
+--explain adds, per result, its place in each ranking (by phrasing, lexical or
+vector, its rank and score: BM25F or cosine) and what each added to the fused
+score (reciprocal rank, standout), and says whether the vector channel ranked.
 
 --json prints {"query","phrasings","total","hits":[{"path","id","kind","agent",
-"time","status","title","score","from","to","snippet"}]}.`,
+"time","status","title","score","from","to","snippet"}]}; with --explain each
+hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
+"standout"}]} and the whole "explain":{"vector":{"model"} or {"off"}}.`,
 		Example: "  planq search \"how are migrations applied\" \"make db-migrate\"\n" +
 			"  planq search RS256 --kind decision --json\n" +
-			"  planq search flaky test --domain ci --since 30d",
+			"  planq search flaky test --domain ci --since 30d\n" +
+			"  planq search \"why is the monthly report empty\" --explain",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("%s: expects the QUERY to look for", cmd.CommandPath())
@@ -74,6 +87,7 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")
 	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	f.BoolVar(&opts.explain, "explain", false, "show how each result ranked: per phrasing and channel, its rank and score")
 	opts.asOf.register(cmd)
 	return cmd
 }
@@ -87,6 +101,9 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		opts.asOf.report(env, found.AsOf)
 		if err != nil {
 			return err
+		}
+		if w := h.Records.VectorWarning(); w != nil {
+			env.Log.Warn(w.Error())
 		}
 		noteUses(env, found.Unnoted)
 		if opts.json {
@@ -102,7 +119,7 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 
 // request is the search the flags ask for.
 func (opts searchOptions) request() session.SearchRequest {
-	q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Filters: search.Filters{
+	q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Explain: opts.explain, Filters: search.Filters{
 		Domains: splitList(opts.domains), Agents: splitList(opts.agents), AllVersions: opts.allVersions}}
 	for _, k := range splitList(opts.kinds) {
 		q.Kinds = append(q.Kinds, changelog.Kind(k))
@@ -125,6 +142,15 @@ func printHits(env *Env, found session.Found, phrasings []string) {
 			text = found.Texts[i]
 		}
 		env.printf("%s\n%s\n", h.Header(), text)
+		if h.Explain != nil {
+			env.printf("%s", explainHit(*h.Explain, found.Phrasings))
+		}
+	}
+	if found.Explain != nil {
+		if len(found.Hits) > 0 {
+			env.printf("\n")
+		}
+		env.printf("%s\n", explainVector(found.Explain.Vector))
 	}
 	if len(found.Hits) == 0 {
 		env.Log.Info("no record matches", "query", strings.Join(phrasings, " | "))
@@ -136,6 +162,46 @@ func printHits(env *Env, found session.Found, phrasings []string) {
 	if found.Total > len(found.Hits) {
 		env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
 	}
+}
+
+// explainHit says how a hit came by its place: its score, then its place
+// in each ranking that held it and what that place added.
+func explainHit(e readmodel.HitExplain, phrasings []string) string {
+	var b strings.Builder
+	fused := false
+	for _, p := range e.Places {
+		fused = fused || p.RRF > 0
+	}
+	if fused {
+		fmt.Fprintf(&b, "  explain: score %.4f, fused from:\n", e.Score)
+	} else {
+		fmt.Fprintf(&b, "  explain: score %.4f, from one ranking:\n", e.Score)
+	}
+	for _, p := range e.Places {
+		which := ""
+		if len(phrasings) > 1 {
+			which = fmt.Sprintf("phrasing %d ", p.Phrasing)
+		}
+		measure := "BM25F"
+		if p.Channel == search.Vector.String() {
+			measure = "cosine"
+		}
+		fmt.Fprintf(&b, "    %s%-7s #%-3d %s %.4f", which, p.Channel, p.Rank, measure, p.Score)
+		if fused {
+			fmt.Fprintf(&b, "  +%.4f rank  +%.4f standout", p.RRF, p.Standout)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// explainVector says whether the vector channel ranked, by which model,
+// or why not.
+func explainVector(v readmodel.VectorStatus) string {
+	if v.Off != "" {
+		return "explain: vector channel off (" + v.Off + "): words alone ranked"
+	}
+	return "explain: vector channel on, model " + v.Model
 }
 
 // checkSearchFlags refuses a limit outside 1 to 50 rather than quietly

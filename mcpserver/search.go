@@ -27,6 +27,7 @@ type searchIn struct {
 	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your branch), global (the team's) or all (default)"`
 	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"default 8, at most 50"`
+	Explain     bool     `json:"explain,omitempty" jsonschema:"show how each result ranked, by words and by meaning"`
 }
 
 type getIn struct {
@@ -67,14 +68,48 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 	b.WriteString(":\n")
 	for _, h := range found.Hits {
 		fmt.Fprintf(&b, "\n%s\n%s\n", h.Header(), h.Snippet)
+		if h.Explain != nil {
+			b.WriteString(explainPlaces(*h.Explain, len(found.Phrasings) > 1))
+		}
+	}
+	if found.Explain != nil {
+		if v := found.Explain.Vector; v.Off != "" {
+			fmt.Fprintf(&b, "\n(vector channel off: %s; words alone ranked)\n", v.Off)
+		} else {
+			fmt.Fprintf(&b, "\n(vector channel on, model %s)\n", v.Model)
+		}
+	}
+	if w := s.store.Records.VectorWarning(); w != nil {
+		fmt.Fprintf(&b, "\n(%v)\n", w)
 	}
 	b.WriteString(skipped(found.Problems))
 	return b.String() + searchNext(found.Results), nil
 }
 
+// explainPlaces says how a hit came by its place: its score, and per
+// ranking that held it (by phrasing, when several), its rank and score
+// and what they added.
+func explainPlaces(e readmodel.HitExplain, phrasings bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "(score %.4f:", e.Score)
+	for i, p := range e.Places {
+		if i > 0 {
+			b.WriteString(";")
+		}
+		if phrasings {
+			fmt.Fprintf(&b, " phrasing %d", p.Phrasing)
+		}
+		fmt.Fprintf(&b, " %s #%d %.4f", p.Channel, p.Rank, p.Score)
+		if p.RRF > 0 {
+			fmt.Fprintf(&b, " +%.4f rank +%.4f standout", p.RRF, p.Standout)
+		}
+	}
+	return b.String() + ")\n"
+}
+
 // request is the search the tool's input asks for.
 func (in searchIn) request() session.SearchRequest {
-	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Limit: in.Limit, Filters: search.Filters{
+	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Limit: in.Limit, Explain: in.Explain, Filters: search.Filters{
 		Domains: in.Domains, Agents: in.WrittenBy, AllVersions: in.AllVersions}}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, changelog.Kind(k))

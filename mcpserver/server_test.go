@@ -143,6 +143,8 @@ func TestToolsOverARealProcess(t *testing.T) {
 		{"planq_context", map[string]any{}, "Continue with the API tests"},
 		{"planq_search", map[string]any{"query": "tokens expire"}, "learnings/auth/pq-"},
 		{"planq_search", map[string]any{"query": "RS256", "kinds": []string{"decision"}}, "Next: planq_get"},
+		{"planq_search", map[string]any{"query": "tokens expire", "explain": true}, "lexical #1 "},
+		{"planq_search", map[string]any{"query": "tokens expire", "queries": []string{"token lifetime"}, "explain": true}, "(vector channel o"},
 		{"planq_get", map[string]any{"path": "scratch.md"}, "remember the refresh path"},
 		{"planq_query", map[string]any{"domains": []string{"auth"}}, "[auth/pattern] Tokens expire after 15 minutes — learnings/auth/pq-"},
 		{"planq_query", map[string]any{"all": true, "types": []string{"failure"}}, "Next: planq_query"},

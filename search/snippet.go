@@ -26,6 +26,9 @@ func Snippet(text string, terms []string, max int) (from, to int, snippet string
 			best, bestScore = i, score
 		}
 	}
+	if bestScore == 0 {
+		best = firstBodyLine(lines) // found by its meaning: what it says first
+	}
 	// The matching line and what follows it: the frontmatter above a
 	// record's first line is no news to a reader of the result.
 	lo, hi := best, min(len(lines)-1, best+4)
@@ -45,6 +48,26 @@ func Snippet(text string, terms []string, max int) (from, to int, snippet string
 		snippet = cut(snippet, max-3) + "..."
 	}
 	return lo + 1, hi + 1, snippet
+}
+
+// firstBodyLine is the index of a record's first line of text: the first
+// line not blank after its frontmatter, or after nothing when it has none.
+func firstBodyLine(lines []string) int {
+	start := 0
+	if len(lines) > 0 && lines[0] == "---" {
+		for i := 1; i < len(lines); i++ {
+			if lines[i] == "---" {
+				start = i + 1
+				break
+			}
+		}
+	}
+	for i := start; i < len(lines); i++ {
+		if strings.TrimSpace(lines[i]) != "" {
+			return i
+		}
+	}
+	return 0
 }
 
 // cut shortens s to at most n bytes without splitting a character.

@@ -262,3 +262,16 @@ func BenchmarkVectorRanking(b *testing.B) {
 		}
 	}
 }
+
+// A record found by its meaning alone holds none of the query's terms: its
+// snippet is what it says first, not its frontmatter.
+func TestSnippetOfARecordFoundByMeaning(t *testing.T) {
+	text := "---\nid: pq-0123456789\nkind: learning\n---\n\nTokens expire after 15 minutes.\nRefresh on 401.\n"
+	from, to, snippet := Snippet(text, []string{"credenti", "laps"}, 700)
+	if from != 6 || !strings.HasPrefix(snippet, "Tokens expire after 15 minutes.") || to < 7 {
+		t.Errorf("lines %d-%d %q: want the text from line 6", from, to, snippet)
+	}
+	if from, _, snippet := Snippet("no frontmatter here\n", nil, 700); from != 1 || snippet != "no frontmatter here" {
+		t.Errorf("without frontmatter: line %d %q", from, snippet)
+	}
+}

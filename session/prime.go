@@ -32,6 +32,9 @@ type PrimeOptions struct {
 	// AsOf, when set, builds it from the memory as it was then (a date or a
 	// commit; see readmodel.Reader.PinAsOf); nothing is counted as used.
 	AsOf string
+	// Warn, when set, hears why the records relevant to the task were
+	// found by their words only: the embedding model failed.
+	Warn func(error)
 }
 
 // Prime builds what an agent is told at session start and fits it to the
@@ -59,6 +62,9 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 	in, err := gatherPrime(ctx, h, a, popts)
 	if err != nil {
 		return "", nil, err
+	}
+	if w := h.Records.VectorWarning(); w != nil && opts.Warn != nil {
+		opts.Warn(w)
 	}
 	if popts.Template, err = loadTemplate(p.Root); err != nil {
 		return "", nil, err

@@ -68,7 +68,7 @@ func Search(ctx context.Context, h *readmodel.Handle, reader func() (readmodel.R
 	}); err != nil {
 		return found, err
 	}
-	if found.Results, err = h.Records.Search(q); err != nil {
+	if found.Results, err = h.Records.SearchContext(ctx, q); err != nil {
 		return found, err
 	}
 	readmodel.MarkStale(ctx, h.Project.Root, found.Hits)
