@@ -45,6 +45,8 @@ type Query struct {
 	// Explain asks for each hit's places in the rankings that fused
 	// (Hit.Explain) and for the vector channel's status (Results.Explain).
 	Explain bool
+	// VectorOnly ranks by meaning alone (see search.Query): for measuring.
+	VectorOnly bool
 	// hidden are kinds searched and counted like the others, so that the
 	// ranking is planq search's, but never returned.
 	hidden []changelog.Kind
@@ -184,7 +186,7 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	}
 	filters := q.Filters
 	filters.Kinds = nil // read by kind already
-	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit, Explain: q.Explain}
+	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit, Explain: q.Explain, VectorOnly: q.VectorOnly}
 	model, vector := rd.searchModel(ctx)
 	found, err := rd.e.Search(ctx, tips, kinds, q.hidden, sq, model)
 	if err != nil {

@@ -44,6 +44,9 @@ type Query struct {
 	// Explain asks for each hit's places in the rankings that fused
 	// (Result.Explain).
 	Explain bool
+	// VectorOnly ranks by meaning alone, leaving the words' rankings out:
+	// what the evaluation measures the vector channel by.
+	VectorOnly bool
 }
 
 // A Part is one index a search reads, and what its owner knows of the
@@ -189,7 +192,9 @@ func Search(parts []Part, q Query) (Result, error) {
 			rankings++
 		}
 		queries = append(queries, a)
-		rankings++
+		if !q.VectorOnly {
+			rankings++
+		}
 	}
 	// One ranking is the answer as it is; several are fused from the
 	// words' best fuseDepth, so that the first few are the head of the
@@ -202,11 +207,13 @@ func Search(parts []Part, q Query) (Result, error) {
 	}
 	var ranked []ranking
 	for _, a := range queries {
-		hits, err := s.rank(a.terms, depth)
-		if err != nil {
-			return Result{}, err
+		if !q.VectorOnly {
+			hits, err := s.rank(a.terms, depth)
+			if err != nil {
+				return Result{}, err
+			}
+			ranked = append(ranked, ranking{phrasing: a.phrasing, channel: Lexical, hits: hits})
 		}
-		ranked = append(ranked, ranking{phrasing: a.phrasing, channel: Lexical, hits: hits})
 		if a.vector != nil {
 			ranked = append(ranked, ranking{phrasing: a.phrasing, channel: Vector, hits: s.rankVector(a.vector, vecDepth)})
 		}

@@ -275,3 +275,23 @@ func TestSnippetOfARecordFoundByMeaning(t *testing.T) {
 		t.Errorf("without frontmatter: line %d %q", from, snippet)
 	}
 }
+
+// VectorOnly leaves the words' rankings out: what the words alone would
+// find first is found only where its meaning is near.
+func TestVectorOnly(t *testing.T) {
+	tab := synonymTable(t, "lock mutex latch", "deploy release")
+	docs := []Doc{
+		{text: [numFields]string{"deploy lock", "", ""}},
+		{text: [numFields]string{"the mutex", "", ""}},
+		{text: [numFields]string{"release", "", ""}},
+	}
+	parts := openParts(t, Encode(indexAll(docs)))
+	parts[0].Vectors = embedded(t, tab, docs)
+	res, err := Search(parts, Query{Phrasings: []string{"lock"}, Vectors: queryVectors(t, tab, "lock"), Limit: 5, VectorOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) != 2 || res.Hits[0].Doc != 1 || res.Hits[1].Doc != 0 || res.Total != 2 {
+		t.Errorf("by meaning alone %v of %d; want the mutex (cosine 1), then deploy lock", res.Hits, res.Total)
+	}
+}

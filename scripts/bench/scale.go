@@ -5,15 +5,21 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/planq-dev/planq/embed"
 )
 
-var sizes = flag.String("sizes", "1000,10000,50000", "comma-separated total record counts for the scale measurement")
+var (
+	sizes       = flag.String("sizes", "1000,10000,50000", "comma-separated total record counts for the scale measurement")
+	randomModel = flag.String("random-model", "100000x64", "TOKENSxDIM of a table of random vectors that a second planq build carries as its model, to measure what embedding costs search (\"\" for none)")
+)
 
 // The rows of the scale table, in order.
 const (
@@ -27,7 +33,18 @@ const (
 	rowLead    = "prime --role lead"
 	rowGitLog  = "git log -50 --format=%H%x09%s"
 	rowGitTree = "git ls-tree -r HEAD --name-only"
+	// search, two phrasings, with the model built in (none in a build that
+	// carries none) and with -random-model's; warm, and with the read
+	// model built from nothing (one run each).
+	rowSearch          = "search (two phrasings)"
+	rowSearchCold      = "search, read model built from nothing"
+	rowSearchModel     = "search, random model"
+	rowSearchModelCold = "search, random model, built from nothing"
 )
+
+// planqModelBin is planq built with -random-model's table as its model; ""
+// when none is asked for.
+var planqModelBin string
 
 // scaleCell is one command at one size: its median and, for planq, its peak
 // RSS in KiB over the timed runs.
@@ -52,8 +69,12 @@ func (c scaleCell) String() string {
 // every agent's learnings and decisions; a0 has left one handoff to a1 and set
 // its focus. Each command is run once untimed (to fill caches), then timed as
 // a whole process: median and peak RSS, beside git baselines in the same
-// directory. Last, with 20 new promotable records in each of a1 and a2, the
-// lead's prime, which lists what awaits promotion.
+// directory. planq search (two phrasings) is timed warm and, once, with the
+// read model built from nothing; and the same again by a second planq build
+// that carries -random-model's table of random vectors as its model, which
+// shows what embedding the records and the question costs. Last, with 20
+// new promotable records in each of a1 and a2, the lead's prime, which lists
+// what awaits promotion.
 func benchScale(dir string) bool {
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
@@ -63,13 +84,20 @@ func benchScale(dir string) bool {
 		}
 		ns = append(ns, n)
 	}
+	if *randomModel != "" {
+		planqModelBin = buildWithRandomModel(dir, *randomModel)
+	}
 	results := map[int]map[string]scaleCell{}
 	for _, n := range ns {
 		label := sizeLabel(n)
 		results[n] = scaleSize(filepath.Join(dir, label), "s"+label, n)
 	}
 
-	rows := []string{rowShow, rowPrime, rowHook, rowList, rowLog, rowPromote, rowGC, rowLead, rowGitLog, rowGitTree}
+	rows := []string{rowShow, rowPrime, rowHook, rowList, rowLog, rowSearch, rowSearchCold}
+	if planqModelBin != "" {
+		rows = append(rows, rowSearchModel, rowSearchModelCold)
+	}
+	rows = append(rows, rowPromote, rowGC, rowLead, rowGitLog, rowGitTree)
 	width := 0
 	for _, r := range rows {
 		width = max(width, len(r))
@@ -89,7 +117,8 @@ func benchScale(dir string) bool {
 	}
 
 	fmt.Println("targets: at 50,000 records context show, prime, hook session-start, list and log --all <= 100ms and <= 64 MiB," +
-		" <= 2x their 1,000 figure; at 1,000 <= 40ms; at 50,000 promote of 100 <= 300ms, prime --role lead <= 300ms, gc <= 200ms")
+		" <= 2x their 1,000 figure; at 1,000 <= 40ms; at 50,000 promote of 100 <= 300ms, prime --role lead <= 300ms, gc <= 200ms," +
+		" search <= 40ms (with a model too), the read model built from nothing with a model <= 1.3x without")
 	ok := true
 	miss := func(format string, args ...any) {
 		fmt.Printf("  miss: "+format+"\n", args...)
@@ -121,6 +150,17 @@ func benchScale(dir string) bool {
 		}
 	}
 	if hasLarge {
+		for _, r := range []string{rowSearch, rowSearchModel} {
+			if c, ok := large[r]; ok && c.median > 40*time.Millisecond {
+				miss("%s at 50,000 records: %s (target <= 40ms)", r, ms(c.median))
+			}
+		}
+		if c, ok := large[rowSearchModelCold]; ok {
+			if ratio := float64(c.median) / float64(large[rowSearchCold].median); ratio > 1.3 {
+				miss("the read model built from nothing at 50,000 records: %s with a model, %s without, ratio %.2fx (target <= 1.3x)",
+					ms(c.median), ms(large[rowSearchCold].median), ratio)
+			}
+		}
 		for _, t := range []struct {
 			row    string
 			target time.Duration
@@ -164,6 +204,13 @@ func scaleSize(dir, name string, n int) map[string]scaleCell {
 	}
 	res[rowList], _ = measureScale(repo, "", *runs, "list")
 	res[rowLog], _ = measureScale(a0, "", *runs, "log", "--all", "--limit", "50")
+	search := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
+	res[rowSearchCold] = coldScale(planqBin, a0, name, search)
+	res[rowSearch], _ = measureScale(a0, "", *runs, search...)
+	if planqModelBin != "" {
+		res[rowSearchModelCold] = coldScale(planqModelBin, a0, name, search)
+		res[rowSearchModel], _ = measureWith(planqModelBin, a0, "", *runs, search...)
+	}
 	res[rowGitLog] = baselineScale(a0, "log", "-50", "--format=%H%x09%s")
 	res[rowGitTree] = baselineScale(a0, "ls-tree", "-r", "HEAD", "--name-only")
 
@@ -206,15 +253,91 @@ func scaleSize(dir, name string, n int) map[string]scaleCell {
 // measureScale runs planq once untimed (to fill caches), then n times timed;
 // it returns the median, the peak RSS, and the last run's stdout.
 func measureScale(dir, stdin string, n int, args ...string) (scaleCell, string) {
-	timedIn(dir, stdin, planqBin, args...)
+	return measureWith(planqBin, dir, stdin, n, args...)
+}
+
+// measureWith is measureScale of the planq at bin.
+func measureWith(bin, dir, stdin string, n int, args ...string) (scaleCell, string) {
+	timedIn(dir, stdin, bin, args...)
 	var times []time.Duration
 	var peak int64
 	var out string
 	for i := 0; i < n; i++ {
-		d, rss, o := timedIn(dir, stdin, planqBin, args...)
+		d, rss, o := timedIn(dir, stdin, bin, args...)
 		times, peak, out = append(times, d), max(peak, rss), o
 	}
 	return scaleCell{median(times), peak, true}, out
+}
+
+// coldScale times one run of the planq at bin after deleting the project's
+// read model: its segments, and the vectors of every model.
+func coldScale(bin, dir, project string, args []string) scaleCell {
+	check(os.RemoveAll(filepath.Join(homeOf(), "cache", project)))
+	d, rss, _ := timedIn(dir, "", bin, args...)
+	return scaleCell{d, rss, true}
+}
+
+// buildWithRandomModel builds planq carrying, as its model, a table of
+// spec's count of tokens (the words of the seeded records, numbers, and
+// made-up tokens) with random vectors of spec's dimension: what a search
+// pays to embed, whatever the vectors mean.
+func buildWithRandomModel(dir, spec string) string {
+	var tokens, dim int
+	if _, err := fmt.Sscanf(spec, "%dx%d", &tokens, &dim); err != nil || tokens < 100 || dim < 1 {
+		check(fmt.Errorf("-random-model: %q is not TOKENSxDIM, like 100000x64", spec))
+	}
+	words := strings.Fields(`learning of the layer retries idempotent calls with backoff entry implemented part
+		feature and its tests decision because it is simpler option a b auth api db ci ui infra docs perf flaky
+		test ci cache a0 a1 a2 a3 a4 a5 a6 a7 continue token refresh fixtures are in testdata`)
+	seen := map[string]bool{}
+	var vocab []string
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			vocab = append(vocab, w)
+		}
+	}
+	for i := 0; len(vocab) < tokens; i++ {
+		w := strconv.Itoa(i)
+		if i >= 60000 {
+			w = fmt.Sprintf("tok%d", i)
+		}
+		if !seen[w] {
+			seen[w] = true
+			vocab = append(vocab, w)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(tokens), uint64(dim)))
+	vecs := make([][]float32, len(vocab))
+	weights := make([]float32, len(vocab))
+	for i := range vecs {
+		v := make([]float32, dim)
+		for j := range v {
+			v[j] = float32(rng.NormFloat64())
+		}
+		vecs[i], weights[i] = v, float32(rng.Float64())
+	}
+	t, err := embed.NewTable(embed.Info{Name: "bench-random-" + spec}, vocab, weights, vecs)
+	check(err)
+	var buf bytes.Buffer
+	check(embed.WriteTable(&buf, t))
+	table := filepath.Join(dir, "random.pqemb")
+	check(os.WriteFile(table, buf.Bytes(), 0o644))
+	// The build's embedded model file, replaced by the random table.
+	root, err := filepath.Abs(".")
+	check(err)
+	overlay := filepath.Join(dir, "overlay.json")
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "embed", "model", "default.pqemb"): table}})
+	check(err)
+	check(os.WriteFile(overlay, data, 0o644))
+	bin := filepath.Join(dir, "planq-random-model")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, "./cmd/planq")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		check(fmt.Errorf("go build with the random model: %w\n%s", err, out))
+	}
+	fmt.Printf("scale: a second planq carries a random table of %s tokens x %d (%.1f MiB) as its model\n", commas(len(vocab)), dim, float64(buf.Len())/(1<<20))
+	return bin
 }
 
 // baselineScale times a git command: one untimed run, then the median.

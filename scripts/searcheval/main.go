@@ -3,6 +3,7 @@
 //
 //	go run ./scripts/searcheval                  # 5,000 records, seed 1
 //	go run ./scripts/searcheval -records 20000 -seed 7 -v
+//	go run ./scripts/searcheval -model ~/models/potion-base-8M   # another model
 //
 // It generates the corpus of search/eval from the data in
 // search/testdata/eval, loads it into a state repository under a temporary
@@ -11,6 +12,11 @@
 // those that share a word with their answer and those that share none);
 // -v adds each question's rank and the IDs it got. Run it from the
 // repository's root, or say where the data is with -data.
+//
+// Search embeds by the model built into planq, or by -model: a table file
+// (.pqemb, planq's own format) or a model2vec directory. Each channel is
+// measured alone (words only; meaning only) and fused, for one phrasing and
+// for three; with no model the vector channel is off and says so.
 package main
 
 import (
@@ -22,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search/eval"
 )
@@ -32,6 +39,7 @@ var (
 	verbose = flag.Bool("v", false, "print every question's rank")
 	keep    = flag.Bool("keep", false, "keep the temporary directory (and print where it is)")
 	data    = flag.String("data", eval.DataDir, "the directory of the evaluation's data")
+	model   = flag.String("model", "", "embed by this model: a .pqemb table file or a model2vec directory (default: the one built into planq)")
 )
 
 func main() {
@@ -74,20 +82,52 @@ func run(ctx context.Context) error {
 		return err
 	}
 	loaded := time.Since(start)
+	m, why, err := loadModel(*model)
+	if err != nil {
+		return err
+	}
+	words := readmodel.Open(repo, filepath.Join(tmp, "cache"))
 	rd := readmodel.Open(repo, filepath.Join(tmp, "cache"))
+	if m != nil {
+		rd.UseModel(func(context.Context) (embed.Model, error) { return m, nil })
+	}
 	start = time.Now()
-	report, err := eval.Measure(ctx, set, readmodelSearch(rd).One())
+	report, err := eval.Measure(ctx, set, readmodelSearch(rd, false).One()) // the first embeds the records
 	if err != nil {
 		return err
 	}
 	measured := time.Since(start)
-	agentReport, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd))
+	agentReport, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd, false))
 	if err != nil {
 		return err
 	}
 	primeReport, err := eval.Measure(ctx, set, primeSearch(rd, 5))
 	if err != nil {
 		return err
+	}
+	type channel struct {
+		name       string
+		one, three eval.Report
+	}
+	var channels []channel
+	if m != nil {
+		wordsOne, err := eval.Measure(ctx, set, readmodelSearch(words, false).One())
+		if err != nil {
+			return err
+		}
+		wordsThree, err := eval.MeasureAgent(ctx, set, readmodelSearch(words, false))
+		if err != nil {
+			return err
+		}
+		meaningOne, err := eval.Measure(ctx, set, readmodelSearch(rd, true).One())
+		if err != nil {
+			return err
+		}
+		meaningThree, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd, true))
+		if err != nil {
+			return err
+		}
+		channels = []channel{{"words only", wordsOne, wordsThree}, {"meaning only", meaningOne, meaningThree}, {"fused", report, agentReport}}
 	}
 
 	superseded := 0
@@ -98,7 +138,12 @@ func run(ctx context.Context) error {
 	}
 	fmt.Printf("corpus: %d records, %d domains, seed %d; %d questions (%d with a superseded older version)\n",
 		len(set.Entries), len(set.Domains()), set.Seed, len(set.Questions), superseded)
-	fmt.Printf("time: generate %s, load %s, search %s (%s a question)\n\n",
+	if m != nil {
+		fmt.Printf("vector channel: on, model %s (dimension %d)\n", m.ID(), m.Dim())
+	} else {
+		fmt.Printf("vector channel: off (%s): words alone ranked\n", why)
+	}
+	fmt.Printf("time: generate %s, load %s, search %s (%s a question; the first search embeds the records)\n\n",
 		round(generated), round(loaded), round(measured), round(measured/time.Duration(max(1, len(set.Questions)))))
 
 	fmt.Printf("%-26s %9s %9s %9s %9s %6s\n", "questions", "recall@1", "recall@5", "recall@10", "MRR", "n")
@@ -134,6 +179,17 @@ func run(ctx context.Context) error {
 		primeReport.SharingAWord.Recall5, primeReport.SharingAWord.Questions,
 		primeReport.SharingNoWord.Recall5, primeReport.SharingNoWord.Questions)
 
+	if len(channels) > 0 {
+		fmt.Println()
+		fmt.Println("each channel alone and fused (recall@5; all, sharing a word, sharing none)")
+		fmt.Printf("%-14s %26s %26s\n", "", "one phrasing", "three phrasings")
+		for _, c := range channels {
+			fmt.Printf("%-14s %8.3f %8.3f %8.3f %8.3f %8.3f %8.3f\n", c.name,
+				c.one.Recall5, c.one.SharingAWord.Recall5, c.one.SharingNoWord.Recall5,
+				c.three.Recall5, c.three.SharingAWord.Recall5, c.three.SharingNoWord.Recall5)
+		}
+	}
+
 	if *verbose {
 		fmt.Println()
 		for i, r := range report.Ranks {
@@ -166,19 +222,55 @@ func printMetrics(name string, m eval.Metrics) {
 }
 
 // readmodelSearch is the read model's search, which answers agents: the
-// ranking measured here.
-func readmodelSearch(rd *readmodel.Reader) eval.MultiSearcher {
-	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
-		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
+// ranking measured here; by meaning alone when vectorOnly.
+func readmodelSearch(rd *readmodel.Reader, vectorOnly bool) eval.MultiSearcher {
+	return func(ctx context.Context, phrasings []string, limit int) ([]string, error) {
+		res, err := rd.SearchContext(ctx, readmodel.Query{Phrasings: phrasings, Limit: limit, VectorOnly: vectorOnly})
+		if err == nil && res.Vector.Warn != nil {
+			err = res.Vector.Warn // a measure of a model that fails is no measure
+		}
 		return hitIDs(res.Hits), err
 	}
+}
+
+// loadModel opens the model to measure: the table file or model2vec
+// directory at path, or the one built into planq; with none, it says why.
+func loadModel(path string) (embed.Model, string, error) {
+	if path == "" {
+		t, err := embed.Default()
+		if err != nil {
+			return nil, "no model: " + err.Error(), nil
+		}
+		return t, "", nil
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("-model: %w", err)
+	}
+	if info.IsDir() {
+		m, err := embed.LoadModel2Vec(path)
+		if err != nil {
+			return nil, "", fmt.Errorf("-model: %w", err)
+		}
+		return m, "", nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("-model: %w", err)
+	}
+	defer f.Close()
+	t, err := embed.ReadTable(f)
+	if err != nil {
+		return nil, "", fmt.Errorf("-model %s: %w", path, err)
+	}
+	return t, "", nil
 }
 
 // primeSearch is what prime shows as relevant to a task whose focus is
 // the question: the read model's Relevant, at most shown records.
 func primeSearch(rd *readmodel.Reader, shown int) eval.Searcher {
-	return func(_ context.Context, question string, _ int) ([]string, error) {
-		hits, err := rd.Relevant([]string{question}, shown)
+	return func(ctx context.Context, question string, _ int) ([]string, error) {
+		hits, err := rd.RelevantContext(ctx, []string{question}, shown)
 		return hitIDs(hits), err
 	}
 }
