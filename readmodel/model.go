@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/project"
@@ -68,9 +69,17 @@ func (rd *Reader) searchModel(ctx context.Context) (embed.Model, VectorStatus) {
 		return nil, offStatus(rd.modelErr)
 	case rd.model == nil:
 		return nil, VectorStatus{Off: "no embedding model is configured"}
+	case rd.modelFailed != nil && time.Since(rd.modelFailedAt) < modelRetry:
+		return nil, VectorStatus{Off: rd.modelFailed.Error()} // told already
 	}
 	return rd.model, VectorStatus{Model: rd.model.ID()}
 }
+
+// modelRetry is how long a reader searches by words alone after its model
+// failed to embed (an endpoint down, say), rather than wait on it at every
+// search: an MCP server's searches stay fast, and use the model again once
+// it is back.
+const modelRetry = time.Minute
 
 // offStatus is the status of a search whose model did not open or failed:
 // a warning, unless there is no model to fail.
@@ -99,12 +108,15 @@ func (rd *Reader) VectorWarning() error {
 	return w
 }
 
-// noteVector keeps a search's warning for VectorWarning.
-func (rd *Reader) noteVector(st VectorStatus) {
-	if st.Warn == nil {
-		return
-	}
+// noteVector keeps a search's warning for VectorWarning; failed is the
+// model's failure to embed, when it failed so.
+func (rd *Reader) noteVector(st VectorStatus, failed error) {
 	rd.modelMu.Lock()
 	defer rd.modelMu.Unlock()
-	rd.modelWarn = st.Warn
+	if failed != nil {
+		rd.modelFailed, rd.modelFailedAt = failed, time.Now()
+	}
+	if st.Warn != nil {
+		rd.modelWarn = st.Warn
+	}
 }

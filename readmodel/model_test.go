@@ -214,3 +214,39 @@ func except(recs []*changelog.Record, drop ...*changelog.Record) []*changelog.Re
 	}
 	return out
 }
+
+// down is a model whose embeddings fail, as an endpoint that is down: it
+// counts the calls.
+type down struct {
+	*embed.Table
+	calls *int
+}
+
+func (m down) Embed(context.Context, []string) ([][]float32, error) {
+	*m.calls++
+	return nil, errors.New("connection refused")
+}
+
+// A model that fails to embed is said once, and not waited on again at the
+// next searches: they match words at once.
+func TestFailingModelIsNotAskedAtEverySearch(t *testing.T) {
+	rd := Open(testrecords.RepoWith(t, testrecords.Rendered(t, testrecords.Samples(t))), t.TempDir())
+	calls := 0
+	m := down{Table: synonyms(t, "hangs stuck"), calls: &calls}
+	rd.UseModel(func(context.Context) (embed.Model, error) { return m, nil })
+	for i := range 3 {
+		res, err := rd.Search(Query{Text: "go test hangs"})
+		if err != nil || len(res.Hits) == 0 {
+			t.Fatalf("search %d: %+v, err %v", i, res, err)
+		}
+		if !strings.Contains(res.Vector.Off, "connection refused") {
+			t.Errorf("search %d: vector channel %+v, want it off for the failure", i, res.Vector)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("the failing model was asked %d times in three searches, want once", calls)
+	}
+	if w := rd.VectorWarning(); w == nil || rd.VectorWarning() != nil {
+		t.Errorf("warning %v: want the failure told once", w)
+	}
+}

@@ -22,15 +22,18 @@ type Reader struct {
 	holdings map[staterepo.Hash]*Holdings
 
 	// The embedding model of searches (model.go): how to open it, and,
-	// once a search opened it, the model or why there is none; the
-	// failure a search met, and the failures told already.
-	modelMu     sync.Mutex
-	loadModel   ModelLoader
-	modelLoaded bool
-	model       embed.Model
-	modelErr    error
-	modelWarn   error
-	modelWarned map[string]bool
+	// once a search opened it, the model or why there is none; when it
+	// last failed to embed, and why; the failure a search met, and the
+	// failures told already.
+	modelMu       sync.Mutex
+	loadModel     ModelLoader
+	modelLoaded   bool
+	model         embed.Model
+	modelErr      error
+	modelFailed   error
+	modelFailedAt time.Time
+	modelWarn     error
+	modelWarned   map[string]bool
 }
 
 // Open returns a reader of repo whose read model lives under cacheDir.

@@ -198,7 +198,7 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	case model != nil && !found.Vector:
 		vector.Off = "the model knows none of the query's words"
 	}
-	rd.noteVector(vector)
+	rd.noteVector(vector, found.VectorOff)
 	if len(found.Terms) == 0 {
 		return Results{}, planqerr.New(planqerr.Invalid, "query", "has no word to look for (only words too common to tell records apart)").
 			WithHint("name the thing itself: a command, a file, an error message")
