@@ -7,9 +7,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
@@ -72,8 +74,10 @@ type Hit struct {
 	Time   time.Time        `json:"time"`
 	Status changelog.Status `json:"status,omitempty"`
 	Title  string           `json:"title"`
-	// Score is BM25F for one phrasing, their fused score for several
-	// (reciprocal rank and how far a hit stands out; see package search).
+	// Score is BM25F for one phrasing ranked by its words alone, else the
+	// fused score of the rankings, the words' and the meaning's of each
+	// phrasing (reciprocal rank and how far a hit stands out; see package
+	// search).
 	Score   float64 `json:"score"`
 	From    int     `json:"from"`
 	To      int     `json:"to"`
@@ -187,11 +191,22 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	filters := q.Filters
 	filters.Kinds = nil // read by kind already
 	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit, Explain: q.Explain, VectorOnly: q.VectorOnly}
-	model, vector := rd.searchModel(ctx)
-	found, err := rd.e.Search(ctx, tips, kinds, q.hidden, sq, model)
+	// The model loads while the search reads its segments.
+	type opened struct {
+		model  embed.Model
+		status VectorStatus
+	}
+	loading := make(chan opened, 1)
+	go func() {
+		m, st := rd.searchModel(ctx)
+		loading <- opened{m, st}
+	}()
+	got := sync.OnceValue(func() opened { return <-loading })
+	found, err := rd.e.Search(ctx, tips, kinds, q.hidden, sq, func() embed.Model { return got().model })
 	if err != nil {
 		return Results{}, err
 	}
+	model, vector := got().model, got().status
 	switch {
 	case found.VectorOff != nil:
 		vector = offStatus(found.VectorOff)

@@ -70,7 +70,8 @@ type Part struct {
 }
 
 // Hit is a document that matches, by its part and number there, with its
-// score: BM25F for one phrasing, the fused score (see fuse) for several.
+// score: the one ranking's (BM25F, or cosine similarity) when only one was
+// made, else the fused score (see fuse).
 type Hit struct {
 	Part, Doc int
 	Score     float64

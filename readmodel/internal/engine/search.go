@@ -81,42 +81,25 @@ type FoundHit struct {
 
 // Search asks q of the kinds' directories (hidden ones are searched and
 // counted, never returned) in the trees of tips, by the records' words
-// and, when model is not nil, by their meaning: the phrasings and the
-// records are embedded by model (the records once, see vectors.go). A
-// model that fails leaves the search to words alone, and Found says why. A
-// damaged index is built again from git, each once, and the question asked
-// again.
-func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model embed.Model) (Found, error) {
-	var off error
-	if model != nil {
-		vecs, err := model.Embed(ctx, q.Phrasings)
-		if err == nil && len(vecs) != len(q.Phrasings) {
-			err = fmt.Errorf("%d vectors for %d phrasings", len(vecs), len(q.Phrasings))
-		}
-		for _, v := range vecs {
-			if err == nil && len(v) != model.Dim() {
-				err = fmt.Errorf("a vector of dimension %d, not %d", len(v), model.Dim())
-			}
-		}
-		switch {
-		case ctx.Err() != nil:
-			return Found{}, ctx.Err()
-		case err != nil:
-			off, model = &ModelError{Model: model.ID(), Err: err}, nil
-		default:
-			q.Vectors = vecs
-		}
-	}
+// and, when model gives a model, by their meaning: the phrasings and the
+// records are embedded by it (the records once, see vectors.go). model is
+// asked once the segments are open, so that a model that takes its time
+// to load loads while they are read; nil, or a model that gives nil,
+// searches by words alone. A model that fails leaves the search to words
+// alone too, and Found says why. A damaged index is built again from git,
+// each once, and the question asked again.
+func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model func() embed.Model) (Found, error) {
+	v := &queryVectors{get: model}
 	rebuilt := map[shard]bool{}
 	for {
-		res, err := rd.search(ctx, tips, kinds, hidden, q, model)
+		res, err := rd.search(ctx, tips, kinds, hidden, q, v)
 		var failed *ModelError
 		if errors.As(err, &failed) {
-			off, model, q.Vectors = err, nil, nil
+			v.model, v.vecs, v.off = nil, nil, err
 			continue
 		}
 		if res.VectorOff == nil {
-			res.VectorOff = off
+			res.VectorOff = v.off
 		}
 		var damaged *damagedPart
 		if !errors.As(err, &damaged) || rebuilt[damaged.dir] {
@@ -133,7 +116,7 @@ func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 // part of the search (see Segment): its rows say which records count and
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
-func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model embed.Model) (Found, error) {
+func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, v *queryVectors) (Found, error) {
 	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
 	if err != nil {
 		return Found{}, err
@@ -191,13 +174,19 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		for _, pr := range seg.problems {
 			problems = append(problems, pr.err)
 		}
-		part := corpus.part(p, ix)
-		if model != nil {
-			if part.Vectors, err = rd.Vectors(ctx, seg, model); err != nil {
+		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
+	}
+	model, vecs, err := v.prepare(ctx, q.Phrasings)
+	if err != nil {
+		return Found{}, err
+	}
+	if model != nil {
+		for i, seg := range segs {
+			if corpus.searchParts[i].Vectors, err = rd.Vectors(ctx, seg, model); err != nil {
 				return Found{}, err
 			}
 		}
-		corpus.searchParts = append(corpus.searchParts, part)
+		q.Vectors = vecs
 	}
 	found, err := search.Search(corpus.searchParts, q)
 	var partErr *search.PartError
@@ -225,6 +214,47 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// queryVectors is a search's model and its phrasings' vectors, asked for
+// once, or why there are none.
+type queryVectors struct {
+	get   func() embed.Model
+	asked bool
+	model embed.Model
+	vecs  [][]float32
+	off   error
+}
+
+// prepare asks for the model, once, and embeds the phrasings by it. A
+// model that fails is no model, and off says why.
+func (v *queryVectors) prepare(ctx context.Context, phrasings []string) (embed.Model, [][]float32, error) {
+	if v.asked || v.get == nil {
+		return v.model, v.vecs, nil
+	}
+	v.asked = true
+	m := v.get()
+	if m == nil {
+		return nil, nil, nil
+	}
+	vecs, err := m.Embed(ctx, phrasings)
+	if err == nil && len(vecs) != len(phrasings) {
+		err = fmt.Errorf("%d vectors for %d phrasings", len(vecs), len(phrasings))
+	}
+	for _, vec := range vecs {
+		if err == nil && len(vec) != m.Dim() {
+			err = fmt.Errorf("a vector of dimension %d, not %d", len(vec), m.Dim())
+		}
+	}
+	switch {
+	case ctx.Err() != nil:
+		return nil, nil, ctx.Err()
+	case err != nil:
+		v.off = &ModelError{Model: m.ID(), Err: err}
+		return nil, nil, nil
+	}
+	v.model, v.vecs = m, vecs
+	return m, vecs, nil
 }
 
 // text is the file of record r, whose blob is blob. A record planq wrote

@@ -57,7 +57,7 @@ func (rd testReader) searchBy(m embed.Model, text string) (Found, error) {
 		return Found{}, err
 	}
 	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched })
-	return rd.Store.Search(context.Background(), tips, kinds, nil, search.Query{Phrasings: []string{text}, Limit: 8}, m)
+	return rd.Store.Search(context.Background(), tips, kinds, nil, search.Query{Phrasings: []string{text}, Limit: 8}, func() embed.Model { return m })
 }
 
 func vectorFiles(t *testing.T, cacheDir string) []string {
