@@ -204,13 +204,22 @@ func scaleSize(dir, name string, n int) map[string]scaleCell {
 	}
 	res[rowList], _ = measureScale(repo, "", *runs, "list")
 	res[rowLog], _ = measureScale(a0, "", *runs, "log", "--all", "--limit", "50")
+	// Built from nothing: each build alternately without and with the
+	// model, so that the machine's load weighs on both alike.
 	search := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
-	res[rowSearchCold] = coldScale(planqBin, a0, name, search)
-	res[rowSearch], _ = measureScale(a0, "", *runs, search...)
+	var cold, coldModel []scaleCell
+	for i := 0; i < slowRuns(); i++ {
+		cold = append(cold, coldScale(planqBin, a0, name, search))
+		if planqModelBin != "" {
+			coldModel = append(coldModel, coldScale(planqModelBin, a0, name, search))
+		}
+	}
+	res[rowSearchCold] = medianCell(cold)
 	if planqModelBin != "" {
-		res[rowSearchModelCold] = coldScale(planqModelBin, a0, name, search)
+		res[rowSearchModelCold] = medianCell(coldModel)
 		res[rowSearchModel], _ = measureWith(planqModelBin, a0, "", *runs, search...)
 	}
+	res[rowSearch], _ = measureScale(a0, "", *runs, search...)
 	res[rowGitLog] = baselineScale(a0, "log", "-50", "--format=%H%x09%s")
 	res[rowGitTree] = baselineScale(a0, "ls-tree", "-r", "HEAD", "--name-only")
 
@@ -277,11 +286,66 @@ func coldScale(bin, dir, project string, args []string) scaleCell {
 	return scaleCell{d, rss, true}
 }
 
+// medianCell is the median of cells' times, and their peak.
+func medianCell(cells []scaleCell) scaleCell {
+	var times []time.Duration
+	var peak int64
+	for _, c := range cells {
+		times, peak = append(times, c.median), max(peak, c.peak)
+	}
+	return scaleCell{median(times), peak, true}
+}
+
+// randomModelVar asks this program, run again, to write a random table and
+// exit: made in a process of its own, its memory does not count in the
+// peak RSS of the processes the benchmark starts after (a child's peak
+// starts from its parent's).
+const randomModelVar = "PLANQ_BENCH_RANDOM_MODEL"
+
+func init() {
+	if v := os.Getenv(randomModelVar); v != "" {
+		spec, out, _ := strings.Cut(v, "=")
+		writeRandomTable(spec, out)
+		os.Exit(0)
+	}
+}
+
 // buildWithRandomModel builds planq carrying, as its model, a table of
 // spec's count of tokens (the words of the seeded records, numbers, and
 // made-up tokens) with random vectors of spec's dimension: what a search
 // pays to embed, whatever the vectors mean.
 func buildWithRandomModel(dir, spec string) string {
+	table := filepath.Join(dir, "random.pqemb")
+	self, err := os.Executable()
+	check(err)
+	gen := exec.Command(self)
+	gen.Env = append(os.Environ(), randomModelVar+"="+spec+"="+table)
+	if out, err := gen.CombinedOutput(); err != nil {
+		check(fmt.Errorf("writing the random model: %w\n%s", err, out))
+	}
+	info, err := os.Stat(table)
+	check(err)
+	// The build's embedded model file, replaced by the random table.
+	root, err := filepath.Abs(".")
+	check(err)
+	overlay := filepath.Join(dir, "overlay.json")
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "embed", "model", "default.pqemb"): table}})
+	check(err)
+	check(os.WriteFile(overlay, data, 0o644))
+	bin := filepath.Join(dir, "planq-random-model")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, "./cmd/planq")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		check(fmt.Errorf("go build with the random model: %w\n%s", err, out))
+	}
+	fmt.Printf("scale: a second planq carries a random table of %s as its model (%.1f MiB)\n", spec, float64(info.Size())/(1<<20))
+	return bin
+}
+
+// writeRandomTable writes to out a table of spec's count of tokens (the
+// words of the seeded records, numbers, and made-up tokens) with random
+// vectors of spec's dimension.
+func writeRandomTable(spec, out string) {
 	var tokens, dim int
 	if _, err := fmt.Sscanf(spec, "%dx%d", &tokens, &dim); err != nil || tokens < 100 || dim < 1 {
 		check(fmt.Errorf("-random-model: %q is not TOKENSxDIM, like 100000x64", spec))
@@ -321,23 +385,7 @@ func buildWithRandomModel(dir, spec string) string {
 	check(err)
 	var buf bytes.Buffer
 	check(embed.WriteTable(&buf, t))
-	table := filepath.Join(dir, "random.pqemb")
-	check(os.WriteFile(table, buf.Bytes(), 0o644))
-	// The build's embedded model file, replaced by the random table.
-	root, err := filepath.Abs(".")
-	check(err)
-	overlay := filepath.Join(dir, "overlay.json")
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "embed", "model", "default.pqemb"): table}})
-	check(err)
-	check(os.WriteFile(overlay, data, 0o644))
-	bin := filepath.Join(dir, "planq-random-model")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, "./cmd/planq")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		check(fmt.Errorf("go build with the random model: %w\n%s", err, out))
-	}
-	fmt.Printf("scale: a second planq carries a random table of %s tokens x %d (%.1f MiB) as its model\n", commas(len(vocab)), dim, float64(buf.Len())/(1<<20))
-	return bin
+	check(os.WriteFile(out, buf.Bytes(), 0o644))
 }
 
 // baselineScale times a git command: one untimed run, then the median.
