@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 func newModelCmd(env *Env) *cobra.Command {
@@ -102,13 +103,7 @@ func hubShown() string {
 func modelsDir(home string) string { return filepath.Join(home, "models") }
 
 // embedSettings are the settings of the model the project's search uses.
-func embedSettings(p *project.Project) embed.Settings {
-	s := embed.Settings{Model: p.Config.Search.Model, Root: p.Root, ModelsDir: modelsDir(p.Home)}
-	if e := p.Config.Search.Endpoint; e != nil {
-		s.Endpoint = &embed.EndpointSettings{URL: string(e.URL), Model: e.Model, KeyEnv: string(e.KeyEnv), Timeout: e.TimeoutOrDefault()}
-	}
-	return s
-}
+func embedSettings(p *project.Project) embed.Settings { return readmodel.EmbedSettings(p) }
 
 type modelListOptions struct {
 	json bool

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/planq-dev/planq/embed"
@@ -17,14 +18,22 @@ import (
 // wants none.
 type ModelLoader func(ctx context.Context) (embed.Model, error)
 
-// ProjectModel opens the embedding model of p's searches: the one built
-// into planq. It is a variable so that a test build can see who loads it.
-var ProjectModel = func(_ context.Context, _ *project.Project) (embed.Model, error) {
-	t, err := embed.Default()
-	if err != nil {
-		return nil, err
+// ProjectModel opens the embedding model of p's searches: the one its
+// config's search: names (EmbedSettings), by default the one built into
+// planq. It is a variable so that a test build can see who loads it.
+var ProjectModel = func(ctx context.Context, p *project.Project) (embed.Model, error) {
+	return embed.Open(ctx, EmbedSettings(p))
+}
+
+// EmbedSettings are the settings of the model p's search embeds with: its
+// config's search: section, relative directories read from the code
+// checkout, fetched models under $PLANQ_HOME/models.
+func EmbedSettings(p *project.Project) embed.Settings {
+	s := embed.Settings{Model: p.Config.Search.Model, Root: p.Root, ModelsDir: filepath.Join(p.Home, "models")}
+	if e := p.Config.Search.Endpoint; e != nil {
+		s.Endpoint = &embed.EndpointSettings{URL: string(e.URL), Model: e.Model, KeyEnv: string(e.KeyEnv), Timeout: e.TimeoutOrDefault()}
 	}
-	return t, nil
+	return s
 }
 
 // UseModel has rd's searches embed by the model load opens (see
@@ -82,9 +91,10 @@ func (rd *Reader) searchModel(ctx context.Context) (embed.Model, VectorStatus) {
 const modelRetry = time.Minute
 
 // offStatus is the status of a search whose model did not open or failed:
-// a warning, unless there is no model to fail.
+// a warning, unless there is no model to fail (the config says none, or
+// the build carries no model of its own).
 func offStatus(err error) VectorStatus {
-	if errors.Is(err, embed.ErrNoDefaultModel) {
+	if errors.Is(err, embed.ErrOff) || errors.Is(err, embed.ErrNoDefaultModel) {
 		return VectorStatus{Off: err.Error()}
 	}
 	return VectorStatus{Off: err.Error(), Warn: fmt.Errorf("search matches words only: %w", err)}
