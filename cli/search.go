@@ -46,10 +46,11 @@ type and files, then the body; at equal relevance foundational and newer records
 come first. Superseded versions only with --all-versions; retracted records never.
 
 Records are found by their words and by their meaning: each phrasing and each
-record is embedded by the search's model (planq's own, built in), so a question
-worded otherwise than the record that answers it finds it too; words and
-meaning are ranked apart and fused. With no model, or one that fails, search
-matches words only and says so once.
+record is embedded by the search's model (planq's own, or the one search: in
+.planq/config names; see 'planq model list'), so a question worded otherwise
+than the record that answers it finds it too; words and meaning are ranked
+apart and fused. With no model, or one that fails, search matches words only
+and says so once.
 
 Each result: path:from-to (the lines to read with 'planq get'), kind, writer,
 date, [disputed] when the team disagrees, then the lines around the best match.
