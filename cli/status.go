@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/project"
 	"sort"
 	"strings"
 	"time"
@@ -74,6 +76,7 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		fmt.Fprintf(env.Stdout, "\nsearch model: %s\n", searchModelLine(h.Project))
 		for _, d := range domains {
 			if d.Governance == readmodel.GovernanceSplit || d.Governance == readmodel.GovernanceHardLimit {
 				env.Log.Warn("domain too large", "domain", d.Domain, "current", d.Current,
@@ -111,4 +114,23 @@ func orDashTime(t time.Time) string {
 		return "-"
 	}
 	return t.Local().Format("2006-01-02")
+}
+
+// searchModelLine says which model search embeds by, from the settings
+// alone: status reads no model.
+func searchModelLine(p *project.Project) string {
+	c, err := embed.Choose(readmodel.EmbedSettings(p))
+	switch {
+	case err != nil:
+		return "none usable, search goes by words alone (" + err.Error() + ")"
+	case c.Kind == embed.KindNone:
+		return "none (search: model: none), search goes by words alone"
+	case c.Kind == embed.KindDefault && !embed.HasDefault():
+		return "default, but this planq carries none: search goes by words alone"
+	case c.Kind == embed.KindDefault:
+		return "default (built into planq)"
+	case c.Kind == embed.KindEndpoint:
+		return "endpoint " + c.Name
+	}
+	return c.Kind + " " + c.Name + " (" + c.Dir + ")"
 }

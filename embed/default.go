@@ -21,6 +21,13 @@ const defaultFile = "model/default.pqemb"
 // ErrNoDefaultModel is Default's error in a build that carries no table.
 var ErrNoDefaultModel = errors.New("this planq carries no default embedding model")
 
+// HasDefault says whether this planq carries a default table, without
+// reading it.
+func HasDefault() bool {
+	_, err := fs.Stat(modelDir, defaultFile)
+	return err == nil
+}
+
 // Default returns the table built into planq. It is read on first use, once
 // per process, so that commands that do not search pay nothing for it.
 func Default() (*Table, error) { return loadDefault() }
