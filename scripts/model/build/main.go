@@ -58,34 +58,30 @@ func run(o options) error {
 	}
 	n := len(toks)
 	dirs, mean := pca(vecs, n, d0, o.dim)
-	t := &table.Table{
-		Header:  header(o),
-		Tokens:  toks,
-		Weights: make([]float32, n),
-		Scales:  make([]float32, n),
-		Vectors: make([]int8, n*o.dim),
-	}
-	t.Header.Dim = o.dim
+	weights := make([]float32, n)
+	reduced := make([][]float32, n)
 	var kept, all float64
-	y := make([]float64, o.dim)
 	for i := range n {
 		x := vecs[i*d0 : (i+1)*d0]
-		var norm float64
+		y := make([]float64, o.dim)
 		for k, dir := range dirs {
-			var s float64
 			for j, v := range x {
-				s += (v - mean[j]) * dir[j]
+				y[k] += (v - mean[j]) * dir[j]
 			}
-			y[k] = s
-			norm += s * s
 		}
 		for j, v := range x {
 			all += (v - mean[j]) * (v - mean[j])
 		}
-		kept += norm
-		t.Scales[i] = quantise(y, math.Sqrt(norm), t.Vectors[i*o.dim:(i+1)*o.dim])
+		for _, v := range y {
+			kept += v * v
+		}
+		reduced[i] = unit(y)
 		p := float64(counts[toks[i]]) / float64(total)
-		t.Weights[i] = float32(o.a / (o.a + p))
+		weights[i] = float32(o.a / (o.a + p))
+	}
+	t, err := table.New(info(o), toks, weights, reduced)
+	if err != nil {
+		return err
 	}
 	f, err := os.Create(o.out)
 	if err != nil {
@@ -107,34 +103,36 @@ func run(o options) error {
 	return nil
 }
 
-// quantise writes y, scaled to unit length, as int8 values in q and
-// returns the scale that turns them back (q[i]*scale ≈ y[i]/|y|).
-func quantise(y []float64, norm float64, q []int8) float32 {
-	if norm == 0 {
-		return 0
-	}
-	var big float64
+// unit returns y scaled to unit length, as float32: every token's vector
+// has the same length, so that its weight alone says how much it counts
+// in a text's vector.
+func unit(y []float64) []float32 {
+	var norm float64
 	for _, v := range y {
-		big = max(big, math.Abs(v/norm))
+		norm += v * v
 	}
-	scale := big / 127
+	out := make([]float32, len(y))
+	if norm == 0 {
+		return out
+	}
+	norm = math.Sqrt(norm)
 	for i, v := range y {
-		q[i] = int8(math.Round(v / norm / scale))
+		out[i] = float32(v / norm)
 	}
-	return float32(scale)
+	return out
 }
 
-func header(o options) table.Header {
-	h := table.Header{
-		Name:     "planq-default",
-		Training: o.training,
-		Licence: "Word vectors learnt from the texts listed, under their licences as Debian's copyright " +
-			"files state them; the table holds statistics of their words, none of their text.",
+func info(o options) table.Info {
+	in := table.Info{
+		Name: "planq-default",
+		Licence: "word vectors learnt from the texts listed, each under its licence as its Debian " +
+			"copyright file states it; the table holds statistics of their words, none of their text",
+		Notes: o.training,
 	}
 	for _, s := range sources.Texts {
-		h.Sources = append(h.Sources, table.Source{Package: s.Package, Version: s.Version, Licence: s.Licence})
+		in.Sources = append(in.Sources, fmt.Sprintf("Debian %s %s (%s)", s.Package, s.Version, s.Licence))
 	}
-	return h
+	return in
 }
 
 // readCounts reads prep's token counts and their total.
@@ -209,12 +207,13 @@ func readVec(path string, limit int) (toks []string, vecs []float64, dim int, er
 	return toks, vecs, dim, nil
 }
 
-// useful drops what a question never means: fastText's end-of-line token,
+// useful drops what a question never means and what the tokenizer never
+// makes: fastText's end-of-line token,
 // numbers of more than four digits (a port, a status or an error code has
 // four at most), and hexadecimal strings that are hashes or addresses.
 func useful(tok string) bool {
-	if tok == "</s>" || len(tok) > 40 {
-		return false
+	if ts := table.Tokens(tok); len(ts) == 0 || ts[0] != tok {
+		return false // "</s>", or a token prep did not write
 	}
 	digits, hex := 0, true
 	for _, r := range tok {

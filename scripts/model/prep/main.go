@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/scripts/model/sources"
+	"github.com/planq-dev/planq/scripts/model/table"
 )
 
 type options struct {
@@ -242,7 +243,7 @@ func newCorpus(f *os.File) *corpus {
 
 func (c *corpus) add(lines []string) {
 	for _, l := range lines {
-		toks := tokens(l)
+		toks := table.Tokens(l)
 		if len(toks) == 0 {
 			continue
 		}

@@ -80,15 +80,6 @@ func TestRefuseHeldOutRefusesTheEvaluationAndOnlyIt(t *testing.T) {
 	}
 }
 
-func TestTokensSplitIdentifiersAndKeepThemWhole(t *testing.T) {
-	got := tokens("The HTTPServer uses pg_dump --no-owner; sha256 of A")
-	want := []string{"the", "httpserver", "http", "server", "uses", "pgdump", "pg", "dump",
-		"noowner", "no", "owner", "sha256", "sha", "256", "of", "a"}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("got  %q\nwant %q", got, want)
-	}
-}
-
 func FuzzHTMLLines(f *testing.F) {
 	f.Add("<p>a<b>c</b></p><pre>x\ny</pre>")
 	f.Add("<div class=related><nav>")

@@ -7,19 +7,34 @@ import (
 	"testing"
 )
 
-func sample() *Table {
-	return &Table{
-		Header:  Header{Name: "test", Dim: 2, Sources: []Source{{Package: "p", Version: "1", Licence: "MIT"}}},
-		Tokens:  []string{"the", "database", "pg"},
-		Weights: []float32{0.2, 1, 0.6},
-		Scales:  []float32{0.01, 0.5, 0.25},
-		Vectors: []int8{1, -2, 127, -127, 0, 5},
+func sample(t *testing.T) *Table {
+	t.Helper()
+	tb, err := New(Info{Name: "test", Sources: []string{"p 1 (MIT)"}},
+		[]string{"the", "database", "pg"},
+		[]float32{0.2, 1, 0.6},
+		[][]float32{{0.5, -1}, {2, -2}, {0, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+func TestNewQuantisesRowsToTheirLargestComponent(t *testing.T) {
+	tb := sample(t)
+	if !reflect.DeepEqual(tb.Vectors, []int8{64, -127, 127, -127, 0, 0}) {
+		t.Fatalf("vectors %v", tb.Vectors)
+	}
+	if tb.Scales[0] != float32(1.0/127) || tb.Scales[2] != 0 {
+		t.Fatalf("scales %v", tb.Scales)
+	}
+	if tb.Weights[1] != 65535 || tb.Weights[0] != 13107 {
+		t.Fatalf("weights %v", tb.Weights)
 	}
 }
 
 func TestWriteThenReadGivesTheTableBack(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample()); err != nil {
+	if err := Write(&b, sample(t)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(b.String(), "PQEMB1\n") {
@@ -29,22 +44,14 @@ func TestWriteThenReadGivesTheTableBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := sample()
-	if !reflect.DeepEqual(got.Tokens, want.Tokens) || !reflect.DeepEqual(got.Scales, want.Scales) ||
-		!reflect.DeepEqual(got.Vectors, want.Vectors) || got.Header.Dim != 2 || got.Header.Vocab != 3 ||
-		got.Header.Sources[0] != want.Header.Sources[0] {
-		t.Fatalf("got %+v", got)
-	}
-	for i, w := range want.Weights {
-		if d := got.Weights[i] - w; d > 1.0/255 || d < -1.0/255 {
-			t.Fatalf("weight %d: %g, want %g", i, got.Weights[i], w)
-		}
+	if want := sample(t); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
 	}
 }
 
 func TestReadRefusesDamage(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, sample()); err != nil {
+	if err := Write(&b, sample(t)); err != nil {
 		t.Fatal(err)
 	}
 	good := b.Bytes()
@@ -62,10 +69,11 @@ func TestReadRefusesDamage(t *testing.T) {
 	}
 }
 
-func TestWriteRefusesRowsThatDoNotMatch(t *testing.T) {
-	tb := sample()
-	tb.Vectors = tb.Vectors[:5]
-	if err := Write(&bytes.Buffer{}, tb); err == nil {
-		t.Fatal("wrote 5 vector values for 3 tokens of dimension 2")
+func TestNewRefusesRowsThatDoNotMatch(t *testing.T) {
+	if _, err := New(Info{Name: "x"}, []string{"a", "b"}, []float32{1, 1}, [][]float32{{1, 2}, {1}}); err == nil {
+		t.Fatal("built a table with vectors of two dimensions")
+	}
+	if _, err := New(Info{Name: "x"}, []string{"a"}, []float32{2}, [][]float32{{1}}); err == nil {
+		t.Fatal("built a table with a weight above 1")
 	}
 }

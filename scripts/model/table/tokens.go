@@ -1,4 +1,4 @@
-package main
+package table
 
 import (
 	"strings"
@@ -6,14 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// tokens stands in for embed.Tokens, the tokenizer planq runs on a text
+// Tokens stands in for embed.Tokens, the tokenizer planq runs on a text
 // before it looks its tokens up in the model, until that function lands;
-// then this file goes and prep calls embed.Tokens, so that the model is
-// trained on exactly the tokens it is asked about. The rules are the
-// same: lowercased words; an identifier, path or flag split into its parts
+// then prep calls embed.Tokens, so that the model is trained on exactly the
+// tokens it is asked about. The rules are the same: lowercased words; an identifier, path or flag split into its parts
 // (as search.Terms splits them) and also kept whole; no stemming; stop
 // words kept; tokens of 1..40 bytes.
-func tokens(text string) []string {
+func Tokens(text string) []string {
 	var out []string
 	for _, word := range words(text) {
 		parts := splitIdentifier(word)
