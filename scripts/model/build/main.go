@@ -228,5 +228,5 @@ func useful(tok string) bool {
 	if digits == len(tok) {
 		return digits <= 4
 	}
-	return !(hex && digits > 0 && len(tok) >= 7)
+	return !hex || digits == 0 || len(tok) < 7
 }

@@ -256,8 +256,8 @@ func (c *corpus) add(lines []string) {
 			continue
 		}
 		c.seen[k]++
-		c.w.WriteString(line)
-		c.w.WriteByte('\n')
+		// A bufio.Writer keeps its first error for Flush, which run checks.
+		_, _ = c.w.WriteString(line + "\n")
 		c.stats.lines++
 		c.stats.tokens += len(toks)
 		for _, t := range toks {
