@@ -26,7 +26,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--update-hash) update_hash=1 ;;
 	--work) work=$2; shift ;;
-	--extra) extra+=(-extra "$2"); shift ;;
+	--extra) extra+=("$(realpath -m -- "$2")"); shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) echo "train.sh: unknown argument $1" >&2; usage >&2; exit 2 ;;
 	esac
@@ -49,9 +49,11 @@ train_args=(cbow -dim 128 -epoch 20 -ws 8 -minCount 3 -maxn 0 -neg 5 -thread 1 -
 build_args=(-vocab 60000 -dim 64 -a 1e-3)
 
 mkdir -p "$work"
+extra_args=()
 for e in "${extra[@]}"; do
-	case $(realpath -m "$e")/ in
-	"$(realpath -m "$repo/search/testdata")"/*)
+	extra_args+=(-extra "$e")
+	case $(realpath -m -- "$e")/ in
+	"$(realpath -m -- "$repo/search/testdata")"/*)
 		echo "train.sh: refusing $e: search/testdata holds the evaluation, which the model must not learn from" >&2
 		exit 1 ;;
 	esac
@@ -76,7 +78,7 @@ fi
 
 start=$(date +%s)
 step "preparing the training text in $work"
-"$work/prep" -repo "$repo" -out "$work/corpus.txt" -counts "$work/counts.tsv" "${extra[@]}"
+"$work/prep" -repo "$repo" -out "$work/corpus.txt" -counts "$work/counts.tsv" "${extra_args[@]}"
 
 step "training: fasttext ${train_args[*]}"
 t0=$(date +%s)
