@@ -152,6 +152,10 @@ func (t *Table) Dim() int { return t.dim }
 // Len is the number of tokens the table knows.
 func (t *Table) Len() int { return len(t.words) }
 
+// Token is row i's token (0 <= i < Len), for tools that walk the whole
+// vocabulary, such as the model's nearest-neighbour check.
+func (t *Table) Token(i int) string { return t.words[i] }
+
 // Info is what the table says of itself.
 func (t *Table) Info() Info { return t.info }
 

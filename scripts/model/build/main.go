@@ -17,8 +17,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/scripts/model/sources"
-	"github.com/planq-dev/planq/scripts/model/table"
 )
 
 type options struct {
@@ -79,7 +79,7 @@ func run(o options) error {
 		p := float64(counts[toks[i]]) / float64(total)
 		weights[i] = float32(o.a / (o.a + p))
 	}
-	t, err := table.New(info(o), toks, weights, reduced)
+	t, err := embed.NewTable(info(o), toks, weights, reduced)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func run(o options) error {
 	if err != nil {
 		return fmt.Errorf("failed to create %s: %w", o.out, err)
 	}
-	if err := table.Write(f, t); err != nil {
+	if err := embed.WriteTable(f, t); err != nil {
 		f.Close()
 		return err
 	}
@@ -122,8 +122,8 @@ func unit(y []float64) []float32 {
 	return out
 }
 
-func info(o options) table.Info {
-	in := table.Info{
+func info(o options) embed.Info {
+	in := embed.Info{
 		Name: "planq-default",
 		Licence: "word vectors learnt from the texts listed, each under its licence as its Debian " +
 			"copyright file states it; the table holds statistics of their words, none of their text",
@@ -212,7 +212,7 @@ func readVec(path string, limit int) (toks []string, vecs []float64, dim int, er
 // numbers of more than four digits (a port, a status or an error code has
 // four at most), and hexadecimal strings that are hashes or addresses.
 func useful(tok string) bool {
-	if ts := table.Tokens(tok); len(ts) == 0 || ts[0] != tok {
+	if ts := embed.Tokens(tok); len(ts) == 0 || ts[0] != tok {
 		return false // "</s>", or a token prep did not write
 	}
 	digits, hex := 0, true

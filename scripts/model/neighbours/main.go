@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planq-dev/planq/scripts/model/table"
+	"github.com/planq-dev/planq/embed"
 )
 
 // defaultPairs are words a question and the record answering it might
@@ -52,22 +52,23 @@ func load(path string) (*model, error) {
 		return nil, fmt.Errorf("failed to open the model: %w", err)
 	}
 	defer f.Close()
-	t, err := table.Read(f)
+	t, err := embed.ReadTable(f)
 	if err != nil {
 		return nil, err
 	}
-	d := t.Dim
-	m := &model{dim: d, row: map[string]int{}, toks: t.Tokens, vecs: make([]float32, len(t.Vectors))}
-	for i, tok := range t.Tokens {
-		m.row[tok] = i
+	d := t.Dim()
+	m := &model{dim: d, row: map[string]int{}, toks: make([]string, t.Len()), vecs: make([]float32, t.Len()*d)}
+	for i := range t.Len() {
+		tok := t.Token(i)
+		m.toks[i], m.row[tok] = tok, i
+		v, _, _ := t.Lookup(tok)
 		var norm float64
-		for j := range d {
-			v := float64(t.Vectors[i*d+j]) * float64(t.Scales[i])
-			norm += v * v
+		for _, x := range v {
+			norm += float64(x) * float64(x)
 		}
-		for j := range d {
+		for j, x := range v {
 			if norm > 0 {
-				m.vecs[i*d+j] = float32(float64(t.Vectors[i*d+j]) * float64(t.Scales[i]) / math.Sqrt(norm))
+				m.vecs[i*d+j] = float32(float64(x) / math.Sqrt(norm))
 			}
 		}
 	}

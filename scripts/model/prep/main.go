@@ -28,8 +28,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/scripts/model/sources"
-	"github.com/planq-dev/planq/scripts/model/table"
 )
 
 type options struct {
@@ -243,7 +243,7 @@ func newCorpus(f *os.File) *corpus {
 
 func (c *corpus) add(lines []string) {
 	for _, l := range lines {
-		toks := table.Tokens(l)
+		toks := embed.Tokens(l)
 		if len(toks) == 0 {
 			continue
 		}
