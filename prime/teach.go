@@ -3,7 +3,6 @@ package prime
 import (
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/planq-dev/planq/changelog"
 )
@@ -75,7 +74,7 @@ func gist(title, rest string) string {
 	if len(para) == 0 {
 		return ""
 	}
-	if wrapped && isField(title) && all(para, isField) {
+	if wrapped && changelog.IsReportField(title) && all(para, changelog.IsReportField) {
 		return "; " + changelog.Shorten(strings.Join(para, "; "), gistWidth)
 	}
 	text := changelog.Shorten(firstSentence(strings.Join(para, " ")), gistWidth)
@@ -88,27 +87,6 @@ func gist(title, rest string) string {
 func all(lines []string, ok func(string) bool) bool {
 	for _, l := range lines {
 		if !ok(l) {
-			return false
-		}
-	}
-	return true
-}
-
-// isField says whether line is a "Key: value" field as programs write them:
-// a key of at most three words of letters, digits, '_', '-' or '.',
-// starting with a letter, then ": " and a value.
-func isField(line string) bool {
-	key, value, ok := strings.Cut(line, ": ")
-	if !ok || strings.TrimSpace(value) == "" || key == "" || len(strings.Fields(key)) > 3 || len(key) > 40 {
-		return false
-	}
-	for i, c := range key {
-		switch {
-		case unicode.IsLetter(c):
-		case i == 0:
-			return false
-		case unicode.IsDigit(c) || c == ' ' || c == '_' || c == '-' || c == '.':
-		default:
 			return false
 		}
 	}

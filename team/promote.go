@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
@@ -306,32 +305,11 @@ func isReport(r *changelog.Record) bool {
 		return false
 	}
 	for _, l := range lines {
-		if !isField(strings.TrimSpace(l)) {
+		if !changelog.IsReportField(strings.TrimSpace(l)) {
 			return false
 		}
 	}
 	return true
-}
-
-// isField says whether line is a "Key: value" field as programs write
-// them: a key of one to three words of letters, digits, '_', '-' or '.',
-// starting with a letter, then ": " and a value.
-func isField(line string) bool {
-	key, value, ok := strings.Cut(line, ": ")
-	if !ok || strings.TrimSpace(value) == "" || len(strings.Fields(key)) > 3 {
-		return false
-	}
-	for i, c := range key {
-		switch {
-		case unicode.IsLetter(c):
-		case i == 0:
-			return false
-		case unicode.IsDigit(c) || c == ' ' || c == '_' || c == '-' || c == '.':
-		default:
-			return false
-		}
-	}
-	return key != ""
 }
 
 // refuseRings refuses candidates whose versions would supersede each other
