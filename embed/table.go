@@ -226,8 +226,10 @@ func normalise(v []float32) {
 		clear(v)
 		return
 	}
-	inv := float32(1 / math.Sqrt(ss))
+	// Divided in float64: for a vector of subnormal parts 1/norm is past
+	// float32's range, and a float32 factor would make it infinite.
+	norm := math.Sqrt(ss)
 	for j := range v {
-		v[j] *= inv
+		v[j] = float32(float64(v[j]) / norm)
 	}
 }
