@@ -106,8 +106,15 @@ func TestCtrlCInAProcessSaysInterrupted(t *testing.T) {
 	// The waiting process holds the lock file open only while it tries the
 	// lock (flock's TryLock closes it between tries, 10 ms apart), so it is
 	// looked for without pause; and a process that ended instead of waiting
-	// says why at once.
+	// says why at once. On a quiet machine each try is over in microseconds
+	// and the poll may never see one: a process still running two seconds
+	// after it started (a log add takes milliseconds, and the lock is held)
+	// is waiting for it too.
+	started := time.Now()
 	waiting := func() bool {
+		if time.Since(started) > 2*time.Second {
+			return true
+		}
 		fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid))
 		for _, fd := range fds {
 			if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", cmd.Process.Pid, fd.Name())); err == nil && slices.Contains(locks, target) {
