@@ -103,24 +103,35 @@ func NewEndpoint(s EndpointSettings) (*Endpoint, error) {
 	return e, nil
 }
 
+// URLProblem says what is wrong with an embeddings endpoint's parsed base
+// URL, "" when nothing is: it must be http or https with a host, and carry
+// neither a user, a query nor a fragment, where a key could hide. The
+// configuration's check and the client's are this one.
+func URLProblem(u *url.URL, parseErr error) string {
+	switch {
+	case parseErr != nil:
+		return "is not a URL"
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "is not an http or https URL"
+	case u.Host == "":
+		return "names no host"
+	case u.User != nil:
+		return "carries a user or a key"
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return "has a query or a fragment"
+	}
+	return ""
+}
+
 // endpointURL checks a base URL and returns it without a trailing slash,
 // and the URL to post to.
 func endpointURL(raw string) (base, post string, err error) {
 	problem := ""
 	u, perr := url.Parse(strings.TrimSpace(raw))
-	switch {
-	case strings.TrimSpace(raw) == "":
+	if strings.TrimSpace(raw) == "" {
 		problem = "no URL"
-	case perr != nil:
-		problem = "is not a URL"
-	case u.Scheme != "http" && u.Scheme != "https":
-		problem = "is not an http or https URL"
-	case u.Host == "":
-		problem = "names no host"
-	case u.User != nil:
-		problem = "carries a user or a key"
-	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
-		problem = "has a query or a fragment"
+	} else {
+		problem = URLProblem(u, perr)
 	}
 	if problem != "" {
 		subject := "embeddings endpoint"

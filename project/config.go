@@ -20,6 +20,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/internal/atomicfile"
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -122,21 +123,10 @@ type EndpointURL string
 
 // UnmarshalYAML reads an endpoint's URL, naming the line of one planq refuses.
 func (u *EndpointURL) UnmarshalYAML(n *yaml.Node) error {
-	problem := ""
+	problem := "is not a URL"
 	parsed, err := url.Parse(n.Value)
-	switch {
-	case n.Kind != yaml.ScalarNode:
-		problem = "is not a URL"
-	case err != nil:
-		problem = "is not a URL"
-	case parsed.Scheme != "http" && parsed.Scheme != "https":
-		problem = "is not an http or https URL"
-	case parsed.Host == "":
-		problem = "names no host"
-	case parsed.User != nil:
-		problem = "carries a user or a key"
-	case parsed.RawQuery != "" || parsed.Fragment != "" || parsed.ForceQuery:
-		problem = "has a query or a fragment"
+	if n.Kind == yaml.ScalarNode {
+		problem = embed.URLProblem(parsed, err)
 	}
 	if problem == "" {
 		*u = EndpointURL(n.Value)
