@@ -426,6 +426,33 @@ func (s *Segment) recordLocked(i int) (*changelog.Record, error) {
 	if r := s.recs[i]; r != nil {
 		return r, nil
 	}
+	r, err := s.decode(i)
+	if err != nil {
+		return nil, err
+	}
+	s.recs[i] = r
+	return r, nil
+}
+
+// Transient returns record i of a segment of records (not of directory
+// parts) without keeping it: the one kept if another reader decoded it,
+// else a fresh decoding that is garbage once the caller is done. A pass
+// over every record (embedding them all) would otherwise hold the whole
+// shard's records for the segment's life.
+func (s *Segment) Transient(i int) (*changelog.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.parts != nil {
+		return s.recordLocked(i)
+	}
+	if s.recs != nil && s.recs[i] != nil {
+		return s.recs[i], nil
+	}
+	return s.decode(i)
+}
+
+// decode reads and checks record i of a segment of records.
+func (s *Segment) decode(i int) (*changelog.Record, error) {
 	rw := s.row(i)
 	b := s.bodies[rw.off : rw.off+rw.size] // check holds every row to the bodies
 	if crc32.Checksum(b, castagnoli()) != rw.crc {
@@ -438,7 +465,6 @@ func (s *Segment) recordLocked(i int) (*changelog.Record, error) {
 	if r.Path != s.path+"/"+r.ID+".md" || IDHash(r.ID) != rw.id {
 		return nil, fmt.Errorf("failed to read record %d of %s: %w", i, s.path, errDamaged)
 	}
-	s.recs[i] = r
 	return r, nil
 }
 

@@ -158,8 +158,34 @@ func (rd *Store) makeVectors(ctx context.Context, seg *Segment, m embed.Model) (
 		return set, nil
 	}
 	prior := rd.priorVectors(m.ID(), dim, seg.path)
-	var todo []int
-	var texts []string
+	// Records are decoded and embedded a batch at a time, so that a shard
+	// embedded from nothing holds one batch of texts, not all of them.
+	todo := make([]int, 0, embedBatch)
+	texts := make([]string, 0, embedBatch)
+	flush := func() error {
+		if len(texts) == 0 {
+			return nil
+		}
+		vs, err := m.Embed(ctx, texts)
+		if err == nil && len(vs) != len(texts) {
+			err = fmt.Errorf("%d vectors for %d texts", len(vs), len(texts))
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &ModelError{Model: m.ID(), Err: err}
+		}
+		for j, v := range vs {
+			if len(v) != dim {
+				return &ModelError{Model: m.ID(), Err: fmt.Errorf("a vector of dimension %d, not %d", len(v), dim)}
+			}
+			i := todo[j]
+			_, set.vecs.Scales[i] = search.Quantise(set.vecs.Data[i*dim:i*dim:(i+1)*dim], v)
+		}
+		todo, texts = todo[:0], texts[:0]
+		return nil
+	}
 	for i := range n {
 		blob := seg.row(i).blob
 		set.blobs = append(set.blobs, blob[:]...)
@@ -168,7 +194,7 @@ func (rd *Store) makeVectors(ctx context.Context, seg *Segment, m embed.Model) (
 			set.vecs.Data = append(set.vecs.Data, prior.vecs.Data[at*dim:(at+1)*dim]...)
 			continue
 		}
-		r, err := seg.Record(i)
+		r, err := seg.Transient(i)
 		if err != nil {
 			return nil, &damagedPart{dir: seg.shard, err: err}
 		}
@@ -176,30 +202,16 @@ func (rd *Store) makeVectors(ctx context.Context, seg *Segment, m embed.Model) (
 		set.vecs.Data = append(set.vecs.Data, make([]byte, dim)...)
 		todo = append(todo, i)
 		texts = append(texts, search.DocOf(r).Text())
+		if len(texts) == embedBatch {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	runtime.KeepAlive(prior.vecs)
-	for start := 0; start < len(texts); start += embedBatch {
-		batch := texts[start:min(start+embedBatch, len(texts))]
-		vs, err := m.Embed(ctx, batch)
-		if err == nil && len(vs) != len(batch) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vs), len(batch))
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, &ModelError{Model: m.ID(), Err: err}
-		}
-		for j, v := range vs {
-			if len(v) != dim {
-				return nil, &ModelError{Model: m.ID(), Err: fmt.Errorf("a vector of dimension %d, not %d", len(v), dim)}
-			}
-			i := todo[start+j]
-			var scale float32
-			_, scale = search.Quantise(set.vecs.Data[i*dim:i*dim:(i+1)*dim], v)
-			set.vecs.Scales[i] = scale
-		}
-	}
 	return set, nil
 }
 

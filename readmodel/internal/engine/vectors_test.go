@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
@@ -245,5 +247,72 @@ func TestFailingModelLeavesWords(t *testing.T) {
 				t.Fatalf("search by a failing model: %+v; want the words' answer %+v", got.Hits, want.Hits)
 			}
 		})
+	}
+}
+
+// batchModel is a testModel that remembers the largest batch it was given.
+type batchModel struct {
+	testModel
+	largest *atomic.Int64
+}
+
+func (m batchModel) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	for {
+		old := m.largest.Load()
+		if int64(len(texts)) <= old || m.largest.CompareAndSwap(old, int64(len(texts))) {
+			break
+		}
+	}
+	return m.testModel.Embed(ctx, texts)
+}
+
+// A shard embedded from nothing is embedded a batch at a time, and the
+// records decoded for it are not kept: a search that embeds every record
+// holds one batch of texts, never the shard's records, so that an MCP
+// server's memory does not grow by the whole project at its first search.
+func TestEmbeddingHoldsOneBatch(t *testing.T) {
+	at := time.Date(2026, 11, 22, 6, 5, 33, 0, time.UTC)
+	n := 2*embedBatch + 17
+	var recs []*changelog.Record
+	for i := range n {
+		r, err := changelog.NewLearning(changelog.LearningInput{Text: fmt.Sprintf("go test hangs under the race detector, run %d", i), Type: changelog.TypeFailure, Domain: "ci", Resolution: "set -p 1"})
+		recs = append(recs, testrecords.Stamped(t, r, err, "auth", at.Add(time.Duration(i)*time.Second)))
+	}
+	repo := testrecords.RepoWith(t, testrecords.Rendered(t, recs))
+	m := batchModel{newTestModel(t, "alpha"), &atomic.Int64{}}
+	cacheDir := t.TempDir()
+	// Segments built by an earlier process, by words alone, as a hook's or
+	// a CLI's search leaves them; then a process that embeds.
+	if _, err := open(repo, cacheDir).searchBy(nil, "race detector"); err != nil {
+		t.Fatal(err)
+	}
+	rd := open(repo, cacheDir)
+	res, err := rd.searchBy(m, "race detector")
+	if err != nil || !res.Vector || len(res.Hits) == 0 {
+		t.Fatalf("search: %+v, err %v", res, err)
+	}
+	if got := m.texts.Load(); got != int64(n+1) {
+		t.Errorf("embedded %d texts, want the %d records and the question", got, n+1)
+	}
+	if got := m.largest.Load(); got != embedBatch {
+		t.Errorf("the largest batch held %d texts, want %d", got, embedBatch)
+	}
+	rd.mu.Lock()
+	defer rd.mu.Unlock()
+	decoded := 0
+	for sh, seg := range rd.loaded {
+		if sh.path != "learnings/ci" {
+			continue
+		}
+		for _, r := range seg.recs {
+			if r != nil {
+				decoded++
+			}
+		}
+	}
+	// The search decodes its hits to show them; the embedding pass keeps
+	// none of the rest.
+	if decoded > len(res.Hits) {
+		t.Errorf("%d records of learnings/ci stay decoded after embedding, want at most the %d hits", decoded, len(res.Hits))
 	}
 }
