@@ -28,6 +28,10 @@ that say the same thing, across agents and domains, and show them in groups:
 exact (the same words, once case, spacing and final punctuation are folded) or
 near (the same subject, or %.0f%% of the same words, stemmed). Each group keeps
 the record global holds, else the one citing most sources, else the oldest.
+With a search model (planq status shows it), records of one kind and domain
+that the model finds alike in meaning though not in words are shown last as
+similar groups: the same thing in other words, or two facts about one thing.
+dedupe never retracts from them: read them and retract or dispute by hand.
 
 Without --dry-run, every other record of each group is retracted with a
 tombstone that names the one kept: one commit on the agent's branch, which
@@ -51,7 +55,7 @@ func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
 	var written []agent.Written
 	err := withStore(ctx, env, func(store *agent.Store) error {
 		var err error
-		if groups, err = lifecycle.FindDuplicates(store); err != nil || opts.dryRun || len(groups) == 0 {
+		if groups, err = lifecycle.FindDuplicates(ctx, store); err != nil || opts.dryRun || len(groups) == 0 {
 			return err
 		}
 		a, err := store.Resolve(opts.agent)
@@ -74,14 +78,26 @@ func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
 	if opts.dryRun {
 		drop = "duplicate"
 	}
+	similar := 0
 	for i, g := range groups {
 		if i > 0 {
 			env.printf("\n")
+		}
+		if g.Reason == lifecycle.ReasonSimilar {
+			similar++
+			env.printf("similar %ss (alike in meaning, not in words: read them):\n", g.Kind)
+			for _, c := range append([]lifecycle.Copy{g.Keep}, g.Duplicates...) {
+				env.printf("  %-9s %s\n", "", copyLine(c))
+			}
+			continue
 		}
 		env.printf("%s %s duplicates:\n  %-9s %s\n", g.Reason, g.Kind, "keep", copyLine(g.Keep))
 		for _, d := range g.Duplicates {
 			env.printf("  %-9s %s\n", drop, copyLine(d))
 		}
+	}
+	if similar > 0 {
+		env.Log.Info(plural.Of(similar, "similar group")+" left as they are", "hint", "planq retract ID --because \"duplicate of ID\" for one that says what another does")
 	}
 	switch {
 	case len(groups) == 0:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/testkit/testmodel"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
@@ -45,16 +46,5 @@ func init() {
 
 // synonymTable is the table embedVar describes.
 func synonymTable(spec string) (*embed.Table, error) {
-	groups := strings.Split(spec, ";")
-	var words []string
-	var weights []float32
-	var vecs [][]float32
-	for g, group := range groups {
-		for _, w := range strings.Fields(group) {
-			v := make([]float32, len(groups))
-			v[g] = 1
-			words, weights, vecs = append(words, w), append(weights, 1), append(vecs, v)
-		}
-	}
-	return embed.NewTable(embed.Info{Name: "synonyms"}, words, weights, vecs)
+	return testmodel.Synonyms(strings.Split(spec, ";")...)
 }

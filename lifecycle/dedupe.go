@@ -58,13 +58,27 @@ type Group struct {
 const (
 	ReasonExact = "exact"
 	ReasonNear  = "near"
+	// ReasonSimilar is a group of records whose meaning the search model
+	// finds alike (SimilarCosine) though their words differ: the same
+	// thing said in other words, or two facts about one thing ("tokens
+	// expire after 15 minutes" and "... after 60 minutes"). A person
+	// judges which: dedupe shows such a group and never retracts from it.
+	ReasonSimilar = "similar"
 )
+
+// SimilarCosine is how alike by meaning two records must be, the cosine of
+// the vectors search ranks them by, to be shown as a similar group. Close
+// to 1: records of one domain share much of their meaning, and a similar
+// group is shown for a person to read.
+const SimilarCosine = 0.93
 
 // FindDuplicates groups the current learnings and decisions of global and
 // every agent branch (each record once) that say the same thing, across
 // agents and domains. In each group it keeps the record global holds, then
-// the one citing most sources, then the oldest. Groups come largest first.
-func FindDuplicates(store *agent.Store) ([]Group, error) {
+// the one citing most sources, then the oldest. Groups come largest first,
+// the similar ones (by meaning, when the project has a search model) after
+// the others.
+func FindDuplicates(ctx context.Context, store *agent.Store) ([]Group, error) {
 	set, err := store.Records.All(changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return nil, err
@@ -98,6 +112,26 @@ func FindDuplicates(store *agent.Store) ([]Group, error) {
 		}
 	}
 	joinNear(recs, uf)
+	groups := formGroups(recs, uf, onGlobal)
+	if alone := similarCandidates(recs, uf); len(alone) > 1 {
+		of := make([]*changelog.Record, len(alone))
+		for k, i := range alone {
+			of[k] = recs[i]
+		}
+		// Only these are embedded: a project's near duplicates are
+		// many, and a model may be an endpoint.
+		if vecs, _ := store.Records.Meanings(ctx, of); vecs != nil {
+			similar := newUnion(len(recs))
+			joinSimilar(recs, alone, vecs, similar)
+			groups = append(groups, formGroups(recs, similar, onGlobal)...)
+		}
+	}
+	return groups, nil
+}
+
+// formGroups makes the groups of two or more records that u joined, each
+// keeping its best record, largest first.
+func formGroups(recs []*changelog.Record, uf *union, onGlobal map[string]bool) []Group {
 	members := map[int][]int{}
 	for i := range recs {
 		root := uf.find(i)
@@ -137,7 +171,52 @@ func FindDuplicates(store *agent.Store) ([]Group, error) {
 		}
 		return groups[a].Keep.ID < groups[b].Keep.ID
 	})
-	return groups, nil
+	return groups
+}
+
+// similarCandidates are the records that similar groups may hold, by
+// index: those near left alone (a record near groups with others is left
+// to that group: dedupe keeps one of it, and the next dedupe compares that
+// one), of minNearWords words or more ("use ruff" and "use black" share
+// all their meaning but one word).
+func similarCandidates(recs []*changelog.Record, near *union) []int {
+	size := map[int]int{}
+	for i := range recs {
+		size[near.find(i)]++
+	}
+	var alone []int
+	for i, r := range recs {
+		if size[near.find(i)] == 1 && len(search.Terms(saying(r))) >= minNearWords {
+			alone = append(alone, i)
+		}
+	}
+	return alone
+}
+
+// joinSimilar joins in similar the records of idx (indexes of recs) of one
+// kind and domain whose vectors (vecs, in idx's order) have a cosine of at
+// least SimilarCosine: what words alone left apart. A record with no
+// vector (no word the model knows) joins nothing. Only records of one kind
+// and domain are compared: what two domains say is not one fact twice, and
+// it keeps the pairs compared to the records of one domain squared.
+func joinSimilar(recs []*changelog.Record, idx []int, vecs [][]float32, similar *union) {
+	blocks := map[string][]int{}
+	for k, i := range idx {
+		if k < len(vecs) && len(vecs[k]) > 0 {
+			key := string(recs[i].Kind) + "\x00" + recs[i].Domain
+			blocks[key] = append(blocks[key], k)
+		}
+	}
+	for _, block := range blocks {
+		for a, k := range block {
+			for _, l := range block[a+1:] {
+				i, j := idx[k], idx[l]
+				if similar.find(i) != similar.find(j) && search.Cosine(vecs[k], vecs[l]) >= SimilarCosine {
+					similar.join(i, j, ReasonSimilar)
+				}
+			}
+		}
+	}
 }
 
 // exactKey is what a record says, folded: a learning's text and resolution,
@@ -167,11 +246,8 @@ func joinNear(recs []*changelog.Record, u *union) {
 	ids := map[string]int32{}
 	var freq []int
 	for i, r := range recs {
-		text := r.Body
-		if kinds[i] = r.Kind == changelog.KindDecision; kinds[i] {
-			text = r.Decision + " " + r.Rationale
-		}
-		for _, t := range search.Terms(text) {
+		kinds[i] = r.Kind == changelog.KindDecision
+		for _, t := range search.Terms(saying(r)) {
 			id, ok := ids[t]
 			if !ok {
 				id = int32(len(freq))
@@ -212,6 +288,15 @@ func joinNear(recs []*changelog.Record, u *union) {
 			index[w] = append(index[w], i)
 		}
 	}
+}
+
+// saying is what near and similar compare of a record: a learning's text,
+// a decision's choice and rationale.
+func saying(r *changelog.Record) string {
+	if r.Kind == changelog.KindDecision {
+		return r.Decision + " " + r.Rationale
+	}
+	return r.Body
 }
 
 // alike reports whether two sorted sets' Jaccard similarity reaches
@@ -264,7 +349,7 @@ func (u *union) find(i int) int {
 func (u *union) join(a, b int, reason string) {
 	ra, rb := u.find(a), u.find(b)
 	why := reason
-	if u.reason[ra] == ReasonNear || u.reason[rb] == ReasonNear {
+	if reason != ReasonSimilar && (u.reason[ra] == ReasonNear || u.reason[rb] == ReasonNear) {
 		why = ReasonNear
 	}
 	if ra != rb {
@@ -273,7 +358,8 @@ func (u *union) join(a, b int, reason string) {
 	u.reason[ra] = why
 }
 
-// Dedupe keeps one record of each group and retracts the others, each with
+// Dedupe keeps one record of each group and retracts the others (of a
+// similar group, none: a person judges those), each with
 // a tombstone that names the one kept: one commit on the agent's branch,
 // which promote carries to global like any retraction. Nothing is deleted.
 func Dedupe(ctx context.Context, a *agent.Agent, groups []Group, opts agent.WriteOptions) ([]agent.Written, error) {
@@ -284,6 +370,9 @@ func Dedupe(ctx context.Context, a *agent.Agent, groups []Group, opts agent.Writ
 	v := index(set.Records)
 	var tombs []*changelog.Record
 	for _, g := range groups {
+		if g.Reason == ReasonSimilar {
+			continue // a person's to judge
+		}
 		for _, d := range g.Duplicates {
 			r, err := v.current(d.ID)
 			if err != nil {

@@ -1,12 +1,17 @@
 package lifecycle
 
 import (
+	"context"
 	"math/rand"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/testkit/testmodel"
+	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/search"
 )
 
@@ -102,4 +107,122 @@ func alikeByCount(a, b []string) bool {
 		}
 	}
 	return 5*both >= 4*(len(a)+len(b)-both)
+}
+
+// Records of one kind and domain whose vectors are alike join a similar
+// group, unless words grouped them with others already; other domains,
+// other kinds and records with no vector join nothing.
+func TestSimilarJoinsMeaningNotWords(t *testing.T) {
+	in := func(domain, text string) *changelog.Record {
+		return &changelog.Record{Kind: changelog.KindLearning, Domain: domain, Body: text}
+	}
+	recs := []*changelog.Record{
+		in("auth", "session tokens expire quickly everywhere"), in("auth", "access credentials lapse soon afterwards"), // alike
+		in("auth", "passwords hashed with argon2id"),                                                // another meaning
+		in("billing", "invoice totals skip draft invoices"),                                         // alike, another domain
+		{Kind: changelog.KindDecision, Domain: "auth", Decision: "rotate signing keys every month"}, // alike, another kind
+		in("auth", "refresh cookies renew silently overnight"),                                      // alike, but near grouped it with 2 already
+		in("auth", "cookie storage policy documented somewhere"),                                    // no vector
+		in("auth", "tokens expire"),                                                                 // alike, too short
+	}
+	alike := []float32{0.6, 0.8}
+	slightly := []float32{0.8, 0.6} // cosine 0.96
+	vecs := [][]float32{alike, slightly, {0, 1}, alike, alike, alike, nil, alike}
+	near := newUnion(len(recs))
+	near.join(2, 5, ReasonNear)
+	alone := similarCandidates(recs, near)
+	if !slices.Equal(alone, []int{0, 1, 3, 4, 6}) {
+		t.Errorf("candidates %v, want all but the near pair and the short one", alone)
+	}
+	of := make([][]float32, len(alone))
+	for k, i := range alone {
+		of[k] = vecs[i]
+	}
+	similar := newUnion(len(recs))
+	joinSimilar(recs, alone, of, similar)
+	if got := groups(similar, len(recs)); !slices.EqualFunc(got, [][]int{{0, 1}}, slices.Equal) {
+		t.Errorf("similar groups %v, want [0 1]", got)
+	}
+	if similar.reason[similar.find(0)] != ReasonSimilar {
+		t.Errorf("the group's reason is %q, want %q", similar.reason[similar.find(0)], ReasonSimilar)
+	}
+	// Below the bar: 0.6*0.8+0.8*0.6 = 0.96 joins; 0.92 would not.
+	if SimilarCosine > 0.96 || SimilarCosine <= 0.9 {
+		t.Errorf("SimilarCosine %v: the vectors above were chosen for a bar in (0.9, 0.96]", SimilarCosine)
+	}
+}
+
+// With a search model, FindDuplicates shows two learnings that say one
+// thing in other words as a similar group, after the groups words make,
+// and Dedupe retracts from the word groups only.
+func TestDedupeShowsSimilarAndRetractsNone(t *testing.T) {
+	store, a := testproject.Auth(t)
+	ctx := context.Background()
+	model, err := testmodel.Synonyms("tokens", "expire lapse", "15 quarter", "minutes hour", "passwords", "hashed", "argon2id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Records.UseModel(func(context.Context) (embed.Model, error) { return model, nil })
+	learn := func(text string) *changelog.Record {
+		r, err := changelog.NewLearning(changelog.LearningInput{Text: text, Type: changelog.TypePattern, Domain: "auth"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	expire, lapse := learn("Tokens expire after 15 minutes"), learn("Tokens lapse after a quarter hour")
+	hashed := learn("Passwords are hashed with argon2id")
+	exact := learn("Passwords are hashed with argon2id.")
+	if _, err := a.WriteMany(ctx, []*changelog.Record{expire, lapse, hashed, exact}, "learnings", agent.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	found, err := FindDuplicates(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 2 || found[0].Reason != ReasonExact || found[1].Reason != ReasonSimilar {
+		t.Fatalf("groups %+v, want an exact group, then a similar one", found)
+	}
+	sim := []string{found[1].Keep.ID, found[1].Duplicates[0].ID}
+	slices.Sort(sim)
+	want := []string{expire.ID, lapse.ID}
+	slices.Sort(want)
+	if !slices.Equal(sim, want) {
+		t.Errorf("similar group %v, want the two token learnings %v", sim, want)
+	}
+	written, err := Dedupe(ctx, a, found, agent.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(written) != 1 {
+		t.Fatalf("dedupe wrote %d tombstones, want the exact duplicate's alone", len(written))
+	}
+	set, err := store.Records.All(changelog.KindLearning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := map[string]bool{}
+	for _, r := range set.Current() {
+		current[r.ID] = true
+	}
+	for _, id := range want {
+		if !current[id] {
+			t.Errorf("learning %s of the similar group was retracted; want it current", id)
+		}
+	}
+	if current[exact.ID] == current[hashed.ID] {
+		t.Errorf("of the exact pair, current: %v and %v; want one retracted", current[hashed.ID], current[exact.ID])
+	}
+
+	// Without a model, words alone: the similar group is not formed.
+	store.Records.UseModel(nil)
+	found, err = FindDuplicates(ctx, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range found {
+		if g.Reason == ReasonSimilar {
+			t.Errorf("a similar group without a model: %+v", g)
+		}
+	}
 }

@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/search"
 )
 
 // ModelLoader opens the embedding model by which searches find records
@@ -129,4 +131,30 @@ func (rd *Reader) noteVector(st VectorStatus, failed error) {
 	if st.Warn != nil {
 		rd.modelWarn = st.Warn
 	}
+}
+
+// Meanings are the vectors by which rd's searches find recs: each record's
+// searched text (search.DocOf) embedded by the search model, in the order
+// of recs, for callers that compare records by meaning as search does
+// (dedupe, the knowledge base's grouping). With no model, or a model that
+// failed, they are nil and the status says why.
+func (rd *Reader) Meanings(ctx context.Context, recs []*changelog.Record) ([][]float32, VectorStatus) {
+	m, st := rd.searchModel(ctx)
+	if m == nil {
+		return nil, st
+	}
+	texts := make([]string, len(recs))
+	for i, r := range recs {
+		texts[i] = search.DocOf(r).Text()
+	}
+	vecs, err := m.Embed(ctx, texts)
+	if err == nil && len(vecs) != len(texts) {
+		err = fmt.Errorf("%d vectors for %d texts", len(vecs), len(texts))
+	}
+	if err != nil {
+		st = offStatus(err)
+		rd.noteVector(st, err)
+		return nil, st
+	}
+	return vecs, st
 }

@@ -1,0 +1,23 @@
+package search
+
+// Cosine is the cosine similarity of two unit vectors of one dimension, as
+// a model's Embed returns them: what the vector channel ranks by, for
+// callers that compare records with each other rather than with a
+// question (dedupe, the knowledge base's grouping). Vectors of two
+// dimensions, or a zero vector (a text with no word the model knows), have
+// none: 0.
+func Cosine(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s0, s1 float32
+	j := 0
+	for ; j+2 <= len(a); j += 2 {
+		s0 += a[j] * b[j]
+		s1 += a[j+1] * b[j+1]
+	}
+	for ; j < len(a); j++ {
+		s0 += a[j] * b[j]
+	}
+	return s0 + s1
+}
