@@ -18,10 +18,14 @@ const (
 	// modelLoadsVar names a file that every opening of the project's model
 	// appends a line to: a command that does not search must leave none.
 	modelLoadsVar = "PLANQ_TEST_MODEL_LOADS"
-	// embedVar gives the model a table of synonyms instead of the one
-	// built in: groups of words separated by ";", the words of a group
-	// sharing one vector, the groups orthogonal. "!" and a message makes
-	// the model fail to load with that message.
+	// embedVar says which model the scripts' searches embed by. Unset or
+	// empty, none: a script's search ranks by words alone, whatever model
+	// this build carries, so that what it asserts holds for every model.
+	// "builtin": the project's model as planq opens it (the one built in,
+	// unless the config names another). Otherwise a table of synonyms:
+	// groups of words separated by ";", the words of a group sharing one
+	// vector, the groups orthogonal; "!" and a message makes the model fail
+	// to load with that message.
 	embedVar = "PLANQ_TEST_EMBED"
 )
 
@@ -34,13 +38,16 @@ func init() {
 				_ = f.Close()
 			}
 		}
-		if spec := os.Getenv(embedVar); spec != "" {
-			if msg, failed := strings.CutPrefix(spec, "!"); failed {
-				return nil, errors.New(msg)
-			}
+		switch spec := os.Getenv(embedVar); {
+		case spec == "":
+			return nil, embed.ErrOff
+		case spec == "builtin":
+			return builtIn(ctx, p)
+		case strings.HasPrefix(spec, "!"):
+			return nil, errors.New(spec[1:])
+		default:
 			return synonymTable(spec)
 		}
-		return builtIn(ctx, p)
 	}
 }
 

@@ -2,8 +2,13 @@ package embed
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,7 +38,32 @@ func TestDefault(t *testing.T) {
 	if checked.ID() != tab.ID() || checked.Dim() != tab.Dim() || checked.Len() != tab.Len() {
 		t.Errorf("Default() is %s, the file %s", tab.ID(), checked.ID())
 	}
+	// The table is the one scripts/model/train.sh makes: its hash is the
+	// one the script checks.
+	recorded, err := os.ReadFile(filepath.Join("..", "scripts", "model", "default.pqemb.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	if want, _, _ := strings.Cut(string(recorded), " "); hex.EncodeToString(sum[:]) != want {
+		t.Errorf("the built-in table's sha256 is %x, scripts/model/default.pqemb.sha256 records %s: train it with scripts/model/train.sh", sum, want)
+	}
 	if again, _ := Default(); again != tab {
 		t.Error("Default() read the table twice")
+	}
+}
+
+// BenchmarkDefaultLoad is what the first search of a process pays to read
+// the built-in table.
+func BenchmarkDefaultLoad(b *testing.B) {
+	data, err := modelDir.ReadFile(defaultFile)
+	if err != nil {
+		b.Skip("this build carries no default table")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parseTable(data, false); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
