@@ -19,6 +19,9 @@ const (
 	KindCheckpoint Kind = "checkpoint"
 	KindNote       Kind = "note"
 	KindProposal   Kind = "proposal"
+	// KindArticle is a knowledge article: a document, not a record (see
+	// Spec.Document and Article).
+	KindArticle Kind = "article"
 )
 
 // Type is what sort of log entry or learning a record is.
@@ -50,6 +53,10 @@ const (
 	TypeCodebase    Type = "codebase"
 )
 
+// TypeArticle is an article's type: its frontmatter's "type: article", the
+// Open Knowledge Format's required key.
+const TypeArticle Type = "article"
+
 // Status is where a record stands: a log entry's progress, whether the team
 // agrees with a learning or decision, whether a handoff was picked up.
 type Status string
@@ -69,6 +76,10 @@ const (
 	StatusProposed  Status = "proposed"
 	StatusApplied   Status = "applied"
 	StatusDismissed Status = "dismissed"
+	// An article's states besides disputed: what it says holds, or every
+	// source it was made from has been superseded, retracted or archived.
+	StatusCurrent    Status = "current"
+	StatusDeprecated Status = "deprecated"
 )
 
 // Classification says how long a learning stays true.
@@ -95,6 +106,7 @@ type Shard int
 const (
 	ShardByMonth  Shard = iota // <dir>/<YYYY-MM>/<id>.md, by the record's timestamp
 	ShardByDomain              // <dir>/<domain>/<id>.md
+	ShardByTopic               // <dir>/<topic>/<slug>.md: a document (ArticlePath), not named by an ID
 )
 
 // Field names a frontmatter field that only some kinds hold.
@@ -191,6 +203,13 @@ type Spec struct {
 	// other kind's text is its body, and a record of it without one says
 	// nothing (CheckBody).
 	BodyOptional bool
+	// Document kinds are files people and planq edit in place, named by
+	// what they are about rather than by an ID, with frontmatter of their
+	// own (an article: Article, ParseArticle). They are no records: the
+	// record readers (Kinds, Dirs, KindOfDir, the skeleton, the record
+	// cache, validation, repairs) pass over their directory, and a record
+	// that claims the kind is refused.
+	Document bool
 	// check holds the rules of the kind that a table cannot say.
 	check func(*Record) error
 	// line is the kind's one-line form (Record.Line), headline what a
@@ -262,16 +281,25 @@ var table = []Spec{
 		Fields:   []Field{FieldFiles, FieldEntriesUsed, FieldDiscarded},
 		check:    checkProposal, line: proposalLine,
 	},
+	{
+		// Articles are written on global (planq kb), never promoted: the
+		// knowledge package derives them from global's learnings and
+		// decisions, and people edit them as files.
+		Kind: KindArticle, Noun: "article", Dir: "knowledge", Shard: ShardByTopic,
+		About:        "Knowledge articles: what the team knows on one subject, gathered from learnings and decisions; <topic>/<slug>.md, edited in place; _index.md lists them.",
+		Types:        []Type{TypeArticle},
+		TypeRequired: true,
+		Statuses:     []Status{StatusCurrent, StatusDisputed, StatusDeprecated},
+		Document:     true,
+		line: articleLine,
+	},
 }
 
-// Kinds lists every kind in display order.
-var Kinds = func() []Kind {
-	out := make([]Kind, len(table))
-	for i, s := range table {
-		out[i] = s.Kind
-	}
-	return out
-}()
+// Kinds lists every record kind in display order: every kind but the
+// documents (Spec.Document).
+var Kinds = KindsWhere(isRecordKind)
+
+func isRecordKind(s *Spec) bool { return !s.Document }
 
 // Spec returns the kind's row of the table, nil for a kind planq does not know.
 func (k Kind) Spec() *Spec {
@@ -384,24 +412,18 @@ func validExtraKey(k string) bool {
 // GenericKinds lists the kinds 'planq record' and planq_record write.
 func GenericKinds() []Kind { return KindsWhere(func(s *Spec) bool { return s.Generic }) }
 
-// KindOfDir returns the kind stored in a top-level directory.
+// KindOfDir returns the record kind stored in a top-level directory.
 func KindOfDir(dir string) (Kind, bool) {
 	for _, s := range table {
-		if s.Dir == dir {
+		if s.Dir == dir && !s.Document {
 			return s.Kind, true
 		}
 	}
 	return "", false
 }
 
-// Dirs lists the top-level directories of all kinds.
-func Dirs() []string {
-	dirs := make([]string, len(table))
-	for i, s := range table {
-		dirs[i] = s.Dir
-	}
-	return dirs
-}
+// Dirs lists the top-level directories of all record kinds.
+func Dirs() []string { return DirsOf(Kinds) }
 
 // KindsWhere lists the kinds whose row satisfies keep, in display order.
 func KindsWhere(keep func(*Spec) bool) []Kind {
@@ -434,8 +456,14 @@ func Join[T ~string](vals []T, sep string) string {
 
 // shardOf is the shard directory of r within its kind's directory.
 func (s *Spec) shardOf(r *Record) string {
-	if s.Shard == ShardByDomain {
+	switch s.Shard {
+	case ShardByDomain:
 		return r.Domain
+	case ShardByTopic:
+		// No record is kept by topic: a record of a document kind fails
+		// validation before it has a place (see ArticlePath).
+		return string(s.Kind)
+	case ShardByMonth:
 	}
 	return r.Timestamp.UTC().Format(monthLayout)
 }

@@ -209,6 +209,9 @@ func validateFields(r *Record) error {
 	if spec == nil {
 		return fieldErr("kind", "unknown record kind %q (want one of %s)", r.Kind, Join(Kinds, ", "))
 	}
+	if spec.Document {
+		return fieldErr("kind", "a %s is no record: it is a document of its own (%s/<topic>/<slug>.md), not a record kind (want one of %s)", spec.Noun, spec.Dir, Join(Kinds, ", "))
+	}
 	if len(spec.Types) == 0 && r.Type != "" {
 		return fieldErr("type", "a %s has no type", r.Kind)
 	}

@@ -21,6 +21,9 @@ deletion is a record with ` + "`tombstone: true`" + `.
 		project.BranchesDir + "/" + project.ReadmeFile: []byte("# branches\n\nContext attached to code branches, one file per branch.\n"),
 	}
 	for _, spec := range table {
+		if spec.Document {
+			continue // written on global when there is something to say
+		}
 		files[spec.Dir+"/"+project.ReadmeFile] = []byte("# " + spec.Dir + "\n\n" + spec.About + "\n")
 	}
 	return files
