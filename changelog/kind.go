@@ -291,7 +291,7 @@ var table = []Spec{
 		TypeRequired: true,
 		Statuses:     []Status{StatusCurrent, StatusDisputed, StatusDeprecated},
 		Document:     true,
-		line: articleLine,
+		line:         articleLine,
 	},
 }
 
