@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
@@ -31,7 +33,20 @@ type GlobalChange struct {
 	Writer  string
 	Records []*changelog.Record
 	Files   map[string][]byte
-	Message string
+	// Rewrites are files written in place (a knowledge article, the
+	// index): each replaces, makes or deletes the file at its path,
+	// provided global still holds what the writer read there. Checked as
+	// Files are.
+	Rewrites map[string]Rewrite
+	Message  string
+}
+
+// Rewrite is a file's new content on global, nil to delete it, and the
+// blob the writer read at its path (zero: none), which global must still
+// hold: a rewrite never undoes an edit it did not see.
+type Rewrite struct {
+	Data []byte
+	Was  staterepo.Hash
 }
 
 // CommitGlobal writes c on global in one commit, or nothing: each record is
@@ -40,7 +55,7 @@ type GlobalChange struct {
 // record is (valid, at most 64 KiB of text, no credential unless the record
 // allows it or its predecessor held it already; a file that is no record
 // holds at most 1 MiB and no credential at all), and no file replaces
-// another. A record global cannot read back would wedge every reader of the
+// another but a Rewrite of what global still holds. A record global cannot read back would wedge every reader of the
 // project.
 func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Hash, error) {
 	files := map[string][]byte{}
@@ -49,6 +64,14 @@ func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Has
 			return staterepo.ZeroHash, err
 		}
 		files[p] = data
+	}
+	for p, rw := range c.Rewrites {
+		if rw.Data == nil {
+			continue
+		}
+		if err := GuardFile(p, rw.Data); err != nil {
+			return staterepo.ZeroHash, err
+		}
 	}
 	at := now()
 	for _, r := range c.Records {
@@ -71,6 +94,22 @@ func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Has
 				return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
 			}
 			edits[p] = blob
+		}
+		for p, rw := range c.Rewrites {
+			was, err := s.Repo.BlobAt(tree, p)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return staterepo.ZeroHash, err
+			}
+			if was != rw.Was {
+				return staterepo.ZeroHash, planqerr.New(planqerr.Busy, p, "changed on global since it was read; nothing was written").
+					WithHint("run the command again: it reads global anew")
+			}
+			edits[p] = staterepo.ZeroHash
+			if rw.Data != nil {
+				if edits[p], err = s.Repo.WriteBlob(rw.Data); err != nil {
+					return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
+				}
+			}
 		}
 		return s.Repo.EditTree(tree, edits)
 	})

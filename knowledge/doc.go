@@ -1,0 +1,27 @@
+// Package knowledge keeps the knowledge base: articles on global, at
+// knowledge/<topic>/<slug>.md, that gather what the team's learnings and
+// decisions say on one subject, and knowledge/_index.md, which lists them.
+//
+// planq calls no model: Update derives articles deterministically from the
+// current learnings and decisions on global, grouped by subject, domain and
+// the files they cite, and every sentence it writes is a source's own (its
+// first sentence), followed by the source's ID. An article's times come
+// from its sources, so two machines that hold the same records write the
+// same article, byte for byte, and a merge of the two takes it once.
+//
+// Articles are kept in step: new sources join an article and move its
+// updated time; an article whose every source was superseded, retracted or
+// archived is marked deprecated. Whether a person changed an article is
+// read from git history, never from a field: planq's own commits of the
+// knowledge base carry the trailer Planq-Knowledge, and a version of an
+// article that a commit without it wrote is a person's. planq never
+// rewrites such an article: it lists what is new under "New since your
+// edit" at its end. An article a person deleted ('planq kb delete' or git
+// rm on global) is remembered by a file of its own,
+// knowledge/.deleted/<topic>/<slug>, which travels with push and pull like
+// any file, and is never made again.
+//
+// Every change is one commit on global, through the one write path
+// (agent.Store.CommitGlobal: sizes, UTF-8, credentials), and a rewrite
+// never replaces an article changed on global since it was read.
+package knowledge

@@ -1,0 +1,450 @@
+package knowledge
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// DefaultTopics are the knowledge base's topics when the project names
+// none, in the order the index lists them.
+var DefaultTopics = []string{"architecture", "decisions", "conventions", "operations", "project", "preferences", "history"}
+
+// topicOfType is the topic a learning of a type, or a decision, belongs to.
+var topicOfType = map[changelog.Type]string{
+	changelog.TypeDecision:   "decisions",
+	changelog.TypeConvention: "conventions",
+	changelog.TypePattern:    "architecture",
+	changelog.TypeFailure:    "operations",
+	changelog.TypeGuide:      "operations",
+	changelog.TypeReference:  "project",
+}
+
+// records is what extraction reads from global: every learning and
+// decision (each version, retractions included) by ID, the current ones,
+// and what ended each record that is no longer current.
+type records struct {
+	byID  map[string]*changelog.Record
+	live  map[string]bool
+	ended map[string]*changelog.Record
+	// current are the current ones, oldest first.
+	current []*changelog.Record
+}
+
+func newRecords(all, current []*changelog.Record) *records {
+	rs := &records{byID: map[string]*changelog.Record{}, live: map[string]bool{}, ended: map[string]*changelog.Record{}}
+	for _, r := range all {
+		rs.byID[r.ID] = r
+		if r.Supersedes == "" {
+			continue
+		}
+		if was := rs.ended[r.Supersedes]; was == nil || r.Timestamp.After(was.Timestamp) {
+			rs.ended[r.Supersedes] = r
+		}
+	}
+	rs.current = slices.Clone(current)
+	changelog.SortByTime(rs.current)
+	for _, r := range rs.current {
+		rs.live[r.ID] = true
+	}
+	return rs
+}
+
+// endedHow says what ended record id: superseded by another, retracted,
+// or archived; "" when it is current or planq does not know it.
+func (rs *records) endedHow(id string) string {
+	if rs.live[id] {
+		return ""
+	}
+	e := rs.ended[id]
+	switch {
+	case e == nil:
+		return ""
+	case e.Tombstone && e.Archived:
+		return "archived"
+	case e.Tombstone:
+		return "retracted"
+	}
+	return "superseded by " + e.ID
+}
+
+// group is a candidate article: the current records that share a slug.
+type group struct {
+	slug string
+	recs []*changelog.Record
+}
+
+// groupRecords gathers the current records into candidate articles: a
+// record an article cites already stays with it; else a record with a
+// subject goes to the subject's article; a learning without one to the
+// article of the one subject whose records cite the same files, if there is
+// exactly one, else to its domain's; a decision without one to its own.
+func groupRecords(rs *records, citedBy map[string]string) []*group {
+	subjectsOfFile := map[string]map[string]bool{}
+	for _, r := range rs.current {
+		if r.Subject == "" {
+			continue
+		}
+		for _, f := range filesOf(r) {
+			if subjectsOfFile[f] == nil {
+				subjectsOfFile[f] = map[string]bool{}
+			}
+			subjectsOfFile[f][slugify(r.Subject)] = true
+		}
+	}
+	bySlug := map[string]*group{}
+	var order []string
+	for _, r := range rs.current {
+		slug, ok := citedBy[r.ID]
+		if !ok {
+			slug = slugOf(r, subjectsOfFile)
+		}
+		g := bySlug[slug]
+		if g == nil {
+			g = &group{slug: slug}
+			bySlug[slug] = g
+			order = append(order, slug)
+		}
+		g.recs = append(g.recs, r)
+	}
+	slices.Sort(order)
+	out := make([]*group, len(order))
+	for i, s := range order {
+		out[i] = bySlug[s]
+	}
+	return out
+}
+
+func slugOf(r *changelog.Record, subjectsOfFile map[string]map[string]bool) string {
+	if r.Subject != "" {
+		return slugify(r.Subject)
+	}
+	if r.Kind == changelog.KindDecision {
+		return slugify(firstWords(r.Decision, 6))
+	}
+	subjects := map[string]bool{}
+	for _, f := range filesOf(r) {
+		for s := range subjectsOfFile[f] {
+			subjects[s] = true
+		}
+	}
+	if len(subjects) == 1 {
+		for s := range subjects {
+			return s
+		}
+	}
+	return slugify(r.Domain)
+}
+
+// filesOf lists the code files r cites, sorted.
+func filesOf(r *changelog.Record) []string {
+	var files []string
+	for _, a := range r.Anchors {
+		files = append(files, a.Path)
+	}
+	if r.Evidence != nil {
+		files = append(files, r.Evidence.Files...)
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
+}
+
+// slugify makes a slug of a subject: lower-case words joined by hyphens,
+// at most 60 characters; a subject with no such word gets one made of its
+// hash.
+func slugify(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			hyphen = false
+		default:
+			hyphen = true
+		}
+	}
+	slug := b.String()
+	for len(slug) > 60 {
+		i := strings.LastIndexByte(slug[:60], '-')
+		if i <= 0 {
+			slug = slug[:60]
+			break
+		}
+		slug = slug[:i]
+	}
+	if slug == "" {
+		sum := sha256.Sum256([]byte(s))
+		slug = "subject-" + hex.EncodeToString(sum[:4])
+	}
+	return slug
+}
+
+func firstWords(s string, n int) string {
+	words := strings.Fields(s)
+	if len(words) > n {
+		words = words[:n]
+	}
+	return strings.Join(words, " ")
+}
+
+// firstSentence is the first sentence of a record's text, on one line: the
+// words planq quotes from it.
+func firstSentence(text string) string {
+	text = strings.TrimSpace(text)
+	if i := strings.Index(text, "\n\n"); i >= 0 {
+		text = text[:i]
+	}
+	text = strings.TrimLeft(text, "#>-* \t")
+	text = strings.Join(strings.Fields(text), " ")
+	for i := 0; i+1 < len(text); i++ {
+		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && text[i+1] == ' ' {
+			text = text[:i+1]
+			break
+		}
+	}
+	return changelog.Shorten(text, 300)
+}
+
+// textOf is what a record says: a decision's decision, a learning's body.
+func textOf(r *changelog.Record) string {
+	if r.Kind == changelog.KindDecision && strings.TrimSpace(r.Decision) != "" {
+		return r.Decision
+	}
+	return r.Body
+}
+
+// topicOf is decisions for records with a decision among them, else the
+// topic most of recs belong to by their type, ties going to the earlier
+// topic; a topic the project does not have is "project", or
+// its first topic.
+func topicOf(recs []*changelog.Record, topics []string) string {
+	if slices.Contains(topics, "decisions") && slices.ContainsFunc(recs, func(r *changelog.Record) bool { return r.Kind == changelog.KindDecision }) {
+		return "decisions" // an article with a decision is led by it
+	}
+	count := map[string]int{}
+	for _, r := range recs {
+		t := topicOfType[r.Type]
+		if r.Kind == changelog.KindDecision {
+			t = "decisions"
+		}
+		if !slices.Contains(topics, t) {
+			t = "project"
+			if !slices.Contains(topics, t) {
+				t = topics[0]
+			}
+		}
+		count[t]++
+	}
+	best := topics[0]
+	for _, t := range topics {
+		if count[t] > count[best] {
+			best = t
+		}
+	}
+	return best
+}
+
+// draft is an article planq writes itself (curated_by auto), made from its
+// sources alone.
+type draft struct {
+	slug, topic, title string
+	created            time.Time
+	// sources are the article's sources in the order it lists them.
+	sources []string
+	// other are the sources that are no record of global (commits,
+	// issues), kept after the records.
+	other []string
+}
+
+// sourceRecords are the records of d's sources that global holds, oldest
+// first.
+func (d *draft) sourceRecords(rs *records) []*changelog.Record {
+	var out []*changelog.Record
+	for _, id := range d.sources {
+		if r := rs.byID[id]; r != nil {
+			out = append(out, r)
+		}
+	}
+	changelog.SortByTime(out)
+	return out
+}
+
+// build makes the article: its sections, each line a source's words and
+// the source's ID; the article is deprecated when none of its record
+// sources is current.
+func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
+	recs := d.sourceRecords(rs)
+	var live []*changelog.Record
+	updated := d.created
+	for _, r := range recs {
+		if rs.live[r.ID] {
+			live = append(live, r)
+		}
+		if r.Timestamp.After(updated) {
+			updated = r.Timestamp
+		}
+		if e := rs.ended[r.ID]; e != nil && !rs.live[r.ID] && e.Timestamp.After(updated) {
+			updated = e.Timestamp
+		}
+	}
+	status := changelog.StatusCurrent
+	shown := live
+	if len(live) == 0 && len(recs) > 0 {
+		status, shown = changelog.StatusDeprecated, recs
+	}
+	lead := leadOf(shown)
+	var body strings.Builder
+	heading := "Summary"
+	if lead != nil && lead.Kind == changelog.KindDecision {
+		heading = "Decision"
+	}
+	description := d.title
+	if lead != nil {
+		description = firstSentence(textOf(lead))
+		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
+	}
+	if ctx := contextLines(shown); len(ctx) > 0 {
+		body.WriteString("\n# Context\n\n" + strings.Join(ctx, "\n") + "\n")
+	}
+	body.WriteString("\n# Key facts\n\n")
+	for _, r := range shown {
+		marks := r.ID
+		if how := rs.endedHow(r.ID); how != "" {
+			marks += ", " + how
+		}
+		fmt.Fprintf(&body, "- %s (%s)\n", firstSentence(textOf(r)), marks)
+	}
+	if why := rationaleLines(shown); len(why) > 0 {
+		body.WriteString("\n# Rationale\n\n" + strings.Join(why, "\n") + "\n")
+	}
+	if len(related) > 0 {
+		body.WriteString("\n# Related\n\n")
+		for _, l := range related {
+			fmt.Fprintf(&body, "- [%s](%s)\n", l.title, l.href)
+		}
+	}
+	return changelog.NewArticle(changelog.ArticleInput{
+		Topic: d.topic, Slug: d.slug, Title: d.title, Description: description,
+		Tags: tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
+		Created: d.created, Updated: updated,
+		Confidence: confidenceOf(live), Status: status, CuratedBy: changelog.CuratedAuto,
+		Body: body.String(),
+	})
+}
+
+// leadOf is the record an article is led by: its first decision, else its
+// first foundational learning, else its first record.
+func leadOf(recs []*changelog.Record) *changelog.Record {
+	for _, r := range recs {
+		if r.Kind == changelog.KindDecision {
+			return r
+		}
+	}
+	for _, r := range recs {
+		if r.Classification == changelog.Foundational {
+			return r
+		}
+	}
+	if len(recs) > 0 {
+		return recs[0]
+	}
+	return nil
+}
+
+// contextLines say where the records belong: their domains and the files
+// they cite, and the alternatives a decision weighed, each with the
+// sources that say so.
+func contextLines(recs []*changelog.Record) []string {
+	by := func(key func(*changelog.Record) []string) (keys []string, ids map[string][]string) {
+		ids = map[string][]string{}
+		for _, r := range recs {
+			for _, k := range key(r) {
+				if _, ok := ids[k]; !ok {
+					keys = append(keys, k)
+				}
+				ids[k] = append(ids[k], r.ID)
+			}
+		}
+		slices.Sort(keys)
+		return keys, ids
+	}
+	var lines []string
+	domains, ids := by(func(r *changelog.Record) []string {
+		if r.Domain == "" {
+			return nil
+		}
+		return []string{r.Domain}
+	})
+	for _, d := range domains {
+		lines = append(lines, fmt.Sprintf("- Domain %s (%s)", d, strings.Join(ids[d], ", ")))
+	}
+	files, ids := by(filesOf)
+	if len(files) > 12 {
+		files = files[:12]
+	}
+	for _, f := range files {
+		lines = append(lines, fmt.Sprintf("- File `%s` (%s)", f, strings.Join(ids[f], ", ")))
+	}
+	for _, r := range recs {
+		if len(r.Alternatives) > 0 {
+			lines = append(lines, fmt.Sprintf("- Alternatives weighed: %s (%s)", strings.Join(r.Alternatives, ", "), r.ID))
+		}
+	}
+	return lines
+}
+
+// rationaleLines are why: a decision's rationale, a failure's resolution.
+func rationaleLines(recs []*changelog.Record) []string {
+	var lines []string
+	for _, r := range recs {
+		switch {
+		case strings.TrimSpace(r.Rationale) != "":
+			lines = append(lines, fmt.Sprintf("- %s (%s)", firstSentence(r.Rationale), r.ID))
+		case strings.TrimSpace(r.Resolution) != "":
+			lines = append(lines, fmt.Sprintf("- Resolution: %s (%s)", firstSentence(r.Resolution), r.ID))
+		}
+	}
+	return lines
+}
+
+func tagsOf(recs []*changelog.Record) []string {
+	var tags []string
+	for _, r := range recs {
+		if r.Domain != "" {
+			tags = append(tags, r.Domain)
+		}
+		tags = append(tags, r.Tags...)
+	}
+	slices.Sort(tags)
+	tags = slices.Compact(tags)
+	if len(tags) > 20 {
+		tags = tags[:20]
+	}
+	return tags
+}
+
+// confidenceOf: high on three current sources or more; medium on two, or
+// on one that is a decision or a foundational learning; low otherwise.
+func confidenceOf(live []*changelog.Record) changelog.Confidence {
+	switch {
+	case len(live) >= 3:
+		return changelog.ConfidenceHigh
+	case len(live) == 2:
+		return changelog.ConfidenceMedium
+	case len(live) == 1 && (live[0].Kind == changelog.KindDecision || live[0].Classification == changelog.Foundational):
+		return changelog.ConfidenceMedium
+	}
+	return changelog.ConfidenceLow
+}
+
+// link is a Related entry: another article, by a path relative to this one.
+type link struct{ title, href string }

@@ -1,0 +1,70 @@
+package knowledge
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// Entry is one article as a listing shows it.
+type Entry struct {
+	Path        string               `json:"path"`
+	Slug        string               `json:"slug"`
+	Topic       string               `json:"topic"`
+	Title       string               `json:"title"`
+	Description string               `json:"description"`
+	Status      changelog.Status     `json:"status"`
+	Confidence  changelog.Confidence `json:"confidence"`
+	CuratedBy   changelog.CuratedBy  `json:"curated_by"`
+	Updated     time.Time            `json:"updated"`
+	Sources     int                  `json:"sources"`
+	// EditedByPerson: a person wrote a version of it, so planq only
+	// appends to it.
+	EditedByPerson bool `json:"edited_by_person"`
+}
+
+// List lists the articles on global, by topic (the project's topics
+// first, in their order) then slug, and the files of the knowledge base it
+// could not read.
+func List(ctx context.Context, repo *staterepo.Repo, opts Options) ([]Entry, []Problem, error) {
+	topics, err := opts.topics()
+	if err != nil {
+		return nil, nil, err
+	}
+	tip, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := readState(ctx, repo, tip)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]Entry, 0, len(st.articles))
+	for _, h := range st.articles {
+		a := h.a
+		out = append(out, Entry{Path: h.path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
+			Status: a.Status, Confidence: a.Confidence, CuratedBy: a.CuratedBy, Updated: a.Updated, Sources: len(a.Sources),
+			EditedByPerson: h.person})
+	}
+	rank := func(t string) int {
+		if i := slices.Index(topics, t); i >= 0 {
+			return i
+		}
+		return len(topics)
+	}
+	slices.SortFunc(out, func(x, y Entry) int {
+		if d := rank(x.Topic) - rank(y.Topic); d != 0 {
+			return d
+		}
+		if c := strings.Compare(x.Topic, y.Topic); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Slug, y.Slug)
+	})
+	return out, st.problems, nil
+}

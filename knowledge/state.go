@@ -1,0 +1,192 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// TrailerKey is the trailer planq's commits of the knowledge base carry
+// ("Planq-Knowledge: update"): a version of an article that a commit
+// without it wrote is a person's.
+const TrailerKey = "Planq-Knowledge"
+
+// Paths of the knowledge base on global.
+var (
+	dir        = changelog.KindArticle.Dir()
+	IndexPath  = dir + "/_index.md"
+	deletedDir = dir + "/.deleted/"
+)
+
+// DeletedPath is the file that remembers that the article slug of topic
+// was deleted.
+func DeletedPath(topic, slug string) string { return deletedDir + topic + "/" + slug }
+
+// deletedNote is what a deletion's file says: the same on every machine,
+// so that two deletions of one article merge into one.
+func deletedNote(topic, slug string) []byte {
+	return []byte(changelog.ArticlePath(topic, slug) + " was deleted; planq does not make it again.\n")
+}
+
+// Problem is a file of the knowledge base planq could not read, or an
+// article it could not write, and why.
+type Problem struct {
+	Path    string `json:"path"`
+	Problem string `json:"problem"`
+}
+
+// held is an article on global as planq found it.
+type held struct {
+	a    *changelog.Article
+	path string
+	blob staterepo.Hash
+	data []byte
+	// person: a person wrote a version of it (a commit without planq's
+	// trailer), so planq never rewrites it.
+	person bool
+}
+
+// state is the knowledge base on global at one commit, and what its
+// history says about it.
+type state struct {
+	tip, tree staterepo.Hash
+	articles  map[string]*held // by slug
+	// broken are the files at an article's path that are no article, by
+	// slug: planq never writes over them.
+	broken   map[string]string
+	problems []Problem
+	// deleted are the slugs of deleted articles, markers the paths of the
+	// files that remember them.
+	deleted map[string]bool
+	markers map[string]bool
+	index   staterepo.Hash
+	// gone are the articles that were on global once and are no more,
+	// with no file that remembers their deletion: a person deleted them.
+	gone [][2]string // topic, slug
+}
+
+func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash) (*state, error) {
+	tree, err := repo.TreeOf(tip)
+	if err != nil {
+		return nil, err
+	}
+	files, err := repo.WalkTree(tree, []string{dir})
+	if err != nil {
+		return nil, err
+	}
+	history, err := repo.FileHistory(ctx, tip, dir, TrailerKey)
+	if err != nil {
+		return nil, err
+	}
+	person, existed := map[string]bool{}, map[string]bool{}
+	for _, c := range history {
+		if c.Blob.IsZero() {
+			continue
+		}
+		existed[c.Path] = true
+		if c.Trailer == "" {
+			person[c.Path] = true
+		}
+	}
+	st := &state{tip: tip, tree: tree, articles: map[string]*held{}, broken: map[string]string{}, deleted: map[string]bool{}, markers: map[string]bool{}}
+	present := map[string]bool{}
+	for _, f := range files {
+		present[f.Path] = true
+		if f.Path == IndexPath {
+			st.index = f.Blob
+			continue
+		}
+		if rest, ok := strings.CutPrefix(f.Path, deletedDir); ok {
+			if topic, slug, ok := strings.Cut(rest, "/"); ok && changelog.SlugProblem(topic) == "" && changelog.SlugProblem(slug) == "" {
+				st.deleted[slug], st.markers[f.Path] = true, true
+			}
+			continue
+		}
+		_, slug, ok := changelog.SplitArticlePath(f.Path)
+		if !ok {
+			if strings.HasSuffix(f.Path, ".md") && strings.Count(f.Path, "/") == 2 && !strings.HasSuffix(f.Path, "/README.md") {
+				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is no article's path: knowledge/<topic>/<slug>.md, in lower-case letters, digits and hyphens"})
+			}
+			continue
+		}
+		data, err := repo.ReadBlob(f.Blob)
+		if err != nil {
+			return nil, err
+		}
+		a, err := changelog.ParseArticle(f.Path, data)
+		if err == nil && st.articles[slug] != nil {
+			err = &changelog.ParseError{Path: f.Path, Msg: "its slug is " + st.articles[slug].path + "'s already: a slug names one article"}
+		}
+		if err != nil {
+			st.broken[slug] = f.Path
+			st.problems = append(st.problems, Problem{Path: f.Path, Problem: problemOf(err)})
+			continue
+		}
+		st.articles[slug] = &held{a: a, path: f.Path, blob: f.Blob, data: data, person: person[f.Path]}
+	}
+	bySlug := map[string]bool{}
+	for slug := range st.articles {
+		bySlug[slug] = true
+	}
+	for slug := range st.broken {
+		bySlug[slug] = true
+	}
+	var gone []string
+	for p := range existed {
+		topic, slug, ok := changelog.SplitArticlePath(p)
+		if ok && !present[p] && !bySlug[slug] && !st.markers[DeletedPath(topic, slug)] {
+			gone = append(gone, p)
+		}
+	}
+	slices.Sort(gone)
+	for _, p := range gone {
+		topic, slug, _ := changelog.SplitArticlePath(p)
+		st.gone = append(st.gone, [2]string{topic, slug})
+		st.deleted[slug] = true
+	}
+	return st, nil
+}
+
+// slugs lists the articles' slugs, sorted.
+func (st *state) slugs() []string {
+	out := make([]string, 0, len(st.articles))
+	for s := range st.articles {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bpq-[0-9a-f]{4,64}\b`) })
+
+// mentioned are the record IDs an article cites: its sources, and any its
+// text names.
+func (h *held) mentioned() map[string]bool {
+	ids := map[string]bool{}
+	for _, s := range h.a.Sources {
+		ids[s] = true
+	}
+	for _, id := range idRE().FindAllString(h.a.Body, -1) {
+		ids[id] = true
+	}
+	return ids
+}
+
+// problemOf is a parse error without its path: "line N: what".
+func problemOf(err error) string {
+	var pe *changelog.ParseError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	if pe.Line > 0 {
+		return fmt.Sprintf("line %d: %s", pe.Line, pe.Msg)
+	}
+	return pe.Msg
+}

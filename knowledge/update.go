@@ -1,0 +1,404 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// Options are how Update runs.
+type Options struct {
+	// Topics are the knowledge base's topics, in the order the index
+	// lists them; none means DefaultTopics.
+	Topics []string
+}
+
+func (o Options) topics() ([]string, error) {
+	if len(o.Topics) == 0 {
+		return DefaultTopics, nil
+	}
+	for _, t := range o.Topics {
+		if err := changelog.ValidateSlug("topic", t); err != nil {
+			return nil, err
+		}
+	}
+	return o.Topics, nil
+}
+
+// Result is what Update changed, by the articles' paths, sorted. Every
+// list is present, empty when nothing happened to it.
+type Result struct {
+	// Commit is the commit on global, "" when nothing changed.
+	Commit  string   `json:"commit"`
+	Created []string `json:"created"`
+	Updated []string `json:"updated"`
+	// Deprecated are articles planq marked deprecated: every source of
+	// theirs was superseded, retracted or archived.
+	Deprecated []string `json:"deprecated"`
+	// Appended are articles a person edited: planq listed their new
+	// sources under "New since your edit" and changed nothing else.
+	Appended []string `json:"appended"`
+	// Stale are articles a person edited whose every source is gone:
+	// planq leaves them to the person.
+	Stale []string `json:"stale"`
+	// Remembered are articles a person deleted from global: planq
+	// remembers it, and never makes them again.
+	Remembered []string `json:"remembered"`
+	// Removed are articles deleted on one side of a merge and updated on
+	// the other: they stay deleted.
+	Removed []string `json:"removed"`
+	// Index is whether knowledge/_index.md was written.
+	Index bool `json:"index"`
+	// Skipped are files planq could not read, and articles it could not
+	// write (a credential in a source's words, say), each with why.
+	Skipped []Problem `json:"skipped"`
+}
+
+// Changed reports whether Update committed anything.
+func (r Result) Changed() bool { return r.Commit != "" }
+
+func (r *Result) fill() {
+	for _, l := range []*[]string{&r.Created, &r.Updated, &r.Deprecated, &r.Appended, &r.Stale, &r.Remembered, &r.Removed} {
+		if *l == nil {
+			*l = []string{}
+		}
+		slices.Sort(*l)
+	}
+	if r.Skipped == nil {
+		r.Skipped = []Problem{}
+	}
+}
+
+// Update keeps the knowledge base on global in step with global's current
+// learnings and decisions, in one commit (none when nothing changed): it
+// makes the articles new subjects call for, adds new sources to planq's
+// articles and deprecates those whose sources are all gone, lists new
+// sources at the end of the articles a person edited, remembers the
+// articles a person deleted, and regenerates knowledge/_index.md. What it
+// writes depends on global alone, so a second run changes nothing, and
+// promote and pull can run it after they land.
+func Update(ctx context.Context, store *agent.Store, opts Options) (Result, error) {
+	var res Result
+	topics, err := opts.topics()
+	if err != nil {
+		return res, err
+	}
+	repo := store.Repo
+	tip, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return res, err
+	}
+	st, err := readState(ctx, repo, tip)
+	if err != nil {
+		return res, err
+	}
+	set, err := store.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return res, err
+	}
+	rs := newRecords(set.Records, set.Current())
+	res.Skipped = append(res.Skipped, st.problems...)
+
+	change := map[string]agent.Rewrite{}
+	final := map[string]*changelog.Article{}
+	for slug, h := range st.articles {
+		final[slug] = h.a
+	}
+	// An article of planq's deleted on one side of a merge and updated on
+	// the other came back with the update: it stays deleted.
+	for _, slug := range st.slugs() {
+		h := st.articles[slug]
+		if st.markers[DeletedPath(h.a.Topic, slug)] && !h.person {
+			change[h.path] = agent.Rewrite{Was: h.blob}
+			res.Removed = append(res.Removed, h.path)
+			delete(final, slug)
+		}
+	}
+	citedBy := map[string]string{}
+	for _, slug := range st.slugs() {
+		for id := range st.articles[slug].mentioned() {
+			if _, ok := citedBy[id]; !ok {
+				citedBy[id] = slug
+			}
+		}
+	}
+	drafts := map[string]*draft{}
+	for _, g := range groupRecords(rs, citedBy) {
+		h := st.articles[g.slug]
+		switch {
+		case h != nil && final[g.slug] == nil: // removed above
+		case h == nil:
+			if st.deleted[g.slug] || st.broken[g.slug] != "" {
+				continue
+			}
+			drafts[g.slug] = newDraft(g, topics)
+		case h.person || h.a.CuratedBy != changelog.CuratedAuto:
+			known := h.mentioned()
+			var fresh []*changelog.Record
+			for _, r := range g.recs {
+				if !known[r.ID] {
+					fresh = append(fresh, r)
+				}
+			}
+			if len(fresh) > 0 {
+				change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh), Was: h.blob}
+				res.Appended = append(res.Appended, h.path)
+			}
+		default:
+			d := draftOf(h, rs)
+			for _, r := range g.recs {
+				if !slices.Contains(d.sources, r.ID) {
+					d.sources = append(d.sources, r.ID)
+				}
+			}
+			drafts[g.slug] = d
+		}
+	}
+	for _, slug := range st.slugs() {
+		h := st.articles[slug]
+		if final[slug] == nil || drafts[slug] != nil {
+			continue
+		}
+		if h.person || h.a.CuratedBy != changelog.CuratedAuto {
+			if allGone(h.a.Sources, rs) {
+				res.Stale = append(res.Stale, h.path)
+			}
+			continue
+		}
+		drafts[slug] = draftOf(h, rs) // its sources may have ended
+	}
+	if err := buildDrafts(drafts, st, rs, final, change, &res); err != nil {
+		return res, err
+	}
+	for _, g := range st.gone {
+		p := DeletedPath(g[0], g[1])
+		change[p] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
+		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
+	}
+	if err := indexChange(repo, st, final, topics, change, &res); err != nil {
+		return res, err
+	}
+	res.fill()
+	if len(change) == 0 {
+		return res, nil
+	}
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change, Message: updateMessage(res)})
+	if err != nil {
+		return res, err
+	}
+	res.Commit = commit.String()
+	return res, nil
+}
+
+// buildDrafts writes the drafts that changed into change, each made twice:
+// once to learn every article's tags, once with its Related links.
+func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article, change map[string]agent.Rewrite, res *Result) error {
+	slugs := make([]string, 0, len(drafts))
+	for s := range drafts {
+		slugs = append(slugs, s)
+	}
+	slices.Sort(slugs)
+	for _, slug := range slugs {
+		a, err := drafts[slug].build(rs, nil)
+		if err != nil {
+			return fmt.Errorf("failed to make article %s: %w", slug, err)
+		}
+		final[slug] = a
+	}
+	for _, slug := range slugs {
+		d := drafts[slug]
+		a, err := d.build(rs, relatedTo(slug, final))
+		if err != nil {
+			return fmt.Errorf("failed to make article %s: %w", slug, err)
+		}
+		data, err := changelog.RenderArticle(a)
+		if err != nil {
+			return err
+		}
+		h := st.articles[slug]
+		if h != nil && bytes.Equal(h.data, data) {
+			final[slug] = h.a
+			continue
+		}
+		if err := agent.GuardFile(a.Path(), data); err != nil {
+			res.Skipped = append(res.Skipped, Problem{Path: a.Path(), Problem: err.Error()})
+			if h != nil {
+				final[slug] = h.a
+			} else {
+				delete(final, slug)
+			}
+			continue
+		}
+		final[slug] = a
+		rw := agent.Rewrite{Data: data}
+		switch {
+		case h == nil:
+			res.Created = append(res.Created, a.Path())
+		case a.Status == changelog.StatusDeprecated && h.a.Status != changelog.StatusDeprecated:
+			rw.Was = h.blob
+			res.Deprecated = append(res.Deprecated, a.Path())
+		default:
+			rw.Was = h.blob
+			res.Updated = append(res.Updated, a.Path())
+		}
+		change[a.Path()] = rw
+	}
+	return nil
+}
+
+// newDraft is the draft of a new article for g: its title the subject (or
+// the domain, or the decision), its topic the one most of its records
+// belong to, made when its first source was.
+func newDraft(g *group, topics []string) *draft {
+	d := &draft{slug: g.slug, topic: topicOf(g.recs, topics), created: g.recs[0].Timestamp}
+	for _, r := range g.recs {
+		d.sources = append(d.sources, r.ID)
+	}
+	first := g.recs[0]
+	for _, r := range g.recs {
+		if r.Subject != "" {
+			d.title = r.Subject
+			break
+		}
+	}
+	switch {
+	case d.title != "":
+	case first.Kind == changelog.KindDecision:
+		d.title = changelog.Shorten(strings.Join(strings.Fields(first.Decision), " "), 120)
+	default:
+		d.title = first.Domain
+	}
+	return d
+}
+
+// draftOf is the draft of an article planq wrote: what it cites, with
+// what it is called, where it is, and when it was made.
+func draftOf(h *held, rs *records) *draft {
+	d := &draft{slug: h.a.Slug, topic: h.a.Topic, title: h.a.Title, created: h.a.Created}
+	for _, s := range h.a.Sources {
+		if changelog.ValidID(s) && rs.byID[s] != nil {
+			d.sources = append(d.sources, s)
+		} else {
+			d.other = append(d.other, s)
+		}
+	}
+	return d
+}
+
+// allGone reports whether every record sources names is known and none
+// is current.
+func allGone(sources []string, rs *records) bool {
+	n := 0
+	for _, s := range sources {
+		if rs.byID[s] == nil {
+			continue
+		}
+		if rs.live[s] {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// relatedTo links the articles that share a tag with the article slug, by
+// their paths relative to its own, at most eight, by path.
+func relatedTo(slug string, final map[string]*changelog.Article) []link {
+	self := final[slug]
+	var out []link
+	for other, a := range final {
+		if other == slug || !sharesTag(self.Tags, a.Tags) {
+			continue
+		}
+		rel := "../" + a.Topic + "/" + a.Slug + ".md"
+		if a.Topic == self.Topic {
+			rel = a.Slug + ".md"
+		}
+		out = append(out, link{title: a.Title, href: rel})
+	}
+	slices.SortFunc(out, func(x, y link) int { return strings.Compare(path.Clean(x.href), path.Clean(y.href)) })
+	if len(out) > 8 {
+		out = out[:8]
+	}
+	return out
+}
+
+func sharesTag(a, b []string) bool {
+	for _, t := range a {
+		if slices.Contains(b, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// newSinceHeading heads the list of sources new since a person's edit.
+const newSinceHeading = "# New since your edit"
+
+// appendNew lists recs at the end of an article a person edited, under
+// newSinceHeading, each by its first sentence and ID; the rest of the file
+// is left as it is.
+func appendNew(data []byte, recs []*changelog.Record) []byte {
+	text := strings.TrimRight(string(data), "\n") + "\n"
+	lastHeading := ""
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "#") {
+			lastHeading = strings.TrimSpace(line)
+		}
+	}
+	var b strings.Builder
+	b.WriteString(text)
+	if lastHeading != newSinceHeading {
+		b.WriteString("\n" + newSinceHeading + "\n\n")
+	}
+	for _, r := range recs {
+		fmt.Fprintf(&b, "- %s (%s)\n", firstSentence(textOf(r)), r.ID)
+	}
+	return []byte(b.String())
+}
+
+func updateMessage(r Result) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{len(r.Created), "created"}, {len(r.Updated), "updated"}, {len(r.Deprecated), "deprecated"}, {len(r.Appended), "appended to"},
+		{len(r.Remembered), "remembered deleted"}, {len(r.Removed), "kept deleted"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 0 {
+		parts = append(parts, "index")
+	}
+	return "kb update: " + strings.Join(parts, ", ") + "\n\n" + TrailerKey + ": update\n"
+}
+
+// indexChange regenerates knowledge/_index.md from the articles and puts
+// it in change when it differs from global's.
+func indexChange(repo *staterepo.Repo, st *state, final map[string]*changelog.Article, topics []string, change map[string]agent.Rewrite, res *Result) error {
+	if len(final) == 0 && st.index.IsZero() {
+		return nil
+	}
+	data := renderIndex(final, topics)
+	if !st.index.IsZero() {
+		old, err := repo.ReadBlob(st.index)
+		if err != nil {
+			return err
+		}
+		if bytes.Equal(old, data) {
+			return nil
+		}
+	}
+	change[IndexPath] = agent.Rewrite{Data: data, Was: st.index}
+	res.Index = true
+	return nil
+}
