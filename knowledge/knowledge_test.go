@@ -265,7 +265,7 @@ func TestAHumanEditIsNeverRewritten(t *testing.T) {
 	l3 := f.learn("Rollbacks use the previous image.", changelog.TypeGuide, "deploy", "")
 	f.update()
 	got = f.file(p)
-	if !strings.HasPrefix(got, edited) || !strings.HasSuffix(got, "(" + l2 + ")\n- Rollbacks use the previous image. (" + l3 + ")\n") ||
+	if !strings.HasPrefix(got, edited) || !strings.HasSuffix(got, "("+l2+")\n- Rollbacks use the previous image. ("+l3+")\n") ||
 		strings.Count(got, "# New since your edit") != 1 {
 		t.Errorf("after a second new source:\n%s", got)
 	}
