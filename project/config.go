@@ -50,7 +50,37 @@ type Config struct {
 	Curation Curation `yaml:"curation,omitempty"`
 	// Search chooses the model search embeds text with.
 	Search Search `yaml:"search,omitempty"`
+	// Knowledge shapes the knowledge base on global (planq kb).
+	Knowledge Knowledge `yaml:"knowledge,omitempty"`
 }
+
+// Knowledge is how the project's knowledge base is laid out.
+type Knowledge struct {
+	// Topics are the directories of knowledge/ that articles go in, in
+	// the order the index lists them: lower-case letters, digits and
+	// hyphens. None means planq's (architecture, decisions, ...).
+	Topics []string `yaml:"topics,omitempty"`
+}
+
+// IsZero reports that nothing was configured (yaml's omitempty asks).
+func (k Knowledge) IsZero() bool { return len(k.Topics) == 0 }
+
+// check says what of knowledge: cannot be acted on, or "".
+func (k Knowledge) check() string {
+	seen := map[string]bool{}
+	for _, t := range k.Topics {
+		if !topicRE().MatchString(t) || len(t) > 80 {
+			return fmt.Sprintf("knowledge: topics: %q is not a topic (lower-case letters, digits and single hyphens, at most 80 characters)", t)
+		}
+		if seen[t] {
+			return fmt.Sprintf("knowledge: topics: %q is named twice", t)
+		}
+		seen[t] = true
+	}
+	return ""
+}
+
+var topicRE = lazyRegexp(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Search is how the project's search embeds text, to find records by
 // meaning as well as by their words.
@@ -346,6 +376,8 @@ const configHeader = `# planq project configuration. Track this file in git.
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 # curation:   optional; instruction_files: the agents' instruction files raw notes are
 #             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
+# knowledge:  optional; topics: the knowledge base's topics (default architecture,
+#             decisions, conventions, operations, project, preferences, history)
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
@@ -384,6 +416,10 @@ func ParseConfig(path string, data []byte) (Config, error) {
 	if err := ValidateName("project", c.Project); err != nil {
 		return Config{}, planqerr.New(planqerr.Corrupt, path, "project: %w", err)
 	}
+	if problem := c.Knowledge.check(); problem != "" {
+		return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", problem).
+			WithHint("name each topic once, like architecture or release-notes")
+	}
 	if problem := c.Search.check(); problem != "" {
 		return Config{}, planqerr.New(planqerr.Corrupt, path, "%s", problem).
 			WithHint("search: takes model: (default, none, a directory, or a fetched model) or endpoint: {url, model}, not both")
@@ -410,6 +446,8 @@ func yamlProblem(err error) string {
 			keys = yamlKeys(reflect.TypeOf(Curation{}))
 		case "project.Search":
 			keys = yamlKeys(reflect.TypeOf(Search{}))
+		case "project.Knowledge":
+			keys = yamlKeys(reflect.TypeOf(Knowledge{}))
 		case "project.SearchEndpoint":
 			keys = yamlKeys(reflect.TypeOf(SearchEndpoint{}))
 		}
@@ -427,7 +465,7 @@ var (
 	wrongTypeRE    = lazyRegexp(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
 	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
 	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches",
-		"project.ShelfLife": "a mapping of classifications to shelf lives", "project.Search": "a mapping (model, endpoint)",
+		"project.ShelfLife": "a mapping of classifications to shelf lives", "project.Search": "a mapping (model, endpoint)", "project.Knowledge": "a mapping (topics)", "[]string": "a list of text",
 		"project.SearchEndpoint": "a mapping (url, model, key_env, timeout)"}
 )
 

@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+func newKBCmd(env *Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "kb",
+		Short: "The knowledge base: articles on global gathered from learnings and decisions",
+		Long: `The knowledge base is Markdown on global, knowledge/<topic>/<slug>.md, one
+article per subject, that people browse and edit as files; knowledge/_index.md
+lists them. planq derives the articles from global's current learnings and
+decisions, without a model: every line it writes is a source's own first
+sentence, followed by the source's ID.
+
+An article a person changed (a commit on global without planq's
+Planq-Knowledge trailer) is never rewritten: new sources are listed under "New
+since your edit" at its end. An article deleted with 'planq kb delete' or git
+rm on global is remembered under knowledge/.deleted/ and never made again.
+
+Topics: architecture, decisions, conventions, operations, project, preferences,
+history, or the knowledge: topics: list of .planq/config.`,
+		Args: exactArgs(0, "a subcommand: update, list or delete"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newKBUpdateCmd(env), newKBListCmd(env), newKBDeleteCmd(env))
+	return cmd
+}
+
+func kbOptions(p *project.Project) knowledge.Options {
+	return knowledge.Options{Topics: p.Config.Knowledge.Topics}
+}
+
+type kbUpdateOptions struct {
+	json bool
+}
+
+func newKBUpdateCmd(env *Env) *cobra.Command {
+	var opts kbUpdateOptions
+	cmd := &cobra.Command{
+		Use:   "update",
+		Short: "Bring the articles in step with global's learnings and decisions",
+		Long: `Derive articles from global's current learnings and decisions, grouped by
+subject, domain and the files they cite, and keep the existing ones in step, in
+one commit on global (none when nothing changed: a second run changes nothing):
+new sources join their article and move its updated time; an article whose
+sources were all superseded, retracted or archived becomes deprecated; an
+article a person edited only gets its new sources listed at its end; an article
+a person deleted with git is remembered as deleted. knowledge/_index.md is
+regenerated. Files under knowledge/ planq cannot read are named on stderr and
+left as they are.
+
+Each change prints a line "<action>\t<path>" (created, updated, deprecated,
+appended, stale, remembered, removed, index).
+
+--json prints {"commit","created","updated","deprecated","appended","stale",
+"remembered","removed","index","skipped":[{"path","problem"}]}: paths of
+articles; "commit" is "" when nothing changed.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runKBUpdate(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runKBUpdate(ctx context.Context, env *Env, opts kbUpdateOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		res, err := knowledge.Update(ctx, store, kbOptions(store.Project))
+		if err != nil {
+			return err
+		}
+		for _, s := range res.Skipped {
+			env.Log.Warn("skipped", "file", s.Path, "problem", s.Problem)
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		for _, l := range []struct {
+			action string
+			paths  []string
+		}{{"created", res.Created}, {"updated", res.Updated}, {"deprecated", res.Deprecated}, {"appended", res.Appended},
+			{"stale", res.Stale}, {"remembered", res.Remembered}, {"removed", res.Removed}} {
+			for _, p := range l.paths {
+				env.printf("%s\t%s\n", l.action, p)
+			}
+		}
+		if res.Index {
+			env.printf("index\t%s\n", knowledge.IndexPath)
+		}
+		if !res.Changed() {
+			env.Log.Info("the knowledge base is in step with global; nothing changed")
+			return nil
+		}
+		env.Log.Info("updated the knowledge base", "branch", "global", "created", len(res.Created), "updated", len(res.Updated)+len(res.Deprecated)+len(res.Appended), "commit", short(res.Commit))
+		return nil
+	})
+}
+
+type kbListOptions struct {
+	json bool
+}
+
+func newKBListCmd(env *Env) *cobra.Command {
+	var opts kbListOptions
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the articles, by topic",
+		Long: `List the articles on global by topic (the project's topics first, in their
+order) then slug: topic, slug, status, confidence, who curated it (and "edited"
+when a person changed it), its title. Files under knowledge/ planq cannot read
+are named on stderr.
+
+--json prints [{"path","slug","topic","title","description","status","confidence",
+"curated_by","updated","sources","edited_by_person"}]: "sources" counts them.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runKBList(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runKBList(ctx context.Context, env *Env, opts kbListOptions) error {
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		entries, problems, err := knowledge.List(ctx, h.Repo, kbOptions(h.Project))
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			env.Log.Warn("skipped", "file", p.Path, "problem", p.Problem)
+		}
+		if opts.json {
+			return env.writeJSON(entries)
+		}
+		if len(entries) == 0 {
+			env.Log.Info("no articles yet", "hint", "planq kb update")
+			return nil
+		}
+		tw := newTable(env.Stdout)
+		fmt.Fprintln(tw, "TOPIC\tSLUG\tSTATUS\tCONFIDENCE\tCURATED\tTITLE")
+		for _, e := range entries {
+			curated := string(e.CuratedBy)
+			if e.EditedByPerson {
+				curated += ", edited"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Topic, e.Slug, e.Status, e.Confidence, curated, e.Title)
+		}
+		return tw.Flush()
+	})
+}
+
+type kbDeleteOptions struct {
+	slug string
+	json bool
+}
+
+func newKBDeleteCmd(env *Env) *cobra.Command {
+	var opts kbDeleteOptions
+	cmd := &cobra.Command{
+		Use:   "delete SLUG",
+		Short: "Delete an article; planq never makes it again",
+		Long: `Delete the article SLUG from global, in one commit with the index regenerated,
+and remember the deletion in knowledge/.deleted/<topic>/<slug>: 'planq kb
+update' never makes the article again, here or, once pushed, on any machine.
+Its records stay. git rm of the article on global is remembered the same way by
+the next update.
+
+--json prints {"path","remembered","commit"}.`,
+		Example: `  planq kb delete session-storage`,
+		Args:    exactArgs(1, "the article's SLUG"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.slug = args[0]
+			return runKBDelete(cmd.Context(), env, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runKBDelete(ctx context.Context, env *Env, opts kbDeleteOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		res, err := knowledge.Delete(ctx, store, opts.slug, kbOptions(store.Project))
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		env.Log.Info("deleted the article", "branch", "global", "file", res.Path, "remembered", res.Remembered, "commit", short(res.Commit))
+		return nil
+	})
+}
