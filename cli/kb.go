@@ -63,8 +63,9 @@ Each change prints a line "<action>\t<path>" (created, updated, deprecated,
 appended, stale, remembered, removed, index).
 
 --json prints {"commit","created","updated","deprecated","appended","stale",
-"remembered","removed","index","skipped":[{"path","problem"}]}: paths of
-articles; "commit" is "" when nothing changed.`,
+"remembered","removed","index","skipped"}: lists of the articles' paths;
+"commit" is "" when nothing changed; "skipped" lists the files planq could not
+read or write, each {"path","problem"}.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runKBUpdate(cmd.Context(), env, opts) },
 	}
