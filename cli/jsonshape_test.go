@@ -70,7 +70,7 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "dedupe", args: []string{"--dry-run"}},
 		{cmd: "context promote", args: []string{"--all"}},
 		{cmd: "context promote", args: []string{"--all"}, before: f.logEntry}, // nothing new: marked merged
-		{cmd: "kb update"}, // after promote: global has learnings and a decision
+		{cmd: "kb update"},                                                    // after promote: global has learnings and a decision
 		{cmd: "kb list"},
 		{cmd: "kb delete", args: []string{"ci"}},
 		{cmd: "prune", args: []string{"--stale"}, before: f.goneAnchor},

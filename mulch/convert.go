@@ -357,7 +357,7 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 	case changelog.TypePattern, changelog.TypeReference, changelog.TypeGuide:
 		m.Name, m.Description = title, rest
 	case changelog.TypeStart, changelog.TypePlan, changelog.TypeImplement, changelog.TypeHandoff, changelog.TypeEnd,
-		changelog.TypeOperational, changelog.TypeCodebase:
+		changelog.TypeOperational, changelog.TypeCodebase, changelog.TypeArticle:
 		m.Content = r.Body // other kinds' types: no learning has one
 	}
 	for _, d := range r.DependsOn {

@@ -106,6 +106,8 @@ func (g *gen) record(kind changelog.Kind, side string, n int) *changelog.Record 
 		r, err = changelog.NewNote(changelog.NoteInput{Text: text, Workspace: side})
 	case changelog.KindProposal:
 		r, err = changelog.NewProposal(changelog.ProposalInput{Summary: text, Discarded: map[string]string{g.id(): "covered"}})
+	case changelog.KindArticle:
+		g.t.Fatalf("%s is a document, no record a merge generates", kind)
 	}
 	if err != nil {
 		g.t.Fatal(err)
