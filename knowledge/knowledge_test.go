@@ -352,3 +352,23 @@ func TestBrokenArticlesAreReportedAndNeverOverwritten(t *testing.T) {
 		t.Errorf("a topic with '/': %v", err)
 	}
 }
+
+// TestTheProjectsTopicsPlaceNewArticles: with topics of the project's own,
+// an article goes to the topic of its records when the project has it,
+// else to its first topic; the index lists them in the project's order.
+func TestTheProjectsTopicsPlaceNewArticles(t *testing.T) {
+	f := newFixture(t)
+	f.decide("Use Postgres.", "It has JSON columns.", "database")
+	f.learn("Run migrations with make migrate.", changelog.TypeGuide, "db", "")
+	res, err := Update(f.ctx, f.store, Options{Topics: []string{"runbooks", "decisions"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Created, []string{"knowledge/decisions/database.md", "knowledge/runbooks/db.md"}) {
+		t.Fatalf("created: %v", res.Created)
+	}
+	index := f.file(IndexPath)
+	if !strings.Contains(index, "Topics: runbooks (1), decisions (1).") || strings.Index(index, "# runbooks") > strings.Index(index, "# decisions") {
+		t.Errorf("index:\n%s", index)
+	}
+}

@@ -376,8 +376,6 @@ const configHeader = `# planq project configuration. Track this file in git.
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 # curation:   optional; instruction_files: the agents' instruction files raw notes are
 #             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
-# knowledge:  optional; topics: the knowledge base's topics (default architecture,
-#             decisions, conventions, operations, project, preferences, history)
 `
 
 // Marshal renders the configuration as the YAML file planq writes.
