@@ -65,11 +65,11 @@ func WriteTable(w io.Writer, t *Table) error {
 
 // writePayload writes everything the checksum covers.
 func (t *Table) writePayload(w io.Writer) error {
-	hdr, err := json.Marshal(fileHeader{Dim: t.dim, Vocab: len(t.words), Vectors: vectorsInt8, Weights: weightsU16, Info: t.info})
+	hdr, err := json.Marshal(fileHeader{Dim: t.dim, Vocab: t.voc.len(), Vectors: vectorsInt8, Weights: weightsU16, Info: t.info})
 	if err != nil {
 		return err
 	}
-	n := len(t.words)
+	n := t.voc.len()
 	buf := make([]byte, 0, 64<<10)
 	buf = append(buf, magic...)
 	buf = binary.LittleEndian.AppendUint32(buf, uint32(len(hdr)))
@@ -82,7 +82,8 @@ func (t *Table) writePayload(w io.Writer) error {
 		buf = buf[:0]
 		return err
 	}
-	for _, tok := range t.words {
+	for i := range n {
+		tok := t.voc.token(i)
 		buf = append(buf, byte(len(tok)))
 		buf = append(buf, tok...)
 		if err := flush(false); err != nil {
@@ -220,21 +221,14 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 		info:    h.Info,
 		id:      tableID(h.Name, sum),
 		dim:     d,
-		words:   make([]string, n),
-		rows:    make(map[string]int32, n),
 		weights: make([]uint16, n),
 		scales:  make([]float32, n),
 	}
-	for i, q := 0, 0; i < n; i++ {
-		l := int(vocab[q])
-		tok := vocab[q+1 : q+1+l]
-		q += 1 + l
-		t.words[i] = tok
-		t.rows[tok] = int32(i)
+	voc, dup, err := newVocab(vocab, n)
+	if err != nil {
+		return nil, fmt.Errorf("embeddings %q: token %q occurs twice: damaged", h.Name, voc0(vocab, dup))
 	}
-	if len(t.rows) != n {
-		return nil, fmt.Errorf("embeddings %q: %d tokens, %d of them distinct: damaged", h.Name, n, len(t.rows))
-	}
+	t.voc = voc
 	for i := range n {
 		t.weights[i] = binary.LittleEndian.Uint16(data[p:])
 		p += 2
@@ -242,7 +236,7 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 	for i := range n {
 		s := math.Float32frombits(binary.LittleEndian.Uint32(data[p:]))
 		if !(s >= 0) || math.IsInf(float64(s), 0) {
-			return nil, fmt.Errorf("embeddings %q: token %q has scale %v: damaged", h.Name, t.words[i], s)
+			return nil, fmt.Errorf("embeddings %q: token %q has scale %v: damaged", h.Name, t.voc.token(i), s)
 		}
 		t.scales[i] = s
 		p += 4
@@ -250,4 +244,14 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 	t.vecs = data[p : p+n*d : p+n*d]
 	t.prepare()
 	return t, nil
+}
+
+// voc0 is the token at row i of a vocabulary laid out as the file lays it
+// out, for a message about a vocabulary that did not index.
+func voc0(text string, i int) string {
+	q := 0
+	for range i {
+		q += 1 + int(text[q])
+	}
+	return text[q+1 : q+1+int(text[q])]
 }

@@ -32,12 +32,11 @@ type Table struct {
 	info    Info
 	id      string
 	dim     int
-	words   []string         // row -> token
-	rows    map[string]int32 // token -> row
-	weights []uint16         // row -> weight, in 1/65535ths
-	scales  []float32        // row -> the value of one int8 step
-	vecs    []byte           // rows*dim int8 values, row after row
-	mul     []float32        // row -> weight*scale, what pooling multiplies by
+	voc     *vocab    // row <-> token
+	weights []uint16  // row -> weight, in 1/65535ths
+	scales  []float32 // row -> the value of one int8 step
+	vecs    []byte    // rows*dim int8 values, row after row
+	mul     []float32 // row -> weight*scale, what pooling multiplies by
 }
 
 var _ Model = (*Table)(nil)
@@ -63,24 +62,24 @@ func NewTable(info Info, tokens []string, weights []float32, vectors [][]float32
 	if dim < 1 || dim > MaxDim {
 		return nil, fmt.Errorf("embeddings %q: dimension %d, want 1 to %d", info.Name, dim, MaxDim)
 	}
+	for _, tok := range tokens {
+		if ts := Tokens(tok); len(ts) == 0 || ts[0] != tok {
+			return nil, fmt.Errorf("embeddings %q: token %q is not one that Tokens makes: train on Tokens' output", info.Name, tok)
+		}
+	}
+	voc, dup, err := newVocab(vocabText(tokens), n)
+	if err != nil {
+		return nil, fmt.Errorf("embeddings %q: token %q twice", info.Name, tokens[dup])
+	}
 	t := &Table{
 		info:    info,
 		dim:     dim,
-		words:   make([]string, n),
-		rows:    make(map[string]int32, n),
+		voc:     voc,
 		weights: make([]uint16, n),
 		scales:  make([]float32, n),
 		vecs:    make([]byte, n*dim),
 	}
 	for i, tok := range tokens {
-		if ts := Tokens(tok); len(ts) == 0 || ts[0] != tok {
-			return nil, fmt.Errorf("embeddings %q: token %q is not one that Tokens makes: train on Tokens' output", info.Name, tok)
-		}
-		if _, dup := t.rows[tok]; dup {
-			return nil, fmt.Errorf("embeddings %q: token %q twice", info.Name, tok)
-		}
-		t.words[i] = tok
-		t.rows[tok] = int32(i)
 		w := weights[i]
 		if !(w >= 0 && w <= 1) { // also refuses NaN
 			return nil, fmt.Errorf("embeddings %q: token %q has weight %v, want 0 to 1", info.Name, tok, w)
@@ -137,7 +136,7 @@ func tableID(name string, sum []byte) string {
 
 // prepare computes what pooling multiplies each row by.
 func (t *Table) prepare() {
-	t.mul = make([]float32, len(t.words))
+	t.mul = make([]float32, t.voc.len())
 	for i := range t.mul {
 		t.mul[i] = float32(t.weights[i]) / math.MaxUint16 * t.scales[i]
 	}
@@ -150,11 +149,11 @@ func (t *Table) ID() string { return t.id }
 func (t *Table) Dim() int { return t.dim }
 
 // Len is the number of tokens the table knows.
-func (t *Table) Len() int { return len(t.words) }
+func (t *Table) Len() int { return t.voc.len() }
 
 // Token is row i's token (0 <= i < Len), for tools that walk the whole
 // vocabulary, such as the model's nearest-neighbour check.
-func (t *Table) Token(i int) string { return t.words[i] }
+func (t *Table) Token(i int) string { return t.voc.token(i) }
 
 // Info is what the table says of itself.
 func (t *Table) Info() Info { return t.info }
@@ -162,7 +161,7 @@ func (t *Table) Info() Info { return t.info }
 // Lookup returns a token's vector (as stored, before any weight) and its
 // weight, or ok false for a token the table does not know.
 func (t *Table) Lookup(token string) (vec []float32, weight float32, ok bool) {
-	r, ok := t.rows[token]
+	r, ok := t.voc.row(token)
 	if !ok {
 		return nil, 0, false
 	}
@@ -199,7 +198,7 @@ func (t *Table) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 func (t *Table) pool(v []float32, toks []string) {
 	d := t.dim
 	for _, tok := range toks {
-		r, ok := t.rows[tok]
+		r, ok := t.voc.row(tok)
 		if !ok {
 			continue
 		}
