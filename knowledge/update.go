@@ -19,6 +19,10 @@ type Options struct {
 	// Topics are the knowledge base's topics, in the order the index
 	// lists them; none means DefaultTopics.
 	Topics []string
+
+	// derived, when set, receives what Update would write, and Update
+	// writes nothing: the dry run kb curate and kb write read.
+	derived *derivation
 }
 
 func (o Options) topics() ([]string, error) {
@@ -187,6 +191,10 @@ func Update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 		return res, err
 	}
 	res.fill()
+	if opts.derived != nil {
+		*opts.derived = derivation{st: st, rs: rs, change: change, topics: topics}
+		return res, nil
+	}
 	if len(change) == 0 {
 		return res, nil
 	}

@@ -1,0 +1,337 @@
+package knowledge
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+)
+
+// WriteOptions are how Write takes an agent's article.
+type WriteOptions struct {
+	Options
+	// Slug names the article (its file, knowledge/<topic>/<slug>.md).
+	Slug string
+	// Name is where the text came from (a file, stdin), for errors.
+	Name string
+	// Force writes an article that was deleted (and forgets the
+	// deletion), one whose text drops a line of a person's, and over a
+	// file at its path planq cannot read.
+	Force bool
+}
+
+// WriteResult is what Write (or Edit) did.
+type WriteResult struct {
+	Path string `json:"path"`
+	Slug string `json:"slug"`
+	// Action is created, updated or unchanged (nothing was committed).
+	Action string `json:"action"`
+	// Moved is the path the article was at, when its topic changed.
+	Moved string `json:"moved,omitempty"`
+	// Restored: the article had been deleted, and was written anyway.
+	Restored  bool                `json:"restored"`
+	CuratedBy changelog.CuratedBy `json:"curated_by"`
+	Updated   time.Time           `json:"updated"`
+	Commit    string              `json:"commit"`
+}
+
+// now is the time an article is stamped with when it changes.
+var now = func() time.Time { return time.Now().UTC().Truncate(time.Second) }
+
+// Write checks an agent's article and commits it to global, with the
+// index regenerated, as planq's (its commit carries the Planq-Knowledge
+// trailer, so Update reads it as written by planq, not by a person). The
+// article must parse strictly, be of a project topic, cite only sources
+// that exist (the record IDs it adds are learnings or decisions on
+// global), list in its sources every record its text names and every
+// source the candidate at its slug gathers, and, where a person edited
+// the article, keep every line of its body and its title. A deleted
+// article is not written again, nor a person's text dropped, nor a file
+// planq cannot read replaced, unless opts.Force. The article is stored
+// with curated_by mixed: planq's extraction and an agent's editing, so
+// Update never rewrites the agent's words, only lists new sources at
+// its end; its updated time is now when its text changed.
+func Write(ctx context.Context, store *agent.Store, data []byte, opts WriteOptions) (WriteResult, error) {
+	var res WriteResult
+	if opts.Slug == "" {
+		return res, planqerr.New(planqerr.Invalid, "article", "no slug: the slug names the article's file").
+			WithHint("give the slug: --slug SLUG, or a FILE named <slug>.md (planq kb curate lists each candidate's slug)")
+	}
+	if err := changelog.ValidateSlug("slug", opts.Slug); err != nil {
+		return res, err
+	}
+	subject := "article " + opts.Slug
+	a, err := parseGiven(subject, opts.Name, opts.Slug, data)
+	if err != nil {
+		return res, err
+	}
+	_, d, err := derive(ctx, store, opts.Options)
+	if err != nil {
+		return res, err
+	}
+	if err := d.checkTopic(subject, a); err != nil {
+		return res, err
+	}
+	st := d.st
+	h := st.articles[opts.Slug]
+	if err := d.checkSources(subject, a, h); err != nil {
+		return res, err
+	}
+	if err := checkConflict(subject, a); err != nil {
+		return res, err
+	}
+	if missing := missingFrom(a.Sources, d.consumed(opts.Slug)); len(missing) > 0 {
+		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article gathers", strings.Join(missing, ", ")).
+			WithHint("cite every source the candidate lists ('planq kb curate' shows them): an article that drops one loses what it says")
+	}
+	if !opts.Force {
+		if err := guardWrite(subject, st, h, a, opts.Slug); err != nil {
+			return res, err
+		}
+	}
+	a.CuratedBy = changelog.CuratedMixed
+	if h != nil {
+		// The article's own times: it changes now, if it changes at all.
+		a.Created = h.a.Created
+		a.Updated, a.Timestamp = h.a.Updated, h.a.Updated
+		if same, err := changelog.RenderArticle(a); err != nil {
+			return res, err
+		} else if h.path == a.Path() && bytes.Equal(same, h.data) {
+			return WriteResult{Path: h.path, Slug: a.Slug, Action: "unchanged", CuratedBy: a.CuratedBy, Updated: a.Updated}, nil
+		}
+	}
+	msg := "kb write " + opts.Slug + "\n\n" + TrailerKey + ": write\n"
+	return commitArticle(ctx, store, d, h, a, true, msg)
+}
+
+// parseGiven reads the article a person or an agent gave for slug,
+// strictly, naming where it came from in the error.
+func parseGiven(subject, name, slug string, data []byte) (*changelog.Article, error) {
+	a, err := changelog.ParseArticle("", data)
+	if err != nil {
+		var pe *changelog.ParseError
+		if errors.As(err, &pe) {
+			named := *pe
+			named.Path = name
+			if named.Path == "" {
+				named.Path = "the article"
+			}
+			err = &named
+		}
+		return nil, planqerr.New(planqerr.Invalid, subject, "%w", err).
+			WithHint("an article is a '---' line, its YAML frontmatter (type: article, title, description, topic, created, updated, timestamp, sources, confidence, status, curated_by), another '---' line, then Markdown")
+	}
+	a.Slug = slug
+	return a, nil
+}
+
+// checkTopic refuses a topic the project does not have.
+func (d *derivation) checkTopic(subject string, a *changelog.Article) error {
+	if slices.Contains(d.topics, a.Topic) {
+		return nil
+	}
+	return planqerr.New(planqerr.Invalid, subject, "topic %q is not one of the project's topics (%s)", a.Topic, strings.Join(d.topics, ", ")).
+		WithHint("pick one of them, or add it to the knowledge: topics: list of .planq/config")
+}
+
+// checkSources refuses a record ID among a's sources that global holds no
+// learning or decision of (one the article on global cites already
+// stays), and a record its text names that its sources leave out.
+func (d *derivation) checkSources(subject string, a *changelog.Article, h *held) error {
+	if err := d.checkSourcesExist(subject, a, h); err != nil {
+		return err
+	}
+	var named []string
+	for _, id := range idRE().FindAllString(a.Body, -1) {
+		if !slices.Contains(a.Sources, id) && !slices.Contains(named, id) {
+			named = append(named, id)
+		}
+	}
+	if len(named) > 0 {
+		return planqerr.New(planqerr.Invalid, subject, "the text cites %s, which sources does not list", strings.Join(named, ", ")).
+			WithHint("add each to sources, or take it out of the text: every record an article names is one of its sources")
+	}
+	return nil
+}
+
+// checkSourcesExist refuses a record ID among a's sources that global
+// holds no learning or decision of, unless h, the article on global,
+// cites it already.
+func (d *derivation) checkSourcesExist(subject string, a *changelog.Article, h *held) error {
+	var had []string
+	if h != nil {
+		had = h.a.Sources
+	}
+	for _, s := range a.Sources {
+		if changelog.ValidID(s) && d.rs.byID[s] == nil && !slices.Contains(had, s) {
+			return planqerr.New(planqerr.Invalid, subject, "sources: %s is no learning or decision on global", s).
+				WithHint("cite the records the packet lists ('planq kb curate'); 'planq get %s' looks for it", s)
+		}
+	}
+	return nil
+}
+
+// checkConflict refuses a disputed article without its Conflict section.
+func checkConflict(subject string, a *changelog.Article) error {
+	if a.Status != changelog.StatusDisputed || hasHeading(a.Body, "Conflict") {
+		return nil
+	}
+	return planqerr.New(planqerr.Invalid, subject, "status: disputed, but there is no # Conflict section").
+		WithHint("add a # Conflict section that cites each side, or set status: current")
+}
+
+func hasHeading(body, title string) bool {
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "#") && strings.TrimSpace(strings.TrimLeft(line, "#")) == title {
+			return true
+		}
+	}
+	return false
+}
+
+// missingFrom lists what of want sources leaves out, in want's order.
+func missingFrom(sources, want []string) []string {
+	var out []string
+	for _, s := range want {
+		if !slices.Contains(sources, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// guardWrite refuses what only --force writes: a deleted article, a file
+// at the article's path planq cannot read, and a version of an article a
+// person edited that drops a line of its body, or its title.
+func guardWrite(subject string, st *state, h *held, a *changelog.Article, slug string) error {
+	switch {
+	case h == nil && st.broken[slug] != "":
+		return planqerr.New(planqerr.Refused, subject, "%s is there and is no article planq can read", st.broken[slug]).
+			WithHint("fix it with 'planq kb edit %s', or --force to replace it", slug)
+	case st.deleted[slug] && (h == nil || !h.person):
+		return planqerr.New(planqerr.Refused, subject, "was deleted; planq does not make it again").
+			WithHint("--force writes it anyway and forgets the deletion")
+	case h == nil || !h.person:
+		return nil
+	}
+	if a.Title != h.a.Title {
+		return planqerr.New(planqerr.Refused, subject, "a person edited it, and this version changes its title %q", h.a.Title).
+			WithHint("keep the title, or --force to replace a person's text")
+	}
+	if line, ok := dropped(h.a.Body, a.Body); ok {
+		return planqerr.New(planqerr.Refused, subject, "a person edited it, and this version drops their line %q", changelog.Shorten(line, 80)).
+			WithHint("keep every line of the article's body, in order, and add around them; or --force to replace a person's text")
+	}
+	return nil
+}
+
+// dropped finds the first line of old's body (outside a "New since your
+// edit" list, which the new version folds in) that body does not keep in
+// order; false when it keeps them all. Blank lines and surrounding
+// spaces do not count.
+func dropped(old, body string) (string, bool) {
+	kept := strings.Split(body, "\n")
+	at := 0
+	inNew := false
+	for _, line := range strings.Split(old, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "#") {
+			inNew = t == newSinceHeading
+		}
+		if t == "" || inNew {
+			continue
+		}
+		found := false
+		for at < len(kept) {
+			at++
+			if strings.TrimSpace(kept[at-1]) == t {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// commitArticle stores a at its slug on global in one commit with the
+// index regenerated: in place of h (moved when its topic changed), over
+// the unreadable file at its path, or anew, forgetting its deletion. With
+// touch, its updated time becomes now.
+func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *held, a *changelog.Article, touch bool, message string) (WriteResult, error) {
+	st := d.st
+	res := WriteResult{Slug: a.Slug, Path: a.Path(), CuratedBy: a.CuratedBy, Action: "created"}
+	change := map[string]agent.Rewrite{}
+	if h != nil {
+		res.Action = "updated"
+		if h.path != a.Path() {
+			res.Moved = h.path
+			change[h.path] = agent.Rewrite{Was: h.blob}
+		}
+	} else if b := st.broken[a.Slug]; b != "" {
+		blob, err := store.Repo.BlobAt(st.tree, b)
+		if err != nil {
+			return res, err
+		}
+		change[b] = agent.Rewrite{Was: blob}
+		res.Action = "updated"
+	}
+	if touch {
+		t := now()
+		a.Updated, a.Timestamp = t, t
+		if a.Created.IsZero() || a.Created.After(t) {
+			a.Created = t
+		}
+	}
+	res.Updated = a.Updated
+	data, err := changelog.RenderArticle(a)
+	if err != nil {
+		return res, err
+	}
+	if _, err := changelog.ParseArticle(a.Path(), data); err != nil {
+		return res, planqerr.New(planqerr.Invalid, "article "+a.Slug, "%w", err)
+	}
+	rw := agent.Rewrite{Data: data}
+	if h != nil && h.path == a.Path() {
+		rw.Was = h.blob
+	} else if was, ok := change[a.Path()]; ok {
+		rw.Was = was.Was // the unreadable file it replaces
+	}
+	change[a.Path()] = rw
+	for p := range st.markers {
+		if _, slug, ok := strings.Cut(strings.TrimPrefix(p, deletedDir), "/"); ok && slug == a.Slug {
+			blob, err := store.Repo.BlobAt(st.tree, p)
+			if err != nil {
+				return res, err
+			}
+			change[p] = agent.Rewrite{Was: blob}
+			res.Restored = true
+		}
+	}
+	if h == nil && st.deleted[a.Slug] {
+		res.Restored = true
+	}
+	final := map[string]*changelog.Article{}
+	for s, o := range st.articles {
+		final[s] = o.a
+	}
+	final[a.Slug] = a
+	var ignored Result
+	if err := indexChange(store.Repo, st, final, d.topics, change, &ignored); err != nil {
+		return res, err
+	}
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change, Message: message})
+	if err != nil {
+		return res, err
+	}
+	res.Commit = commit.String()
+	return res, nil
+}
