@@ -29,10 +29,11 @@ rm on global is remembered under knowledge/.deleted/ and never made again.
 
 Topics: architecture, decisions, conventions, operations, project, preferences,
 history, or the knowledge: topics: list of .planq/config.`,
-		Args: exactArgs(0, "a subcommand: update, list or delete"),
+		Args: exactArgs(0, "a subcommand: update, list, delete, curate, write or edit"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newKBUpdateCmd(env), newKBListCmd(env), newKBDeleteCmd(env))
+	cmd.AddCommand(newKBCurateCmd(env), newKBWriteCmd(env), newKBEditCmd(env))
 	return cmd
 }
 
