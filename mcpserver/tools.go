@@ -206,6 +206,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerNote(srv)
 	s.registerCurate(srv, annotate("Curation packet", reads))
 	s.registerPropose(srv)
+	s.registerKB(srv)
 	s.registerRecord(srv)
 }
 
