@@ -72,6 +72,9 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "context promote", args: []string{"--all"}, before: f.logEntry}, // nothing new: marked merged
 		{cmd: "kb update"},                                                    // after promote: global has learnings and a decision
 		{cmd: "kb list"},
+		{cmd: "kb curate"},
+		{cmd: "kb write", args: []string{"team-notes.md"}, before: f.kbArticle},
+		{cmd: "kb edit", args: []string{"team-notes"}, before: f.kbEditor},
 		{cmd: "kb delete", args: []string{"ci"}},
 		{cmd: "prune", args: []string{"--stale"}, before: f.goneAnchor},
 		{cmd: "archive list"},
@@ -622,6 +625,19 @@ func (f *shapeFixture) id(args ...string) string {
 func (f *shapeFixture) propose(proposal string) string {
 	f.t.Helper()
 	return strings.TrimSpace(f.planq(0, proposal, "propose"))
+}
+
+// kbArticle is an agent's article, team-notes.md, in the checkout.
+func (f *shapeFixture) kbArticle() {
+	f.write("team-notes.md", "---\ntype: article\ntitle: Team notes\ndescription: How the team works.\ntopic: project\n"+
+		"created: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\ntimestamp: 2026-01-01T00:00:00Z\n"+
+		"sources: [\"issue:#29\"]\nconfidence: low\nstatus: current\ncurated_by: mixed\n---\n\nWe review every change.\n")
+}
+
+// kbEditor is an $EDITOR that retitles the article it opens.
+func (f *shapeFixture) kbEditor() {
+	f.t.Setenv("VISUAL", "")
+	f.t.Setenv("EDITOR", "sed -i 's/^title: .*/title: Notes/'")
 }
 
 // logEntry is a commit on the agent's branch that promote does not carry.
