@@ -484,6 +484,9 @@ func (p Packet) Markdown() string {
 		}
 	}
 	fmt.Fprintf(&b, "\n## Index (%d articles)\n\n", len(p.Index))
+	if len(p.Index) == 0 {
+		b.WriteString("None yet.\n")
+	}
 	for _, l := range p.Index {
 		fmt.Fprintf(&b, "- %s: %s - %s (%s)\n", l.Path, l.Title, l.Description, l.Status)
 	}
