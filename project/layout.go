@@ -70,6 +70,10 @@ const (
 	// used (uses/<agent>.tsv): a use restarts a learning's shelf life.
 	// Only that agent writes its file, so merges never meet in one.
 	UsesDir = "uses"
+	// MemoriesDir is the folder the memory-tool protocol's /memories maps
+	// to in an agent's worktree: plain files the protocol's commands view
+	// and change, one commit per change.
+	MemoriesDir = "memories"
 )
 
 // UsesPath is the file of agent's uses in the state tree.
