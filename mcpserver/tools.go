@@ -208,6 +208,7 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerPropose(srv)
 	s.registerKB(srv)
 	s.registerRecord(srv)
+	s.registerMemory(srv)
 }
 
 // write commits a record the constructor made, or passes on why it could not.

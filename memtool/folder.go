@@ -120,7 +120,9 @@ func (f *Folder) locate(p, rel string) (spot, error) {
 
 // isDir says whether the spot holds a directory; the memories folder is
 // one even before its first file.
-func (s spot) isDir() bool { return (s.info != nil && s.info.IsDir()) || (s.rel == "" && s.info == nil) }
+func (s spot) isDir() bool {
+	return (s.info != nil && s.info.IsDir()) || (s.rel == "" && s.info == nil)
+}
 
 // isFile says whether the spot holds a regular file.
 func (s spot) isFile() bool { return s.info != nil && s.info.Mode().IsRegular() }

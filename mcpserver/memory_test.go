@@ -1,0 +1,102 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/planq-dev/planq/internal/testkit/testgit"
+)
+
+// TestMemoryToolOverMCP drives planq_memory from an MCP client: each answer
+// is the protocol's exact text, a refusal is a tool error with that text
+// alone, every change is one commit in the agent's worktree, and the CLI's
+// planq memtool answers the same command with the same text.
+func TestMemoryToolOverMCP(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir)
+	agentDir := filepath.Join(dir, ".planq", "agent")
+	commits := func() string { return strings.TrimSpace(testgit.Run(t, agentDir, "rev-list", "--count", "HEAD")) }
+	steps := []struct {
+		args    map[string]any
+		want    string
+		isError bool
+		commits int
+	}{
+		{map[string]any{"command": "view", "path": "/memories"},
+			"Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n0B\t/memories", false, 0},
+		{map[string]any{"command": "create", "path": "/memories/repo/notes.md", "file_text": "Meeting notes:\n- timeline\n"},
+			"File created successfully at: /memories/repo/notes.md", false, 1},
+		{map[string]any{"command": "create", "path": "/memories/repo/notes.md", "file_text": "again"},
+			"Error: File /memories/repo/notes.md already exists", true, 0},
+		{map[string]any{"command": "str_replace", "path": "/memories/repo/notes.md", "old_str": "timeline", "new_str": "next steps"},
+			"The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     1\tMeeting notes:\n     2\t- next steps", false, 1},
+		{map[string]any{"command": "str_replace", "path": "/memories/repo/notes.md", "old_str": "absent", "new_str": "x"},
+			"No replacement was performed, old_str `absent` did not appear verbatim in /memories/repo/notes.md.", true, 0},
+		{map[string]any{"command": "insert", "path": "/memories/repo/notes.md", "insert_line": 0, "insert_text": "# Notes\n"},
+			"The file /memories/repo/notes.md has been edited.", false, 1},
+		{map[string]any{"command": "insert", "path": "/memories/repo/notes.md", "insert_line": 7, "insert_text": "x"},
+			"Error: Invalid `insert_line` parameter: 7. It should be within the range of lines of the file: [0, 3]", true, 0},
+		{map[string]any{"command": "view", "path": "/memories/repo/notes.md", "view_range": []int{2, -1}},
+			"Here's the content of /memories/repo/notes.md with line numbers:\n     2\tMeeting notes:\n     3\t- next steps", false, 0},
+		{map[string]any{"command": "view", "path": "/memories/../.git/config"},
+			"Error: Path /memories/../.git/config would escape /memories directory", true, 0},
+		{map[string]any{"command": "rename", "old_path": "/memories/repo/notes.md", "new_path": "/memories/session/notes.md"},
+			"Successfully renamed /memories/repo/notes.md to /memories/session/notes.md", false, 1},
+		{map[string]any{"command": "create", "path": "/memories/k.md", "file_text": "AKIAIOSFODNN7EXAMPLE"},
+			"Error: /memories/k.md: refusing to store what looks like a credential (AWS access key id, line 1)\n" +
+				"hint: remove the credential; if it is not one, allow it: --allow-secret on the command line, allow_secret over MCP", true, 0},
+		{map[string]any{"command": "create", "path": "/memories/k.md", "file_text": "AKIAIOSFODNN7EXAMPLE", "allow_secret": true},
+			"File created successfully at: /memories/k.md", false, 1},
+		{map[string]any{"command": "delete", "path": "/memories/session"},
+			"Successfully deleted /memories/session", false, 1},
+		{map[string]any{"command": "delete", "path": "/memories/session"},
+			"Error: The path /memories/session does not exist", true, 0},
+		{map[string]any{"command": "create", "path": "/memories/x.md"},
+			"Error: Parameter `file_text` is required for command: create", true, 0},
+	}
+	for _, st := range steps {
+		before := commits()
+		text, isErr := callTool(t, s, "planq_memory", st.args)
+		if text != st.want || isErr != st.isError {
+			t.Errorf("planq_memory %v: answered (error %t)\n%s\nwant (error %t)\n%s", st.args, isErr, text, st.isError, st.want)
+		}
+		after := commits()
+		if want := atoi(before) + st.commits; atoi(after) != want {
+			t.Errorf("planq_memory %v: %s commits, want %d", st.args, after, want)
+		}
+		if status := testgit.Run(t, agentDir, "status", "--porcelain"); status != "" {
+			t.Errorf("planq_memory %v left the worktree unclean:\n%s", st.args, status)
+		}
+	}
+	// The CLI answers as the MCP tool does.
+	for _, args := range []map[string]any{
+		{"command": "view", "path": "/memories"},
+		{"command": "view", "path": "/memories/k.md"},
+		{"command": "delete", "path": "/memories/nothing"},
+	} {
+		mcpText, _ := callTool(t, s, "planq_memory", args)
+		in, _ := json.Marshal(args)
+		cmd := planqCmd("memtool")
+		cmd.Dir = dir
+		cmd.Stdin = bytes.NewReader(in)
+		out, err := cmd.Output()
+		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSuffix(string(out), "\n"); got != mcpText {
+			t.Errorf("%s: planq memtool answered\n%s\nplanq_memory answered\n%s", in, got, mcpText)
+		}
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
