@@ -3,6 +3,7 @@ package mcpserver_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -84,7 +85,8 @@ func TestMemoryToolOverMCP(t *testing.T) {
 		cmd.Dir = dir
 		cmd.Stdin = bytes.NewReader(in)
 		out, err := cmd.Output()
-		if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
 			t.Fatal(err)
 		}
 		if got := strings.TrimSuffix(string(out), "\n"); got != mcpText {

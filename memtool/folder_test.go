@@ -148,7 +148,7 @@ func TestFailedCommitChangesNothing(t *testing.T) {
 	mem := filepath.Join(a.Dir, "memories")
 	snapshot := func() string {
 		var b strings.Builder
-		_ = filepath.WalkDir(mem, func(p string, d os.DirEntry, _ error) error {
+		_ = filepath.WalkDir(mem, func(p string, _ os.DirEntry, _ error) error {
 			rel, _ := filepath.Rel(mem, p)
 			data, _ := os.ReadFile(p)
 			b.WriteString(rel + "=" + string(data) + ";")
