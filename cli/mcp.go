@@ -20,20 +20,22 @@ func newMCPCmd(env *Env) *cobra.Command {
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	var project string
+	var memoryTool bool
 	serve := &cobra.Command{
 		Use:   "serve [--project DIR]",
 		Short: "Run the MCP server on stdin and stdout",
 		Long:  mcpServeLong,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project, memoryTool) },
 	}
 	// The tools are listed as the server lists them, when help is asked
 	// for: no second list to fall behind it.
 	serve.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		cmd.Long = mcpServeLong + "\n\n" + mcpToolsHelp(cmd.Context())
+		cmd.Long = mcpServeLong + "\n\n" + mcpToolsHelp(cmd.Context(), memoryTool)
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
+	serve.Flags().BoolVar(&memoryTool, "memory-tool", false, "also offer the memory-tool protocol's tool, on the agent's memories/")
 	cmd.AddCommand(serve, newMCPToolsCmd(env), newMCPInstallCmd(env))
 	return cmd
 }
@@ -46,14 +48,20 @@ else the working directory, only if that is a planq project. Outside a planq
 project the server starts all the same and every tool answers why and what to
 do. Where no agent is mounted, the read-only tools read the team's memory
 (global). A line on stdin that is not a JSON-RPC message gets the protocol's
-error response, and serving goes on. Logs go to stderr.`
+error response, and serving goes on. Logs go to stderr.
+
+--memory-tool also offers a tool of the memory-tool protocol: its commands
+(view, create, str_replace, insert, delete, rename) on the agent's memories/
+folder, as 'planq memtool' carries them out. It is not offered by default:
+an agent records with planq_learn and planq_note, and every tool offered
+costs its context the tool's schema.`
 
 // mcpToolsHelp lists the server's tools with their titles.
-func mcpToolsHelp(ctx context.Context) string {
+func mcpToolsHelp(ctx context.Context, memoryTool bool) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tools, err := mcpserver.Tools(ctx, currentBuild().Version)
+	tools, err := mcpserver.Tools(ctx, currentBuild().Version, memoryTool)
 	if err != nil {
 		return "Tools: cannot be listed (" + err.Error() + ")."
 	}
@@ -70,7 +78,7 @@ func mcpToolsHelp(ctx context.Context) string {
 }
 
 type mcpToolsOptions struct {
-	json bool
+	json, memoryTool bool
 }
 
 func newMCPToolsCmd(env *Env) *cobra.Command {
@@ -87,11 +95,12 @@ argument accepts.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMCPTools(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON, with input schemas")
+	cmd.Flags().BoolVar(&opts.memoryTool, "memory-tool", false, "as 'planq mcp serve --memory-tool' offers them")
 	return cmd
 }
 
 func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
-	tools, err := mcpserver.Tools(ctx, currentBuild().Version)
+	tools, err := mcpserver.Tools(ctx, currentBuild().Version, opts.memoryTool)
 	if err != nil {
 		return err
 	}
@@ -106,7 +115,7 @@ func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
 	return tw.Flush()
 }
 
-func runMCPServe(ctx context.Context, env *Env, project string) error {
+func runMCPServe(ctx context.Context, env *Env, project string, memoryTool bool) error {
 	dir := project
 	for _, v := range projectDirVars {
 		if dir == "" {
@@ -127,6 +136,9 @@ func runMCPServe(ctx context.Context, env *Env, project string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if memoryTool {
+		srv.OfferMemoryTool()
 	}
 	defer func() {
 		if err := srv.Close(); err != nil {

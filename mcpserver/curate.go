@@ -15,7 +15,7 @@ type curateIn struct{ agentArg }
 // 'planq curate' prints it.
 func (s *Server) registerCurate(srv *mcp.Server, readOnly *mcp.ToolAnnotations) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_curate", Annotations: readOnly,
-		Description: "When asked to curate: every raw note of every agent, the project's instruction files as they are, the rules, and how to answer with a proposal."},
+		Description: "When asked to curate: every agent's raw notes, the instruction files, the rules, how to answer."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in curateIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) {
 				p, err := curation.BuildPacket(ctx, s.store.Handle, s.store.Project.Workspace)

@@ -18,7 +18,7 @@ import (
 // planq memtool answers the same command with the same text.
 func TestMemoryToolOverMCP(t *testing.T) {
 	dir := project(t)
-	s := connect(t, "--project", dir)
+	s := connect(t, "--project", dir, "--memory-tool")
 	agentDir := filepath.Join(dir, ".planq", "agent")
 	commits := func() string { return strings.TrimSpace(testgit.Run(t, agentDir, "rev-list", "--count", "HEAD")) }
 	steps := []struct {

@@ -21,7 +21,7 @@ type noteIn struct {
 // client the agent connected as.
 func (s *Server) registerNote(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_note", Annotations: annotate("Note for the instruction files", adds),
-		Description: "Note what belongs in the project's instruction files (a command that works, a trap) in one step, reading nothing first. Curation makes notes into proposals a person reviews.",
+		Description: "Note what belongs in the project's instruction files (a command that works, a trap), reading nothing first; curation turns notes into proposals.",
 		InputSchema: schemaFor[noteIn](enums{"type": values(changelog.KindNote.Spec().Types)})},
 		func(ctx context.Context, req *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {

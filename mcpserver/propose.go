@@ -23,7 +23,7 @@ type proposeIn struct {
 // planq_curate, checked and kept on global as 'planq propose' does.
 func (s *Server) registerPropose(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_propose", Annotations: annotate("Propose instruction file additions", addsOnce),
-		Description: "Answer planq_curate with one proposal: the instruction files as they should read (only additions), a summary, the notes used and the notes discarded with why. A person reviews it."},
+		Description: "Answer planq_curate: the instruction files as they should read (additions only), a summary, the notes used and those discarded with why."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {

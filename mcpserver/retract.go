@@ -19,7 +19,7 @@ type retractIn struct {
 // decision wrong takes it back, as 'planq retract' does.
 func (s *Server) registerRetract(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_retract", Annotations: annotate("Retract a record", addsOnce),
-		Description: "Retract a wrong record: a tombstone supersedes it, so no session is shown it again. To correct it instead: planq_edit."},
+		Description: "Retract a wrong record so no session sees it again. To correct it: planq_edit."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in retractIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				return written(a.Retract(ctx, in.ID, in.Reason, in.options()))

@@ -20,7 +20,7 @@ type revalidateIn struct {
 // re-anchors it, as 'planq revalidate' does.
 func (s *Server) registerRevalidate(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_revalidate", Annotations: annotate("Revalidate a stale learning", addsOnce),
-		Description: "A learning marked \"may be stale\" that you checked and found still true: re-anchor it to the code as it is. If wrong: planq_edit or planq_retract."},
+		Description: "Re-anchor a learning marked \"may be stale\" that you checked and found true. If wrong: planq_edit or planq_retract."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in revalidateIn) (*mcp.CallToolResult, any, error) {
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				return written(lifecycle.Revalidate(ctx, a, in.ID, in.options()))

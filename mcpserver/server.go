@@ -26,6 +26,19 @@ type Server struct {
 	// unavailable says why there is no store: the server was started
 	// outside a planq project. It serves anyway, and every tool says so.
 	unavailable error
+	// memoryTool offers planq_memory (OfferMemoryTool).
+	memoryTool bool
+}
+
+// OfferMemoryTool has s offer planq_memory, the memory-tool protocol over
+// MCP, beside its other tools. It is asked for ('planq mcp serve
+// --memory-tool'), not offered by default: an agent connected to planq
+// records with planq_learn and planq_note, and a second way to keep memory
+// would cost every agent's context its schema and leave the agent to
+// choose between the two.
+func (s *Server) OfferMemoryTool() *Server {
+	s.memoryTool = true
+	return s
 }
 
 // New opens the project at dir for serving; ctx's readmodel.Progress hears
@@ -192,8 +205,8 @@ func (t ToolInfo) Title() string {
 // is given, as a client connected to it would list them: the one list of
 // them, which 'planq mcp serve --help' prints too. It needs no project: no
 // tool runs.
-func Tools(ctx context.Context, version string) ([]ToolInfo, error) {
-	srv := (&Server{version: version}).MCP()
+func Tools(ctx context.Context, version string, memoryTool bool) ([]ToolInfo, error) {
+	srv := (&Server{version: version, memoryTool: memoryTool}).MCP()
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, serverEnd, nil)
 	if err != nil {

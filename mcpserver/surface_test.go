@@ -16,13 +16,20 @@ import (
 )
 
 // listed is what a client connected to the server is told at
-// initialization and by tools/list, over the SDK's in-memory transport. No
-// project is needed: no tool runs.
+// initialization and by tools/list, over the SDK's in-memory transport,
+// with every tool the server can offer (planq_memory too). No project is
+// needed: no tool runs.
 func listed(t *testing.T) (*mcp.InitializeResult, []*mcp.Tool) {
+	t.Helper()
+	return listedBy(t, mcpserver.Unavailable(errors.New("no project"), "test").OfferMemoryTool())
+}
+
+// listedBy is listed for the tools s offers.
+func listedBy(t *testing.T, s *mcpserver.Server) (*mcp.InitializeResult, []*mcp.Tool) {
 	t.Helper()
 	ctx := context.Background()
 	serverEnd, clientEnd := mcp.NewInMemoryTransports()
-	ss, err := mcpserver.Unavailable(errors.New("no project"), "test").MCP().Connect(ctx, serverEnd, nil)
+	ss, err := s.MCP().Connect(ctx, serverEnd, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +132,15 @@ func show(b *bool) string {
 	return "false"
 }
 
-// maxToolChars bounds what every tool costs an agent's context before it
-// calls any: about 2,500 tokens at four characters a token.
-const maxToolChars = 10000
+// maxToolChars bounds what every tool a server offers by default costs an
+// agent's context before it calls any: about 2,500 tokens at four
+// characters a token. maxToolCharsWithMemory bounds the same with
+// planq_memory offered (--memory-tool): its ten parameters are the
+// memory-tool protocol's.
+const (
+	maxToolChars           = 10000
+	maxToolCharsWithMemory = 10700
+)
 
 // toolChars measures that cost: the JSON, compact and with no HTML
 // escaping, of the array of {"description", "inputSchema"} of every tool
@@ -155,11 +168,23 @@ func toolChars(t *testing.T, tools []*mcp.Tool) int {
 const recallRule = "Before answering about prior work, decisions or conventions"
 
 func TestToolListFitsItsBudget(t *testing.T) {
-	initRes, tools := listed(t)
-	n := toolChars(t, tools)
-	t.Logf("%d tools: descriptions and input schemas take %d characters (budget %d)", len(tools), n, maxToolChars)
+	_, byDefault := listedBy(t, mcpserver.Unavailable(errors.New("no project"), "test"))
+	n := toolChars(t, byDefault)
+	t.Logf("%d tools: descriptions and input schemas take %d characters (budget %d)", len(byDefault), n, maxToolChars)
 	if n > maxToolChars {
-		t.Errorf("descriptions and input schemas of %d tools take %d characters, over %d", len(tools), n, maxToolChars)
+		t.Errorf("descriptions and input schemas of %d tools take %d characters, over %d", len(byDefault), n, maxToolChars)
+	}
+	for _, tool := range byDefault {
+		if tool.Name == "planq_memory" {
+			t.Error("planq_memory is offered by default; it is asked for with --memory-tool")
+		}
+	}
+	initRes, tools := listed(t)
+	if len(tools) != len(byDefault)+1 {
+		t.Errorf("with the memory tool, %d tools; want the %d of the default and planq_memory", len(tools), len(byDefault))
+	}
+	if n := toolChars(t, tools); n > maxToolCharsWithMemory {
+		t.Errorf("with planq_memory, descriptions and input schemas of %d tools take %d characters, over %d", len(tools), n, maxToolCharsWithMemory)
 	}
 	var search *mcp.Tool
 	for _, tool := range tools {

@@ -208,7 +208,9 @@ func (s *Server) register(srv *mcp.Server) {
 	s.registerPropose(srv)
 	s.registerKB(srv)
 	s.registerRecord(srv)
-	s.registerMemory(srv)
+	if s.memoryTool {
+		s.registerMemory(srv)
+	}
 }
 
 // write commits a record the constructor made, or passes on why it could not.
