@@ -26,7 +26,9 @@ func newMCPCmd(env *Env) *cobra.Command {
 		Short: "Run the MCP server on stdin and stdout",
 		Long:  mcpServeLong,
 		Args:  exactArgs(0, "no arguments"),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runMCPServe(cmd.Context(), env, project, memoryTool) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCPServe(cmd.Context(), env, project, memoryTool)
+		},
 	}
 	// The tools are listed as the server lists them, when help is asked
 	// for: no second list to fall behind it.
