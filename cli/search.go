@@ -78,7 +78,7 @@ hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.kinds, "kind", nil, "only records of `KIND`: "+changelog.Join(changelog.Kinds, "|"))
+	f.StringSliceVar(&opts.kinds, "kind", nil, "only records of `KIND`: "+changelog.Join(readmodel.FilterKinds(), "|")+" (articles: global's knowledge base)")
 	f.StringSliceVar(&opts.domains, "domain", nil, "only learnings of `DOMAIN`")
 	f.StringSliceVar(&opts.types, "type", nil, "only records of `TYPE`")
 	f.StringSliceVar(&opts.agents, "agent", nil, "only records written by agent `NAME`")

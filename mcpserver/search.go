@@ -40,7 +40,7 @@ type getIn struct {
 func (s *Server) registerSearch(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: annotate("Search the memory", reads),
 		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before you start a task, search: the question as query, two or three other phrasings as queries.",
-		InputSchema: schemaFor[searchIn](enums{"kinds": values(changelog.Kinds), "scope": values(readmodel.Scopes)})},
+		InputSchema: schemaFor[searchIn](enums{"kinds": values(readmodel.FilterKinds()), "scope": values(readmodel.Scopes)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.search(ctx, a, in) })
 		})

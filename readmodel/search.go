@@ -162,7 +162,7 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		limit = DefaultSearchLimit
 	}
 	limit = min(limit, MaxSearchLimit)
-	kinds := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched })
+	kinds := SearchedKinds()
 	if len(q.Kinds) > 0 {
 		for _, k := range q.Kinds {
 			if k.Spec() == nil {
@@ -171,6 +171,10 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 			}
 		}
 		kinds = q.Kinds
+	}
+	if q.Branch != "" && q.Branch != project.GlobalBranch {
+		// Articles are global's alone.
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k changelog.Kind) bool { return k == changelog.KindArticle })
 	}
 	if err := checkTypes(q.Types, kinds); err != nil {
 		return Results{}, err
@@ -227,13 +231,31 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		res.Phrasings = nil
 	}
 	for _, h := range found.Hits {
-		r := h.Record
 		from, to, snippet := search.Snippet(string(h.Text), found.Terms, maxSnippet)
+		if a := h.Article; a != nil {
+			res.Hits = append(res.Hits, Hit{Path: a.Path, Kind: changelog.KindArticle, Time: a.Updated, Status: a.Status,
+				Title: a.Title, Score: h.Score, From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)})
+			continue
+		}
+		r := h.Record
 		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
 			Status: r.Status, Title: r.Headline(), Score: h.Score, From: from, To: to, Snippet: snippet,
 			SupersedesRing: h.InRing, Explain: hitExplain(h.Explain), record: r})
 	}
 	return res, nil
+}
+
+// SearchedKinds are the kinds a search looks through when it names none:
+// the record kinds the kind table marks as searched, and the documents
+// (articles, found on global).
+func SearchedKinds() []changelog.Kind {
+	return changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched || s.Document })
+}
+
+// FilterKinds are the kinds a search may be narrowed to: every record
+// kind, and the documents.
+func FilterKinds() []changelog.Kind {
+	return changelog.KindsWhere(func(*changelog.Spec) bool { return true })
 }
 
 // hitExplain is an explanation as front ends show it.
@@ -263,20 +285,47 @@ func (rd *Reader) Relevant(task []string, limit int) ([]Hit, error) {
 // RelevantContext is Relevant, embedding by the reader's model (see
 // SearchContext) under ctx.
 func (rd *Reader) RelevantContext(ctx context.Context, task []string, limit int) ([]Hit, error) {
+	phrasings := taskPhrasings(task)
+	if len(phrasings) == 0 {
+		return nil, nil
+	}
+	records := changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Searched })
+	return rd.relevant(ctx, Query{Phrasings: phrasings, Limit: limit, Filters: search.Filters{Kinds: records}, hidden: []changelog.Kind{changelog.KindHandoff}})
+}
+
+// RelevantArticles is what a session start shows of the knowledge base
+// for the agent's task: the best limit of global's articles for what it
+// says of the task, found by Search as planq search --kind article finds
+// them. Deprecated articles are not found.
+func (rd *Reader) RelevantArticles(ctx context.Context, task []string, limit int) ([]Hit, error) {
+	phrasings := taskPhrasings(task)
+	if len(phrasings) == 0 {
+		return nil, nil
+	}
+	return rd.relevant(ctx, Query{Phrasings: phrasings, Limit: limit, Branch: project.GlobalBranch,
+		Filters: search.Filters{Kinds: []changelog.Kind{changelog.KindArticle}}})
+}
+
+// relevant is a search of the task, in which text with no word to look
+// for finds nothing and is no error.
+func (rd *Reader) relevant(ctx context.Context, q Query) ([]Hit, error) {
+	res, err := rd.SearchContext(ctx, q)
+	if planqerr.Is(err, planqerr.Invalid) {
+		return nil, nil
+	}
+	return res.Hits, err
+}
+
+// taskPhrasings are the parts of a task that say something, each cut to
+// what a query holds.
+func taskPhrasings(task []string) []string {
 	var phrasings []string
 	for _, t := range task {
 		if t = strings.TrimSpace(t); t != "" {
 			phrasings = append(phrasings, changelog.Shorten(t, maxQuery/4)) // any rune fits in 4 bytes
 		}
 	}
-	if len(phrasings) == 0 {
-		return nil, nil
-	}
-	res, err := rd.SearchContext(ctx, Query{Phrasings: phrasings, Limit: limit, hidden: []changelog.Kind{changelog.KindHandoff}})
-	if planqerr.Is(err, planqerr.Invalid) {
-		return nil, nil
-	}
-	return res.Hits, err
+	return phrasings
 }
 
 // Scopes are where a search looks: the agent's own branch, global, or all
@@ -320,6 +369,13 @@ func checkTypes(types []changelog.Type, kinds []changelog.Kind) error {
 // (path and lines, for get), what it is, who wrote it when, and its status
 // when that is news (disputed, say).
 func (h Hit) Header() string {
+	if h.Kind == changelog.KindArticle {
+		s := fmt.Sprintf("%s:%d-%d  article: %s, updated %s", h.Path, h.From, h.To, h.Title, h.Time.UTC().Format("2006-01-02"))
+		if h.Status != "" && h.Status != changelog.StatusCurrent {
+			s += "  [" + string(h.Status) + "]"
+		}
+		return s
+	}
 	s := fmt.Sprintf("%s:%d-%d  %s by %s, %s", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.UTC().Format("2006-01-02"))
 	if h.Status == changelog.StatusDisputed {
 		s += "  [disputed]"
@@ -468,7 +524,14 @@ func AllowedPath(p string) bool {
 	if p == "" || len(p) > 300 || path.IsAbs(p) || path.Clean(p) != p || strings.Contains(p, "..") || strings.Contains(p, "\\") {
 		return false
 	}
-	return changelog.IsRecordPath(p) || p == project.ScratchFile || p == project.FocusFile || project.IsBranchContextPath(p)
+	return changelog.IsRecordPath(p) || IsKnowledgePath(p) || p == project.ScratchFile || p == project.FocusFile || project.IsBranchContextPath(p)
+}
+
+// IsKnowledgePath reports whether p is a file of global's knowledge base
+// that get reads: an article (knowledge/<topic>/<slug>.md) or the index.
+func IsKnowledgePath(p string) bool {
+	_, _, ok := changelog.SplitArticlePath(p)
+	return ok || p == changelog.KindArticle.Dir()+"/_index.md"
 }
 
 func quoted(s string) string { return `"` + s + `"` }

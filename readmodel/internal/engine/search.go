@@ -41,6 +41,13 @@ func (rd *Store) searchSegments(dir shard, within []shard) ([]*Segment, error) {
 	return out, nil
 }
 
+// isDocument reports whether k is a kind of documents (an article): they
+// are searched from their own index (articles.go), not from segments.
+func isDocument(k changelog.Kind) bool {
+	spec := k.Spec()
+	return spec != nil && spec.Document
+}
+
 // damagedPart is a segment whose search index did not read.
 type damagedPart struct {
 	dir shard
@@ -66,9 +73,11 @@ type Found struct {
 	VectorOff error
 }
 
-// FoundHit is one record a search found.
+// FoundHit is one record, or one article, a search found.
 type FoundHit struct {
-	Record *changelog.Record
+	// Record is the record found; nil when an article was (Article).
+	Record  *changelog.Record
+	Article *ArticleFile
 	// Text is the record's file, as git holds it.
 	Text  []byte
 	Score float64
@@ -117,9 +126,15 @@ func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
 func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, v *queryVectors) (Found, error) {
-	dirs, within, problems, err := rd.shardsWithin(tips, kinds)
-	if err != nil {
-		return Found{}, err
+	records := slices.DeleteFunc(slices.Clone(kinds), isDocument)
+	var dirs []shard
+	var within map[shard][]shard
+	var problems []*changelog.ParseError
+	if len(kinds) == 0 || len(records) > 0 {
+		var err error
+		if dirs, within, problems, err = rd.shardsWithin(tips, records); err != nil {
+			return Found{}, err
+		}
 	}
 	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters}
 	var segs []*Segment
@@ -176,6 +191,17 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		}
 		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
 	}
+	var articles *Articles
+	if slices.Contains(kinds, changelog.KindArticle) && !slices.Contains(hidden, changelog.KindArticle) {
+		var err error
+		if articles, err = rd.GlobalArticles(); err != nil {
+			return Found{}, err
+		}
+		problems = append(problems, articles.Problems...)
+		if len(articles.List) > 0 {
+			corpus.searchParts = append(corpus.searchParts, articles.articlePart(q.Filters))
+		}
+	}
 	model, vecs, err := v.prepare(ctx, q.Phrasings)
 	if err != nil {
 		return Found{}, err
@@ -190,7 +216,7 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 	}
 	found, err := search.Search(corpus.searchParts, q)
 	var partErr *search.PartError
-	if errors.As(err, &partErr) {
+	if errors.As(err, &partErr) && partErr.Part < len(segs) {
 		return Found{}, &damagedPart{dir: segs[partErr.Part].shard, err: err}
 	}
 	if err != nil {
@@ -198,6 +224,15 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 	}
 	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(problems), Vector: found.Vector}
 	for i, h := range found.Hits {
+		var explained *search.Explanation
+		if found.Explain != nil {
+			explained = &found.Explain[i]
+		}
+		if h.Part == len(corpus.parts) { // the articles, the last part
+			f := articles.List[h.Doc]
+			res.Hits = append(res.Hits, FoundHit{Article: &f, Text: f.Text, Score: h.Score, Explain: explained})
+			continue
+		}
 		seg := corpus.parts[h.Part].seg
 		r, err := seg.Record(h.Doc)
 		if err != nil {
@@ -207,11 +242,7 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		if err != nil {
 			return Found{}, err
 		}
-		hit := FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)]}
-		if found.Explain != nil {
-			hit.Explain = &found.Explain[i]
-		}
-		res.Hits = append(res.Hits, hit)
+		res.Hits = append(res.Hits, FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)], Explain: explained})
 	}
 	return res, nil
 }

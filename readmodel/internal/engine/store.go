@@ -37,6 +37,8 @@ type Store struct {
 	// dropped yet.
 	vectors      map[vectorKey]*vectorSet
 	prunedModels bool
+	// articleSets are global's knowledge bases read, by tree (articles.go).
+	articleSets map[staterepo.Hash]*Articles
 }
 
 // Open returns the store of repo whose cache lives under cacheDir.
@@ -317,9 +319,10 @@ func (rd *Store) AgentNames() ([]string, error) {
 // global, then every other branch, in name order: records are read from
 // git, never from the disk. A record's file is read from global first
 // when global has it, as every view reads it (see tips): global's copy is
-// the one promote marked. It returns the branch it was found on.
+// the one promote marked; so is a file of the knowledge base, which is
+// global's. It returns the branch it was found on.
 func (rd *Store) ReadFile(p string, branches ...string) ([]byte, string, error) {
-	if changelog.IsRecordPath(p) {
+	if changelog.IsRecordPath(p) || strings.HasPrefix(p, changelog.KindArticle.Dir()+"/") {
 		branches = append([]string{project.GlobalBranch}, branches...)
 	}
 	order, err := rd.lookupOrder(branches...)
