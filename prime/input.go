@@ -25,6 +25,9 @@ type Input struct {
 	// Relevant are the best records for the agent's task (its focus, its
 	// code branch's context, the handoff it picks up), at most MaxRelevant.
 	Relevant []readmodel.Hit
+	// Knowledge is global's knowledge base: its articles, and those best
+	// for the task.
+	Knowledge Knowledge
 	// Stale says which of the records Cited names cite code that moved on.
 	Stale readmodel.Staleness
 	// Activity is each agent's latest entry: every agent's for a lead, for

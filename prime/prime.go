@@ -65,6 +65,9 @@ type Item struct {
 	// Record is the ID of the record the item shows, if it shows one: a
 	// record the session is given counts as used (its shelf life).
 	Record string `json:"-"`
+	// Article is the path of the article whose text the item shows, if it
+	// shows one: left out, it is named with its planq get.
+	Article string `json:"article,omitempty"`
 }
 
 // Shown lists the records the document gives the session: the items that
@@ -93,6 +96,9 @@ type Document struct {
 	// Omitted counts learnings never made into items: far more than any
 	// budget holds.
 	Omitted int `json:"omitted,omitempty"`
+	// OmittedArticles counts the articles the knowledge base's index was
+	// never to list (see MaxIndex).
+	OmittedArticles int `json:"omitted_articles,omitempty"`
 	// Text is the rendering, within the budget.
 	Text string `json:"-"`
 	// fullSize is the length of the rendering with nothing dropped, set when
@@ -106,7 +112,7 @@ type Document struct {
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", "Relevant to your task", "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", sectionKnowledge, sectionPreferences, sectionArticles, "Relevant to your task", "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -167,6 +173,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 	} else if s.Code.Branch != "" {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
+	knowledgeItems(doc, in.Knowledge)
 	stale := in.Stale
 	for _, h := range in.Relevant {
 		title := h.Title

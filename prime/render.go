@@ -68,7 +68,14 @@ func fit(doc *Document, opts Options) (string, error) {
 			lo = mid + 1
 		}
 	}
-	return drop(lo)
+	// What was left out is named in the closing, which so grows a little
+	// with some drops: past the search, drop on until it fits.
+	for {
+		if out, err = drop(lo); err != nil || len(out) <= budget || lo >= droppable {
+			return out, err
+		}
+		lo++
+	}
 }
 
 // Dropped counts the items left out.
@@ -99,6 +106,14 @@ func (d *Document) sections() []section {
 		if len(by[name]) > 0 {
 			out = append(out, section{Title: name, Items: by[name]})
 		}
+		if name == sectionKnowledge { // then its topics, in the order the index lists them
+			for _, it := range d.Items {
+				if t := it.Section; strings.HasPrefix(t, knowledgeTopic) && len(by[t]) > 0 {
+					out = append(out, section{Title: t, Items: by[t]})
+					delete(by, t)
+				}
+			}
+		}
 	}
 	return out
 }
@@ -114,6 +129,9 @@ func (d *Document) closing(budget int) string {
 	}
 	if d.Omitted > 0 {
 		parts = append(parts, fmt.Sprintf("%s %s never listed here; 'planq search WORDS' finds them.", plural.Of(d.Omitted, "more learning"), plural.Pick(d.Omitted, "is", "are")))
+	}
+	if k := d.knowledgeClosing(); k != "" {
+		parts = append(parts, k)
 	}
 	return strings.Join(parts, " ")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
@@ -107,6 +108,9 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if in.Relevant, err = store.Records.RelevantContext(ctx, task, prime.MaxRelevant); err != nil {
 		return nil, err
 	}
+	if err := gatherKnowledge(ctx, store, task, in); err != nil {
+		return nil, err
+	}
 	// Whether the code the shown records cite moved on: one git call for all.
 	codeDir := a.Workspace
 	if codeDir == "" {
@@ -153,6 +157,27 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 		}
 	}
 	return in, nil
+}
+
+// gatherKnowledge reads global's knowledge base for in: its articles, from
+// the read model's index of them (no git on a warm start), and the best of
+// them for the task, ranked by search as the task's records are.
+func gatherKnowledge(ctx context.Context, store *readmodel.Handle, task []string, in *prime.Input) error {
+	articles, problems, err := store.Records.Articles()
+	if err != nil {
+		return err
+	}
+	in.Summary.Problems = append(in.Summary.Problems, problems...)
+	if len(articles) == 0 {
+		return nil
+	}
+	topics := store.Project.Config.Knowledge.Topics
+	if len(topics) == 0 {
+		topics = knowledge.DefaultTopics
+	}
+	in.Knowledge = prime.Knowledge{Topics: topics, Articles: articles}
+	in.Knowledge.Relevant, err = store.Records.RelevantArticles(ctx, task, prime.MaxArticleHits)
+	return err
 }
 
 // Summary is what a (an agent, or global) needs to pick up its work (planq

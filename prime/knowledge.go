@@ -1,0 +1,205 @@
+package prime
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+// Knowledge is global's knowledge base as a session start shows it, index
+// first: every article's title and description with its path, grouped by
+// topic, so that the agent chooses what to read; the text of the team's
+// preferences, of the few articles best for its task and of any disputed
+// one that matches; and what was left out, with the planq get that reads
+// it.
+type Knowledge struct {
+	// Topics order the index: the project's topics, in its order; any
+	// other topic follows, by name.
+	Topics []string
+	// Articles are every article on global, deprecated ones too.
+	Articles []readmodel.Article
+	// Relevant are the articles best for the task (its focus, branch
+	// context, handoff), best first, as planq search --kind article finds
+	// them: at most MaxArticleHits.
+	Relevant []readmodel.Hit
+}
+
+// Limits of what a session start shows of the knowledge base.
+const (
+	// MaxArticleHits is how many articles the task's search returns: the
+	// first MaxArticleBodies show their text, and any disputed one among
+	// them too.
+	MaxArticleHits = 8
+	// MaxArticleBodies is how many of the articles best for the task show
+	// their text.
+	MaxArticleBodies = 3
+	// MaxIndex is how many articles the index lists: the preferences, the
+	// disputed ones and those the task found first, then the most recently
+	// updated. The rest are counted, and planq get knowledge/_index.md
+	// lists them all.
+	MaxIndex = 25
+	// maxArticleText bounds one article's text in the document; the rest
+	// is named with its planq get.
+	maxArticleText = 1500
+	// PreferencesTopic is the topic of what the team prefers: every
+	// article of it is shown whole (within maxArticleText).
+	PreferencesTopic = "preferences"
+)
+
+// Sections of the knowledge base: the index's intro, then one section per
+// topic ("Knowledge: decisions"), then the articles shown whole.
+const (
+	sectionKnowledge   = "Knowledge"
+	knowledgeTopic     = "Knowledge: "
+	sectionPreferences = "Preferences"
+	sectionArticles    = "Relevant articles"
+)
+
+// indexPath is the file that lists every article.
+var indexPath = changelog.KindArticle.Dir() + "/_index.md"
+
+// knowledgeItems adds the knowledge base's items to doc. Priorities: the
+// preferences' text is 1, as how to record is: what the team wants of
+// every session; so are the index's lines of the preferences, of the
+// disputed articles and of those the task found; the other lines are 2;
+// the text of the articles the task found is 3, so it goes before any of
+// the index.
+func knowledgeItems(doc *Document, k Knowledge) {
+	live := make([]readmodel.Article, 0, len(k.Articles))
+	byPath := map[string]readmodel.Article{}
+	for _, a := range k.Articles {
+		if a.Status != changelog.StatusDeprecated { // what all its sources no longer say: search finds it, prime does not
+			live = append(live, a)
+			byPath[a.Path] = a
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	found := map[string]bool{}
+	var hits []readmodel.Article
+	for _, h := range k.Relevant {
+		if a, ok := byPath[h.Path]; ok && !found[h.Path] {
+			found[h.Path] = true
+			hits = append(hits, a)
+		}
+	}
+	key := func(a readmodel.Article) bool {
+		return found[a.Path] || a.Topic == PreferencesTopic || a.Status == changelog.StatusDisputed
+	}
+	// Which articles the index lists: the key ones, then the most recently
+	// updated, up to MaxIndex.
+	listed := slices.Clone(live)
+	slices.SortStableFunc(listed, func(x, y readmodel.Article) int {
+		if kx, ky := key(x), key(y); kx != ky {
+			if kx {
+				return -1
+			}
+			return 1
+		}
+		return y.Updated.Compare(x.Updated)
+	})
+	doc.OmittedArticles = max(0, len(listed)-MaxIndex)
+	listed = listed[:min(len(listed), MaxIndex)]
+	order := topicOrder(k.Topics, listed)
+	slices.SortStableFunc(listed, func(x, y readmodel.Article) int {
+		if c := order[x.Topic] - order[y.Topic]; c != 0 {
+			return c
+		}
+		return strings.Compare(x.Path, y.Path)
+	})
+	add := func(section string, priority int, path, text string) {
+		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: text, Article: path})
+	}
+	add(sectionKnowledge, 1, "", fmt.Sprintf("The team's knowledge base: %s on global, each gathering what the records say on one subject. Read one whole with planq get PATH; find more with planq search WORDS --kind article.",
+		plural.Of(len(live), "article")))
+	for _, a := range listed {
+		priority := 2
+		if key(a) {
+			priority = 1
+		}
+		line := readmodel.Shorten(a.Title, 80) + " — " + readmodel.Shorten(a.Description, 120)
+		if a.Status == changelog.StatusDisputed {
+			line += " [disputed]"
+		}
+		add(knowledgeTopic+a.Topic, priority, "", line+" — planq get "+a.Path)
+	}
+	for _, a := range live {
+		if a.Topic == PreferencesTopic {
+			add(sectionPreferences, 1, a.Path, articleText(a))
+		}
+	}
+	for i, a := range hits {
+		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) {
+			continue
+		}
+		add(sectionArticles, 3, a.Path, articleText(a))
+	}
+}
+
+// topicOrder numbers the topics of the articles: the project's in its
+// order, then the others by name.
+func topicOrder(topics []string, articles []readmodel.Article) map[string]int {
+	order := map[string]int{}
+	for _, t := range topics {
+		if _, ok := order[t]; !ok {
+			order[t] = len(order)
+		}
+	}
+	var others []string
+	for _, a := range articles {
+		if _, ok := order[a.Topic]; !ok && !slices.Contains(others, a.Topic) {
+			others = append(others, a.Topic)
+		}
+	}
+	slices.Sort(others)
+	for _, t := range others {
+		order[t] = len(order)
+	}
+	return order
+}
+
+// articleText is an article shown whole: its title, where it is and how it
+// stands, then its body, cut at maxArticleText with the planq get that
+// reads the rest.
+func articleText(a readmodel.Article) string {
+	head := fmt.Sprintf("%s (%s, updated %s, %s confidence", a.Title, a.Path, a.Updated.UTC().Format("2006-01-02"), a.Confidence)
+	if a.Status == changelog.StatusDisputed {
+		head += ", disputed: the team's sources disagree, see its Conflict section"
+	}
+	body := strings.TrimSpace(a.Body)
+	if short := readmodel.Shorten(body, maxArticleText); short != body {
+		body = short + "\n(cut short: planq get " + a.Path + " reads it whole)"
+	}
+	return head + "):\n" + body
+}
+
+// knowledgeClosing says what of the knowledge base was left out: the text
+// of the articles dropped for the budget, each with its planq get, and the
+// articles the index does not list.
+func (d *Document) knowledgeClosing() string {
+	var texts []string
+	lines := 0
+	for _, it := range d.Items {
+		switch {
+		case !it.Dropped:
+		case it.Article != "":
+			texts = append(texts, "planq get "+it.Article)
+		case strings.HasPrefix(it.Section, knowledgeTopic):
+			lines++
+		}
+	}
+	var parts []string
+	if len(texts) > 0 {
+		parts = append(parts, fmt.Sprintf("Left out, the text of %s: %s.", plural.Of(len(texts), "article"), strings.Join(texts, ", ")))
+	}
+	if more := lines + d.OmittedArticles; more > 0 {
+		parts = append(parts, fmt.Sprintf("%s of the knowledge base %s not listed; planq get %s lists them all.", plural.Of(more, "more article"),
+			plural.Pick(more, "is", "are"), indexPath))
+	}
+	return strings.Join(parts, " ")
+}
