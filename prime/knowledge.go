@@ -115,6 +115,13 @@ func knowledgeItems(doc *Document, k Knowledge) {
 	add := func(section string, priority int, path, text string) {
 		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: text, Article: path})
 	}
+	// The preferences first: within one priority, what is added last is
+	// dropped first (sections render in their own order).
+	for _, a := range live {
+		if a.Topic == PreferencesTopic {
+			add(sectionPreferences, 1, a.Path, articleText(a))
+		}
+	}
 	add(sectionKnowledge, 1, "", fmt.Sprintf("The team's knowledge base: %s on global, each gathering what the records say on one subject. Read one whole with planq get PATH; find more with planq search WORDS --kind article.",
 		plural.Of(len(live), "article")))
 	for _, a := range listed {
@@ -127,11 +134,6 @@ func knowledgeItems(doc *Document, k Knowledge) {
 			line += " [disputed]"
 		}
 		add(knowledgeTopic+a.Topic, priority, "", line+" — planq get "+a.Path)
-	}
-	for _, a := range live {
-		if a.Topic == PreferencesTopic {
-			add(sectionPreferences, 1, a.Path, articleText(a))
-		}
 	}
 	for i, a := range hits {
 		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) {
