@@ -27,10 +27,12 @@ func newGetCmd(env *Env) *cobra.Command {
 		Short: "Read one record (or note) of the state repository",
 		Long: `Read the record at PATH, as search and log show it (like
 learnings/auth/pq-3f9a1c2e4b.md, or with lines: learnings/auth/pq-3f9a1c2e4b.md:5-9),
-or the record with ID (pq-3f9a1c2e4b), or an agent's scratch.md or context.md, or
-a branch context (branches/<branch>.md). Lines are numbered. The file is read from
-git, never from the disk: a record from global when global has it (as every
-reader shows it: global's copy is the one promote marked disputed), anything
+or the record with ID (pq-3f9a1c2e4b), or a knowledge article
+(knowledge/<topic>/<slug>.md) or knowledge/_index.md, or an agent's scratch.md or
+context.md, or a branch context (branches/<branch>.md). Lines are numbered. The
+file is read from git, never from the disk: a record or an article from global
+when global has it (as every reader shows it: global's copy is the one promote
+marked disputed), anything
 else from the agent's branch first; then global, then every other agent's.
 Nothing outside the state repository is read. A record whose cited code
 changed or went since it was written ends with (may be stale: ...), naming

@@ -44,6 +44,9 @@ command, a file, an error message). Words match by stem ("migrating" finds
 word also as a prefix. A title, subject or decision counts most, then domain,
 type and files, then the body; at equal relevance foundational and newer records
 come first. Superseded versions only with --all-versions; retracted records never.
+Global's knowledge articles are found with the records, by their title,
+description, topic, tags and body (--kind article for them alone); a hit reads
+knowledge/<topic>/<slug>.md:from-to  article: TITLE, updated DATE.
 
 Records are found by their words and by their meaning: each phrasing and each
 record is embedded by the search's model (planq's own, or the one search: in
