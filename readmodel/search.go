@@ -253,9 +253,9 @@ func SearchedKinds() []changelog.Kind {
 }
 
 // FilterKinds are the kinds a search may be narrowed to: every record
-// kind, and the documents.
+// kind, then the documents.
 func FilterKinds() []changelog.Kind {
-	return changelog.KindsWhere(func(*changelog.Spec) bool { return true })
+	return append(slices.Clone(changelog.Kinds), changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Document })...)
 }
 
 // hitExplain is an explanation as front ends show it.
