@@ -326,14 +326,15 @@ func decodeArticlesFile(file string) (*Articles, []byte, error) {
 // kept are within the filters an article can meet (no agent wrote one, so
 // a filter by agent leaves them out; since reads their updated time), and
 // a deprecated article, whose every source was superseded, is found only
-// with every version, as a superseded record is.
-func (a *Articles) articlePart(f search.Filters) search.Part {
+// with every version, as a superseded record is. Hidden, they are
+// searched and counted, never returned.
+func (a *Articles) articlePart(f search.Filters, hidden bool) search.Part {
 	since := SinceNanos(f.Since)
 	return search.Part{Index: a.index,
 		Counts: func(int) bool { return true },
 		Keep: func(doc int) bool {
 			art := a.List[doc].Article
-			return len(f.Agents) == 0 && art.Updated.UnixNano() >= since &&
+			return !hidden && len(f.Agents) == 0 && art.Updated.UnixNano() >= since &&
 				(f.AllVersions || art.Status != changelog.StatusDeprecated)
 		},
 		Order: func(doc int) (int64, uint64) { return a.List[doc].Updated.UnixNano(), IDHash(a.List[doc].Path) },

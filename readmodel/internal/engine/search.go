@@ -96,7 +96,9 @@ type FoundHit struct {
 // to load loads while they are read; nil, or a model that gives nil,
 // searches by words alone. A model that fails leaves the search to words
 // alone too, and Found says why. A damaged index is built again from git,
-// each once, and the question asked again.
+// each once, and the question asked again. When kinds hold the article's
+// kind, global's articles (articles.go) are one more part, ranked with the
+// records by their words alone; tips do not change which are read.
 func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model func() embed.Model) (Found, error) {
 	v := &queryVectors{get: model}
 	rebuilt := map[shard]bool{}
@@ -192,14 +194,14 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
 	}
 	var articles *Articles
-	if slices.Contains(kinds, changelog.KindArticle) && !slices.Contains(hidden, changelog.KindArticle) {
+	if slices.Contains(kinds, changelog.KindArticle) {
 		var err error
 		if articles, err = rd.GlobalArticles(); err != nil {
 			return Found{}, err
 		}
 		problems = append(problems, articles.Problems...)
 		if len(articles.List) > 0 {
-			corpus.searchParts = append(corpus.searchParts, articles.articlePart(q.Filters))
+			corpus.searchParts = append(corpus.searchParts, articles.articlePart(q.Filters, slices.Contains(hidden, changelog.KindArticle)))
 		}
 	}
 	model, vecs, err := v.prepare(ctx, q.Phrasings)
