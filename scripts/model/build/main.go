@@ -26,6 +26,10 @@ type options struct {
 	vocab, dim       int
 	a                float64
 	training         string
+	wordnet          string  // WordNet's directory; empty: no retrofitting
+	relations        string  // pointer symbols whose words are pulled together, besides synonyms
+	iters            int     // retrofitting's rounds
+	alpha            float64 // how strongly a retrofitted row keeps its own vector
 }
 
 func main() {
@@ -37,6 +41,10 @@ func main() {
 	flag.IntVar(&o.dim, "dim", 96, "dimension to reduce the vectors to")
 	flag.Float64Var(&o.a, "a", 1e-3, "smooth inverse frequency constant: a token's weight is a/(a+p(token))")
 	flag.StringVar(&o.training, "training", "", "how the vectors were trained, recorded in the header")
+	flag.StringVar(&o.wordnet, "wordnet", "", "WordNet's data directory: pull the vectors of the words it relates together (retrofitting)")
+	flag.StringVar(&o.relations, "relations", "&,+", "WordNet pointer symbols whose words are pulled together, besides synonyms (& similar, + derived, @ hypernym, ~ hyponym)")
+	flag.IntVar(&o.iters, "retrofit", 10, "rounds of retrofitting")
+	flag.Float64Var(&o.alpha, "alpha", 1, "retrofitting: weight of a word's own vector against its neighbours' mean")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
@@ -57,6 +65,15 @@ func run(o options) error {
 		return fmt.Errorf("cannot reduce %d dimensions to %d", d0, o.dim)
 	}
 	n := len(toks)
+	if o.wordnet != "" {
+		graph, err := lexicon(o.wordnet, symbolSet(o.relations))
+		if err != nil {
+			return err
+		}
+		normalise(vecs, n, d0)
+		moved := retrofit(vecs, n, d0, toks, graph, o.alpha, o.iters)
+		fmt.Fprintf(os.Stderr, "build: retrofitted %d of %d tokens to WordNet's %d words\n", moved, n, len(graph))
+	}
 	dirs, mean := pca(vecs, n, d0, o.dim)
 	weights := make([]float32, n)
 	reduced := make([][]float32, n)

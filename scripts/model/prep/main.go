@@ -221,6 +221,8 @@ func fileLines(ctx context.Context, kind sources.Kind, path string) ([]string, e
 		return lines, nil
 	case sources.Man:
 		return manLines(ctx, path)
+	case sources.WordNet:
+		return wordnetLines(path)
 	}
 	return nil, fmt.Errorf("%s: unknown kind %v", path, kind)
 }

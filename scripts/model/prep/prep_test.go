@@ -95,3 +95,20 @@ func FuzzHTMLLines(f *testing.F) {
 		}
 	})
 }
+
+func TestSynsetLinesPutsTheWordsBeforeTheGloss(t *testing.T) {
+	data := "  1 This software and database is being provided to you, the LICENSEE, by  \n" +
+		"04256520 06 n 03 sofa 0 couch 0 lounge 1 001 @ 04161981 n 0000 | an upholstered seat for more than one person  \n" +
+		"00022686 29 v 02 stimulate 0 perk_up 1 000 02 + 02 00 + 08 01 | cause to be alert; \"Coffee stimulates me\"  \n"
+	got, err := synsetLines(strings.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"sofa couch lounge an upholstered seat for more than one person",
+		`stimulate perk up cause to be alert; "Coffee stimulates me"`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}

@@ -19,6 +19,8 @@ const (
 	HTML Kind = iota
 	// Man pages (gzip-compressed roff), rendered with groff to plain text.
 	Man
+	// WordNet data files: a line per synset, its words then its gloss.
+	WordNet
 )
 
 func (k Kind) String() string {
@@ -27,6 +29,8 @@ func (k Kind) String() string {
 		return "html"
 	case Man:
 		return "man"
+	case WordNet:
+		return "wordnet"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -80,6 +84,14 @@ var Texts = []Source{
 		Package: "manpages-dev", Version: "6.03-2", Kind: Man,
 		Licence: "mostly GPL-2+; some pages BSD-2/3/4-Clause, Expat, GPL-1+, GPL-2, Linux-man-pages-copyleft",
 		Include: regexp.MustCompile(`^/usr/share/man/man[1-8]/[^/]+\.gz$`),
+	},
+	{
+		// Everyday words and what they mean: each synset's words beside
+		// its definition and examples. The table builder also pulls the
+		// vectors of the words WordNet relates together.
+		Package: "wordnet-base", Version: "1:3.0-37", Kind: WordNet,
+		Licence: "WordNet 3.0 licence (Princeton University; use, copy, modify and distribute for any purpose with its notice)",
+		Include: regexp.MustCompile(`^/usr/share/wordnet/data\.(noun|verb|adj|adv)$`),
 	},
 }
 
