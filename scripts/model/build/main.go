@@ -29,6 +29,7 @@ type options struct {
 	wordnet          string  // WordNet's directory; empty: no retrofitting
 	relations        string  // pointer symbols whose words are pulled together, besides synonyms
 	iters            int     // retrofitting's rounds
+	senses           int     // retrofitting: meanings of a word that count, most frequent first (0: all)
 	alpha            float64 // how strongly a retrofitted row keeps its own vector
 }
 
@@ -44,6 +45,7 @@ func main() {
 	flag.StringVar(&o.wordnet, "wordnet", "", "WordNet's data directory: pull the vectors of the words it relates together (retrofitting)")
 	flag.StringVar(&o.relations, "relations", "&,+", "WordNet pointer symbols whose words are pulled together, besides synonyms (& similar, + derived, @ hypernym, ~ hyponym)")
 	flag.IntVar(&o.iters, "retrofit", 10, "rounds of retrofitting")
+	flag.IntVar(&o.senses, "senses", 2, "retrofitting: relate words only through their this many most frequent meanings (0: all)")
 	flag.Float64Var(&o.alpha, "alpha", 1, "retrofitting: weight of a word's own vector against its neighbours' mean")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -66,7 +68,7 @@ func run(o options) error {
 	}
 	n := len(toks)
 	if o.wordnet != "" {
-		graph, err := lexicon(o.wordnet, symbolSet(o.relations))
+		graph, err := lexicon(o.wordnet, symbolSet(o.relations), o.senses)
 		if err != nil {
 			return err
 		}

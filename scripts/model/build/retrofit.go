@@ -15,11 +15,15 @@ import (
 // lexicon reads WordNet's four data files under dir and returns, for each
 // word that is one planq token, the other such words WordNet relates it
 // to: its synonyms, and the words the pointers named in symbols join
-// (see wordnet.Pairs). Lemmas with capitals (names: "Bill", "Mark") and
-// lemmas of several tokens ("perk_up", "e-mail") are left out. Each list
-// is sorted, without repeats and without the word itself.
-func lexicon(dir string, symbols map[string]bool) (map[string][]string, error) {
+// (see wordnet.Pairs). With maxSense > 0, two words are related only
+// through meanings among the maxSense most frequent of each (WordNet's
+// index files order them): "password" and "word" share a synset, but it
+// is the tenth meaning of "word". Lemmas with capitals (names: "Bill",
+// "Mark") and lemmas of several tokens ("perk_up", "e-mail") are left
+// out. Each list is sorted, without repeats and without the word itself.
+func lexicon(dir string, symbols map[string]bool, maxSense int) (map[string][]string, error) {
 	var all []wordnet.Synset
+	rank := map[wordnet.Sense]int{}
 	for _, pos := range []string{"noun", "verb", "adj", "adv"} {
 		path := filepath.Join(dir, "data."+pos)
 		f, err := os.Open(path)
@@ -32,6 +36,22 @@ func lexicon(dir string, symbols map[string]bool) (map[string][]string, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		all = append(all, s...)
+		if maxSense <= 0 {
+			continue
+		}
+		path = filepath.Join(dir, "index."+pos)
+		if f, err = os.Open(path); err != nil {
+			return nil, fmt.Errorf("failed to open WordNet: %w", err)
+		}
+		err = wordnet.ReadIndex(f, func(lemma string, k wordnet.Key, r int) { rank[wordnet.Sense{Lemma: lemma, Synset: k}] = r })
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	frequent := func(s wordnet.Sense) bool {
+		r := rank[s]
+		return maxSense <= 0 || r > 0 && r <= maxSense
 	}
 	token := func(lemma string) (string, bool) {
 		ts := embed.Tokens(lemma)
@@ -44,10 +64,10 @@ func lexicon(dir string, symbols map[string]bool) (map[string][]string, error) {
 		}
 		sets[a][b] = true
 	}
-	wordnet.Pairs(all, symbols, func(a, b string) {
-		a, oka := token(a)
-		b, okb := token(b)
-		if !oka || !okb || a == b {
+	wordnet.Pairs(all, symbols, func(sa, sb wordnet.Sense) {
+		a, oka := token(sa.Lemma)
+		b, okb := token(sb.Lemma)
+		if !oka || !okb || a == b || !frequent(sa) || !frequent(sb) {
 			return
 		}
 		link(a, b)

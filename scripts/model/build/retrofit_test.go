@@ -18,12 +18,21 @@ func TestLexiconLinksOneTokenWordsBothWays(t *testing.T) {
 		"adj":  "00000001 00 a 02 e-mail 0 quick(a) 0 000 | made-up  \n",
 		"adv":  "",
 	}
+	index := map[string]string{ // couch's first meaning is another synset
+		"noun": "  1 licence line  \ncouch n 2 0 2 0 00000003 00000001  \nlounge n 1 0 1 0 00000001  \nsofa n 1 0 1 0 00000001  \n",
+		"verb": "refund v 1 0 1 0 00000001  \nrepay v 1 0 1 0 00000001  \n",
+		"adj":  "",
+		"adv":  "",
+	}
 	for pos, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, "data."+pos), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.WriteFile(filepath.Join(dir, "index."+pos), []byte(index[pos]), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	graph, err := lexicon(dir, symbolSet("+"))
+	graph, err := lexicon(dir, symbolSet("+"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +49,20 @@ func TestLexiconLinksOneTokenWordsBothWays(t *testing.T) {
 	if !reflect.DeepEqual(graph, want) {
 		t.Fatalf("got  %v\nwant %v", graph, want)
 	}
-	if _, err := lexicon(t.TempDir(), nil); err == nil {
+	graph, err = lexicon(dir, symbolSet("+"), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = map[string][]string{ // couch only through its first meaning
+		"sofa":   {"lounge", "refund"},
+		"lounge": {"sofa"},
+		"refund": {"repay", "sofa"},
+		"repay":  {"refund"},
+	}
+	if !reflect.DeepEqual(graph, want) {
+		t.Fatalf("first meanings only: got  %v\nwant %v", graph, want)
+	}
+	if _, err := lexicon(t.TempDir(), nil, 0); err == nil {
 		t.Fatal("a directory without WordNet: no error")
 	}
 }

@@ -191,20 +191,27 @@ func clip(s string) string {
 	return s
 }
 
+// Sense is a word in one of its meanings: a lemma as written in a synset.
+type Sense struct {
+	Lemma  string
+	Synset Key
+}
+
 // Pairs calls pair for every two words that WordNet relates: the words of
 // one synset (synonyms) and, for each pointer whose symbol is in symbols,
 // the words it joins (every word of both synsets for a semantic pointer,
 // the two words named for a lexical one). Lemmas are passed as written.
 // Pointers to synsets not in the list are skipped.
-func Pairs(synsets []Synset, symbols map[string]bool, pair func(a, b string)) {
+func Pairs(synsets []Synset, symbols map[string]bool, pair func(a, b Sense)) {
 	byKey := make(map[Key]*Synset, len(synsets))
 	for i := range synsets {
 		byKey[synsets[i].Key()] = &synsets[i]
 	}
 	for _, s := range synsets {
+		k := s.Key()
 		for i, a := range s.Words {
 			for _, b := range s.Words[i+1:] {
-				pair(a.Lemma, b.Lemma)
+				pair(Sense{a.Lemma, k}, Sense{b.Lemma, k})
 			}
 		}
 		for _, p := range s.Pointers {
@@ -215,16 +222,17 @@ func Pairs(synsets []Synset, symbols map[string]bool, pair func(a, b string)) {
 			if !ok || p.Target > len(t.Words) {
 				continue
 			}
+			tk := t.Key()
 			if p.Semantic() {
 				for _, a := range s.Words {
 					for _, b := range t.Words {
-						pair(a.Lemma, b.Lemma)
+						pair(Sense{a.Lemma, k}, Sense{b.Lemma, tk})
 					}
 				}
 				continue
 			}
 			if p.Source > 0 && p.Target > 0 {
-				pair(s.Words[p.Source-1].Lemma, t.Words[p.Target-1].Lemma)
+				pair(Sense{s.Words[p.Source-1].Lemma, k}, Sense{t.Words[p.Target-1].Lemma, tk})
 			}
 		}
 	}
@@ -232,3 +240,59 @@ func Pairs(synsets []Synset, symbols map[string]bool, pair func(a, b string)) {
 
 // Text returns a lemma as words: "perk_up" is "perk up".
 func Text(lemma string) string { return strings.ReplaceAll(lemma, "_", " ") }
+
+// ReadIndex reads an index file (index.noun, ...: a line per lemma, its
+// synsets listed most frequent sense first) and calls sense for each
+// lemma's synsets in that order, rank counting from 1. The lemma is in
+// lower case, as the index writes it.
+func ReadIndex(r io.Reader, sense func(lemma string, synset Key, rank int)) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Text()
+		if strings.HasPrefix(line, "  ") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		if err := parseIndex(line, sense); err != nil {
+			return fmt.Errorf("line %d: %w", n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("failed to read a WordNet index file: %w", err)
+	}
+	return nil
+}
+
+// parseIndex reads one index line:
+//
+//	lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset [synset_offset...]
+func parseIndex(line string, sense func(lemma string, synset Key, rank int)) error {
+	f := strings.Fields(line)
+	if len(f) < 6 {
+		return fmt.Errorf("short index line: %q", clip(line))
+	}
+	p, err := pos(f[1], nil)
+	if err != nil {
+		return fmt.Errorf("%w: %q", err, clip(line))
+	}
+	synsets, err1 := strconv.ParseUint(f[2], 10, 31)
+	ptrs, err2 := strconv.ParseUint(f[3], 10, 31)
+	if err1 != nil || err2 != nil || synsets == 0 || 4+ptrs+2+synsets != uint64(len(f)) {
+		return fmt.Errorf("bad counts: %q", clip(line))
+	}
+	offsets := f[4+ptrs+2:]
+	keys := make([]Key, len(offsets))
+	for i, o := range offsets {
+		v, err := strconv.ParseUint(o, 10, 31)
+		if err != nil {
+			return fmt.Errorf("bad synset offset %q: %q", o, clip(line))
+		}
+		keys[i] = KeyOf(p, int(v))
+	}
+	for i, k := range keys {
+		sense(f[0], k, i+1)
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package wordnet
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -110,14 +111,16 @@ func TestPairsRelatesSynonymsAndTheChosenPointers(t *testing.T) {
 			set[s] = true
 		}
 		var got []string
-		Pairs(synsets, set, func(a, b string) { got = append(got, a+":"+b) })
+		Pairs(synsets, set, func(a, b Sense) {
+			got = append(got, fmt.Sprintf("%s%d:%s%d", a.Lemma, a.Synset.Offset, b.Lemma, b.Synset.Offset))
+		})
 		slices.Sort(got)
 		return got
 	}
-	if got, want := collect(), []string{"couch:frame", "sofa:couch"}; !reflect.DeepEqual(got, want) {
+	if got, want := collect(), []string{"couch3:frame3", "sofa1:couch1"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("synonyms only: %q, want %q", got, want)
 	}
-	if got, want := collect("@", "+"), []string{"couch:couch", "couch:frame", "couch:seat", "sofa:couch", "sofa:seat"}; !reflect.DeepEqual(got, want) {
+	if got, want := collect("@", "+"), []string{"couch1:couch3", "couch1:seat2", "couch3:frame3", "sofa1:couch1", "sofa1:seat2"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("with hypernyms and derivations: %q, want %q", got, want)
 	}
 }
@@ -152,6 +155,51 @@ func FuzzParse(f *testing.F) {
 		if len(s.Pointers) > 0 {
 			s.Offset, s.POS = s.Pointers[0].Offset, s.Pointers[0].POS
 		}
-		Pairs([]Synset{s}, map[string]bool{"@": true, "!": true, "+": true}, func(a, b string) {})
+		Pairs([]Synset{s}, map[string]bool{"@": true, "!": true, "+": true}, func(a, b Sense) {})
+	})
+}
+
+func TestReadIndexRanksEachLemmasSenses(t *testing.T) {
+	index := "  1 licence line  \n" +
+		"word n 3 2 @ ~ 3 2 06286395 07140348 06643408  \n" +
+		"quick a 2 1 & 2 1 00979366 00981083  \n"
+	var got []string
+	err := ReadIndex(strings.NewReader(index), func(lemma string, k Key, rank int) {
+		got = append(got, fmt.Sprintf("%s %c%d %d", lemma, k.POS, k.Offset, rank))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"word n6286395 1", "word n7140348 2", "word n6643408 3", "quick a979366 1", "quick a981083 2"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	for _, line := range []string{
+		"word n 3 2 @ ~ 3 2 06286395 07140348", // fewer synsets than counted
+		"word n 1 0 1 1 x",                     // offset
+		"word q 1 0 1 1 1",                     // part of speech
+		"word n 0 0 0 0",                       // no synsets
+		"word n",                               // short
+	} {
+		if err := ReadIndex(strings.NewReader(line+"\n"), func(string, Key, int) {}); err == nil {
+			t.Errorf("%q: no error", line)
+		}
+	}
+}
+
+func FuzzReadIndex(f *testing.F) {
+	f.Add("word n 3 2 @ ~ 3 2 06286395 07140348 06643408  ")
+	f.Add("quick a 2 1 & 2 1 00979366 00981083")
+	f.Fuzz(func(t *testing.T, line string) {
+		last := 0
+		_ = ReadIndex(strings.NewReader(line), func(lemma string, k Key, rank int) {
+			if rank == 1 {
+				last = 0 // the next lemma
+			}
+			if lemma == "" || rank != last+1 || k.POS == 's' {
+				t.Fatalf("%q: sense %q %+v %d after %d", line, lemma, k, rank, last)
+			}
+			last = rank
+		})
 	})
 }
