@@ -31,6 +31,8 @@ type options struct {
 	iters            int     // retrofitting's rounds
 	senses           int     // retrofitting: meanings of a word that count, most frequent first (0: all)
 	alpha            float64 // how strongly a retrofitted row keeps its own vector
+	inflectLinks     bool    // retrofitting: relate each inflected form to its lemma
+	inflect          int     // inflected forms of kept lemmas to add, with the lemma's vector
 }
 
 func main() {
@@ -47,6 +49,8 @@ func main() {
 	flag.IntVar(&o.iters, "retrofit", 10, "rounds of retrofitting")
 	flag.IntVar(&o.senses, "senses", 2, "retrofitting: relate words only through their this many most frequent meanings (0: all)")
 	flag.Float64Var(&o.alpha, "alpha", 1, "retrofitting: weight of a word's own vector against its neighbours' mean")
+	flag.BoolVar(&o.inflectLinks, "inflect-links", true, "retrofitting: relate each inflected form to its lemma (customers: customer)")
+	flag.IntVar(&o.inflect, "inflect", 0, "add up to this many inflected forms that the texts lack, with their lemma's vector, most frequent lemmas first")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
@@ -67,10 +71,19 @@ func run(o options) error {
 		return fmt.Errorf("cannot reduce %d dimensions to %d", d0, o.dim)
 	}
 	n := len(toks)
+	var forms map[string]string // inflected form -> lemma
 	if o.wordnet != "" {
 		graph, err := lexicon(o.wordnet, symbolSet(o.relations), o.senses)
 		if err != nil {
 			return err
+		}
+		if o.inflectLinks || o.inflect > 0 {
+			if forms, err = inflections(o.wordnet); err != nil {
+				return err
+			}
+		}
+		if o.inflectLinks {
+			linkForms(graph, toks, forms)
 		}
 		normalise(vecs, n, d0)
 		moved := retrofit(vecs, n, d0, toks, graph, o.alpha, o.iters)
@@ -97,6 +110,11 @@ func run(o options) error {
 		reduced[i] = unit(y)
 		p := float64(counts[toks[i]]) / float64(total)
 		weights[i] = float32(o.a / (o.a + p))
+	}
+	if o.inflect > 0 {
+		var added int
+		toks, weights, reduced, added = addForms(toks, weights, reduced, forms, o.inflect)
+		fmt.Fprintf(os.Stderr, "build: added %d inflected forms with their lemma's vector\n", added)
 	}
 	t, err := embed.NewTable(info(o), toks, weights, reduced)
 	if err != nil {
