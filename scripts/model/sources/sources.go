@@ -86,6 +86,21 @@ var Texts = []Source{
 		Include: regexp.MustCompile(`^/usr/share/man/man[1-8]/[^/]+\.gz$`),
 	},
 	{
+		Package: "debian-reference-en", Version: "2.100", Kind: HTML,
+		Licence: "GPL-2+",
+		Include: regexp.MustCompile(`^/usr/share/debian-reference/.+\.en\.html$`),
+	},
+	{
+		Package: "debian-handbook", Version: "11.20220922", Kind: HTML,
+		Licence: "GPL-2.0+ or CC-BY-SA-3.0",
+		Include: regexp.MustCompile(`^/usr/share/doc/debian-handbook/html/en-US/.+\.html$`),
+	},
+	{
+		Package: "git-doc", Version: "1:2.39.5-0+deb12u3", Kind: HTML,
+		Licence: "GPL-2 (git's documentation; a few parts GPL-2+, LGPL-2.1+, Expat)",
+		Include: regexp.MustCompile(`^/usr/share/doc/git-doc/(howto/|technical/)?[^/]+\.html$`),
+	},
+	{
 		// Everyday words and what they mean: each synset's words beside
 		// its definition and examples. The table builder also pulls the
 		// vectors of the words WordNet relates together.
