@@ -46,7 +46,12 @@ max_bytes=$((10 * 1024 * 1024))
 # against 324th for skip-gram), in a quarter of the time; character n-grams
 # (-maxn 0 turns them off) put spellings before meanings.
 train_args=(cbow -dim 128 -epoch 20 -ws 8 -minCount 3 -maxn 0 -neg 5 -thread 1 -seed 1)
-build_args=(-vocab 60000 -dim 64 -a 1e-3)
+# Retrofitting (build -wordnet) then pulls each token's vector toward the
+# words WordNet relates to it (synonyms, similar adjectives, derivations,
+# a form and its lemma), through the most frequent meaning of each word
+# only, keeping twice as much of its own vector (-alpha 2): of 36 pairs,
+# the partner's median rank went from 55th to 32nd among 89,000 tokens.
+build_args=(-vocab 100000 -dim 64 -a 1e-3 -wordnet /usr/share/wordnet -senses 1 -relations '&,+' -alpha 2 -retrofit 10)
 
 mkdir -p "$work"
 extra_args=()
