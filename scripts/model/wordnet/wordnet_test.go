@@ -155,7 +155,7 @@ func FuzzParse(f *testing.F) {
 		if len(s.Pointers) > 0 {
 			s.Offset, s.POS = s.Pointers[0].Offset, s.Pointers[0].POS
 		}
-		Pairs([]Synset{s}, map[string]bool{"@": true, "!": true, "+": true}, func(a, b Sense) {})
+		Pairs([]Synset{s}, map[string]bool{"@": true, "!": true, "+": true}, func(_, _ Sense) {})
 	})
 }
 
