@@ -1,45 +1,41 @@
 package embed
 
 import (
-	goembed "embed"
+	_ "embed" // the built-in table
 	"errors"
 	"fmt"
-	"io/fs"
 	"sync"
+	"unsafe"
 )
 
-// modelDir holds the table built into planq, model/default.pqemb, beside
-// the README that says how it is made. A build without the table still
-// compiles: Default then says so.
+// defaultTable is the table built into planq, model/default.pqemb (the
+// README beside it says how it is made), as a string: the bytes stay where
+// the binary holds them, read-only, and a process reads only the pages it
+// touches. A []byte would copy all of it into the heap at every start that
+// searches.
 //
-//go:embed model
-var modelDir goembed.FS
+//go:embed model/default.pqemb
+var defaultTable string
 
-// defaultFile is the built-in table's path in modelDir.
-const defaultFile = "model/default.pqemb"
-
-// ErrNoDefaultModel is Default's error in a build that carries no table.
+// ErrNoDefaultModel is Default's error in a build that carries no table
+// (one whose model/default.pqemb is empty).
 var ErrNoDefaultModel = errors.New("this planq carries no default embedding model")
 
 // HasDefault says whether this planq carries a default table, without
 // reading it.
-func HasDefault() bool {
-	_, err := fs.Stat(modelDir, defaultFile)
-	return err == nil
-}
+func HasDefault() bool { return len(defaultTable) > 0 }
 
 // Default returns the table built into planq. It is read on first use, once
 // per process, so that commands that do not search pay nothing for it.
 func Default() (*Table, error) { return loadDefault() }
 
 var loadDefault = sync.OnceValues(func() (*Table, error) {
-	data, err := modelDir.ReadFile(defaultFile)
-	if errors.Is(err, fs.ErrNotExist) {
+	if !HasDefault() {
 		return nil, ErrNoDefaultModel
 	}
-	if err != nil {
-		return nil, fmt.Errorf("failed to read the default embedding model: %w", err)
-	}
+	// The table keeps slices of data (its vectors) and never writes them:
+	// a view of the string's bytes is safe, and spares the copy.
+	data := unsafe.Slice(unsafe.StringData(defaultTable), len(defaultTable))
 	// The table is part of the binary, and a test checks its checksum:
 	// reading it trusts it, which spares every search the hashing.
 	t, err := parseTable(data, false)
