@@ -36,6 +36,18 @@ func ContentKey(r *Record) string {
 	return strings.Join([]string{string(r.Type), r.Domain, normalize(r.Body), normalize(r.Resolution)}, "\x00")
 }
 
+// Disputes reports whether a and b contradict each other: two records that
+// say different things about one subject. A record names its subject by the
+// Subject its writer gave, a decision by its decision, any other by its
+// title, the first line of its body (SubjectKey); what it says is its
+// ContentKey. A report a program wrote disputes nothing (IsReport). Promote
+// lands a record that disputes global's marked disputed, and the knowledge
+// base marks an article whose sources dispute each other: both decide with
+// this one function.
+func Disputes(a, b *Record) bool {
+	return SubjectKey(a) == SubjectKey(b) && ContentKey(a) != ContentKey(b) && !IsReport(a) && !IsReport(b)
+}
+
 // normalize folds case and white space and drops trailing punctuation.
 func normalize(s string) string {
 	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")

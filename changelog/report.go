@@ -29,3 +29,32 @@ func IsReportField(line string) bool {
 	}
 	return true
 }
+
+// IsReport says whether r is a report a program wrote: a body whose first
+// paragraph is a list of "Key: value" fields, one a line, as automated
+// recorders write them ("Agent: coordinator", "Capability: coordinator",
+// "Failure reason: Process terminated", "Detected by: Tier 0").
+//
+// A report's first line is no subject: it is its first field, which every
+// report of one agent (or one branch, one job) shares, and two reports that
+// share it are two events (two crashes of one agent), not two claims about
+// one thing. So a report disputes nothing and nothing disputes it (see
+// Disputes); the same report twice is still a duplicate (the same content).
+// One "Key: value" line alone is a title like any other ("Cause: the
+// cache"), and a report whose writer gave a Subject names one.
+func IsReport(r *Record) bool {
+	if r.Subject != "" || r.Kind == KindDecision {
+		return false
+	}
+	para, _, _ := strings.Cut(strings.TrimSpace(r.Body), "\n\n")
+	lines := strings.Split(para, "\n")
+	if len(lines) < 2 {
+		return false
+	}
+	for _, l := range lines {
+		if !IsReportField(strings.TrimSpace(l)) {
+			return false
+		}
+	}
+	return true
+}

@@ -242,9 +242,7 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 				case changelog.ContentKey(existing) == changelog.ContentKey(r):
 					merged := cite(existing, r, now)
 					c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
-				case isReport(existing) || isReport(r):
-					// Two events, not two claims: added as it is (see isReport).
-				default:
+				case changelog.Disputes(existing, r):
 					disputed := *r
 					disputed.Status = changelog.StatusDisputed
 					c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
@@ -278,38 +276,6 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 		p.candidates = append(p.candidates, branches...)
 	}
 	return p, nil
-}
-
-// isReport says whether r is a report a program wrote: a body whose first
-// paragraph is a list of "Key: value" fields, one a line, as automated
-// recorders write them ("Agent: coordinator", "Capability: coordinator",
-// "Failure reason: Process terminated", "Detected by: Tier 0").
-//
-// A dispute is two records that say different things about one subject.
-// A record names its subject by the Subject its writer gave, a decision by
-// its decision, any other by its title, the first line of its body
-// (changelog.SubjectKey). A report's first line is no subject: it is its
-// first field, which every report of one agent (or one branch, one job)
-// shares, and two reports that share it are two events (two crashes of one
-// agent), not two claims about one thing. So a report disputes nothing and
-// nothing disputes it; the same report twice is still a duplicate (the same
-// content). One "Key: value" line alone is a title like any other ("Cause:
-// the cache"), and a report whose writer gave a Subject names one.
-func isReport(r *changelog.Record) bool {
-	if r.Subject != "" || r.Kind == changelog.KindDecision {
-		return false
-	}
-	para, _, _ := strings.Cut(strings.TrimSpace(r.Body), "\n\n")
-	lines := strings.Split(para, "\n")
-	if len(lines) < 2 {
-		return false
-	}
-	for _, l := range lines {
-		if !changelog.IsReportField(strings.TrimSpace(l)) {
-			return false
-		}
-	}
-	return true
 }
 
 // refuseRings refuses candidates whose versions would supersede each other

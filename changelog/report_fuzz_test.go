@@ -1,10 +1,8 @@
-package team
+package changelog
 
 import (
 	"strings"
 	"testing"
-
-	"github.com/planq-dev/planq/changelog"
 )
 
 // FuzzIsReport: a report is at least two lines of "Key: value" fields, each
@@ -16,8 +14,8 @@ func FuzzIsReport(f *testing.F) {
 	f.Add("Flaky login test\nThe test server starts late.")
 	f.Add("A: b\n: c")
 	f.Fuzz(func(t *testing.T, body string) {
-		r := &changelog.Record{Kind: changelog.KindLearning, Body: body}
-		if !isReport(r) {
+		r := &Record{Kind: KindLearning, Body: body}
+		if !IsReport(r) {
 			return
 		}
 		para, _, _ := strings.Cut(strings.TrimSpace(body), "\n\n")
@@ -31,8 +29,8 @@ func FuzzIsReport(f *testing.F) {
 				t.Fatalf("line %q of report %q is no field", l, body)
 			}
 		}
-		for _, other := range []*changelog.Record{{Kind: changelog.KindLearning, Body: body, Subject: "s"}, {Kind: changelog.KindDecision, Body: body}} {
-			if isReport(other) {
+		for _, other := range []*Record{{Kind: KindLearning, Body: body, Subject: "s"}, {Kind: KindDecision, Body: body}} {
+			if IsReport(other) {
 				t.Fatalf("%+v is a report", other)
 			}
 		}
