@@ -34,6 +34,9 @@ type records struct {
 	ended map[string]*changelog.Record
 	// current are the current ones, oldest first.
 	current []*changelog.Record
+	// bySubject are the current ones by subject key, made when a dispute
+	// asks (ofSubject).
+	bySubject map[string][]*changelog.Record
 }
 
 func newRecords(all, current []*changelog.Record) *records {
@@ -263,6 +266,10 @@ type draft struct {
 	// other are the sources that are no record of global (commits,
 	// issues), kept after the records.
 	other []string
+	// resolved are the conflicts 'planq kb resolve' settled, and aside
+	// the sources it set aside: they never join the article again.
+	resolved []resolution
+	aside    map[string]bool
 }
 
 // sourceRecords are the records of d's sources that global holds, oldest
@@ -296,10 +303,19 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 			updated = e.Timestamp
 		}
 	}
+	for _, r := range d.resolved {
+		if r.date.After(updated) {
+			updated = r.date
+		}
+	}
 	status := changelog.StatusCurrent
 	shown := live
 	if len(live) == 0 && len(recs) > 0 {
 		status, shown = changelog.StatusDeprecated, recs
+	}
+	against := contradictions(d.slug, live, rs.ofSubject)
+	if len(against) > 0 {
+		status = changelog.StatusDisputed
 	}
 	lead := leadOf(shown)
 	var body strings.Builder
@@ -311,6 +327,9 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	if lead != nil {
 		description = firstSentence(textOf(lead))
 		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
+	}
+	if len(against) > 0 {
+		body.WriteString("\n" + conflictHeading + "\n\n" + strings.Join(conflictLines(d.slug, live, against, rs), "\n") + "\n")
 	}
 	if ctx := contextLines(shown); len(ctx) > 0 {
 		body.WriteString("\n# Context\n\n" + strings.Join(ctx, "\n") + "\n")
@@ -325,6 +344,12 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	}
 	if why := rationaleLines(shown); len(why) > 0 {
 		body.WriteString("\n# Rationale\n\n" + strings.Join(why, "\n") + "\n")
+	}
+	if len(d.resolved) > 0 {
+		body.WriteString("\n" + resolvedHeading + "\n\n")
+		for _, r := range d.resolved {
+			body.WriteString(r.line() + "\n")
+		}
 	}
 	if len(related) > 0 {
 		body.WriteString("\n# Related\n\n")

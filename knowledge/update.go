@@ -47,6 +47,10 @@ type Result struct {
 	// Deprecated are articles planq marked deprecated: every source of
 	// theirs was superseded, retracted or archived.
 	Deprecated []string `json:"deprecated"`
+	// Disputed are articles this update marked disputed: sources that
+	// contradict each other, both cited in a Conflict section. A new one
+	// is in Created as well.
+	Disputed []string `json:"disputed"`
 	// Appended are articles a person edited: planq listed their new
 	// sources under "New since your edit" and changed nothing else.
 	Appended []string `json:"appended"`
@@ -70,7 +74,7 @@ type Result struct {
 func (r Result) Changed() bool { return r.Commit != "" }
 
 func (r *Result) fill() {
-	for _, l := range []*[]string{&r.Created, &r.Updated, &r.Deprecated, &r.Appended, &r.Stale, &r.Remembered, &r.Removed} {
+	for _, l := range []*[]string{&r.Created, &r.Updated, &r.Deprecated, &r.Disputed, &r.Appended, &r.Stale, &r.Remembered, &r.Removed} {
 		if *l == nil {
 			*l = []string{}
 		}
@@ -153,13 +157,18 @@ func Update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 				}
 			}
 			if len(fresh) > 0 {
-				change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh), Was: h.blob}
+				// A contradiction goes with its source's line: the
+				// person's article is not marked, nor rewritten.
+				change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh, contradictionNotes(h, fresh, rs)), Was: h.blob}
 				res.Appended = append(res.Appended, h.path)
 			}
 		default:
 			d := draftOf(h, rs)
 			for _, r := range g.recs {
-				if !slices.Contains(d.sources, r.ID) {
+				// A source kb resolve set aside stays cited by the
+				// Resolved note, so it stays in this group: it does not
+				// join again.
+				if !slices.Contains(d.sources, r.ID) && !d.aside[r.ID] {
 					d.sources = append(d.sources, r.ID)
 				}
 			}
@@ -250,9 +259,15 @@ func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[str
 		switch {
 		case h == nil:
 			res.Created = append(res.Created, a.Path())
+			if a.Status == changelog.StatusDisputed {
+				res.Disputed = append(res.Disputed, a.Path())
+			}
 		case a.Status == changelog.StatusDeprecated && h.a.Status != changelog.StatusDeprecated:
 			rw.Was = h.blob
 			res.Deprecated = append(res.Deprecated, a.Path())
+		case a.Status == changelog.StatusDisputed && h.a.Status != changelog.StatusDisputed:
+			rw.Was = h.blob
+			res.Disputed = append(res.Disputed, a.Path())
 		default:
 			rw.Was = h.blob
 			res.Updated = append(res.Updated, a.Path())
@@ -290,8 +305,17 @@ func newDraft(g *group, topics []string) *draft {
 // draftOf is the draft of an article planq wrote: what it cites, with
 // what it is called, where it is, and when it was made.
 func draftOf(h *held, rs *records) *draft {
-	d := &draft{slug: h.a.Slug, topic: h.a.Topic, title: h.a.Title, created: h.a.Created}
+	d := &draft{slug: h.a.Slug, topic: h.a.Topic, title: h.a.Title, created: h.a.Created,
+		resolved: resolutionsOf(h.a.Body), aside: map[string]bool{}}
+	for _, r := range d.resolved {
+		for _, s := range r.aside {
+			d.aside[s] = true
+		}
+	}
 	for _, s := range h.a.Sources {
+		if d.aside[s] {
+			continue // set aside by 'planq kb resolve'
+		}
 		if changelog.ValidID(s) && rs.byID[s] != nil {
 			d.sources = append(d.sources, s)
 		} else {
@@ -354,7 +378,7 @@ const newSinceHeading = "# New since your edit"
 // appendNew lists recs at the end of an article a person edited, under
 // newSinceHeading, each by its first sentence and ID; the rest of the file
 // is left as it is.
-func appendNew(data []byte, recs []*changelog.Record) []byte {
+func appendNew(data []byte, recs []*changelog.Record, notes map[string]string) []byte {
 	text := strings.TrimRight(string(data), "\n") + "\n"
 	lastHeading := ""
 	for _, line := range strings.Split(text, "\n") {
@@ -368,7 +392,11 @@ func appendNew(data []byte, recs []*changelog.Record) []byte {
 		b.WriteString("\n" + newSinceHeading + "\n\n")
 	}
 	for _, r := range recs {
-		fmt.Fprintf(&b, "- %s (%s)\n", firstSentence(textOf(r)), r.ID)
+		marks := r.ID
+		if n := notes[r.ID]; n != "" {
+			marks += "; " + n
+		}
+		fmt.Fprintf(&b, "- %s (%s)\n", firstSentence(textOf(r)), marks)
 	}
 	return []byte(b.String())
 }
@@ -378,7 +406,7 @@ func updateMessage(r Result) string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{len(r.Created), "created"}, {len(r.Updated), "updated"}, {len(r.Deprecated), "deprecated"}, {len(r.Appended), "appended to"},
+	}{{len(r.Created), "created"}, {len(r.Updated), "updated"}, {len(r.Deprecated), "deprecated"}, {len(r.Disputed), "disputed"}, {len(r.Appended), "appended to"},
 		{len(r.Remembered), "remembered deleted"}, {len(r.Removed), "kept deleted"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))

@@ -1,0 +1,224 @@
+package knowledge
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// Contradictions. New knowledge on an article's subject that says something
+// different marks the article disputed, with a Conflict section that cites
+// every side by its own words and ID; planq never picks a side itself, and
+// never drops one. What "says something different" means is decided with
+// the means planq has already, deterministically:
+//
+//   - two current sources of the article dispute each other by promote's
+//     own rule, changelog.Disputes (one subject, two contents, neither a
+//     report a program wrote);
+//   - a source promote marked disputed contradicts the current record of
+//     its subject that it was promoted against, in the article or not;
+//   - a decision that chooses differently from the article's decision (its
+//     first): two decisions of one article are about its subject, and
+//     changelog.Disputes is asked of them as such.
+//
+// 'planq kb resolve' settles a conflict by keeping one side: the others
+// leave the article's sources, and a Resolved note names the kept source,
+// the ones set aside and the date. The note is where the outcome is kept:
+// planq reads it back on every update, so a side set aside never comes
+// back, and the article stays the same on every machine.
+
+// Headings of the sections of a dispute.
+const (
+	conflictHeading = "# Conflict"
+	resolvedHeading = "# Resolved"
+)
+
+// contradictions finds which of recs (an article's current source records,
+// oldest first) contradict which: for each record, the IDs of the earlier
+// and later ones it contradicts, in recs' order. slug is the article's
+// subject; byKey, when given, finds the record of a subject key anywhere
+// on global, for sources promote marked disputed against a record the
+// article does not cite.
+func contradictions(slug string, recs []*changelog.Record, byKey func(string) []*changelog.Record) map[string][]string {
+	against := map[string][]string{}
+	link := func(a, b *changelog.Record) {
+		if a.ID == b.ID || slices.Contains(against[a.ID], b.ID) {
+			return
+		}
+		against[a.ID] = append(against[a.ID], b.ID)
+		against[b.ID] = append(against[b.ID], a.ID)
+	}
+	for i, a := range recs {
+		for _, b := range recs[i+1:] {
+			if changelog.Disputes(a, b) {
+				link(a, b)
+			}
+		}
+	}
+	var first *changelog.Record
+	for _, r := range recs {
+		if r.Kind != changelog.KindDecision {
+			continue
+		}
+		if first == nil {
+			first = r
+			continue
+		}
+		x, y := *first, *r
+		x.Subject, y.Subject = slug, slug // one article, one subject
+		if changelog.Disputes(&x, &y) {
+			link(first, r)
+		}
+	}
+	if byKey != nil {
+		for _, r := range recs {
+			if r.Status != changelog.StatusDisputed || len(against[r.ID]) > 0 {
+				continue
+			}
+			for _, other := range byKey(changelog.SubjectKey(r)) {
+				if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) {
+					link(other, r)
+					break
+				}
+			}
+		}
+	}
+	return against
+}
+
+// conflictLines are the Conflict section's lines: every side, oldest first,
+// in its own words with its ID and the IDs it contradicts; sides that are
+// no source of the article (a record promote disputed it against) are
+// among them, read from rs.
+func conflictLines(slug string, recs []*changelog.Record, against map[string][]string, rs *records) []string {
+	sides := map[string]*changelog.Record{}
+	for _, r := range recs {
+		if len(against[r.ID]) > 0 {
+			sides[r.ID] = r
+		}
+		for _, id := range against[r.ID] {
+			if o := rs.byID[id]; o != nil {
+				sides[id] = o
+			}
+		}
+	}
+	list := make([]*changelog.Record, 0, len(sides))
+	for _, r := range sides {
+		list = append(list, r)
+	}
+	changelog.SortByTime(list)
+	lines := []string{fmt.Sprintf("These sources say different things on one subject; planq keeps every side until `planq kb resolve %s --keep SOURCE` settles it.", slug), ""}
+	for _, r := range list {
+		others := slices.Clone(against[r.ID])
+		slices.Sort(others)
+		marks := r.ID
+		if r.Status == changelog.StatusDisputed {
+			marks += ", marked disputed"
+		}
+		lines = append(lines, fmt.Sprintf("- %s (%s; contradicts %s)", firstSentence(textOf(r)), marks, strings.Join(others, ", ")))
+	}
+	return lines
+}
+
+// ofSubject finds global's current records of a subject key; the index is
+// made on the first question, which most updates never ask.
+func (rs *records) ofSubject(key string) []*changelog.Record {
+	if rs.bySubject == nil {
+		rs.bySubject = map[string][]*changelog.Record{}
+		for _, r := range rs.current {
+			k := changelog.SubjectKey(r)
+			rs.bySubject[k] = append(rs.bySubject[k], r)
+		}
+	}
+	return rs.bySubject[key]
+}
+
+// resolution is one settled conflict, as the Resolved note records it.
+type resolution struct {
+	date  time.Time
+	kept  string
+	aside []string
+}
+
+func (r resolution) line() string {
+	return fmt.Sprintf("- %s: kept %s over %s.", r.date.UTC().Format(time.DateOnly), r.kept, strings.Join(r.aside, ", "))
+}
+
+var resolvedRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^- (\d{4}-\d{2}-\d{2}): kept (\S+) over (\S+(?:, \S+)*)\.$`)
+})
+
+// resolutionsOf reads the Resolved note of an article's body: the
+// conflicts settled, in the order they were.
+func resolutionsOf(body string) []resolution {
+	var out []resolution
+	in := false
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "#") {
+			in = strings.TrimSpace(line) == resolvedHeading
+			continue
+		}
+		if !in {
+			continue
+		}
+		m := resolvedRE().FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		date, err := time.Parse(time.DateOnly, m[1])
+		if err != nil || !changelog.ValidSource(m[2]) {
+			continue
+		}
+		res := resolution{date: date, kept: m[2]}
+		for _, s := range strings.Split(m[3], ", ") {
+			if changelog.ValidSource(s) {
+				res.aside = append(res.aside, s)
+			}
+		}
+		if len(res.aside) > 0 {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// contradictionNotes say, for each of fresh (new sources of an article a
+// person edited), which of the article's current sources it contradicts,
+// in those sources' words: "" for one that contradicts none. The person's
+// article is never rewritten: the note goes with the source's line under
+// "New since your edit".
+func contradictionNotes(h *held, fresh []*changelog.Record, rs *records) map[string]string {
+	known := map[string]bool{}
+	for _, r := range fresh {
+		known[r.ID] = true
+	}
+	var recs []*changelog.Record
+	for _, s := range h.a.Sources {
+		if r := rs.byID[s]; r != nil && rs.live[s] && !known[s] {
+			recs = append(recs, r)
+			known[s] = true
+		}
+	}
+	recs = append(recs, fresh...)
+	changelog.SortByTime(recs)
+	against := contradictions(h.a.Slug, recs, rs.ofSubject)
+	notes := map[string]string{}
+	for _, r := range fresh {
+		var parts []string
+		for _, id := range against[r.ID] {
+			if o := rs.byID[id]; o != nil {
+				parts = append(parts, fmt.Sprintf("%s, which says: %s", id, firstSentence(textOf(o))))
+			}
+		}
+		slices.Sort(parts)
+		if len(parts) > 0 {
+			notes[r.ID] = "contradicts " + strings.Join(parts, "; ")
+		}
+	}
+	return notes
+}

@@ -1,0 +1,230 @@
+package knowledge
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+)
+
+// ResolveResult is what Resolve did.
+type ResolveResult struct {
+	Path string `json:"path"`
+	// Kept is the source kept; SetAside the sides of the conflict it
+	// settled, out of the article's sources now.
+	Kept     string   `json:"kept"`
+	SetAside []string `json:"set_aside"`
+	// Status is the article's status after: current, or disputed while
+	// another conflict of its sources stands.
+	Status changelog.Status `json:"status"`
+	Commit string           `json:"commit"`
+}
+
+// Resolve settles the conflict of the disputed article slug by keeping the
+// source keep: the sides that contradict it leave the article's sources,
+// the Conflict section gives way to a Resolved note naming the kept
+// source, the ones set aside and the date, and the article is current
+// again (disputed still if another conflict stands), in one commit on
+// global with the index regenerated. The note is what later updates read:
+// a side set aside never joins the article again. The records themselves
+// are not touched.
+//
+// An article planq writes is made again from its sources with the
+// outcome; one a person wrote or edited is changed in those places only:
+// its status, its sources, and the Conflict section, whose sources are the
+// sides.
+func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Options) (ResolveResult, error) {
+	var res ResolveResult
+	if err := changelog.ValidateSlug("slug", slug); err != nil {
+		return res, err
+	}
+	topics, err := opts.topics()
+	if err != nil {
+		return res, err
+	}
+	repo := store.Repo
+	tip, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return res, err
+	}
+	st, err := readState(ctx, repo, tip)
+	if err != nil {
+		return res, err
+	}
+	h := st.articles[slug]
+	if h == nil {
+		switch {
+		case st.broken[slug] != "":
+			return res, planqerr.New(planqerr.Invalid, "article "+slug, "%s does not parse", st.broken[slug]).
+				WithHint("'planq kb update' names what is wrong with it")
+		case st.deleted[slug]:
+			return res, planqerr.New(planqerr.NotFound, "article "+slug, "was deleted")
+		}
+		return res, planqerr.New(planqerr.NotFound, "article "+slug, "is not on global").
+			WithHint("'planq kb list' shows the articles and their slugs")
+	}
+	if h.a.Status != changelog.StatusDisputed {
+		return res, planqerr.New(planqerr.Invalid, "article "+slug, "is %s, not disputed: there is nothing to resolve", h.a.Status).
+			WithHint("'planq kb list' shows each article's status")
+	}
+	now := time.Now().UTC()
+	res.Path, res.Kept = h.path, keep
+	var a *changelog.Article
+	if h.person || h.a.CuratedBy != changelog.CuratedAuto {
+		a, res.SetAside, err = resolveText(h, keep, now)
+	} else {
+		a, res.SetAside, err = resolveDraft(store, st, h, keep, now)
+	}
+	if err != nil {
+		return res, err
+	}
+	data, err := changelog.RenderArticle(a)
+	if err != nil {
+		return res, err
+	}
+	res.Status = a.Status
+	change := map[string]agent.Rewrite{h.path: {Data: data, Was: h.blob}}
+	final := map[string]*changelog.Article{}
+	for s, held := range st.articles {
+		final[s] = held.a
+	}
+	final[slug] = a
+	var ignored Result
+	if err := indexChange(repo, st, final, topics, change, &ignored); err != nil {
+		return res, err
+	}
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change,
+		Message: "kb resolve " + slug + ": kept " + keep + " over " + strings.Join(res.SetAside, ", ") + "\n\n" + TrailerKey + ": resolve\n"})
+	if err != nil {
+		return res, err
+	}
+	res.Commit = commit.String()
+	return res, nil
+}
+
+// notASide is the error for a SOURCE that is none of the conflict's sides.
+func notASide(slug, keep string, sides []string) error {
+	if len(sides) == 0 {
+		return planqerr.New(planqerr.Invalid, "article "+slug, "its sources contradict each other no more").
+			WithHint("'planq kb update' brings it in step")
+	}
+	return planqerr.New(planqerr.Invalid, keep, "is not a side of the conflict of article %s; its sides are %s", slug, strings.Join(sides, ", ")).
+		WithHint("keep one of them: planq kb resolve %s --keep %s", slug, sides[0])
+}
+
+// resolveDraft makes an article of planq's again from its sources, with the
+// conflict keep settles recorded.
+func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.Time) (*changelog.Article, []string, error) {
+	set, err := store.Records.Commit(st.tip, changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs := newRecords(set.Records, set.Current())
+	d := draftOf(h, rs)
+	var live []*changelog.Record
+	for _, r := range d.sourceRecords(rs) {
+		if rs.live[r.ID] {
+			live = append(live, r)
+		}
+	}
+	against := contradictions(d.slug, live, rs.ofSubject)
+	var sides []string
+	for id := range against {
+		sides = append(sides, id)
+	}
+	slices.Sort(sides)
+	aside := slices.Clone(against[keep])
+	if len(aside) == 0 {
+		return nil, nil, notASide(d.slug, keep, sides)
+	}
+	slices.Sort(aside)
+	d.resolved = append(d.resolved, resolution{date: dateOf(now), kept: keep, aside: aside})
+	for _, s := range aside {
+		d.aside[s] = true
+	}
+	d.sources = slices.DeleteFunc(d.sources, func(s string) bool { return d.aside[s] })
+	final := map[string]*changelog.Article{}
+	for s, o := range st.articles {
+		final[s] = o.a
+	}
+	a, err := d.build(rs, nil) // its tags, for its Related links
+	if err != nil {
+		return nil, nil, err
+	}
+	final[d.slug] = a
+	a, err = d.build(rs, relatedTo(d.slug, final))
+	return a, aside, err
+}
+
+// resolveText settles the conflict of an article a person wrote or edited:
+// the sides are the sources its Conflict section names; the others than
+// keep leave its sources, the section gives way to the Resolved note, and
+// the rest of the article stays as the person wrote it.
+func resolveText(h *held, keep string, now time.Time) (*changelog.Article, []string, error) {
+	a := *h.a
+	before, section, after, ok := cutSection(a.Body, conflictHeading)
+	var sides []string
+	if ok {
+		for _, w := range strings.FieldsFunc(section, func(c rune) bool { return strings.ContainsRune(" \t\n()[],;`\"'", c) }) {
+			w = strings.TrimRight(w, ".:")
+			if changelog.ValidSource(w) && !slices.Contains(sides, w) {
+				sides = append(sides, w)
+			}
+		}
+	}
+	slices.Sort(sides)
+	if !slices.Contains(sides, keep) {
+		return nil, nil, notASide(h.a.Slug, keep, sides)
+	}
+	aside := slices.DeleteFunc(slices.Clone(sides), func(s string) bool { return s == keep })
+	if len(aside) == 0 {
+		return nil, nil, notASide(h.a.Slug, keep, nil)
+	}
+	note := resolution{date: dateOf(now), kept: keep, aside: aside}.line()
+	if b, old, rest, ok := cutSection(before+after, resolvedHeading); ok {
+		a.Body = b + resolvedHeading + "\n\n" + strings.Trim(old, "\n") + "\n" + note + "\n" + rest
+	} else {
+		a.Body = strings.TrimRight(before, "\n") + "\n\n" + resolvedHeading + "\n\n" + note + "\n" + after
+	}
+	a.Body = strings.Trim(a.Body, "\n")
+	a.Sources = slices.DeleteFunc(slices.Clone(a.Sources), func(s string) bool { return slices.Contains(aside, s) })
+	a.Status = changelog.StatusCurrent
+	a.Updated = now.Truncate(time.Second)
+	a.Timestamp = a.Updated
+	return &a, aside, nil
+}
+
+// cutSection cuts body around the section headed by heading, to the next
+// heading of its level or higher: what is before it, its text (without
+// the heading), and what follows.
+func cutSection(body, heading string) (before, section, after string, ok bool) {
+	lines := strings.SplitAfter(body, "\n")
+	start := -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if start < 0 {
+			if t == heading {
+				start = i
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "# ") || t == "#" {
+			return strings.Join(lines[:start], ""), strings.Join(lines[start+1:i], ""), "\n" + strings.Join(lines[i:], ""), true
+		}
+	}
+	if start < 0 {
+		return body, "", "", false
+	}
+	return strings.Join(lines[:start], ""), strings.Join(lines[start+1:], ""), "", true
+}
+
+// dateOf is t's day, in UTC: what a Resolved note records.
+func dateOf(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
