@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -43,8 +44,11 @@ overwritten.
 either, you pick from a list. --dry-run shows exactly what would land.
 
 --json prints {"agent","candidates":[{"action","id","kind","title","path","existing"}],
-"commit"?,"previous"?,"choices"?,"marked_merged"?}; action is add, duplicate, disputed or
-branch; a key marked ? is there only when set.`,
+"commit"?,"previous"?,"choices"?,"marked_merged"?,"knowledge"?}; action is add, duplicate, disputed or
+branch; a key marked ? is there only when set. "knowledge" is what the knowledge
+base update that follows a promote did (see planq kb update):
+{"commit","created","updated","disputed","error"?}; its failure does not fail the
+promote, which has landed: run 'planq kb update' again.`,
 		Example: "  planq context promote --agent auth --dry-run\n  planq context promote --agent auth --all\n  planq context promote --agent auth --id pq-3f9a1c2e4b",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runPromote(cmd.Context(), env, opts) },
@@ -79,7 +83,7 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 		}
 	}
 	done := env.progress(opts.json, "promoting %s's records into global", a.Name)
-	res, err := team.Promote(ctx, store, a, team.PromoteOptions{IDs: ids, DryRun: opts.dryRun})
+	res, err := session.Promote(ctx, store, a, team.PromoteOptions{IDs: ids, DryRun: opts.dryRun})
 	done()
 	if err != nil {
 		return err
@@ -103,6 +107,7 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 	for _, c := range res.Choices {
 		env.Log.Warn("branch context changed on both sides; kept the newer", "path", c.Path, "other_version", short(c.Other))
 	}
+	logKnowledge(env, res.Knowledge)
 	if opts.json {
 		if res.Candidates == nil {
 			res.Candidates = []team.Candidate{}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -30,7 +31,12 @@ global names its project), and one that shares no history with this one,
 unless --allow-unrelated says to merge it all the same. A global made before
 planq named its project is taken as this project's; the next push names it.
 
---agents also fetches teammates' agent branches, read only.`,
+--agents also fetches teammates' agent branches, read only.
+
+When global moved, the knowledge base is brought in step with what came (planq
+kb update, in a commit of its own; knowledge/_index.md is regenerated, never
+merged); --json gives what it did under "knowledge". Its failure does not fail
+the pull, which has landed: run 'planq kb update' again.`,
 		Args: maxArgs(1, "one REMOTE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.remote = remoteArg(args)
@@ -46,7 +52,7 @@ planq named its project is taken as this project's; the next push names it.
 func runPull(ctx context.Context, env *Env, opts pullOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pulling from %s", opts.remote)
-		res, err := team.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
+		res, err := session.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
 		done()
 		if err != nil {
 			return err
@@ -59,6 +65,7 @@ func runPull(ctx context.Context, env *Env, opts pullOptions) error {
 		for _, c := range res.Choices {
 			env.Log.Warn("changed on both sides; kept one version", "path", c.Path, "kept", short(c.Kept), "other", short(c.Other))
 		}
+		logKnowledge(env, res.Knowledge)
 		if opts.json {
 			return env.writeJSON(res)
 		}

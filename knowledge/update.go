@@ -7,9 +7,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -92,8 +94,25 @@ func (r *Result) fill() {
 // sources at the end of the articles a person edited, remembers the
 // articles a person deleted, and regenerates knowledge/_index.md. What it
 // writes depends on global alone, so a second run changes nothing, and
-// promote and pull can run it after they land.
+// promote and pull can run it after they land. An update that lost the
+// race for an article to another writer (two promotes at once, each with
+// its update) runs again from the new global, a few times.
 func Update(ctx context.Context, store *agent.Store, opts Options) (Result, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := update(ctx, store, opts)
+		if err == nil || !planqerr.Is(err, planqerr.Busy) || attempt == maxAttempts {
+			return res, err
+		}
+		if err := staterepo.Sleep(ctx, time.Duration(attempt)*10*time.Millisecond); err != nil {
+			return res, err
+		}
+	}
+}
+
+// maxAttempts bounds the runs of an update that keeps losing races.
+const maxAttempts = 8
+
+func update(ctx context.Context, store *agent.Store, opts Options) (Result, error) {
 	var res Result
 	topics, err := opts.topics()
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -290,7 +291,7 @@ func (s *Server) promote(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	res, err := team.Promote(r.Context(), s.store, a, team.PromoteOptions{})
+	res, err := session.Promote(r.Context(), s.store, a, team.PromoteOptions{})
 	if err != nil {
 		fail(w, err)
 		return

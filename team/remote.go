@@ -171,6 +171,10 @@ type PullOptions struct {
 	// machines that each started planq before they shared a remote), or
 	// that names another project.
 	AllowUnrelated bool
+	// Regenerate, when set, regenerates files of the merged tree that are
+	// made from others, as changelog.md is: never merged (the knowledge
+	// base's index; team does not know how it is made).
+	Regenerate func(tree staterepo.Hash) (staterepo.Hash, error)
 	// pushing says the pull is a push's: its refusals name push.
 	pushing bool
 }
@@ -282,6 +286,11 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			tree, err := withProject(repo, store.Project, tree)
 			if err != nil {
 				return staterepo.ZeroHash, err
+			}
+			if opts.Regenerate != nil {
+				if tree, err = opts.Regenerate(tree); err != nil {
+					return staterepo.ZeroHash, err
+				}
 			}
 			return withChangelog(store, tree)
 		})

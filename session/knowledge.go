@@ -1,0 +1,64 @@
+package session
+
+import (
+	"context"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/team"
+)
+
+// Promoted is what Promote did: the promote, and the knowledge base update
+// that followed it.
+type Promoted struct {
+	team.PromoteResult
+	// Knowledge is what the knowledge base update after the promote did,
+	// its failure included; nil when none ran (a dry run, nothing landed).
+	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
+}
+
+// Promote promotes agent a's records into global (team.Promote), then,
+// once records landed, brings the knowledge base in step with them in a
+// commit of its own (knowledge.Update). The promote has landed by then: a
+// failed update is reported in Knowledge, never returned, and 'planq kb
+// update' does it again.
+func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts team.PromoteOptions) (Promoted, error) {
+	res, err := team.Promote(ctx, store, a, opts)
+	out := Promoted{PromoteResult: res}
+	if err == nil && res.Commit != "" && !res.MarkedMerged {
+		out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
+	}
+	return out, err
+}
+
+// Pulled is what Pull did: the pull, and the knowledge base update that
+// followed it.
+type Pulled struct {
+	team.PullResult
+	// Knowledge is what the knowledge base update after the pull did, its
+	// failure included; nil when none ran (global did not move).
+	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
+}
+
+// Pull pulls the team's global from remote (team.Pull), regenerating
+// knowledge/_index.md in a merge as changelog.md is (never merged), then,
+// when global moved, brings the knowledge base in step with what came, in
+// a commit of its own. A failed update is reported in Knowledge, never
+// returned: the pull has landed.
+func Pull(ctx context.Context, store *agent.Store, remote string, opts team.PullOptions) (Pulled, error) {
+	topics := store.Project.Config.Knowledge.Topics
+	opts.Regenerate = func(tree staterepo.Hash) (staterepo.Hash, error) {
+		return knowledge.WithIndex(store.Repo, tree, topics)
+	}
+	res, err := team.Pull(ctx, store, remote, opts)
+	out := Pulled{PullResult: res}
+	if err == nil && (res.Outcome == "fast-forward" || res.Outcome == "merged") {
+		out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
+	}
+	return out, err
+}
+
+func kbOptions(store *agent.Store) knowledge.Options {
+	return knowledge.Options{Topics: store.Project.Config.Knowledge.Topics}
+}
