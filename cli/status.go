@@ -11,6 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -34,9 +36,14 @@ flattening, and the domain's size against its governance: %d current learnings i
 the target, %d asks for the domain to be split, %d is the hard limit (learn
 refuses more without --force).
 
---json prints [{"domain","current","superseded","retracted","archived","disputed",
+After the table, the knowledge base's articles on global: how many, how many
+disputed (their sources contradict each other: planq kb resolve settles one) and
+deprecated.
+
+--json prints {"domains":[{"domain","current","superseded","retracted","archived","disputed",
 "disputed_weekly","by_type","by_classification","newest","oldest",
-"past_shelf_life","stale","weekly","flattening","governance"}]. stale counts the
+"past_shelf_life","stale","weekly","flattening","governance"}],
+"knowledge":{"articles","disputed","deprecated"}}. stale counts the
 current learnings whose anchored code files changed or went since (see learn
 --file).`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
 			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
@@ -53,8 +60,12 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		if err != nil {
 			return err
 		}
+		kb, _, err := knowledge.Survey(h.Repo)
+		if err != nil {
+			return err
+		}
 		if opts.json {
-			if err := env.writeJSON(domains); err != nil {
+			if err := env.writeJSON(statusJSON{Domains: domains, Knowledge: kb}); err != nil {
 				return err
 			}
 			return reportProblems(problems)
@@ -76,7 +87,11 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "\nsearch model: %s\n", searchModelLine(h.Project))
+		fmt.Fprintf(env.Stdout, "\nknowledge: %s\n", knowledgeLine(kb))
+		fmt.Fprintf(env.Stdout, "search model: %s\n", searchModelLine(h.Project))
+		if kb.Disputed > 0 {
+			env.Log.Warn("disputed articles", "count", kb.Disputed, "hint", "'planq kb list' shows them; settle each with 'planq kb resolve SLUG --keep SOURCE'")
+		}
 		for _, d := range domains {
 			if d.Governance == readmodel.GovernanceSplit || d.Governance == readmodel.GovernanceHardLimit {
 				env.Log.Warn("domain too large", "domain", d.Domain, "current", d.Current,
@@ -85,6 +100,22 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		}
 		return reportProblems(problems)
 	})
+}
+
+// statusJSON is what status --json prints.
+type statusJSON struct {
+	Domains   []readmodel.DomainStatus `json:"domains"`
+	Knowledge knowledge.Overview       `json:"knowledge"`
+}
+
+// knowledgeLine is status's line on the knowledge base: "12 articles, 1
+// disputed".
+func knowledgeLine(kb knowledge.Overview) string {
+	line := plural.Of(kb.Articles, "article") + ", " + fmt.Sprint(kb.Disputed) + " disputed"
+	if kb.Deprecated > 0 {
+		line += ", " + fmt.Sprint(kb.Deprecated) + " deprecated"
+	}
+	return line
 }
 
 // weeklyTrend writes weekly counts oldest first, like 0,3,1,0.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
@@ -252,10 +253,12 @@ func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-// Promotion is what awaits promotion, per agent, and what is disputed.
+// Promotion is what awaits promotion, per agent, and what is disputed:
+// records, and the knowledge base's articles.
 type Promotion struct {
-	Agents   []team.Awaiting     `json:"agents"`
-	Disputed []*changelog.Record `json:"disputed"`
+	Agents           []team.Awaiting     `json:"agents"`
+	Disputed         []*changelog.Record `json:"disputed"`
+	DisputedArticles []knowledge.Dispute `json:"disputed_articles"`
 }
 
 func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
@@ -273,7 +276,8 @@ func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
 			p.Disputed = append(p.Disputed, rec)
 		}
 	}
-	return p, nil
+	p.DisputedArticles, err = disputedArticles(s.read.Repo)
+	return p, err
 }
 
 func (s *Server) promotion(w http.ResponseWriter, r *http.Request) {
