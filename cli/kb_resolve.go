@@ -2,11 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/knowledge"
 )
 
@@ -75,7 +77,9 @@ func logKnowledge(env *Env, k *knowledge.Summary) {
 	}
 	if k != nil {
 		for _, p := range k.Disputed {
-			env.Log.Warn("article disputed: its sources contradict each other", "file", p, "hint", "read its Conflict section; settle it with 'planq kb resolve'")
+			_, slug, _ := changelog.SplitArticlePath(p)
+			env.Log.Warn("article disputed: its sources contradict each other", "file", p,
+				"hint", fmt.Sprintf("read its Conflict section; keep one side with 'planq kb resolve %s --keep SOURCE'", slug))
 		}
 	}
 }

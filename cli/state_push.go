@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -53,7 +54,8 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pushing to %s", opts.remote)
-		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated})
+		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated,
+			Regenerate: session.Regenerate(store)})
 		done()
 		if err != nil {
 			return err

@@ -47,16 +47,23 @@ type Pulled struct {
 // a commit of its own. A failed update is reported in Knowledge, never
 // returned: the pull has landed.
 func Pull(ctx context.Context, store *agent.Store, remote string, opts team.PullOptions) (Pulled, error) {
-	topics := store.Project.Config.Knowledge.Topics
-	opts.Regenerate = func(tree staterepo.Hash) (staterepo.Hash, error) {
-		return knowledge.WithIndex(store.Repo, tree, topics)
-	}
+	opts.Regenerate = Regenerate(store)
 	res, err := team.Pull(ctx, store, remote, opts)
 	out := Pulled{PullResult: res}
 	if err == nil && (res.Outcome == "fast-forward" || res.Outcome == "merged") {
 		out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
 	}
 	return out, err
+}
+
+// Regenerate regenerates, in a merge of global (a pull, or a push's own
+// pulls), the generated files team does not make itself: knowledge/_index.md,
+// from the merged articles. Like changelog.md, it is never merged.
+func Regenerate(store *agent.Store) func(staterepo.Hash) (staterepo.Hash, error) {
+	topics := store.Project.Config.Knowledge.Topics
+	return func(tree staterepo.Hash) (staterepo.Hash, error) {
+		return knowledge.WithIndex(store.Repo, tree, topics)
+	}
 }
 
 func kbOptions(store *agent.Store) knowledge.Options {

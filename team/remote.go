@@ -365,6 +365,8 @@ type PushOptions struct {
 	// AllowUnrelated merges, when the remote's global must be pulled first,
 	// one that shares no history with ours or names another project.
 	AllowUnrelated bool
+	// Regenerate is PullOptions.Regenerate, for the merges of a push.
+	Regenerate func(tree staterepo.Hash) (staterepo.Hash, error)
 }
 
 // Push publishes global to remote, with a lease on the remote value it last
@@ -385,7 +387,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
 	}
-	pull := PullOptions{AllowUnrelated: opts.AllowUnrelated, pushing: true}
+	pull := PullOptions{AllowUnrelated: opts.AllowUnrelated, Regenerate: opts.Regenerate, pushing: true}
 	if _, err := nameGlobal(ctx, store); err != nil {
 		return res, err
 	}
