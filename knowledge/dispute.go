@@ -138,6 +138,18 @@ func (rs *records) ofSubject(key string) []*changelog.Record {
 	return rs.bySubject[key]
 }
 
+// ofSubject finds global's current records of a subject key but those
+// 'planq kb resolve' set aside from d: a settled side is no side again.
+func (d *draft) ofSubject(rs *records) func(string) []*changelog.Record {
+	return func(key string) []*changelog.Record {
+		recs := rs.ofSubject(key)
+		if len(d.aside) == 0 {
+			return recs
+		}
+		return slices.DeleteFunc(slices.Clone(recs), func(r *changelog.Record) bool { return d.aside[r.ID] })
+	}
+}
+
 // resolution is one settled conflict, as the Resolved note records it.
 type resolution struct {
 	date  time.Time

@@ -313,7 +313,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	if len(live) == 0 && len(recs) > 0 {
 		status, shown = changelog.StatusDeprecated, recs
 	}
-	against := contradictions(d.slug, live, rs.ofSubject)
+	against := contradictions(d.slug, live, d.ofSubject(rs))
 	if len(against) > 0 {
 		status = changelog.StatusDisputed
 	}

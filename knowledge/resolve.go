@@ -132,7 +132,7 @@ func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.
 			live = append(live, r)
 		}
 	}
-	against := contradictions(d.slug, live, rs.ofSubject)
+	against := contradictions(d.slug, live, d.ofSubject(rs))
 	var sides []string
 	for id := range against {
 		sides = append(sides, id)
