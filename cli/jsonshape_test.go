@@ -76,6 +76,7 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "kb write", args: []string{"team-notes.md"}, before: f.kbArticle},
 		{cmd: "kb edit", args: []string{"team-notes"}, before: f.kbEditor},
 		{cmd: "kb delete", args: []string{"ci"}},
+		{cmd: "kb resolve", args: []string{"token-lifetime", "--keep", f.ids["kept"]}}, // disputed since the promote
 		{cmd: "prune", args: []string{"--stale"}, before: f.goneAnchor},
 		{cmd: "archive list"},
 		{cmd: "restore", args: []string{f.ids["failure"]}},
@@ -566,6 +567,10 @@ func newShapeFixture(t *testing.T) *shapeFixture {
 	f.id("retract", f.ids["retracted"], "--reason", "wrong: they expire")
 	f.ids["failure"] = f.id("learn", "go test hangs without -p 1", "--type", "failure", "--domain", "ci", "--resolution", "set GOFLAGS=-p=1", "--file", "internal/ci/run.go")
 	f.id("decide", "Use RS256", "--over", "HS256", "--because", "public-key verification")
+	// Two learnings of one subject that say different things: once promoted,
+	// their article is disputed (kb resolve).
+	f.ids["kept"] = f.id("learn", "Access tokens live 15 minutes", "--type", "convention", "--domain", "auth", "--subject", "token lifetime")
+	f.id("learn", "Access tokens live an hour", "--type", "convention", "--domain", "auth", "--subject", "token lifetime")
 	f.id("log", "add", "Token refresh on 401")
 	f.id("handoff", "Finish the refresh tests")
 	f.planq(0, "", "context", "set", "Token refresh")

@@ -57,14 +57,18 @@ one commit on global (none when nothing changed: a second run changes nothing):
 new sources join their article and move its updated time; an article whose
 sources were all superseded, retracted or archived becomes deprecated; an
 article a person edited only gets its new sources listed at its end; an article
-a person deleted with git is remembered as deleted. knowledge/_index.md is
-regenerated. Files under knowledge/ planq cannot read are named on stderr and
+a person deleted with git is remembered as deleted. New knowledge that
+contradicts an article's sources (one subject, different words, by promote's
+rule; a source promote marked disputed; a decision that chooses otherwise than
+the article's) marks it disputed, with a Conflict section citing every side;
+planq kb resolve settles it. knowledge/_index.md is regenerated. promote and pull
+run this after they land. Files under knowledge/ planq cannot read are named on stderr and
 left as they are.
 
 Each change prints a line "<action>\t<path>" (created, updated, deprecated,
-appended, stale, remembered, removed, index).
+disputed, appended, stale, remembered, removed, index).
 
---json prints {"commit","created","updated","deprecated","appended","stale",
+--json prints {"commit","created","updated","deprecated","disputed","appended","stale",
 "remembered","removed","index","skipped"}: lists of the articles' paths;
 "commit" is "" when nothing changed; "skipped" lists the files planq could not
 read or write, each {"path","problem"}.`,
@@ -90,7 +94,7 @@ func runKBUpdate(ctx context.Context, env *Env, opts kbUpdateOptions) error {
 		for _, l := range []struct {
 			action string
 			paths  []string
-		}{{"created", res.Created}, {"updated", res.Updated}, {"deprecated", res.Deprecated}, {"appended", res.Appended},
+		}{{"created", res.Created}, {"updated", res.Updated}, {"deprecated", res.Deprecated}, {"disputed", res.Disputed}, {"appended", res.Appended},
 			{"stale", res.Stale}, {"remembered", res.Remembered}, {"removed", res.Removed}} {
 			for _, p := range l.paths {
 				env.printf("%s\t%s\n", l.action, p)
