@@ -44,7 +44,7 @@ const (
 // subject; byKey, when given, finds the record of a subject key anywhere
 // on global, for sources promote marked disputed against a record the
 // article does not cite.
-func contradictions(slug string, recs []*changelog.Record, byKey func(string) []*changelog.Record) map[string][]string {
+func contradictions(slug string, recs []*changelog.Record, ofSubject func(string) []*changelog.Record) map[string][]string {
 	against := map[string][]string{}
 	link := func(a, b *changelog.Record) {
 		if a.ID == b.ID || slices.Contains(against[a.ID], b.ID) {
@@ -53,10 +53,25 @@ func contradictions(slug string, recs []*changelog.Record, byKey func(string) []
 		against[a.ID] = append(against[a.ID], b.ID)
 		against[b.ID] = append(against[b.ID], a.ID)
 	}
-	for i, a := range recs {
-		for _, b := range recs[i+1:] {
-			if changelog.Disputes(a, b) {
-				link(a, b)
+	// Only records of one subject key can dispute each other: the pairs
+	// asked are those within one key, so a large article costs what its
+	// records do, not their square.
+	byKey := map[string][]*changelog.Record{}
+	var keys []string
+	for _, r := range recs {
+		k := changelog.SubjectKey(r)
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], r)
+	}
+	for _, k := range keys {
+		same := byKey[k]
+		for i, a := range same {
+			for _, b := range same[i+1:] {
+				if changelog.Disputes(a, b) {
+					link(a, b)
+				}
 			}
 		}
 	}
@@ -75,12 +90,12 @@ func contradictions(slug string, recs []*changelog.Record, byKey func(string) []
 			link(first, r)
 		}
 	}
-	if byKey != nil {
+	if ofSubject != nil {
 		for _, r := range recs {
 			if r.Status != changelog.StatusDisputed || len(against[r.ID]) > 0 {
 				continue
 			}
-			for _, other := range byKey(changelog.SubjectKey(r)) {
+			for _, other := range ofSubject(changelog.SubjectKey(r)) {
 				if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) {
 					link(other, r)
 					break

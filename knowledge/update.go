@@ -183,15 +183,19 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 			}
 		default:
 			d := draftOf(h, rs)
+			fresh := false
 			for _, r := range g.recs {
 				// A source kb resolve set aside stays cited by the
 				// Resolved note, so it stays in this group: it does not
 				// join again.
 				if !slices.Contains(d.sources, r.ID) && !d.aside[r.ID] {
 					d.sources = append(d.sources, r.ID)
+					fresh = true
 				}
 			}
-			drafts[g.slug] = d
+			if fresh || d.stale(h, rs) {
+				drafts[g.slug] = d
+			}
 		}
 	}
 	for _, slug := range st.slugs() {
@@ -205,10 +209,19 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 			}
 			continue
 		}
-		drafts[slug] = draftOf(h, rs) // its sources may have ended
+		if d := draftOf(h, rs); d.stale(h, rs) {
+			drafts[slug] = d // its sources may have ended
+		}
 	}
 	if err := buildDrafts(drafts, st, rs, final, change, &res); err != nil {
 		return res, err
+	}
+	// The articles made again above may link to others, and others to
+	// them, by the tags they share: those others are made again too.
+	if more := relatedDrafts(drafts, st, rs, final); len(more) > 0 {
+		if err := buildDrafts(more, st, rs, final, change, &res); err != nil {
+			return res, err
+		}
 	}
 	for _, g := range st.gone {
 		p := DeletedPath(g[0], g[1])

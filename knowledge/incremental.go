@@ -1,0 +1,75 @@
+package knowledge
+
+import (
+	"slices"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// An update makes again only the articles of planq's whose sources changed:
+// at 10,000 records, a thousand articles made and rendered on every promote
+// cost a second. An article is made from its sources alone (and from the
+// tags of the others, for its Related links), so one whose sources are the
+// same, each as current as the article says, comes out byte for byte as
+// it is.
+
+// stale reports whether the article h, of draft d (with the records its
+// group adds), may come out otherwise than it is: a source of it is no
+// longer current (the article marks it, or is deprecated), a source was
+// promoted disputed (the record it contradicts may have changed
+// elsewhere), or whether its sources contradict each other is not what its
+// status says.
+func (d *draft) stale(h *held, rs *records) bool {
+	var live []*changelog.Record
+	for _, r := range d.sourceRecords(rs) {
+		if !rs.live[r.ID] || r.Status == changelog.StatusDisputed {
+			return true
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return h.a.Status != changelog.StatusDeprecated
+	}
+	disputed := len(contradictions(d.slug, live, nil)) > 0
+	return disputed != (h.a.Status == changelog.StatusDisputed)
+}
+
+// relatedDrafts are the drafts of the articles of planq's not made again
+// that share a tag with one that was made, made or deleted, before or
+// after: their Related links may change.
+func relatedDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article) map[string]*draft {
+	tags := map[string]bool{}
+	for slug, h := range st.articles {
+		a := final[slug]
+		switch {
+		case a == nil: // deleted
+			for _, t := range h.a.Tags {
+				tags[t] = true
+			}
+		case drafts[slug] != nil && !slices.Equal(a.Tags, h.a.Tags):
+			for _, t := range append(slices.Clone(a.Tags), h.a.Tags...) {
+				tags[t] = true
+			}
+		}
+	}
+	for slug := range drafts {
+		if st.articles[slug] == nil && final[slug] != nil { // new
+			for _, t := range final[slug].Tags {
+				tags[t] = true
+			}
+		}
+	}
+	more := map[string]*draft{}
+	if len(tags) == 0 {
+		return more
+	}
+	for slug, h := range st.articles {
+		if drafts[slug] != nil || final[slug] == nil || h.person || h.a.CuratedBy != changelog.CuratedAuto {
+			continue
+		}
+		if slices.ContainsFunc(h.a.Tags, func(t string) bool { return tags[t] }) {
+			more[slug] = draftOf(h, rs)
+		}
+	}
+	return more
+}

@@ -1,0 +1,54 @@
+package knowledge
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// FuzzIDsIn: the hand-made scan finds what the regular expression of a
+// record ID finds, in the same order.
+func FuzzIDsIn(f *testing.F) {
+	re := regexp.MustCompile(`\bpq-[0-9a-f]{4,64}\b`)
+	for _, s := range []string{"- Fact (pq-1a2b3c4d5e)", "pq-12", "xpq-1234 pq-abcd_ pq-abcdg pq-ABCD", "(pq-1234, pq-5678; contradicts pq-9abc)", "pq-pq-1234"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var got []string
+		idsIn(text, func(id string) { got = append(got, id) })
+		if want := re.FindAllString(text, -1); !slices.Equal(got, want) {
+			t.Fatalf("idsIn(%q) = %q, want %q", text, got, want)
+		}
+	})
+}
+
+// TestAnUpdateMakesAgainOnlyWhatChanged: a new source makes its article
+// again and the ones that share a tag with it (their Related links), and
+// leaves every other article's blob as it was.
+func TestAnUpdateMakesAgainOnlyWhatChanged(t *testing.T) {
+	f := newFixture(t)
+	f.learn("Builds run in Docker.", changelog.TypeGuide, "ci", "")
+	f.learn("Logs are JSON lines.", changelog.TypeConvention, "logging", "")
+	f.update()
+	logs := f.file("knowledge/conventions/logging.md")
+	f.learn("The cache key is the lockfile's hash.", changelog.TypeGuide, "ci", "")
+	res := f.update()
+	if !slices.Equal(res.Updated, []string{"knowledge/operations/ci.md"}) || f.file("knowledge/conventions/logging.md") != logs {
+		t.Errorf("update after a new ci learning: %+v", res)
+	}
+	// A new article of the tag ci: the old one links to it.
+	f.learn("CI secrets live in the vault.", changelog.TypeReference, "ci", "ci secrets")
+	res = f.update()
+	if !slices.Equal(res.Created, []string{"knowledge/project/ci-secrets.md"}) || !slices.Equal(res.Updated, []string{"knowledge/operations/ci.md"}) {
+		t.Fatalf("update after a new article: %+v", res)
+	}
+	if got := f.file("knowledge/operations/ci.md"); !strings.Contains(got, "- [ci secrets](../project/ci-secrets.md)") {
+		t.Errorf("the ci article does not link the new one:\n%s", got)
+	}
+	if again := f.update(); again.Changed() {
+		t.Errorf("a second update changed something: %+v", again)
+	}
+}
