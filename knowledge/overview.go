@@ -58,11 +58,11 @@ func Survey(repo *staterepo.Repo) (Overview, []Dispute, error) {
 			continue
 		}
 		ov.Articles++
-		switch a.Status {
-		case changelog.StatusDisputed:
+		if a.Status == changelog.StatusDisputed {
 			ov.Disputed++
 			disputes = append(disputes, Dispute{Path: f.Path, Slug: a.Slug, Title: a.Title, Sides: sidesOf(a.Body)})
-		case changelog.StatusDeprecated:
+		}
+		if a.Status == changelog.StatusDeprecated {
 			ov.Deprecated++
 		}
 	}
