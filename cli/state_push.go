@@ -37,7 +37,11 @@ A remote whose global belongs to another project (its PROJECT names another)
 is refused, as by pull; --allow-unrelated merges it first all the same.
 
 --agents also publishes this machine's agent branches, under
-refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
+refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.
+
+The knowledge base is brought in step (planq kb update) before the push and
+after each merge it makes, so what it publishes is what a teammate's pull would
+make: their pulls change nothing. Its failure does not fail the push.`,
 		Args: maxArgs(1, "one REMOTE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.remote = remoteArg(args)
@@ -54,8 +58,7 @@ refs/planq/agents/<owner>/<agent>, where <owner> is unique to this machine.`,
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
 	return withStore(ctx, env, func(store *agent.Store) error {
 		done := env.progress(opts.json, "pushing to %s", opts.remote)
-		res, err := team.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated,
-			Regenerate: session.Regenerate(store)})
+		res, err := session.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated})
 		done()
 		if err != nil {
 			return err
@@ -64,6 +67,7 @@ func runPush(ctx context.Context, env *Env, opts pushOptions) error {
 		if len(res.Agents) > 0 {
 			env.Log.Info("pushed agent branches", "count", len(res.Agents))
 		}
+		logKnowledge(env, res.Knowledge)
 		if opts.json {
 			return env.writeJSON(res)
 		}

@@ -56,6 +56,30 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts team.Pull
 	return out, err
 }
 
+// Pushed is what Push did: the push, and the knowledge base updates that
+// came with it.
+type Pushed struct {
+	team.PushResult
+	// Knowledge is what the last knowledge base update of the push did,
+	// its failure included.
+	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
+}
+
+// Push publishes global to remote (team.Push) with the knowledge base in
+// step: updated before, and after each merge the push makes when a
+// teammate pushed first, so that what it publishes is what every pull of
+// it would make, and the pulls change nothing. A failed update is reported
+// in Knowledge, never returned.
+func Push(ctx context.Context, store *agent.Store, remote string, opts team.PushOptions) (Pushed, error) {
+	var out Pushed
+	out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
+	opts.Regenerate = Regenerate(store)
+	opts.AfterPull = func(ctx context.Context) { out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store)) }
+	res, err := team.Push(ctx, store, remote, opts)
+	out.PushResult = res
+	return out, err
+}
+
 // Regenerate regenerates, in a merge of global (a pull, or a push's own
 // pulls), the generated files team does not make itself: knowledge/_index.md,
 // from the merged articles. Like changelog.md, it is never merged.

@@ -367,6 +367,17 @@ type PushOptions struct {
 	AllowUnrelated bool
 	// Regenerate is PullOptions.Regenerate, for the merges of a push.
 	Regenerate func(tree staterepo.Hash) (staterepo.Hash, error)
+	// AfterPull, when set, runs after each merge a push makes before it
+	// pushes again (the knowledge base's update: what is pushed is then in
+	// step, and a teammate's pull has nothing to change). Its outcome is
+	// its own: it never fails the push.
+	AfterPull func(ctx context.Context)
+}
+
+func (o PushOptions) afterPull(ctx context.Context) {
+	if o.AfterPull != nil {
+		o.AfterPull(ctx)
+	}
 }
 
 // Push publishes global to remote, with a lease on the remote value it last
@@ -455,6 +466,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 				if _, err := Pull(ctx, store, remote, pull); err != nil {
 					return res, err
 				}
+				opts.afterPull(ctx)
 				continue
 			}
 		}
@@ -478,6 +490,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		if _, err := Pull(ctx, store, remote, pull); err != nil {
 			return res, err
 		}
+		opts.afterPull(ctx)
 	}
 	if len(agentSpecs) > 0 {
 		failpoint.Hit(failpoint.PushAgentsPending)
