@@ -40,10 +40,10 @@ After the table, the knowledge base's articles on global: how many, how many
 disputed (their sources contradict each other: planq kb resolve settles one) and
 deprecated.
 
---json prints {"domains":[{"domain","current","superseded","retracted","archived","disputed",
+--json prints [{"domain","current","superseded","retracted","archived","disputed",
 "disputed_weekly","by_type","by_classification","newest","oldest",
-"past_shelf_life","stale","weekly","flattening","governance"}],
-"knowledge":{"articles","disputed","deprecated"}}. stale counts the
+"past_shelf_life","stale","weekly","flattening","governance"}], the domains
+alone ('planq kb list --json' gives each article's status). stale counts the
 current learnings whose anchored code files changed or went since (see learn
 --file).`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
 			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
@@ -60,15 +60,15 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		if err != nil {
 			return err
 		}
-		kb, _, err := knowledge.Survey(h.Repo)
-		if err != nil {
-			return err
-		}
 		if opts.json {
-			if err := env.writeJSON(statusJSON{Domains: domains, Knowledge: kb}); err != nil {
+			if err := env.writeJSON(domains); err != nil {
 				return err
 			}
 			return reportProblems(problems)
+		}
+		kb, _, err := knowledge.Survey(h.Repo)
+		if err != nil {
+			return err
 		}
 		tw := newTable(env.Stdout)
 		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tSTALE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
@@ -100,12 +100,6 @@ func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
 		}
 		return reportProblems(problems)
 	})
-}
-
-// statusJSON is what status --json prints.
-type statusJSON struct {
-	Domains   []readmodel.DomainStatus `json:"domains"`
-	Knowledge knowledge.Overview       `json:"knowledge"`
 }
 
 // knowledgeLine is status's line on the knowledge base: "12 articles, 1

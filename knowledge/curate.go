@@ -75,11 +75,11 @@ func (d *derivation) consumed(slug string) []string {
 // that sources leaves out, each once.
 func citesOf(a *changelog.Article, rs *records) []string {
 	out := slices.Clone(a.Sources)
-	for _, id := range idRE().FindAllString(a.Body, -1) {
+	idsIn(a.Body, func(id string) {
 		if rs.byID[id] != nil && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
-	}
+	})
 	return out
 }
 

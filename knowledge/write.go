@@ -148,11 +148,11 @@ func (d *derivation) checkSources(subject string, a *changelog.Article, h *held)
 		return err
 	}
 	var named []string
-	for _, id := range idRE().FindAllString(a.Body, -1) {
+	idsIn(a.Body, func(id string) {
 		if !slices.Contains(a.Sources, id) && !slices.Contains(named, id) {
 			named = append(named, id)
 		}
-	}
+	})
 	if len(named) > 0 {
 		return planqerr.New(planqerr.Invalid, subject, "the text cites %s, which sources does not list", strings.Join(named, ", ")).
 			WithHint("add each to sources, or take it out of the text: every record an article names is one of its sources")

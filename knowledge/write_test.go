@@ -143,7 +143,7 @@ func TestWriteCommitsAnAgentsArticleAsPlanqs(t *testing.T) {
 	}
 	l2 := f.learn("Old keys stay valid a week.", changelog.TypePattern, "auth", "jwt signing")
 	f.update()
-	if !strings.HasPrefix(f.file(p), got) || !strings.Contains(f.file(p), "# New since your edit\n\n- Old keys stay valid a week. ("+l2+")") {
+	if !strings.HasPrefix(f.file(p), got) || !strings.Contains(f.file(p), "# New since your edit\n\n- Old keys stay valid a week. ("+l2) {
 		t.Errorf("after a new source:\n%s", f.file(p))
 	}
 	c := f.candidate(f.curate(0), "jwt-signing")
