@@ -76,6 +76,9 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "kb write", args: []string{"team-notes.md"}, before: f.kbArticle},
 		{cmd: "kb edit", args: []string{"team-notes"}, before: f.kbEditor},
 		{cmd: "kb delete", args: []string{"ci"}},
+		{cmd: "kb show", args: []string{"token-lifetime"}},
+		{cmd: "kb search", args: []string{"access tokens", "token lifetime"}},
+		{cmd: "kb disputed"},
 		{cmd: "kb resolve", args: []string{"token-lifetime", "--keep", f.ids["kept"]}}, // disputed since the promote
 		{cmd: "prune", args: []string{"--stale"}, before: f.goneAnchor},
 		{cmd: "archive list"},

@@ -29,12 +29,13 @@ rm on global is remembered under knowledge/.deleted/ and never made again.
 
 Topics: architecture, decisions, conventions, operations, project, preferences,
 history, or the knowledge: topics: list of .planq/config.`,
-		Args: exactArgs(0, "a subcommand: update, list, delete, curate, write or edit"),
+		Args: exactArgs(0, "a subcommand: update, list, show, search, disputed, delete, curate, write, edit or resolve"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newKBUpdateCmd(env), newKBListCmd(env), newKBDeleteCmd(env))
 	cmd.AddCommand(newKBCurateCmd(env), newKBWriteCmd(env), newKBEditCmd(env))
 	cmd.AddCommand(newKBResolveCmd(env))
+	cmd.AddCommand(newKBShowCmd(env), newKBSearchCmd(env), newKBDisputedCmd(env))
 	return cmd
 }
 

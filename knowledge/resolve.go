@@ -170,14 +170,8 @@ func resolveText(h *held, keep string, now time.Time) (*changelog.Article, []str
 	before, section, after, ok := cutSection(a.Body, conflictHeading)
 	var sides []string
 	if ok {
-		for _, w := range strings.FieldsFunc(section, func(c rune) bool { return strings.ContainsRune(" \t\n()[],;`\"'", c) }) {
-			w = strings.TrimRight(w, ".:")
-			if changelog.ValidSource(w) && !slices.Contains(sides, w) {
-				sides = append(sides, w)
-			}
-		}
+		sides = sourcesIn(section)
 	}
-	slices.Sort(sides)
 	if !slices.Contains(sides, keep) {
 		return nil, nil, notASide(h.a.Slug, keep, sides)
 	}
