@@ -29,7 +29,7 @@ index of articles (to link under Related); the rules (cite every source, never
 drop a person's text, mark a conflict as disputed with a # Conflict section);
 the frontmatter keys and values, topics, sections and slugs allowed; and how to
 answer: one article at a time, with 'planq kb write' or the MCP tool
-planq_kb_write. planq makes no model calls: give the packet to an agent.
+planq_kb (action write). planq makes no model calls: give the packet to an agent.
 
 --limit bounds the candidates of one packet (0: all); the packet says how many
 it leaves for the next.

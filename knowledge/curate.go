@@ -231,7 +231,7 @@ var Sections = []Section{
 
 // answerText says how the curating agent answers.
 const answerText = `Answer with one article at a time, each a Markdown file with its frontmatter: ` +
-	"'planq kb write --slug <slug> FILE' (or '-' for stdin), or the MCP tool planq_kb_write {\"slug\": \"<slug>\", \"article\": \"<the whole file>\"}. " +
+	"'planq kb write --slug <slug> FILE' (or '-' for stdin), or the MCP tool planq_kb {\"action\": \"write\", \"slug\": \"<slug>\", \"article\": \"<the whole file>\"}. " +
 	`planq checks it and commits it to global, or says what to fix. Then ask for the next packet until no candidate is left.`
 
 // articleKeys are the frontmatter keys of an article, in planq's order.

@@ -79,7 +79,7 @@ func TestCurateHandsOutWhatUpdateWouldWriteAndWritesNothing(t *testing.T) {
 	}
 	md := p.Markdown()
 	for _, want := range []string{"## Rules", "Never drop a person's text", "### jwt-signing (new)", "Cite every one of: " + d + ", " + l,
-		"planq_kb_write", "planq kb write --slug <slug>", "topic: one of architecture, decisions"} {
+		`planq_kb {"action": "write"`, "planq kb write --slug <slug>", "topic: one of architecture, decisions"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the packet's Markdown lacks %q:\n%s", want, md)
 		}

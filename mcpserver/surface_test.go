@@ -75,8 +75,9 @@ var wantHints = map[string]hints{
 	"planq_retract":    {idempotent: true},
 	"planq_revalidate": {idempotent: true},
 	"planq_propose":    {idempotent: true},
-	"planq_kb_curate":  {readOnly: true, idempotent: true},
-	"planq_kb_write":   {destructive: true},
+	// planq_kb reads the knowledge base, and writes it: write replaces an
+	// article (git history keeps it), resolve sets a side aside.
+	"planq_kb": {destructive: true},
 	// The memory tool's delete and str_replace overwrite (git history
 	// keeps what was there); a second create is refused, a second insert
 	// is not.
@@ -214,7 +215,7 @@ func TestToolListFitsItsBudget(t *testing.T) {
 // plainParams are the parameters whose name, with the tool's description
 // and their enumerated values, says all.
 var plainParams = map[string]bool{"type": true, "types": true, "kinds": true, "status": true, "domain": true, "domains": true,
-	"classification": true, "classifications": true, "tags": true, "resolution": true, "slug": true,
+	"classification": true, "classifications": true, "tags": true, "resolution": true, "slug": true, "action": true,
 	// Described once, in the instructions: nearly every tool takes them.
 	"agent": true, "allow_secret": true,
 	// planq_memory's: the memory-tool protocol's own, which the models that
