@@ -80,6 +80,7 @@ type pageData struct {
 	Types      []changelog.Type
 	Promotion  Promotion
 	Domains    []readmodel.DomainStatus
+	Knowledge  Knowledge
 	Error      string
 }
 
@@ -134,6 +135,10 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.Domains, err = s.statusOf(r); err != nil {
+		fail(err)
+		return
+	}
+	if d.Knowledge, err = s.knowledgeOf(ctx, q.Get("article")); err != nil {
 		fail(err)
 		return
 	}

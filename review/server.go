@@ -168,6 +168,9 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET "+api+"/promotion", s.project(s.promotion))
 	s.mux.HandleFunc("POST "+api+"/agents/{agent}/promote", s.project(s.promote))
 	s.mux.HandleFunc("GET "+api+"/status", s.project(s.status))
+	s.mux.HandleFunc("GET "+api+"/articles/{slug}", s.project(s.showArticle))
+	s.mux.HandleFunc("POST "+api+"/articles/{slug}/edit", s.project(s.editArticle))
+	s.mux.HandleFunc("POST "+api+"/articles/{slug}/resolve", s.project(s.resolveArticle))
 }
 
 // project answers 404 for another project's path.

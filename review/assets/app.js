@@ -128,3 +128,55 @@ document.querySelectorAll("article.agent").forEach((article) => {
     }
   });
 });
+
+// The Knowledge section: Edit opens the article's file to change and saves
+// it as the person ('planq kb edit'); a disputed article's Keep this side
+// settles it ('planq kb resolve').
+document.querySelectorAll("article.kb-article").forEach((article) => {
+  const slug = article.dataset.slug;
+  const text = article.querySelector("textarea.kb-edit");
+  const open = article.querySelector(".kb-edit-open");
+  const save = article.querySelector(".kb-save");
+  const cancel = article.querySelector(".kb-cancel");
+  const editing = (on) => {
+    text.hidden = !on;
+    article.querySelector(".kb-body").hidden = on;
+    open.hidden = on;
+    save.hidden = !on;
+    cancel.hidden = !on;
+  };
+  open.addEventListener("click", () => editing(true));
+  cancel.addEventListener("click", () => editing(false));
+  save.addEventListener("click", async () => {
+    save.disabled = true;
+    try {
+      const r = await post("/articles/" + encodeURIComponent(slug) + "/edit", { text: text.value, blob: article.dataset.blob });
+      if (r.action === "unchanged") {
+        say(article, "As it was: nothing committed", true);
+        save.disabled = false;
+        return;
+      }
+      say(article, "Committed " + r.commit.slice(0, 12) + " on global as yours: " + r.path, true);
+      window.location.assign("/?article=" + encodeURIComponent(slug) + "#knowledge");
+    } catch (err) {
+      save.disabled = false;
+      say(article, err.message, false);
+    }
+  });
+});
+
+document.querySelectorAll("article.kb-dispute").forEach((article) => {
+  article.querySelectorAll("button.kb-resolve").forEach((button) => {
+    button.addEventListener("click", async () => {
+      article.querySelectorAll("button.kb-resolve").forEach((b) => (b.disabled = true));
+      try {
+        const r = await post("/articles/" + encodeURIComponent(article.dataset.slug) + "/resolve", { keep: button.dataset.keep });
+        say(article, "Kept " + r.kept + " over " + r.set_aside.join(", ") + ": the article is " + r.status + " (commit " + r.commit.slice(0, 12) + ")", true);
+        article.classList.add("done");
+      } catch (err) {
+        article.querySelectorAll("button.kb-resolve").forEach((b) => (b.disabled = false));
+        say(article, err.message, false);
+      }
+    });
+  });
+});
