@@ -27,6 +27,12 @@ Planq-Knowledge trailer) is never rewritten: new sources are listed under "New
 since your edit" at its end. An article deleted with 'planq kb delete' or git
 rm on global is remembered under knowledge/.deleted/ and never made again.
 
+Read it with 'planq kb list', 'planq kb show SLUG' (an article with its sources
+as global holds them), 'planq kb search WORDS' (the articles alone, ranked as
+search ranks records) and 'planq kb disputed' (the conflicts, and the resolve
+that settles each); agents read it with the MCP tool planq_kb, people on the
+review page (planq ui).
+
 Topics: architecture, decisions, conventions, operations, project, preferences,
 history, or the knowledge: topics: list of .planq/config.`,
 		Args: exactArgs(0, "a subcommand: update, list, show, search, disputed, delete, curate, write, edit or resolve"),

@@ -28,7 +28,10 @@ when run in an interactive terminal (never with --no-browser).
 The page shows the curation proposals waiting for review, each file's diff in a
 tab, with Apply, Edit & Apply and Dismiss; the notes log, filtered by agent,
 workspace, type, state and time; what each agent has that awaits promotion, with
-a Promote button, and what is disputed; and each domain's convergence chart.
+a Promote button, and what is disputed; the knowledge base: its index by topic,
+an article rendered with its sources, Edit (saved to global as you, as 'planq kb
+edit' does) and, for a disputed article, a button that keeps each side ('planq
+kb resolve'); and each domain's convergence chart.
 
 Each card shows the text of the notes its proposal uses. After Apply or Dismiss
 the cards follow the server's answer: a sibling proposal on the same file turns
@@ -42,7 +45,10 @@ GET proposals/<id>, POST proposals/<id>/apply (optional body {"files":
 "proposals" are the proposals the apply changed, in their state now),
 POST proposals/<id>/dismiss ({"proposal","version","state","pending",
 "proposals"}), GET entries?state=&agent=&type=&workspace=&since=&until=&limit=,
-GET promotion, POST agents/<name>/promote, GET status. A refusal answers
+GET promotion, POST agents/<name>/promote, GET status, GET articles/<slug>,
+POST articles/<slug>/edit ({"text","blob"}: the article and the version of it
+edited; another version than global's is refused), POST articles/<slug>/resolve
+({"keep"}). A refusal answers
 {"error","hint"}, and "proposals" when it found one changed. Every request needs
 the token (?token=, or the cookie the page sets from it: else 401) and must come
 from the page's own origin (an Origin or, for a POST without one, a Referer of
