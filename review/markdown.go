@@ -76,7 +76,7 @@ func linkSources(rendered string, sources map[string]bool) template.HTML {
 				}
 				return `<a class="source" href="#source-` + id + `">` + id + `</a>`
 			}))
-		default:
+		case html.SelfClosingTagToken, html.CommentToken, html.DoctypeToken:
 			b.Write(z.Raw())
 		}
 	}
