@@ -32,7 +32,7 @@ func TestKnowledgeBaseToolsCurateAndWrite(t *testing.T) {
 	}
 
 	packet, isErr := callTool(t, s, "planq_kb_curate", map[string]any{})
-	if isErr || !strings.Contains(packet, "### jwt-signing (new)") || !strings.Contains(packet, "Cite every one of: "+d+", "+l) ||
+	if isErr || !strings.Contains(packet, "### jwt-signing (uncurated)") || !strings.Contains(packet, "Cite every one of: "+d+", "+l) ||
 		!strings.Contains(packet, "planq_kb_write") {
 		t.Fatalf("planq_kb_curate: %v\n%s", isErr, packet)
 	}
@@ -64,7 +64,7 @@ func TestKnowledgeBaseToolsCurateAndWrite(t *testing.T) {
 		t.Fatal("a refused write moved global")
 	}
 	text, isErr := callTool(t, s, "planq_kb_write", map[string]any{"slug": "jwt-signing", "article": article(d+", "+l, "")})
-	if isErr || !strings.Contains(text, "created knowledge/decisions/jwt-signing.md on global (curated_by mixed, commit ") ||
+	if isErr || !strings.Contains(text, "updated knowledge/decisions/jwt-signing.md on global (curated_by mixed, commit ") ||
 		!strings.Contains(text, "Next: planq_kb_curate {}") {
 		t.Fatalf("planq_kb_write: %v %s", isErr, text)
 	}
