@@ -35,6 +35,7 @@ history, or the knowledge: topics: list of .planq/config.`,
 	cmd.AddCommand(newKBUpdateCmd(env), newKBListCmd(env), newKBDeleteCmd(env))
 	cmd.AddCommand(newKBCurateCmd(env), newKBWriteCmd(env), newKBEditCmd(env))
 	cmd.AddCommand(newKBResolveCmd(env))
+	cmd.AddCommand(newKBBootstrapCmd(env))
 	return cmd
 }
 
