@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
@@ -221,8 +223,17 @@ func decisionsOf(body string) []stated {
 		}
 	}
 	for i := range out {
-		out[i].decision = strings.TrimSuffix(strings.TrimSpace(out[i].decision), ".")
+		out[i].decision = capitalize(strings.TrimSuffix(strings.TrimSpace(out[i].decision), "."))
 		out[i].rationale = strings.TrimSpace(out[i].rationale)
 	}
 	return out
+}
+
+// capitalize makes a sentence's first letter upper case.
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }

@@ -43,19 +43,24 @@ const maxTranscriptLine = 1 << 20
 // maxRemember is the longest message taken as something to remember.
 const maxRemember = 1000
 
-var rememberRE = regexp.MustCompile(`(?is)^(?:please\s+)?(?:remember\b|note\s*:|for future reference\b)`)
+var rememberRE = regexp.MustCompile(`(?is)^(?:please\s+)?(?:remember\s+that\b|remember\s*[:,]|remember\s+to\b|note\s*:|for future reference\s*[:,]?)\s*`)
 
-// rememberText is the person's message text when it asks to keep
-// something, else "".
+// rememberText is what the person's message asks to keep, without the
+// asking ("remember that deploys are on Tuesdays" keeps "Deploys are on
+// Tuesdays"), else "". "remember to ..." stays as it is: an instruction.
 func rememberText(text string) string {
 	t := strings.TrimSpace(text)
 	if len(t) > maxRemember || !rememberRE.MatchString(t) || strings.HasSuffix(t, "?") || strings.Count(t, "\n") > 5 {
 		return ""
 	}
-	if len(strings.Fields(t)) < 4 {
+	kept := strings.TrimSpace(rememberRE.ReplaceAllString(t, ""))
+	if m := rememberRE.FindString(t); strings.HasSuffix(strings.ToLower(strings.TrimSpace(m)), " to") {
+		kept = t // "remember to ...": an instruction, kept whole
+	}
+	if len(strings.Fields(kept)) < 3 {
 		return ""
 	}
-	return t
+	return capitalize(kept)
 }
 
 // transcriptSource reads the transcripts of Claude Code and Codex.
