@@ -208,14 +208,14 @@ func TestMemoryPiecesFactsIndexesAndThePerson(t *testing.T) {
 
 func TestRememberTextIsConservative(t *testing.T) {
 	for in, want := range map[string]string{
-		"remember that deploys happen on Tuesdays": "Deploys happen on Tuesdays",
-		"Remember: the staging database is shared": "The staging database is shared",
-		"remember to run the linter first":         "Remember to run the linter first",
-		"note: builds need 8 GB of memory":         "Builds need 8 GB of memory",
-		"remember what we did yesterday?":          "",
-		"remember the bug we had":                  "",
-		"please fix the note: parser":              "",
-		"remember that":                            "",
+		"remember that deploys happen on Tuesdays":   "Deploys happen on Tuesdays",
+		"Remember: the staging database is shared":   "The staging database is shared",
+		"remember to run the linter first":           "Remember to run the linter first",
+		"note: builds need 8 GB of memory":           "Builds need 8 GB of memory",
+		"remember what we did yesterday?":            "",
+		"remember the bug we had":                    "",
+		"please fix the note: parser":                "",
+		"remember that":                              "",
 		"remember that " + strings.Repeat("x ", 600): "",
 	} {
 		if got := rememberText(in); got != want {
