@@ -68,7 +68,8 @@ func commitPieces(c staterepo.LoggedCommit) []piece {
 	if !mayState(c.Message) {
 		return nil
 	}
-	subject, body, _ := strings.Cut(c.Message, "\n")
+	// git keeps a message's bytes as written, in whatever encoding.
+	subject, body, _ := strings.Cut(strings.ToValidUTF8(c.Message, "\uFFFD"), "\n")
 	subject = strings.TrimSpace(subject)
 	scope := ""
 	if m := conventionalRE.FindStringSubmatch(subject); m != nil {

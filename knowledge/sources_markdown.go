@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -59,6 +60,7 @@ var (
 // top of content: the fields, the body, and the line the body starts on.
 // Frontmatter that is no YAML mapping is an error naming its line.
 func splitFrontmatter(content string) (map[string]any, string, int, error) {
+	content = strings.ToValidUTF8(content, "\uFFFD") // a reader checks the file first; this keeps every parser's output text
 	rest, ok := strings.CutPrefix(content, "---\n")
 	if !ok {
 		rest, ok = strings.CutPrefix(content, "---\r\n")
@@ -212,14 +214,35 @@ func itemOrigin(prefix, file string, it mdItem) string {
 // capOrigin keeps an origin within the 200 characters a record holds:
 // a longer one keeps its start and a hash of the whole.
 func capOrigin(o string) string {
+	o = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?' // a file's name may hold a line break; an origin is one line
+		}
+		return r
+	}, strings.ToValidUTF8(o, "\uFFFD"))
 	if len(o) <= 200 {
 		return o
 	}
-	return o[:180] + "~" + shortHash(o)
+	return clip(o, 180) + "~" + shortHash(o)
+}
+
+// clip keeps s to at most n bytes, never cutting a character in two.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // subjectOf is the subject a heading gives the records under it: one
 // line of at most 200 characters, "" for none.
 func subjectOf(heading string) string {
-	return changelog.Shorten(heading, 200)
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(heading, "\uFFFD")), " ")
+	if len(s) <= 200 {
+		return s
+	}
+	return clip(s, 197) + "…"
 }
