@@ -74,7 +74,8 @@ it would create from which source, and the articles that would be made.
 Prints a line "<source>\t<origin>\t<id>" for each record created.
 --json prints {"dry_run","sources":[{"source","read","created","present",
 "skipped"}],"created":[{"source","origin","id","kind","title"}],"skipped":
-[{"source","file","line","why"}],"commit","articles":{...}}: "articles" is
+[{"source","file","line"?,"why"}],"commit","articles":{...}}: "line" is there
+when the skip has one; "articles" is
 what 'planq kb update --json' prints (in a dry run, the articles that would be
 created or joined).`,
 		Example: "  planq kb bootstrap --dry-run\n  planq kb bootstrap --from git,adr\n  planq kb bootstrap --json",
