@@ -75,9 +75,8 @@ Prints a line "<source>\t<origin>\t<id>" for each record created.
 --json prints {"dry_run","sources":[{"source","read","created","present",
 "skipped"}],"created":[{"source","origin","id","kind","title"}],"skipped":
 [{"source","file","line"?,"why"}],"commit","articles":{...}}: "line" is there
-when the skip has one; "articles" is
-what 'planq kb update --json' prints (in a dry run, the articles that would be
-created or joined).`,
+when the skip has one; "articles" is what 'planq kb update --json' prints (in a
+dry run, the articles that would be created or joined).`,
 		Example: "  planq kb bootstrap --dry-run\n  planq kb bootstrap --from git,adr\n  planq kb bootstrap --json",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runKBBootstrap(cmd.Context(), env, opts) },
