@@ -408,7 +408,7 @@ func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record,
 			}
 		}
 	}
-	for _, g := range groupRecords(rs, citedBy) {
+	for _, g := range groupRecords(rs, citedBy, meaningsOf(ctx, opts.meaningModel())) {
 		h := st.articles[g.slug]
 		switch {
 		case h == nil && (st.deleted[g.slug] || st.broken[g.slug] != ""):
