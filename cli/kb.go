@@ -42,6 +42,7 @@ history, or the knowledge: topics: list of .planq/config.`,
 	cmd.AddCommand(newKBCurateCmd(env), newKBWriteCmd(env), newKBEditCmd(env))
 	cmd.AddCommand(newKBResolveCmd(env))
 	cmd.AddCommand(newKBShowCmd(env), newKBSearchCmd(env), newKBDisputedCmd(env))
+	cmd.AddCommand(newKBBootstrapCmd(env))
 	return cmd
 }
 

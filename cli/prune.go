@@ -9,9 +9,11 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type pruneOptions struct {
@@ -59,10 +61,15 @@ func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
 		if err != nil {
 			return err
 		}
+		var kb *knowledge.Summary
+		if !opts.dryRun && res.Commit != "" {
+			kb = session.KnowledgeInStep(ctx, store)
+		}
 		if opts.json {
 			return env.writeJSON(res)
 		}
 		printArchived(env, res.Archived)
+		defer logKnowledge(env, kb)
 		switch {
 		case len(res.Archived) == 0:
 			env.Log.Info("nothing is past its shelf life")

@@ -8,6 +8,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/session"
 )
 
 func newRestoreRecordCmd(env *Env) *cobra.Command {
@@ -39,6 +40,7 @@ func runRestoreRecord(ctx context.Context, env *Env, store *agent.Store, id stri
 		return err
 	}
 	env.Log.Info("restored "+r.ID+" as "+r.Restored, "branch", project.GlobalBranch, "commit", short(r.Commit))
+	logKnowledge(env, session.KnowledgeInStep(ctx, store))
 	if asJSON {
 		return env.writeJSON(r)
 	}

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/search"
 )
 
 // DefaultTopics are the knowledge base's topics when the project names
@@ -86,8 +89,10 @@ type group struct {
 // record an article cites already stays with it; else a record with a
 // subject goes to the subject's article; a learning without one to the
 // article of the one subject whose records cite the same files, if there is
-// exactly one, else to its domain's; a decision without one to its own.
-func groupRecords(rs *records, citedBy map[string]string) []*group {
+// exactly one, else to that of the subject of its domain whose record
+// means what it means (meanings, by search.AlikeCosine), else to its
+// domain's; a decision without one to its own.
+func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc) []*group {
 	subjectsOfFile := map[string]map[string]bool{}
 	for _, r := range rs.current {
 		if r.Subject == "" {
@@ -102,8 +107,12 @@ func groupRecords(rs *records, citedBy map[string]string) []*group {
 	}
 	bySlug := map[string]*group{}
 	var order []string
+	meant := subjectsMeant(rs, citedBy, subjectsOfFile, meanings)
 	for _, r := range rs.current {
 		slug, ok := citedBy[r.ID]
+		if !ok {
+			slug, ok = meant[r.ID]
+		}
 		if !ok {
 			slug = slugOf(r, subjectsOfFile)
 		}
@@ -119,6 +128,83 @@ func groupRecords(rs *records, citedBy map[string]string) []*group {
 	out := make([]*group, len(order))
 	for i, s := range order {
 		out[i] = bySlug[s]
+	}
+	return out
+}
+
+// meaningsFunc embeds records, one vector each in their order; nil when
+// there is no model to embed by.
+type meaningsFunc func(recs []*changelog.Record) [][]float32
+
+// meaningsOf embeds by m the text search embeds of each record
+// (search.DocOf), so that extraction compares records as search and
+// dedupe do. nil for no model; a record the model fails on has no vector.
+func meaningsOf(ctx context.Context, m embed.Model) meaningsFunc {
+	if m == nil {
+		return nil
+	}
+	return func(recs []*changelog.Record) [][]float32 {
+		texts := make([]string, len(recs))
+		for i, r := range recs {
+			texts[i] = search.DocOf(r).Text()
+		}
+		vecs, err := m.Embed(ctx, texts)
+		if err != nil || len(vecs) != len(recs) {
+			return nil
+		}
+		return vecs
+	}
+}
+
+// subjectsMeant files each learning that names no subject, cites no file
+// of exactly one subject and no article cites yet with the subject of its
+// domain whose record means most nearly what it means, when that is
+// search.AlikeCosine or more: by record ID, the subject's slug.
+func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[string]map[string]bool, meanings meaningsFunc) map[string]string {
+	if meanings == nil {
+		return nil
+	}
+	var loose, subjected []*changelog.Record
+	domains := map[string]bool{}
+	for _, r := range rs.current {
+		if _, cited := citedBy[r.ID]; cited || r.Kind != changelog.KindLearning {
+			continue
+		}
+		if r.Subject == "" && slugOf(r, subjectsOfFile) == slugify(r.Domain) {
+			loose = append(loose, r)
+			domains[r.Domain] = true
+		}
+	}
+	if len(loose) == 0 {
+		return nil
+	}
+	for _, r := range rs.current {
+		if r.Subject != "" && domains[r.Domain] {
+			subjected = append(subjected, r)
+		}
+	}
+	if len(subjected) == 0 {
+		return nil
+	}
+	vecs := meanings(append(slices.Clone(loose), subjected...))
+	if vecs == nil {
+		return nil
+	}
+	out := map[string]string{}
+	for i, r := range loose {
+		best, bestCos := "", float32(search.AlikeCosine)
+		for j, s := range subjected {
+			if s.Domain != r.Domain {
+				continue
+			}
+			slug := slugify(s.Subject)
+			if cos := search.Cosine(vecs[i], vecs[len(loose)+j]); cos > bestCos || cos == bestCos && (best == "" || slug < best) {
+				best, bestCos = slug, cos
+			}
+		}
+		if best != "" {
+			out[r.ID] = best
+		}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/testkit/testmodel"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/project"
 )
@@ -371,4 +372,50 @@ func TestTheProjectsTopicsPlaceNewArticles(t *testing.T) {
 	if !strings.Contains(index, "Topics: runbooks (1), decisions (1).") || strings.Index(index, "# runbooks") > strings.Index(index, "# decisions") {
 		t.Errorf("index:\n%s", index)
 	}
+}
+
+// A learning that names no subject and cites no file goes to the subject
+// of its domain whose record means what it means (by the model extraction
+// embeds with), not to its domain's article; one that means something else
+// stays with its domain, and one of another domain is never compared.
+func TestLooseLearningJoinsTheSubjectItMeans(t *testing.T) {
+	f := newFixture(t)
+	model, err := testmodel.Synonyms("tokens credentials", "expire lapse", "minutes quarter hour", "sessions", "redis", "cookies", "secure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed := f.learn("Tokens expire after minutes.", changelog.TypePattern, "auth", "token lifetime")
+	loose := f.learn("Credentials lapse after a quarter hour.", changelog.TypePattern, "auth", "")
+	other := f.learn("Cookies are secure.", changelog.TypeConvention, "auth", "")
+	elsewhere := f.learn("Credentials lapse after a quarter hour.", changelog.TypePattern, "web", "")
+	if _, err := Update(f.ctx, f.store, Options{model: model}); err != nil {
+		t.Fatal(err)
+	}
+	lifetime := f.file(f.articleAt("token-lifetime"))
+	for _, id := range []string{signed, loose} {
+		if !strings.Contains(lifetime, id) {
+			t.Errorf("the token-lifetime article does not cite %s:\n%s", id, lifetime)
+		}
+	}
+	for _, id := range []string{other, elsewhere} {
+		if strings.Contains(lifetime, id) {
+			t.Errorf("the token-lifetime article cites %s, which means something else or is of another domain:\n%s", id, lifetime)
+		}
+	}
+	if auth := f.file(f.articleAt("auth")); !strings.Contains(auth, other) || strings.Contains(auth, loose) {
+		t.Errorf("the auth article should hold the cookie learning alone:\n%s", auth)
+	}
+}
+
+// articleAt is the path of the article slug on global, in whatever topic
+// it was filed.
+func (f *fixture) articleAt(slug string) string {
+	f.t.Helper()
+	for _, topic := range DefaultTopics {
+		if p := changelog.ArticlePath(topic, slug); f.has(p) {
+			return p
+		}
+	}
+	f.t.Fatalf("no article %s on global", slug)
+	return ""
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -25,6 +26,23 @@ type Options struct {
 	// derived, when set, receives what Update would write, and Update
 	// writes nothing: the dry run kb curate and kb write read.
 	derived *derivation
+	// model embeds records for grouping by meaning; nil is the model
+	// built into planq (a test gives its own).
+	model embed.Model
+}
+
+// meaningModel is the model extraction groups by: the one built into
+// planq, never the project's search model, so that every machine of a
+// team, whatever endpoint it can reach, files a record with the same
+// article and writes the same bytes. nil when this build carries none.
+func (o Options) meaningModel() embed.Model {
+	if o.model != nil {
+		return o.model
+	}
+	if m, err := embed.Default(); err == nil {
+		return m
+	}
+	return nil
 }
 
 func (o Options) topics() ([]string, error) {
@@ -158,7 +176,7 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 		}
 	}
 	drafts := map[string]*draft{}
-	for _, g := range groupRecords(rs, citedBy) {
+	for _, g := range groupRecords(rs, citedBy, meaningsOf(ctx, opts.meaningModel())) {
 		h := st.articles[g.slug]
 		switch {
 		case h != nil && final[g.slug] == nil: // removed above

@@ -67,10 +67,9 @@ const (
 )
 
 // SimilarCosine is how alike by meaning two records must be, the cosine of
-// the vectors search ranks them by, to be shown as a similar group. Close
-// to 1: records of one domain share much of their meaning, and a similar
-// group is shown for a person to read.
-const SimilarCosine = 0.93
+// the vectors search ranks them by, to be shown as a similar group: the
+// search package's bar for the same meaning.
+const SimilarCosine = search.AlikeCosine
 
 // FindDuplicates groups the current learnings and decisions of global and
 // every agent branch (each record once) that say the same thing, across

@@ -32,7 +32,7 @@ func TestKnowledgeBaseToolCurateAndWrite(t *testing.T) {
 	}
 
 	packet, isErr := callTool(t, s, "planq_kb", map[string]any{"action": "curate"})
-	if isErr || !strings.Contains(packet, "### jwt-signing (") || !strings.Contains(packet, "Cite every one of: "+d+", "+l) ||
+	if isErr || !strings.Contains(packet, "### jwt-signing (uncurated)") || !strings.Contains(packet, "Cite every one of: "+d+", "+l) ||
 		!strings.Contains(packet, `planq_kb {"action": "write"`) {
 		t.Fatalf("planq_kb curate: %v\n%s", isErr, packet)
 	}

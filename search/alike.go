@@ -1,5 +1,12 @@
 package search
 
+// AlikeCosine is the cosine at which two records' vectors say they mean
+// the same thing, whatever their words: dedupe shows such records as a
+// similar group, and the knowledge base files a learning that names no
+// subject with the subject it means. Close to 1: records of one domain
+// share much of their meaning.
+const AlikeCosine = 0.93
+
 // Cosine is the cosine similarity of two unit vectors of one dimension, as
 // a model's Embed returns them: what the vector channel ranks by, for
 // callers that compare records with each other rather than with a

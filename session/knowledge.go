@@ -93,3 +93,13 @@ func Regenerate(store *agent.Store) func(staterepo.Hash) (staterepo.Hash, error)
 func kbOptions(store *agent.Store) knowledge.Options {
 	return knowledge.Options{Topics: store.Project.Config.Knowledge.Topics}
 }
+
+// KnowledgeInStep brings the knowledge base in step after a change to
+// global that was neither a promote nor a pull, in a commit of its own:
+// prune's archive and a restore change which learnings are current, and an
+// article that still lists an archived one would tell every reader what
+// the team set aside. The change has landed: a failed update is reported
+// in the summary, never returned.
+func KnowledgeInStep(ctx context.Context, store *agent.Store) *knowledge.Summary {
+	return knowledge.UpdateAfter(ctx, store, kbOptions(store))
+}

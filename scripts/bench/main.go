@@ -61,7 +61,7 @@ func main() {
 	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
 		{"prime", benchPrime}, {"mcp", benchMCP}, {"search", benchSearch}, {"scale", benchScale},
-		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}} {
+		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}, {"kb", benchKB}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
 			dir := filepath.Join(tmp, m.name)
 			check(os.MkdirAll(dir, 0o755))

@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/project"
+)
+
+type kbBootstrapOptions struct {
+	from   []string
+	dryRun bool
+	json   bool
+}
+
+func newKBBootstrapCmd(env *Env) *cobra.Command {
+	var opts kbBootstrapOptions
+	cmd := &cobra.Command{
+		Use:   "bootstrap",
+		Short: "Seed the knowledge base from the project's past and the agents' own memories",
+		Long: `Seed the knowledge base of a project that has a past. Each piece of knowledge
+found in the sources becomes a learning or a decision on global, with an origin
+naming where it came from, in one commit; then 'planq kb update' makes the
+articles, in a second. A bootstrap again adds only what is new: a piece whose
+origin (or whose text) a branch holds already is present.
+
+Sources (--from, comma-separated; default all):
+  records         the learnings and decisions on global already
+  git             the code repository's history: a "Decision: X" paragraph of a
+                  commit message (its reason a "Because:" paragraph or the
+                  "because ..." in it, its alternatives an "Alternatives:" one),
+                  a sentence "we chose X over Y because Z", and reverts (a
+                  learning that the change was reverted, and why when the message
+                  says); a conventional commit's scope, feat(auth), is the
+                  subject. Origin git:<commit>
+  adr             ADRs in docs/adr, doc/adr, docs/decisions, doc/decisions,
+                  docs/architecture/decisions or adr, Nygard's format or MADR: a
+                  decision with its rationale, context and consequences; one
+                  another supersedes is superseded by it; a rejected or proposed
+                  one is skipped. Origin adr:<path>
+  instructions    the instruction files curation reads (AGENTS.md, CLAUDE.md,
+                  ...): each bullet, and each paragraph, a convention under its
+                  heading. Origin instructions:<path>#<heading>@<hash>
+  agent-memories  Claude Code's auto memory of the project
+                  (~/.claude/projects/<key>/memory/: MEMORY.md and its topic
+                  files; <key> is the checkout's path with every character but
+                  letters and digits made '-', the main checkout's for a
+                  worktree) and Codex's memories (~/.codex/memories/MEMORY.md and
+                  memory_summary.md: the person's, across projects). A memory of
+                  type user, about the person, is left out. Origins
+                  claude-memory:<file>..., codex-memory:<file>...
+  transcripts     session transcripts of the project: Claude Code's
+                  (~/.claude/projects/<key>/*.jsonl) and Codex's
+                  (~/.codex/sessions/**, the sessions whose cwd is the checkout).
+                  Only what was meant to be kept: memory files the agent wrote,
+                  and the person's messages that start "remember", "note:" or
+                  "for future reference". Origin transcript:<file>:<line>
+CLAUDE_CONFIG_DIR and CODEX_HOME move ~/.claude and ~/.codex.
+
+What cannot be taken is skipped and named on stderr with its file and line,
+never written in part: a binary or non-UTF-8 file, broken frontmatter, a
+transcript line that is no JSON or longer than 1 MiB, a piece holding what looks
+like a credential. --dry-run reads everything and writes nothing: it lists what
+it would create from which source, and the articles that would be made.
+
+Prints a line "<source>\t<origin>\t<id>" for each record created.
+--json prints {"dry_run","sources":[{"source","read","created","present",
+"skipped"}],"created":[{"source","origin","id","kind","title"}],"skipped":
+[{"source","file","line"?,"why"}],"commit","articles":{...}}: "line" is there
+when the skip has one; "articles" is what 'planq kb update --json' prints (in a
+dry run, the articles that would be created or joined).`,
+		Example: "  planq kb bootstrap --dry-run\n  planq kb bootstrap --from git,adr\n  planq kb bootstrap --json",
+		Args:    exactArgs(0, "no arguments"),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return runKBBootstrap(cmd.Context(), env, opts) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&opts.from, "from", nil, "read only these `SOURCES`: "+strings.Join(knowledge.BootstrapSources, ","))
+	f.BoolVar(&opts.dryRun, "dry-run", false, "show what would be created; write nothing")
+	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+func runKBBootstrap(ctx context.Context, env *Env, opts kbBootstrapOptions) error {
+	return withStore(ctx, env, func(store *agent.Store) error {
+		p := store.Project
+		code := p.Workspace
+		if code == "" {
+			code = p.Root
+		}
+		main := code
+		if c, err := project.FindCheckout(code); err == nil {
+			main = c.MainRoot
+		}
+		var stage atomic.Value
+		stage.Store("reading the sources")
+		done := env.progressOf(opts.json, func() string { return "bootstrapping the knowledge base: " + stage.Load().(string) })
+		res, err := knowledge.Bootstrap(ctx, store, knowledge.BootstrapOptions{
+			Options: kbOptions(p), From: opts.from, DryRun: opts.dryRun,
+			Code: code, MainCode: main, ClaudeDir: agentDir("CLAUDE_CONFIG_DIR", ".claude"), CodexDir: agentDir("CODEX_HOME", ".codex"),
+			Instructions: p.Config.InstructionFiles(), Writer: writerOf(store),
+			Progress: func(what string) { stage.Store(what) },
+		})
+		done()
+		for _, s := range res.Skipped {
+			env.Log.Warn("skipped "+s.String(), "source", s.Source)
+		}
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		for _, c := range res.Created {
+			env.printf("%s\t%s\t%s\n", c.Source, c.Origin, c.ID)
+		}
+		var parts []string
+		present := 0
+		for _, c := range res.Sources {
+			parts = append(parts, fmt.Sprintf("%s %d", c.Source, c.Created))
+			present += c.Present
+		}
+		counts := fmt.Sprintf("%s (%s), %d present already, %s", countOf(len(res.Created), "record"), strings.Join(parts, ", "), present,
+			countOf(len(res.Skipped), "skip"))
+		a := res.Articles
+		if opts.dryRun {
+			env.Log.Info("would create "+counts+"; nothing written", "articles-created", len(a.Created), "articles-joined", len(a.Updated)+len(a.Appended))
+			return nil
+		}
+		if res.Commit == "" {
+			env.Log.Info("nothing new: "+counts, "branch", "global")
+		} else {
+			env.Log.Info("bootstrapped "+counts, "branch", "global", "commit", short(res.Commit))
+		}
+		if a.Changed() {
+			env.Log.Info("updated the knowledge base", "branch", "global", "created", len(a.Created), "updated", len(a.Updated)+len(a.Deprecated)+len(a.Appended), "commit", short(a.Commit))
+		}
+		return nil
+	})
+}
+
+// agentDir is a coding agent's directory: the variable's value when set,
+// else name in the home directory; "" when there is no home.
+func agentDir(variable, name string) string {
+	if d := os.Getenv(variable); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, name)
+}

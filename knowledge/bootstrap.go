@@ -1,0 +1,426 @@
+package knowledge
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+// The sources a bootstrap reads, in the order it reads them.
+const (
+	// SourceRecords are the learnings and decisions global holds already.
+	SourceRecords = "records"
+	// SourceGit is the code repository's history: decisions stated in
+	// commit messages, and reverts.
+	SourceGit = "git"
+	// SourceADR are architecture decision records (docs/adr/, doc/adr/,
+	// docs/decisions/), in Nygard's format or MADR.
+	SourceADR = "adr"
+	// SourceInstructions are the instruction files curation knows
+	// (AGENTS.md, CLAUDE.md, ...): each bullet or section a convention.
+	SourceInstructions = "instructions"
+	// SourceAgentMemories are the memories coding agents keep for
+	// themselves: Claude Code's auto memory of the project, Codex's
+	// memories.
+	SourceAgentMemories = "agent-memories"
+	// SourceTranscripts are the agents' session transcripts of the
+	// project, of which only what is clearly meant to be kept is taken:
+	// memory writes, and "remember ..." or "note: ..." from the person.
+	SourceTranscripts = "transcripts"
+)
+
+// BootstrapSources lists every source, in the order a bootstrap reads them.
+var BootstrapSources = []string{SourceRecords, SourceGit, SourceADR, SourceInstructions, SourceAgentMemories, SourceTranscripts}
+
+// BootstrapOptions are how Bootstrap runs.
+type BootstrapOptions struct {
+	Options
+	// From are the sources to read (BootstrapSources); none means all.
+	From []string
+	// DryRun reads every source and writes nothing.
+	DryRun bool
+	// Code is the code checkout: its history, ADRs and instruction files
+	// are read, and its path names the agents' memory of the project.
+	Code string
+	// MainCode is the repository's main checkout, whose path Claude Code
+	// names its memory folder by ("" for Code).
+	MainCode string
+	// ClaudeDir is Claude Code's directory (~/.claude), CodexDir Codex's
+	// (~/.codex); "" reads none.
+	ClaudeDir, CodexDir string
+	// Instructions are the patterns of the project's instruction files
+	// (none: project.DefaultInstructionFiles).
+	Instructions []string
+	// Writer is who the records are written as.
+	Writer string
+	// Progress, when set, is told what the bootstrap does as it goes.
+	Progress func(what string)
+}
+
+func (o BootstrapOptions) from() (map[string]bool, error) {
+	want := map[string]bool{}
+	for _, s := range o.From {
+		if !slices.Contains(BootstrapSources, s) {
+			return nil, planqerr.New(planqerr.Invalid, fmt.Sprintf("source %q", s), "is not a source planq bootstraps from").
+				WithHint("name some of: %s", strings.Join(BootstrapSources, ", "))
+		}
+		want[s] = true
+	}
+	if len(want) == 0 {
+		for _, s := range BootstrapSources {
+			want[s] = true
+		}
+	}
+	return want, nil
+}
+
+func (o BootstrapOptions) progress(format string, args ...any) {
+	if o.Progress != nil {
+		o.Progress(fmt.Sprintf(format, args...))
+	}
+}
+
+// Bootstrapped is a record a bootstrap made from a source, or would make.
+type Bootstrapped struct {
+	Source string         `json:"source"`
+	Origin string         `json:"origin"`
+	ID     string         `json:"id"`
+	Kind   changelog.Kind `json:"kind"`
+	Title  string         `json:"title"`
+}
+
+// Skip is a piece of a source a bootstrap could not take, where it is
+// (its file, and its line when it has one) and why.
+type Skip struct {
+	Source string `json:"source"`
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Why    string `json:"why"`
+}
+
+func (s Skip) String() string {
+	at := s.File
+	if s.Line > 0 {
+		at += fmt.Sprintf(":%d", s.Line)
+	}
+	return fmt.Sprintf("%s: %s", at, s.Why)
+}
+
+// SourceCount is what a bootstrap did with one source: how many files
+// (or commits, or records) it read, and how many records it made, found
+// present already, or could not take.
+type SourceCount struct {
+	Source  string `json:"source"`
+	Read    int    `json:"read"`
+	Created int    `json:"created"`
+	Present int    `json:"present"`
+	Skipped int    `json:"skipped"`
+}
+
+// BootstrapResult is what Bootstrap did, or in a dry run would do.
+type BootstrapResult struct {
+	DryRun  bool           `json:"dry_run"`
+	Sources []SourceCount  `json:"sources"`
+	Created []Bootstrapped `json:"created"`
+	Skipped []Skip         `json:"skipped"`
+	// Commit is the commit on global of the records, "" when none was new
+	// (or in a dry run).
+	Commit string `json:"commit"`
+	// Articles is what the knowledge base's update did; in a dry run, the
+	// articles the new records would make (created) or join (updated,
+	// appended).
+	Articles Result `json:"articles"`
+}
+
+// piece is one thing a source says: the record it makes, where it was
+// read, and the origin that makes a second bootstrap find it present.
+type piece struct {
+	source string
+	file   string
+	line   int
+	rec    *changelog.Record
+	// supersedes is the origin of the piece this one supersedes, if any;
+	// supersededBy that of the piece it says supersedes it.
+	supersedes, supersededBy string
+}
+
+// found is what one source yields.
+type found struct {
+	pieces  []piece
+	skipped []Skip
+	read    int
+}
+
+// bootID is the ID of the record made from origin: the same on every run
+// and machine, so that a bootstrap again finds it.
+func bootID(origin string) string {
+	sum := sha256.Sum256([]byte("bootstrap\x00" + origin))
+	return changelog.IDPrefix + hex.EncodeToString(sum[:])[:10]
+}
+
+// shortHash is the first eight hex digits of text's SHA-256: what names a
+// piece of a file by what it says, so an edit elsewhere in the file leaves
+// its origin as it was.
+func shortHash(text string) string {
+	sum := sha256.Sum256([]byte(normalText(text)))
+	return hex.EncodeToString(sum[:])[:8]
+}
+
+// normalText is text as duplicates are matched: lower case, one space
+// between words.
+func normalText(text string) string {
+	return strings.Join(strings.Fields(strings.ToLower(text)), " ")
+}
+
+// Bootstrap seeds the knowledge base of a project that has a past: it
+// reads the sources opts name (every one by default), makes a learning or
+// a decision of each piece of knowledge it finds there, with an origin
+// that names where it came from (git:<commit>, adr:<path>,
+// claude-memory:<file>#<heading>@<hash>, ...), and commits those no
+// branch holds yet (by origin, or by the same text) on global, in one
+// commit through the writer of global; then Update makes the articles, in
+// a second. A bootstrap again adds only what is new. What a source holds
+// that cannot be taken (a binary file, broken frontmatter, a line of a
+// transcript that is no JSON, a credential) is skipped and reported with
+// its file and line, never written in part.
+func Bootstrap(ctx context.Context, store *agent.Store, opts BootstrapOptions) (BootstrapResult, error) {
+	res := BootstrapResult{DryRun: opts.DryRun, Sources: []SourceCount{}, Created: []Bootstrapped{}, Skipped: []Skip{}}
+	want, err := opts.from()
+	if err != nil {
+		return res, err
+	}
+	if _, err := opts.topics(); err != nil {
+		return res, err
+	}
+	if opts.Writer == "" {
+		opts.Writer = project.GlobalBranch
+	}
+	if opts.MainCode == "" {
+		opts.MainCode = opts.Code
+	}
+	h, err := heldRecords(store)
+	if err != nil {
+		return res, err
+	}
+	counts := map[string]*SourceCount{}
+	var pieces []piece
+	for _, src := range BootstrapSources {
+		if !want[src] {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		opts.progress("reading %s", src)
+		f, err := readSource(ctx, src, opts, h)
+		if err != nil {
+			return res, err
+		}
+		counts[src] = &SourceCount{Source: src, Read: f.read, Skipped: len(f.skipped)}
+		res.Skipped = append(res.Skipped, f.skipped...)
+		pieces = append(pieces, f.pieces...)
+	}
+	opts.progress("checking %s", plural.Of(len(pieces), "record"))
+	fresh := sortOut(store, pieces, h, opts.Writer, counts, &res)
+	for _, src := range BootstrapSources {
+		if c := counts[src]; c != nil {
+			res.Sources = append(res.Sources, *c)
+		}
+	}
+	if opts.DryRun {
+		opts.progress("predicting the articles")
+		res.Articles, err = predict(ctx, store, fresh, opts.Options)
+		return res, err
+	}
+	if len(fresh) > 0 {
+		opts.progress("writing %s on global", plural.Of(len(fresh), "record"))
+		commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Writer: opts.Writer, Records: fresh, Message: bootstrapMessage(res)})
+		if err != nil {
+			return res, err
+		}
+		res.Commit = commit.String()
+	}
+	opts.progress("updating the knowledge base")
+	res.Articles, err = Update(ctx, store, opts.Options)
+	return res, err
+}
+
+// readSource reads one source.
+func readSource(ctx context.Context, src string, opts BootstrapOptions, h *heldSet) (found, error) {
+	switch src {
+	case SourceRecords:
+		return found{read: h.records}, nil
+	case SourceGit:
+		return gitSource(ctx, opts.Code)
+	case SourceADR:
+		return adrSource(opts.Code), nil
+	case SourceInstructions:
+		return instructionSource(ctx, opts.Code, opts.Instructions)
+	case SourceAgentMemories:
+		return memorySource(opts), nil
+	case SourceTranscripts:
+		return transcriptSource(ctx, opts)
+	}
+	return found{}, nil
+}
+
+// heldSet is what the branches hold that a bootstrap must not make again:
+// every learning's and decision's ID, origin and text.
+type heldSet struct {
+	ids, origins, texts map[string]bool
+	records             int
+}
+
+func heldRecords(store *agent.Store) (*heldSet, error) {
+	set, err := store.Records.All(changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return nil, err
+	}
+	h := &heldSet{ids: map[string]bool{}, origins: map[string]bool{}, texts: map[string]bool{}}
+	for _, r := range set.Records {
+		h.ids[r.ID] = true
+		if r.Origin != "" {
+			h.origins[r.Origin] = true
+		}
+		h.texts[normalText(textOf(r))] = true
+	}
+	h.records = len(set.Current())
+	return h, nil
+}
+
+// sortOut decides what becomes of each piece: present already (its ID,
+// origin or text is held, or an earlier piece says the same), refused (the
+// writer of global would refuse it), or fresh; it counts each by source
+// and returns the fresh records, stamped, in the order read.
+func sortOut(store *agent.Store, pieces []piece, h *heldSet, writer string, counts map[string]*SourceCount, res *BootstrapResult) []*changelog.Record {
+	texts := map[string]bool{}
+	ids := map[string]string{} // origin to ID, of the pieces taken or present
+	now := time.Now().UTC().Truncate(time.Second)
+	var fresh []*changelog.Record
+	var taken []piece
+	for _, p := range pieces {
+		r := p.rec
+		r.ID, r.Agent = bootID(r.Origin), writer
+		if r.Timestamp.IsZero() {
+			// A source that says no time: the bootstrap's, a millisecond
+			// apart, so that its pieces keep the order they were read in.
+			now = now.Add(time.Millisecond)
+			r.Timestamp = now
+		}
+		text := normalText(textOf(r))
+		if h.ids[r.ID] || h.origins[r.Origin] || h.texts[text] || texts[text] {
+			counts[p.source].Present++
+			ids[r.Origin] = r.ID
+			continue
+		}
+		if _, err := store.CheckForGlobal(r); err != nil {
+			counts[p.source].Skipped++
+			res.Skipped = append(res.Skipped, Skip{Source: p.source, File: p.file, Line: p.line, Why: err.Error()})
+			continue
+		}
+		texts[text] = true
+		ids[r.Origin] = r.ID
+		taken = append(taken, p)
+	}
+	for _, p := range taken {
+		r := p.rec
+		// A piece supersedes another only when that one is written or held.
+		if p.supersedes != "" {
+			if id, ok := ids[p.supersedes]; ok {
+				r.Supersedes = id
+			} else if id := bootID(p.supersedes); h.ids[id] {
+				r.Supersedes = id
+			}
+		}
+		fresh = append(fresh, r)
+		counts[p.source].Created++
+		res.Created = append(res.Created, Bootstrapped{Source: p.source, Origin: r.Origin, ID: r.ID, Kind: r.Kind, Title: titleOf(r)})
+	}
+	return fresh
+}
+
+// titleOf is a record's one line: its subject, or its first sentence.
+func titleOf(r *changelog.Record) string {
+	if r.Subject != "" {
+		return r.Subject + ": " + firstSentence(textOf(r))
+	}
+	return firstSentence(textOf(r))
+}
+
+func bootstrapMessage(res BootstrapResult) string {
+	var parts []string
+	for _, c := range res.Sources {
+		if c.Created > 0 {
+			parts = append(parts, fmt.Sprintf("%d from %s", c.Created, c.Source))
+		}
+	}
+	n := 0
+	for _, c := range res.Sources {
+		n += c.Created
+	}
+	return fmt.Sprintf("kb bootstrap: %s (%s)\n", plural.Of(n, "record"), strings.Join(parts, ", "))
+}
+
+// predict is what Update would make of global's records and fresh: the
+// articles that new subjects call for (created), and those fresh records
+// would join (updated, or appended when a person edited them). It writes
+// nothing.
+func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record, opts Options) (Result, error) {
+	var res Result
+	topics, err := opts.topics()
+	if err != nil {
+		return res, err
+	}
+	tip, err := store.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return res, err
+	}
+	st, err := readState(ctx, store.Repo, tip)
+	if err != nil {
+		return res, err
+	}
+	set, err := store.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
+	if err != nil {
+		return res, err
+	}
+	all := append(slices.Clone(set.Records), fresh...)
+	rs := newRecords(all, readmodel.Set{Records: all}.Current())
+	isFresh := map[string]bool{}
+	for _, r := range fresh {
+		isFresh[r.ID] = true
+	}
+	citedBy := map[string]string{}
+	for _, slug := range st.slugs() {
+		for id := range st.articles[slug].mentioned() {
+			if _, ok := citedBy[id]; !ok {
+				citedBy[id] = slug
+			}
+		}
+	}
+	for _, g := range groupRecords(rs, citedBy, meaningsOf(ctx, opts.meaningModel())) {
+		h := st.articles[g.slug]
+		switch {
+		case h == nil && (st.deleted[g.slug] || st.broken[g.slug] != ""):
+		case h == nil:
+			res.Created = append(res.Created, changelog.ArticlePath(topicOf(g.recs, topics), g.slug))
+		case !slices.ContainsFunc(g.recs, func(r *changelog.Record) bool { return isFresh[r.ID] && !h.mentioned()[r.ID] }):
+		case h.person || h.a.CuratedBy != changelog.CuratedAuto:
+			res.Appended = append(res.Appended, h.path)
+		default:
+			res.Updated = append(res.Updated, h.path)
+		}
+	}
+	res.fill()
+	return res, nil
+}

@@ -1,0 +1,289 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// ADRDirs are where a bootstrap looks for architecture decision records,
+// relative to the code checkout.
+var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions", "docs/architecture/decisions", "adr"}
+
+// An ADR, in Nygard's format (# N. Title, ## Status, ## Context,
+// ## Decision, ## Consequences) or MADR's (frontmatter status and date, or
+// "* Status:" lines; ## Context and Problem Statement, ## Considered
+// Options, ## Decision Outcome with 'Chosen option: "X", because Y'),
+// becomes a decision: its title the subject, the decision or the chosen
+// option the decision, the "because" or the context the rationale, the
+// other options the alternatives, the context and consequences in its
+// text. An ADR another supersedes is superseded by it (the newer decision
+// names the older as the version it supersedes); a rejected or proposed
+// one decided nothing and is skipped, and says so.
+
+// adrSource reads the ADRs of the checkout at code.
+func adrSource(code string) found {
+	var f found
+	for _, dir := range ADRDirs {
+		entries, err := os.ReadDir(filepath.Join(code, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			rel := dir + "/" + e.Name()
+			if e.IsDir() || notADR(e.Name()) {
+				continue
+			}
+			f.read++
+			if !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
+				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: "not a Markdown file"})
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(code, filepath.FromSlash(rel)))
+			if err != nil {
+				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: err.Error()})
+				continue
+			}
+			if why := readableText(data); why != "" {
+				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: why})
+				continue
+			}
+			p, err := adrPiece(rel, string(data))
+			if err != nil {
+				f.skipped = append(f.skipped, lineSkip(SourceADR, rel, err))
+				continue
+			}
+			f.pieces = append(f.pieces, p)
+		}
+	}
+	linkSupersessions(f.pieces)
+	return f
+}
+
+// linkSupersessions makes the ADR another says it is superseded by
+// supersede it: the older leaves the current view, and its article says
+// by what.
+func linkSupersessions(pieces []piece) {
+	byOrigin := map[string]int{}
+	for i, p := range pieces {
+		byOrigin[p.rec.Origin] = i
+	}
+	for _, p := range pieces {
+		if i, ok := byOrigin[p.supersededBy]; ok && pieces[i].supersedes == "" && p.supersededBy != p.rec.Origin {
+			pieces[i].supersedes = p.rec.Origin
+		}
+	}
+}
+
+// notADR tells the files of an ADR directory that are no ADR: its index
+// and its templates, hidden files.
+func notADR(name string) bool {
+	low := strings.ToLower(name)
+	return strings.HasPrefix(low, ".") || low == "readme.md" || low == "index.md" || strings.Contains(low, "template")
+}
+
+var (
+	adrNumberRE = regexp.MustCompile(`^(?i:adr)?[-\s]*\d+\s*[.:\-]?\s*`)
+	adrMetaRE   = regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\**\s*(.+?)\s*$`)
+	chosenRE    = regexp.MustCompile(`(?i)chosen option:?\s*"?([^",]+?)"?\s*(?:,\s*because\s+(.+))?$`)
+	mdLinkRE    = regexp.MustCompile(`\]\(([^)\s]+\.md)\)`)
+)
+
+// errNotDecided is an ADR that decided nothing.
+var errNotDecided = errors.New("not decided")
+
+// adrPiece is the decision of the ADR at rel (slash-separated, from the
+// checkout's root).
+func adrPiece(rel, content string) (piece, error) {
+	fields, body, _, err := splitFrontmatter(content)
+	if err != nil {
+		return piece{}, err
+	}
+	status, date := stringField(fields, "status"), dateField(fields["date"])
+	title := ""
+	sections := map[string][]string{}
+	section := ""
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := headingRE.FindStringSubmatch(line); m != nil {
+			if len(m[1]) == 1 && title == "" {
+				title = strings.TrimSpace(adrNumberRE.ReplaceAllString(cleanHeading(m[2]), ""))
+				if title == "" {
+					title = cleanHeading(m[2])
+				}
+				continue
+			}
+			section = strings.ToLower(cleanHeading(m[2]))
+			continue
+		}
+		if section == "" {
+			if m := adrMetaRE.FindStringSubmatch(line); m != nil {
+				switch strings.ToLower(m[1]) {
+				case "status":
+					if status == "" {
+						status = strings.Trim(m[2], "* ")
+					}
+				case "date":
+					if date.IsZero() {
+						date = dateField(strings.Trim(m[2], "* "))
+					}
+				}
+			}
+			continue
+		}
+		sections[section] = append(sections[section], line)
+	}
+	if status == "" {
+		status = firstParagraph(sections["status"])
+	}
+	if date.IsZero() {
+		for _, l := range sections["status"] {
+			if m := adrMetaRE.FindStringSubmatch(l); m != nil && strings.EqualFold(m[1], "date") {
+				date = dateField(m[2])
+			}
+		}
+	}
+	low := strings.ToLower(status)
+	switch {
+	case strings.Contains(low, "reject"):
+		return piece{}, fmt.Errorf("%w: its status is %q, a decision the team did not take", errNotDecided, changelog.Shorten(status, 60))
+	case strings.HasPrefix(low, "proposed") || strings.HasPrefix(low, "draft"):
+		return piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(status, 60))
+	}
+	context := firstParagraph(firstOf(sections, "context and problem statement", "context", "problem statement"))
+	decision, because := "", ""
+	outcome := firstOf(sections, "decision outcome", "decision")
+	for _, l := range outcome {
+		if m := chosenRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			decision = strings.TrimSpace(m[1])
+			because = strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
+			if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(decision)) {
+				decision = title + ": " + decision
+			} else if title != "" {
+				decision = title
+			}
+			break
+		}
+	}
+	if decision == "" {
+		decision = firstParagraph(outcome)
+	}
+	if decision == "" {
+		decision = title
+	}
+	if decision == "" {
+		return piece{}, errors.New("no title and no decision: not an ADR planq can read")
+	}
+	if because == "" {
+		if m := becauseRE.FindStringSubmatch(decision); m != nil && len(m[1]) > 10 {
+			decision, because = m[1], m[2]
+		}
+	}
+	rationale := because
+	if rationale == "" {
+		rationale = context
+	}
+	if rationale == "" {
+		rationale = "recorded in " + rel
+	}
+	var alternatives []string
+	for _, l := range sections["considered options"] {
+		if bulletRE.MatchString(l) {
+			opt := strings.Trim(strings.TrimSpace(bulletRE.ReplaceAllString(l, "")), `"`)
+			if opt != "" && !strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
+				alternatives = append(alternatives, changelog.Shorten(opt, 200))
+			}
+		}
+	}
+	r, err := changelog.NewDecision(changelog.DecisionInput{Decision: changelog.Shorten(decision, 2000), Rationale: changelog.Shorten(rationale, 2000),
+		Alternatives: alternatives, Subject: subjectOf(title)})
+	if err != nil {
+		return piece{}, err
+	}
+	if context != "" && context != rationale {
+		r.Body += "\n\nContext: " + changelog.Shorten(context, 2000)
+	}
+	if c := firstParagraph(firstOf(sections, "consequences")); c != "" {
+		r.Body += "\n\nConsequences: " + changelog.Shorten(c, 2000)
+	}
+	r.Body += "\n\nFrom " + rel + "."
+	r.Origin, r.Timestamp = capOrigin("adr:"+rel), date
+	r.Tags = []string{"from:adr"}
+	p := piece{source: SourceADR, file: rel, line: 1, rec: r}
+	switch {
+	case strings.Contains(low, "supersed"):
+		r.Tags = append(r.Tags, "adr:superseded")
+	case strings.Contains(low, "deprecat"):
+		r.Tags = append(r.Tags, "adr:deprecated")
+	}
+	// "Supersedes [ADR 1](0001-x.md)" in the newer one, or "Superseded by
+	// [ADR 3](0003-y.md)" in the older: the link names the other file.
+	for _, l := range append([]string{status}, sections["status"]...) {
+		m := mdLinkRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		other := capOrigin("adr:" + path.Join(path.Dir(rel), m[1]))
+		switch ll := strings.ToLower(l); {
+		case strings.Contains(ll, "superseded by"):
+			p.supersededBy = other
+		case strings.Contains(ll, "supersedes"):
+			p.supersedes = other
+		}
+	}
+	return p, nil
+}
+
+// firstOf is the first of the named sections that has lines.
+func firstOf(sections map[string][]string, names ...string) []string {
+	for _, n := range names {
+		if len(sections[n]) > 0 {
+			return sections[n]
+		}
+	}
+	return nil
+}
+
+// firstParagraph is the first paragraph of lines on one line, list
+// markers dropped.
+func firstParagraph(lines []string) string {
+	var words []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" {
+			if len(words) > 0 {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "<!--") {
+			continue
+		}
+		words = append(words, strings.TrimSpace(bulletRE.ReplaceAllString(t, "")))
+	}
+	return strings.Join(strings.Fields(strings.Join(words, " ")), " ")
+}
+
+// dateField reads a date written YYYY-MM-DD (or as YAML's time), zero when
+// it is none.
+func dateField(v any) time.Time {
+	switch d := v.(type) {
+	case time.Time:
+		return d.UTC()
+	case string:
+		d = strings.TrimSpace(d)
+		if len(d) >= 10 {
+			if t, err := time.Parse("2006-01-02", d[:10]); err == nil {
+				return t.UTC()
+			}
+		}
+	}
+	return time.Time{}
+}

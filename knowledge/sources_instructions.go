@@ -1,0 +1,69 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/project"
+)
+
+// instructionSource reads the instruction files of the checkout at code
+// (patterns as curation knows them; none: the defaults): each bullet, and
+// each paragraph that is no list, becomes a convention learning of domain
+// "instructions", its subject the heading it is under. A link or a file
+// that only imports others is read where it leads, not twice.
+func instructionSource(ctx context.Context, code string, patterns []string) (found, error) {
+	var f found
+	if len(patterns) == 0 {
+		patterns = project.DefaultInstructionFiles
+	}
+	files, err := curation.InstructionFiles(ctx, code, patterns)
+	if err != nil {
+		return f, err
+	}
+	for _, file := range files {
+		if !file.Proposable() {
+			continue
+		}
+		f.read++
+		if why := readableText([]byte(file.Content)); why != "" {
+			f.skipped = append(f.skipped, Skip{Source: SourceInstructions, File: file.Path, Why: why})
+			continue
+		}
+		pieces, err := instructionPieces(file.Path, file.Content)
+		if err != nil {
+			f.skipped = append(f.skipped, lineSkip(SourceInstructions, file.Path, err))
+			continue
+		}
+		f.pieces = append(f.pieces, pieces...)
+	}
+	return f, nil
+}
+
+// instructionPieces are the learnings of the instruction file at rel.
+func instructionPieces(rel, content string) ([]piece, error) {
+	_, body, first, err := splitFrontmatter(content)
+	if err != nil {
+		return nil, err
+	}
+	var out []piece
+	for _, it := range markdownItems(body, first) {
+		r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeConvention, Domain: "instructions",
+			Classification: changelog.Foundational, Subject: subjectOf(it.heading), Body: it.text,
+			Origin: itemOrigin("instructions", rel, it), Tags: []string{"from:instructions"}}
+		out = append(out, piece{source: SourceInstructions, file: rel, line: it.line, rec: r})
+	}
+	return out, nil
+}
+
+// lineSkip is the skip of file for err, at the line err names.
+func lineSkip(source, file string, err error) Skip {
+	s := Skip{Source: source, File: file, Why: err.Error()}
+	var le *lineError
+	if errors.As(err, &le) {
+		s.Line = le.line
+	}
+	return s
+}

@@ -1,0 +1,248 @@
+package knowledge
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// The Markdown a bootstrap reads (instruction files, agents' memories) is
+// cut into items: each bullet of a list, and each paragraph that is no
+// list, under the heading nearest above it. A fenced code block belongs to
+// the item it follows; horizontal rules, HTML comments and items of fewer
+// than three words say nothing and are left out.
+
+// mdItem is one item of a Markdown file.
+type mdItem struct {
+	// heading is the text of the nearest heading above it, "" for none.
+	heading string
+	text    string
+	// line is where it starts, 1-based, counting the frontmatter.
+	line   int
+	bullet bool
+}
+
+// maxMarkdownFile is the largest Markdown file a bootstrap reads: an
+// instruction file or a memory is a few pages, not megabytes.
+const maxMarkdownFile = 1 << 20
+
+// readableText says why data is no text a bootstrap reads ("" when it is):
+// too large, binary, not UTF-8.
+func readableText(data []byte) string {
+	switch {
+	case len(data) > maxMarkdownFile:
+		return fmt.Sprintf("larger than %d KiB", maxMarkdownFile>>10)
+	case bytes.IndexByte(data, 0) >= 0:
+		return "a binary file"
+	case !utf8.Valid(data):
+		return "not UTF-8 text"
+	}
+	return ""
+}
+
+var (
+	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
+	bulletRE  = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)`)
+	fenceRE   = regexp.MustCompile("^ {0,3}(```|~~~)")
+	ruleRE    = regexp.MustCompile(`^ {0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
+	yamlLine  = regexp.MustCompile(`line (\d+)`)
+)
+
+// splitFrontmatter cuts YAML frontmatter ("---" lines around it) from the
+// top of content: the fields, the body, and the line the body starts on.
+// Frontmatter that is no YAML mapping is an error naming its line.
+func splitFrontmatter(content string) (map[string]any, string, int, error) {
+	content = strings.ToValidUTF8(content, "\uFFFD") // a reader checks the file first; this keeps every parser's output text
+	rest, ok := strings.CutPrefix(content, "---\n")
+	if !ok {
+		rest, ok = strings.CutPrefix(content, "---\r\n")
+	}
+	if !ok {
+		return nil, content, 1, nil
+	}
+	end := -1
+	offset := 0
+	lines := 1
+	for {
+		i := strings.IndexByte(rest[offset:], '\n')
+		line := rest[offset:]
+		if i >= 0 {
+			line = rest[offset : offset+i]
+		}
+		if strings.TrimRight(line, "\r \t") == "---" {
+			end = offset
+			break
+		}
+		lines++
+		if i < 0 {
+			break
+		}
+		offset += i + 1
+	}
+	if end < 0 {
+		return nil, "", 0, &lineError{line: 1, msg: "frontmatter opens with --- and never closes"}
+	}
+	fields := map[string]any{}
+	if err := yaml.Unmarshal([]byte(rest[:end]), &fields); err != nil {
+		line := 1
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			line += n
+		}
+		return nil, "", 0, &lineError{line: line, msg: "broken frontmatter: " + strings.Join(strings.Fields(strings.TrimPrefix(err.Error(), "yaml: ")), " ")}
+	}
+	body := rest[end:]
+	if i := strings.IndexByte(body, '\n'); i >= 0 {
+		body = body[i+1:]
+	} else {
+		body = ""
+	}
+	return fields, body, lines + 2, nil
+}
+
+// lineError is a problem at one line of a file.
+type lineError struct {
+	line int
+	msg  string
+}
+
+func (e *lineError) Error() string { return e.msg }
+
+// stringField is fields[key] when it is a string, else "".
+func stringField(fields map[string]any, key string) string {
+	s, _ := fields[key].(string)
+	return strings.TrimSpace(s)
+}
+
+// markdownItems cuts body, whose first line is line first of its file,
+// into items.
+func markdownItems(body string, first int) []mdItem {
+	var items []mdItem
+	var cur *mdItem
+	var text []string
+	heading := ""
+	fence := ""
+	comment := false
+	flush := func() {
+		if cur != nil {
+			cur.text = strings.TrimSpace(strings.Join(text, "\n"))
+			if len(strings.Fields(cur.text)) >= 3 {
+				items = append(items, *cur)
+			}
+		}
+		cur, text = nil, nil
+	}
+	start := func(n int, bullet bool) {
+		flush()
+		cur = &mdItem{heading: heading, line: n, bullet: bullet}
+	}
+	for i, line := range strings.Split(body, "\n") {
+		n := first + i
+		line = strings.TrimRight(line, "\r")
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			text = append(text, line)
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			continue
+		case comment:
+			if strings.Contains(line, "-->") {
+				comment = false
+			}
+			continue
+		}
+		switch {
+		case strings.HasPrefix(trimmed, "<!--"):
+			comment = !strings.Contains(trimmed, "-->")
+		case fenceRE.MatchString(line):
+			fence = fenceRE.FindStringSubmatch(line)[1]
+			if cur == nil {
+				start(n, false)
+			}
+			text = append(text, line)
+		case headingRE.MatchString(line):
+			flush()
+			heading = cleanHeading(headingRE.FindStringSubmatch(line)[2])
+		case ruleRE.MatchString(line):
+			flush()
+		case bulletRE.MatchString(line):
+			start(n, true)
+			text = append(text, strings.TrimSpace(bulletRE.ReplaceAllString(line, "")))
+		case trimmed == "":
+			if cur != nil && !cur.bullet {
+				flush()
+			}
+		case cur != nil && (cur.bullet && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) || !cur.bullet):
+			text = append(text, trimmed)
+		default:
+			start(n, false)
+			text = append(text, trimmed)
+		}
+	}
+	flush()
+	return items
+}
+
+// cleanHeading is a heading's text without emphasis, a trailing colon or
+// a leading number, on one line.
+func cleanHeading(s string) string {
+	s = strings.Trim(s, "*_` ")
+	s = strings.TrimSuffix(s, ":")
+	return changelog.Shorten(strings.Join(strings.Fields(s), " "), 120)
+}
+
+// itemOrigin names an item of file: its heading and a hash of its text,
+// so that the item keeps its origin while the rest of the file changes.
+func itemOrigin(prefix, file string, it mdItem) string {
+	anchor := "top"
+	if it.heading != "" {
+		anchor = slugify(it.heading)
+	}
+	return capOrigin(fmt.Sprintf("%s:%s#%s@%s", prefix, file, anchor, shortHash(it.text)))
+}
+
+// capOrigin keeps an origin within the 200 characters a record holds:
+// a longer one keeps its start and a hash of the whole.
+func capOrigin(o string) string {
+	o = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?' // a file's name may hold a line break; an origin is one line
+		}
+		return r
+	}, strings.ToValidUTF8(o, "\uFFFD"))
+	if len(o) <= 200 {
+		return o
+	}
+	return clip(o, 180) + "~" + shortHash(o)
+}
+
+// clip keeps s to at most n bytes, never cutting a character in two.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// subjectOf is the subject a heading gives the records under it: one
+// line of at most 200 characters, "" for none.
+func subjectOf(heading string) string {
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(heading, "\uFFFD")), " ")
+	if len(s) <= 200 {
+		return s
+	}
+	return clip(s, 197) + "…"
+}

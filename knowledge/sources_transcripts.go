@@ -1,0 +1,340 @@
+package knowledge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/changelog"
+)
+
+// Session transcripts hold everything an agent and a person said; a
+// bootstrap takes only what is clearly meant to be kept:
+//
+//   - what the person asked the agent to remember: a message of theirs
+//     that starts "remember ...", "note: ..." or "for future reference
+//     ...", of at most a few lines, and no question;
+//   - what Claude Code wrote to its memory folder (a Write of a .md file
+//     under a memory/ directory), read as the memory file it wrote.
+//
+// Claude Code's transcripts of the project are
+// <claude dir>/projects/<key>/*.jsonl, one JSON object a line ("type":
+// "user" or "assistant", "message": {"role", "content"}); Codex's are
+// <codex dir>/sessions/**/*.jsonl ("type": "session_meta" with the
+// session's cwd, "event_msg" with a "user_message", "response_item" with a
+// message), of which only the sessions whose cwd is the checkout (or under
+// it) are read. A line longer than maxTranscriptLine, or that is no JSON
+// (a file cut short, say), is skipped and reported with its file and
+// line.
+
+// maxTranscriptLine is the longest line of a transcript a bootstrap reads.
+const maxTranscriptLine = 1 << 20
+
+// maxRemember is the longest message taken as something to remember.
+const maxRemember = 1000
+
+var rememberRE = regexp.MustCompile(`(?is)^(?:please\s+)?(?:remember\s+that\b|remember\s*[:,]|remember\s+to\b|note\s*:|for future reference\s*[:,]?)\s*`)
+
+// rememberText is what the person's message asks to keep, without the
+// asking ("remember that deploys are on Tuesdays" keeps "Deploys are on
+// Tuesdays"), else "". "remember to ..." stays as it is: an instruction.
+func rememberText(text string) string {
+	t := strings.TrimSpace(text)
+	if len(t) > maxRemember || !rememberRE.MatchString(t) || strings.HasSuffix(t, "?") || strings.Count(t, "\n") > 5 {
+		return ""
+	}
+	kept := strings.TrimSpace(rememberRE.ReplaceAllString(t, ""))
+	if m := rememberRE.FindString(t); strings.HasSuffix(strings.ToLower(strings.TrimSpace(m)), " to") {
+		kept = t // "remember to ...": an instruction, kept whole
+	}
+	if len(strings.Fields(kept)) < 3 {
+		return ""
+	}
+	return capitalize(kept)
+}
+
+// transcriptSource reads the transcripts of Claude Code and Codex.
+func transcriptSource(ctx context.Context, opts BootstrapOptions) (found, error) {
+	var f found
+	for _, dir := range claudeProjectDirs(opts) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		for _, file := range files {
+			if err := ctx.Err(); err != nil {
+				return f, err
+			}
+			f.read++
+			readTranscript(&f, file, "transcript:claude/"+filepath.Base(file), claudeLine, nil)
+		}
+	}
+	if opts.CodexDir == "" {
+		return f, nil
+	}
+	root := filepath.Join(opts.CodexDir, "sessions")
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // a folder planq cannot read holds no session of the project's
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".jsonl") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		readTranscript(&f, p, "transcript:codex/"+filepath.ToSlash(rel), codexLine, func(cwd string) bool { return ofProject(cwd, opts) })
+		return nil
+	})
+	return f, err
+}
+
+// ofProject tells whether a session's cwd is the checkout, or under it.
+func ofProject(cwd string, opts BootstrapOptions) bool {
+	if cwd == "" {
+		return false
+	}
+	for _, p := range []string{opts.Code, opts.MainCode} {
+		if p == "" {
+			continue
+		}
+		cands := []string{p}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			cands = append(cands, real)
+		}
+		for _, c := range cands {
+			c = filepath.Clean(c)
+			if cwd == c || strings.HasPrefix(cwd, c+string(filepath.Separator)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineReader reads what one line of a transcript says: the pieces it
+// makes, and for a session's first line the cwd it ran in (Codex).
+type lineReader func(line []byte, origin string, n int) (pieces []piece, cwd string, err error)
+
+// readTranscript reads the transcript at file, naming each piece
+// origin:<line>. With ofProject, the file is read only when a line names
+// the session's cwd and ofProject says yes, else it counts for nothing.
+func readTranscript(f *found, file, origin string, read lineReader, ofProject func(string) bool) {
+	fh, err := os.Open(file)
+	if err != nil {
+		f.skipped = append(f.skipped, Skip{Source: SourceTranscripts, File: file, Why: err.Error()})
+		return
+	}
+	defer fh.Close()
+	var pieces []piece
+	var skipped []Skip
+	decided := ofProject == nil
+	br := bufio.NewReaderSize(fh, 64<<10)
+	var at time.Time
+	if info, err := fh.Stat(); err == nil {
+		at = info.ModTime().UTC().Truncate(time.Second)
+	}
+	for n := 1; ; n++ {
+		line, long, last, err := nextLine(br)
+		if err != nil && !errors.Is(err, io.EOF) {
+			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: err.Error()})
+			break
+		}
+		switch {
+		case long:
+			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: fmt.Sprintf("longer than %d KiB: not read", maxTranscriptLine>>10)})
+		case len(bytes.TrimSpace(line)) == 0:
+		case !json.Valid(line):
+			why := "not JSON"
+			if last {
+				why = "not JSON (the file ends in the middle of a line)"
+			}
+			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: why})
+		default:
+			ps, cwd, err := read(line, origin, n)
+			if err != nil {
+				skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: err.Error()})
+			}
+			if cwd != "" && !decided {
+				if !ofProject(cwd) {
+					return // another project's session
+				}
+				decided = true
+				f.read++
+			}
+			for _, p := range ps {
+				p.file, p.line = file, n
+				if p.rec.Timestamp.IsZero() {
+					p.rec.Timestamp = at
+				}
+				pieces = append(pieces, p)
+			}
+		}
+		if last || errors.Is(err, io.EOF) {
+			break
+		}
+	}
+	if !decided {
+		return
+	}
+	f.pieces = append(f.pieces, pieces...)
+	f.skipped = append(f.skipped, skipped...)
+}
+
+// nextLine reads one line without its newline: long when it was longer
+// than maxTranscriptLine (then its text is dropped), last when the file
+// ends without a newline after it.
+func nextLine(br *bufio.Reader) (line []byte, long, last bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !long {
+			if len(buf)+len(chunk) > maxTranscriptLine+1 {
+				long, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case err == nil:
+			return bytes.TrimRight(buf, "\r\n"), long, false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return buf, long, len(buf) > 0 || long, io.EOF
+		default:
+			return nil, long, true, err
+		}
+	}
+}
+
+// claudeLine reads a line of Claude Code's transcript.
+func claudeLine(line []byte, origin string, n int) ([]piece, string, error) {
+	var l struct {
+		Type      string `json:"type"`
+		IsMeta    bool   `json:"isMeta"`
+		Timestamp string `json:"timestamp"`
+		Message   struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(line, &l); err != nil {
+		return nil, "", nil // JSON of another shape: nothing to take
+	}
+	at := transcriptTime(l.Timestamp)
+	here := fmt.Sprintf("%s:%d", origin, n)
+	var blocks []struct {
+		Type  string `json:"type"`
+		Text  string `json:"text"`
+		Name  string `json:"name"`
+		Input struct {
+			FilePath string `json:"file_path"`
+			Content  string `json:"content"`
+		} `json:"input"`
+	}
+	var text string
+	if err := json.Unmarshal(l.Message.Content, &text); err != nil {
+		_ = json.Unmarshal(l.Message.Content, &blocks)
+	}
+	switch {
+	case l.Type == "user" && !l.IsMeta:
+		if text == "" {
+			for _, b := range blocks {
+				if b.Type == "text" {
+					text += b.Text
+				}
+			}
+		}
+		if t := rememberText(text); t != "" {
+			return []piece{rememberPiece(t, here, at)}, "", nil
+		}
+	case l.Type == "assistant":
+		var out []piece
+		for _, b := range blocks {
+			if b.Type != "tool_use" || b.Name != "Write" || !memoryPath(b.Input.FilePath) {
+				continue
+			}
+			ps, _, err := memoryPieces(here, filepath.Base(b.Input.FilePath), b.Input.Content, nil)
+			if err != nil {
+				return out, "", fmt.Errorf("a memory written to %s: %w", filepath.Base(b.Input.FilePath), err)
+			}
+			for _, p := range ps {
+				p.source = SourceTranscripts
+				p.rec.Timestamp = at
+				out = append(out, p)
+			}
+		}
+		return out, "", nil
+	}
+	return nil, "", nil
+}
+
+// memoryPath tells whether a file an agent wrote is one of its memories:
+// a Markdown file in a memory/ folder.
+func memoryPath(p string) bool {
+	p = filepath.ToSlash(p)
+	return strings.HasSuffix(strings.ToLower(p), ".md") && strings.Contains(p, "/memory/")
+}
+
+// codexLine reads a line of a Codex session.
+func codexLine(line []byte, origin string, n int) ([]piece, string, error) {
+	var l struct {
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Payload   struct {
+			Type    string `json:"type"`
+			Cwd     string `json:"cwd"`
+			Role    string `json:"role"`
+			Message string `json:"message"`
+			Content []struct {
+				Type string `json:"type"`
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"payload"`
+	}
+	if err := json.Unmarshal(line, &l); err != nil {
+		return nil, "", nil
+	}
+	at := transcriptTime(l.Timestamp)
+	here := fmt.Sprintf("%s:%d", origin, n)
+	var text string
+	switch {
+	case l.Type == "session_meta":
+		return nil, l.Payload.Cwd, nil
+	case l.Type == "event_msg" && l.Payload.Type == "user_message":
+		text = l.Payload.Message
+	case l.Type == "response_item" && l.Payload.Type == "message" && l.Payload.Role == "user":
+		for _, c := range l.Payload.Content {
+			if c.Type == "input_text" || c.Type == "text" {
+				text += c.Text
+			}
+		}
+	}
+	if t := rememberText(text); t != "" {
+		return []piece{rememberPiece(t, here, at)}, "", nil
+	}
+	return nil, "", nil
+}
+
+func rememberPiece(text, origin string, at time.Time) piece {
+	r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeConvention, Domain: "agent-memory",
+		Classification: changelog.Tactical, Body: text, Origin: capOrigin(origin), Timestamp: at, Tags: []string{"from:transcript"}}
+	return piece{source: SourceTranscripts, rec: r}
+}
+
+func transcriptTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC().Truncate(time.Second)
+}

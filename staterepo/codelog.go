@@ -1,0 +1,66 @@
+package staterepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// LoggedCommit is one commit of the code repository's history: its hash,
+// its author's time and its whole message.
+type LoggedCommit struct {
+	Hash    string
+	Time    time.Time
+	Message string
+}
+
+// Log lists the commits HEAD reaches, newest first, with their messages:
+// one git log. A repository without commits has none.
+func (c *CodeRepo) Log(ctx context.Context) ([]LoggedCommit, error) {
+	if _, err := c.git.Run(ctx, "rev-parse", "--verify", "--quiet", "HEAD"); err != nil {
+		var ge *GitError
+		if errors.As(err, &ge) {
+			return nil, nil // no commits yet
+		}
+		return nil, fmt.Errorf("failed to read HEAD of %s: %w", c.Dir, err)
+	}
+	out, err := c.git.RunInput(ctx, nil, "log", "-z", "--format=%H%n%aI%n%B", "HEAD")
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the history of %s: %w", c.Dir, err)
+	}
+	return parseLog(string(out)), nil
+}
+
+// parseLog reads git log -z --format=%H%n%aI%n%B: each commit's hash, time
+// and message, NUL-terminated. A commit it cannot read is left out.
+func parseLog(out string) []LoggedCommit {
+	var commits []LoggedCommit
+	for _, entry := range strings.Split(out, "\x00") {
+		entry = strings.TrimLeft(entry, "\n")
+		hash, rest, ok := strings.Cut(entry, "\n")
+		if !ok || !isHexString(hash) {
+			continue
+		}
+		stamp, msg, _ := strings.Cut(rest, "\n")
+		at, err := time.Parse(time.RFC3339, stamp)
+		if err != nil {
+			continue
+		}
+		commits = append(commits, LoggedCommit{Hash: hash, Time: at.UTC(), Message: strings.TrimRight(msg, "\n")})
+	}
+	return commits
+}
+
+func isHexString(s string) bool {
+	if len(s) < 40 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
