@@ -60,7 +60,8 @@ func newKBUpdateCmd(env *Env) *cobra.Command {
 		Use:   "update",
 		Short: "Bring the articles in step with global's learnings and decisions",
 		Long: `Derive articles from global's current learnings and decisions, grouped by
-subject, domain and the files they cite, and keep the existing ones in step, in
+subject, the files they cite, meaning (by the model built into planq) and
+domain (a decision that names no subject and means none gets no article), and keep the existing ones in step, in
 one commit on global (none when nothing changed: a second run changes nothing):
 new sources join their article and move its updated time; an article whose
 sources were all superseded, retracted or archived becomes deprecated; an

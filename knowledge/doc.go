@@ -3,8 +3,10 @@
 // decisions say on one subject, and knowledge/_index.md, which lists them.
 //
 // planq calls no model: Update derives articles deterministically from the
-// current learnings and decisions on global, grouped by subject, domain and
-// the files they cite, and every sentence it writes is a source's own (its
+// current learnings and decisions on global, grouped by subject, the files
+// they cite, meaning (the static table built into planq: a lookup, the same
+// on every machine) and domain; a decision that names no subject and means
+// none stays a record. Every sentence it writes is a source's own (its
 // first sentence), followed by the source's ID. An article's times come
 // from its sources, so two machines that hold the same records write the
 // same article, byte for byte, and a merge of the two takes it once.

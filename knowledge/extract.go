@@ -91,7 +91,10 @@ type group struct {
 // article of the one subject whose records cite the same files, if there is
 // exactly one, else to that of the subject of its domain whose record
 // means what it means (meanings, by search.AlikeCosine), else to its
-// domain's; a decision without one to its own.
+// domain's; a decision without one to the subject it means, else to none:
+// an article of one decision would say what the decision says, and a
+// project of thousands of them would get as many articles, each read at
+// every update.
 func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc) []*group {
 	subjectsOfFile := map[string]map[string]bool{}
 	for _, r := range rs.current {
@@ -112,6 +115,9 @@ func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc)
 		slug, ok := citedBy[r.ID]
 		if !ok {
 			slug, ok = meant[r.ID]
+		}
+		if !ok && r.Kind == changelog.KindDecision && r.Subject == "" {
+			continue
 		}
 		if !ok {
 			slug = slugOf(r, subjectsOfFile)
@@ -158,7 +164,8 @@ func meaningsOf(ctx context.Context, m embed.Model) meaningsFunc {
 
 // subjectsMeant files each learning that names no subject, cites no file
 // of exactly one subject and no article cites yet with the subject of its
-// domain whose record means most nearly what it means, when that is
+// domain whose record means most nearly what it means, and each decision
+// that names none with the subject of any domain, when that is
 // search.AlikeCosine or more: by record ID, the subject's slug.
 func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[string]map[string]bool, meanings meaningsFunc) map[string]string {
 	if meanings == nil {
@@ -167,10 +174,10 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 	var loose, subjected []*changelog.Record
 	domains := map[string]bool{}
 	for _, r := range rs.current {
-		if _, cited := citedBy[r.ID]; cited || r.Kind != changelog.KindLearning {
+		if _, cited := citedBy[r.ID]; cited || r.Subject != "" {
 			continue
 		}
-		if r.Subject == "" && slugOf(r, subjectsOfFile) == slugify(r.Domain) {
+		if r.Kind == changelog.KindDecision || slugOf(r, subjectsOfFile) == slugify(r.Domain) {
 			loose = append(loose, r)
 			domains[r.Domain] = true
 		}
@@ -179,7 +186,7 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 		return nil
 	}
 	for _, r := range rs.current {
-		if r.Subject != "" && domains[r.Domain] {
+		if r.Subject != "" && (domains[r.Domain] || domains[""]) {
 			subjected = append(subjected, r)
 		}
 	}
@@ -194,7 +201,7 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 	for i, r := range loose {
 		best, bestCos := "", float32(search.AlikeCosine)
 		for j, s := range subjected {
-			if s.Domain != r.Domain {
+			if s.Domain != r.Domain && r.Kind != changelog.KindDecision {
 				continue
 			}
 			slug := slugify(s.Subject)

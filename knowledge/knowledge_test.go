@@ -388,8 +388,21 @@ func TestLooseLearningJoinsTheSubjectItMeans(t *testing.T) {
 	loose := f.learn("Credentials lapse after a quarter hour.", changelog.TypePattern, "auth", "")
 	other := f.learn("Cookies are secure.", changelog.TypeConvention, "auth", "")
 	elsewhere := f.learn("Credentials lapse after a quarter hour.", changelog.TypePattern, "web", "")
-	if _, err := Update(f.ctx, f.store, Options{model: model}); err != nil {
+	// Decisions that name no subject: one that means the subject joins
+	// its article; one alone gets no article of its own.
+	meant := f.decide("Credentials lapse after a quarter hour", "so it was agreed", "")
+	alone := f.decide("Cookies are secure", "so it was agreed", "")
+	res, err := Update(f.ctx, f.store, Options{model: model})
+	if err != nil {
 		t.Fatal(err)
+	}
+	if lifetime := f.file(f.articleAt("token-lifetime")); !strings.Contains(lifetime, meant) {
+		t.Errorf("the token-lifetime article does not cite the decision that means it, %s:\n%s", meant, lifetime)
+	}
+	for _, p := range res.Created {
+		if strings.Contains(f.file(p), alone) {
+			t.Errorf("the decision that names no subject and means none has an article: %s", p)
+		}
 	}
 	lifetime := f.file(f.articleAt("token-lifetime"))
 	for _, id := range []string{signed, loose} {
