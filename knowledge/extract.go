@@ -85,6 +85,14 @@ type group struct {
 	recs []*changelog.Record
 }
 
+// MaxDomainSources bounds the learnings an article gathers only because
+// they share a domain (they name no subject, cite no subject's files and
+// mean no subject): the first this many, oldest first, so that an article
+// stays an article a reader reads, and a domain of thousands of records
+// does not make one of thousands of lines. The rest stay records, found by
+// search; a subject given to them ('planq edit ID --subject') files them.
+const MaxDomainSources = 100
+
 // groupRecords gathers the current records into candidate articles: a
 // record an article cites already stays with it; else a record with a
 // subject goes to the subject's article; a learning without one to the
@@ -110,6 +118,7 @@ func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc)
 	}
 	bySlug := map[string]*group{}
 	var order []string
+	subjectless := map[string]int{} // a group's records that name no subject
 	meant := subjectsMeant(rs, citedBy, subjectsOfFile, meanings)
 	for _, r := range rs.current {
 		slug, ok := citedBy[r.ID]
@@ -121,6 +130,12 @@ func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc)
 		}
 		if !ok {
 			slug = slugOf(r, subjectsOfFile)
+			if r.Subject == "" && slug == slugify(r.Domain) && subjectless[slug] >= MaxDomainSources {
+				continue
+			}
+		}
+		if r.Subject == "" {
+			subjectless[slug]++
 		}
 		g := bySlug[slug]
 		if g == nil {

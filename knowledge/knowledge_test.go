@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -431,4 +432,47 @@ func (f *fixture) articleAt(slug string) string {
 	}
 	f.t.Fatalf("no article %s on global", slug)
 	return ""
+}
+
+// An article of a domain's learnings that name no subject gathers the first
+// MaxDomainSources of them, and no more at the next update: the rest stay
+// records.
+func TestDomainArticleIsBounded(t *testing.T) {
+	f := newFixture(t)
+	var recs []*changelog.Record
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range MaxDomainSources + 5 {
+		r, err := changelog.NewLearning(changelog.LearningInput{Text: fmt.Sprintf("Build step %d runs before step %d.", i, i+1), Type: changelog.TypeConvention, Domain: "build"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Agent, r.Timestamp = "auth", at.Add(time.Duration(i)*time.Minute)
+		r.ID = changelog.NewID(r.Agent, r.Kind, r.Body, r.Timestamp)
+		recs = append(recs, r)
+	}
+	if _, err := f.store.CommitGlobal(f.ctx, agent.GlobalChange{Writer: "auth", Records: recs, Message: "many\n"}); err != nil {
+		t.Fatal(err)
+	}
+	f.update()
+	build := f.file(f.articleAt("build"))
+	cited := func(text string) int {
+		n := 0
+		for _, r := range recs {
+			if strings.Contains(text, r.ID) {
+				n++
+			}
+		}
+		return n
+	}
+	if got := cited(build); got != MaxDomainSources {
+		t.Errorf("the build article cites %d of the %d learnings, want the first %d", got, len(recs), MaxDomainSources)
+	}
+	if !strings.Contains(build, recs[0].ID) || strings.Contains(build, recs[len(recs)-1].ID) {
+		t.Error("the build article should cite the oldest learnings, not the newest")
+	}
+	f.learn("Build step 999 runs last.", changelog.TypeConvention, "build", "")
+	f.update()
+	if got := cited(f.file(f.articleAt("build"))); got != MaxDomainSources {
+		t.Errorf("after one more, the build article cites %d, want still %d", got, MaxDomainSources)
+	}
 }
