@@ -6,7 +6,6 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 )
 
 // DeleteResult is what Delete did.
@@ -31,11 +30,7 @@ func Delete(ctx context.Context, store *agent.Store, slug string, opts Options) 
 		return res, err
 	}
 	repo := store.Repo
-	tip, err := repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return res, err
-	}
-	st, err := readState(ctx, repo, tip)
+	st, err := readGlobal(ctx, repo)
 	if err != nil {
 		return res, err
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -30,11 +29,7 @@ func Open(ctx context.Context, repo *staterepo.Repo, slug string) (Opened, error
 	if err := changelog.ValidateSlug("slug", slug); err != nil {
 		return Opened{}, err
 	}
-	tip, err := repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return Opened{}, err
-	}
-	st, err := readState(ctx, repo, tip)
+	st, err := readGlobal(ctx, repo)
 	if err != nil {
 		return Opened{}, err
 	}

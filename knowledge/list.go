@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -36,11 +35,7 @@ func List(ctx context.Context, repo *staterepo.Repo, opts Options) ([]Entry, []P
 	if err != nil {
 		return nil, nil, err
 	}
-	tip, err := repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := readState(ctx, repo, tip)
+	st, err := readGlobal(ctx, repo)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 )
 
 // ResolveResult is what Resolve did.
@@ -48,11 +47,7 @@ func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Op
 		return res, err
 	}
 	repo := store.Repo
-	tip, err := repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return res, err
-	}
-	st, err := readState(ctx, repo, tip)
+	st, err := readGlobal(ctx, repo)
 	if err != nil {
 		return res, err
 	}

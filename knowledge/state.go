@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -70,6 +71,18 @@ type state struct {
 	gone [][2]string // topic, slug
 }
 
+// readGlobal is readState of global's tip.
+func readGlobal(ctx context.Context, repo *staterepo.Repo) (*state, error) {
+	tip, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return nil, err
+	}
+	return readState(ctx, repo, tip)
+}
+
+// readState reads the knowledge base as the commit tip holds it: its
+// articles, what cannot be read, the deletions remembered, and who wrote
+// each article last (from history).
 func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash) (*state, error) {
 	tree, err := repo.TreeOf(tip)
 	if err != nil {

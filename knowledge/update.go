@@ -13,7 +13,6 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -137,14 +136,11 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 		return res, err
 	}
 	repo := store.Repo
-	tip, err := repo.Tip(project.GlobalBranch)
+	st, err := readGlobal(ctx, repo)
 	if err != nil {
 		return res, err
 	}
-	st, err := readState(ctx, repo, tip)
-	if err != nil {
-		return res, err
-	}
+	tip := st.tip
 	set, err := store.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return res, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/testkit/testmodel"
 	"github.com/planq-dev/planq/internal/testkit/testrecords"
 )
 
@@ -18,17 +19,7 @@ import (
 // that say the same in other words of its groups.
 func synonyms(t *testing.T, groups ...string) *embed.Table {
 	t.Helper()
-	var words []string
-	var weights []float32
-	var vecs [][]float32
-	for g, group := range groups {
-		for _, w := range strings.Fields(group) {
-			v := make([]float32, len(groups))
-			v[g] = 1
-			words, weights, vecs = append(words, w), append(weights, 1), append(vecs, v)
-		}
-	}
-	tab, err := embed.NewTable(embed.Info{Name: "synonyms"}, words, weights, vecs)
+	tab, err := testmodel.Synonyms(groups...)
 	if err != nil {
 		t.Fatal(err)
 	}

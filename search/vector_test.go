@@ -10,23 +10,14 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/testkit/testmodel"
 )
 
 // synonymTable is a table in which the words of each group share one
 // vector and the groups are orthogonal.
 func synonymTable(t testing.TB, groups ...string) *embed.Table {
 	t.Helper()
-	var words []string
-	var weights []float32
-	var vecs [][]float32
-	for g, group := range groups {
-		for _, w := range strings.Fields(group) {
-			v := make([]float32, len(groups))
-			v[g] = 1
-			words, weights, vecs = append(words, w), append(weights, 1), append(vecs, v)
-		}
-	}
-	tab, err := embed.NewTable(embed.Info{Name: "synonyms"}, words, weights, vecs)
+	tab, err := testmodel.Synonyms(groups...)
 	if err != nil {
 		t.Fatal(err)
 	}
