@@ -76,7 +76,7 @@ func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := readState(ctx, h.Repo, tip)
+	st, err := readState(ctx, h.Repo, tip, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -77,13 +78,16 @@ func readGlobal(ctx context.Context, repo *staterepo.Repo) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readState(ctx, repo, tip)
+	return readState(ctx, repo, tip, nil)
 }
 
 // readState reads the knowledge base as the commit tip holds it: its
 // articles, what cannot be read, the deletions remembered, and who wrote
-// each article last (from history).
-func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash) (*state, error) {
+// each article last (from history). cached, when given, holds articles
+// already parsed, by blob (the read model's): an article planq alone wrote
+// is taken from it, the others (whose frontmatter may hold other tools'
+// keys, which the cache does not keep) are read and parsed.
+func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, cached map[staterepo.Hash]readmodel.ArticleFile) (*state, error) {
 	tree, err := repo.TreeOf(tip)
 	if err != nil {
 		return nil, err
@@ -125,6 +129,10 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash) (*
 			if strings.HasSuffix(f.Path, ".md") && strings.Count(f.Path, "/") == 2 && !strings.HasSuffix(f.Path, "/README.md") {
 				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is no article's path: knowledge/<topic>/<slug>.md, in lower-case letters, digits and hyphens"})
 			}
+			continue
+		}
+		if c, ok := cached[f.Blob]; ok && c.Article.CuratedBy == changelog.CuratedAuto && !person[f.Path] && st.articles[slug] == nil {
+			st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text}
 			continue
 		}
 		data, err := repo.ReadBlob(f.Blob)

@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -136,11 +137,20 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 		return res, err
 	}
 	repo := store.Repo
-	st, err := readGlobal(ctx, repo)
+	tip, err := repo.Tip(project.GlobalBranch)
 	if err != nil {
 		return res, err
 	}
-	tip := st.tip
+	// An update reads every article: those planq wrote come parsed from
+	// the read model's cache of them; without it, from git.
+	cached, err := store.Records.ArticleFiles(tip)
+	if err != nil {
+		cached = nil
+	}
+	st, err := readState(ctx, repo, tip, cached)
+	if err != nil {
+		return res, err
+	}
 	set, err := store.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return res, err
