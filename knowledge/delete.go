@@ -22,15 +22,12 @@ type DeleteResult struct {
 // is no article is deleted as well.
 func Delete(ctx context.Context, store *agent.Store, slug string, opts Options) (DeleteResult, error) {
 	var res DeleteResult
-	if err := changelog.ValidateSlug("slug", slug); err != nil {
-		return res, err
-	}
 	topics, err := opts.topics()
 	if err != nil {
 		return res, err
 	}
 	repo := store.Repo
-	st, err := readGlobal(ctx, repo)
+	st, err := forSlug(ctx, repo, slug)
 	if err != nil {
 		return res, err
 	}

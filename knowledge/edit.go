@@ -26,10 +26,7 @@ type Opened struct {
 // Open reads the article slug on global for a person to edit, or the file
 // at its path planq cannot read.
 func Open(ctx context.Context, repo *staterepo.Repo, slug string) (Opened, error) {
-	if err := changelog.ValidateSlug("slug", slug); err != nil {
-		return Opened{}, err
-	}
-	st, err := readGlobal(ctx, repo)
+	st, err := forSlug(ctx, repo, slug)
 	if err != nil {
 		return Opened{}, err
 	}

@@ -39,15 +39,12 @@ type ResolveResult struct {
 // sides.
 func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Options) (ResolveResult, error) {
 	var res ResolveResult
-	if err := changelog.ValidateSlug("slug", slug); err != nil {
-		return res, err
-	}
 	topics, err := opts.topics()
 	if err != nil {
 		return res, err
 	}
 	repo := store.Repo
-	st, err := readGlobal(ctx, repo)
+	st, err := forSlug(ctx, repo, slug)
 	if err != nil {
 		return res, err
 	}

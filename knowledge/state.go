@@ -72,6 +72,15 @@ type state struct {
 	gone [][2]string // topic, slug
 }
 
+// forSlug checks slug and reads global's knowledge base for a command on
+// one article (delete, resolve, edit).
+func forSlug(ctx context.Context, repo *staterepo.Repo, slug string) (*state, error) {
+	if err := changelog.ValidateSlug("slug", slug); err != nil {
+		return nil, err
+	}
+	return readGlobal(ctx, repo)
+}
+
 // readGlobal is readState of global's tip.
 func readGlobal(ctx context.Context, repo *staterepo.Repo) (*state, error) {
 	tip, err := repo.Tip(project.GlobalBranch)
