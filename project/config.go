@@ -52,6 +52,10 @@ type Config struct {
 	Search Search `yaml:"search,omitempty"`
 	// Knowledge shapes the knowledge base on global (planq kb).
 	Knowledge Knowledge `yaml:"knowledge,omitempty"`
+	// Private keeps the project to itself: it is never searched from
+	// another project (planq search --all-projects) and nothing of it is
+	// promoted to the user layer.
+	Private bool `yaml:"private,omitempty"`
 }
 
 // Knowledge is how the project's knowledge base is laid out.
@@ -376,6 +380,8 @@ const configHeader = `# planq project configuration. Track this file in git.
 #             archives them: tactical: 14d, observational: 30d (or 2w, 336h, never)
 # curation:   optional; instruction_files: the agents' instruction files raw notes are
 #             curated into (default CLAUDE.md, AGENTS.md, GEMINI.md, .cursorrules, ...)
+# private:    optional; true keeps this project out of search across projects and
+#             out of promotion to the user layer
 `
 
 // Marshal renders the configuration as the YAML file planq writes.

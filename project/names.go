@@ -34,6 +34,9 @@ func NameProblem(name string) string {
 			return "name contains " + `"` + string(r) + `"`
 		}
 	}
+	if name == UserLayerName {
+		return "name is reserved for the user layer"
+	}
 	if name[0] == '_' {
 		return "name starts with '_'"
 	}

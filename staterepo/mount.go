@@ -77,6 +77,9 @@ func CheckMounts(p *project.Project) error {
 		}
 		return nil
 	}
+	if p.Workspace == "" { // the user layer: mounted in no checkout
+		return nil
+	}
 	if m, ok := DeadMountAt(filepath.Join(p.Workspace, project.AgentMount), p.StateRepo()); ok {
 		return m.Err()
 	}
@@ -114,6 +117,9 @@ func checkoutsOf(p *project.Project) []string {
 	add(p.Root)
 	if filepath.Base(p.CommonGitDir) == ".git" {
 		add(filepath.Dir(p.CommonGitDir))
+	}
+	if p.CommonGitDir == "" {
+		return out
 	}
 	if wts, err := CodeWorktrees(p.CommonGitDir); err == nil {
 		for _, wt := range wts {
