@@ -23,7 +23,9 @@ type Layer struct {
 func Project(home string) (*project.Project, error) { return project.UserLayer(home) }
 
 // Exists reports whether the user layer under home has been made.
-func Exists(home string) bool { return staterepo.Exists(project.StateRepoPath(home, project.UserLayerName)) }
+func Exists(home string) bool {
+	return staterepo.Exists(project.StateRepoPath(home, project.UserLayerName))
+}
 
 // Open opens the user layer under home, making it first when it does not
 // exist yet (Layer.Created says so).
