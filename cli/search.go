@@ -3,12 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/session"
@@ -23,6 +25,7 @@ type searchOptions struct {
 	agents      []string
 	since       string
 	scope       string
+	allProjects bool
 	allVersions bool
 	full        bool
 	limit       int
@@ -61,14 +64,26 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 vector, its rank and score: BM25F or cosine) and what each added to the fused
 score (reciprocal rank, standout), and says whether the vector channel ranked.
 
---json prints {"query","phrasings","total","hits":[{"path","id","kind","agent",
-"time","status","title","score","from","to","snippet"}]}; with --explain each
+Across projects, on request: --all-projects searches this project (every
+branch, even if it opted out: it is yours), every other project on this
+machine whose .planq/config does not say private: true, and the user layer;
+--scope user searches the user layer alone (both run outside a project too).
+Each repository is searched read-only through its own read model, by the
+model built into planq, and the answers are fused by rank (each repository's
+best before any one's second), labelled [project] ([user layer] for the user
+layer). A repository that does not open or search is skipped with a warning
+naming it, and the rest answer; 'planq projects' lists them all.
+
+--json prints {"query","phrasings","total","hits":[{"project"?,"path","id","kind","agent",
+"time","status","title","score","from","to","snippet"}],"skipped"?:[{"project","problem"}]}:
+"project" (the user layer's is "_user") and "skipped" across projects only; with --explain each
 hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
 "standout"}]} and the whole "explain":{"vector":{"model"} or {"off"}}.`,
 		Example: "  planq search \"how are migrations applied\" \"make db-migrate\"\n" +
 			"  planq search RS256 --kind decision --json\n" +
 			"  planq search flaky test --domain ci --since 30d\n" +
-			"  planq search \"why is the monthly report empty\" --explain",
+			"  planq search \"why is the monthly report empty\" --explain\n" +
+			"  planq search \"release checklist\" --all-projects",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef("%s: expects the QUERY to look for", cmd.CommandPath())
@@ -86,7 +101,8 @@ hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
 	f.StringSliceVar(&opts.types, "type", nil, "only records of `TYPE`")
 	f.StringSliceVar(&opts.agents, "agent", nil, "only records written by agent `NAME`")
 	f.StringVar(&opts.since, "since", "", "only records written since `WHEN`: "+sinceForms)
-	f.StringVar(&opts.scope, "scope", "all", "where to search: `agent` (this agent's branch), global, or all")
+	f.StringVar(&opts.scope, "scope", "all", "where to search: `agent` (this agent's branch), global, all (this project's branches), or user (the user layer)")
+	f.BoolVar(&opts.allProjects, "all-projects", false, "search every project on this machine that did not opt out, and the user layer")
 	f.BoolVar(&opts.allVersions, "all-versions", false, "also find versions a later one superseded")
 	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")
 	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
@@ -99,6 +115,9 @@ hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
 func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	if err := checkSearchFlags(opts); err != nil {
 		return err
+	}
+	if opts.allProjects || opts.scope == scopeUser {
+		return runSearchAll(ctx, env, opts)
 	}
 	return withHandle(ctx, env, func(h *readmodel.Handle) error {
 		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
@@ -212,6 +231,9 @@ func explainVector(v readmodel.VectorStatus) string {
 // searching for something else (session.Search refuses a domain no record
 // can have).
 func checkSearchFlags(opts searchOptions) error {
+	if opts.allProjects && opts.scope != "all" {
+		return usagef("--all-projects searches every branch of every project: leave --scope out (--scope %s reads one project)", opts.scope)
+	}
 	if opts.limit < 1 || opts.limit > readmodel.MaxSearchLimit {
 		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, readmodel.MaxSearchLimit).
 			WithHint("ask for 1 to %d, like -n 20 (%d when not given)", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
@@ -226,4 +248,95 @@ func quoteArgs(args []string) string {
 		out[i] = workspace.ShellQuote(a)
 	}
 	return strings.Join(out, " ")
+}
+
+// scopeUser is the --scope that searches the user layer alone.
+const scopeUser = "user"
+
+// runSearchAll searches beyond this project's branches: with
+// --all-projects this project, the others that did not opt out and the
+// user layer; with --scope user the user layer alone.
+func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
+	home, err := project.Home()
+	if err != nil {
+		return err
+	}
+	req := session.SearchAllRequest{SearchRequest: opts.request(), User: true, Current: opts.allProjects, Projects: opts.allProjects}
+	req.Scope = "" // every branch of each
+	if !opts.allProjects && !userlayerExists(home) {
+		env.Log.Info("there is no user layer yet: nothing to search", "path", project.StateRepoPath(home, project.UserLayerName))
+	}
+	search := func(h *readmodel.Handle) error {
+		reader := func() (readmodel.Ref, error) { return readmodel.Ref{}, nil }
+		if h != nil {
+			reader = func() (readmodel.Ref, error) { return h.Resolve("") }
+		}
+		found, err := session.SearchAll(ctx, home, h, reader, req)
+		if err != nil {
+			return err
+		}
+		for _, s := range found.Skipped {
+			env.Log.Warn("skipped a state repository that did not read", "project", s.Project, "problem", s.Problem)
+		}
+		if h != nil {
+			if w := h.Records.VectorWarning(); w != nil {
+				env.Log.Warn(w.Error())
+			}
+		}
+		noteUses(env, found.Unnoted)
+		if opts.json {
+			if err := env.writeJSON(found); err != nil {
+				return err
+			}
+			return reportProblems(found.Problems)
+		}
+		printProjectHits(env, found, opts.phrasings)
+		return reportProblems(found.Problems)
+	}
+	if !opts.allProjects {
+		return search(nil)
+	}
+	if _, err := env.project(); planqerr.Is(err, planqerr.NotInitialized) {
+		return search(nil) // outside a project: the others and the user layer
+	}
+	return withHandle(ctx, env, search)
+}
+
+// userlayerExists says whether the user layer was made yet.
+func userlayerExists(home string) bool {
+	_, err := os.Stat(project.StateRepoPath(home, project.UserLayerName))
+	return err == nil
+}
+
+// printProjectHits prints the hits of a search across projects, each
+// headed by its project, then the commands that dig deeper.
+func printProjectHits(env *Env, found session.FoundAll, phrasings []string) {
+	for i, h := range found.Hits {
+		if i > 0 {
+			env.printf("\n")
+		}
+		text := h.Snippet
+		if found.Texts != nil {
+			text = found.Texts[i]
+		}
+		env.printf("[%s] %s\n%s\n", h.Label(), h.Header(), text)
+		if h.Explain != nil {
+			env.printf("%s", explainHit(*h.Explain, found.Phrasings))
+		}
+	}
+	if len(found.Hits) == 0 {
+		env.Log.Info("no record matches", "query", strings.Join(phrasings, " | "))
+		env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\" --all-projects\n")
+		return
+	}
+	first := found.Hits[0]
+	if first.Project == found.Current {
+		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
+	} else {
+		// get reads the current project: another's record is read whole here.
+		env.printf("\nnext: planq search %s --all-projects --full -n 1   (the first in full)\n", quoteArgs(phrasings))
+	}
+	if found.Total > len(found.Hits) {
+		env.printf("next: planq search %s --all-projects --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+	}
 }

@@ -1,0 +1,325 @@
+package session
+
+import (
+	"cmp"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/staterepo"
+)
+
+// SearchAllRequest is a search beyond the current project's branches.
+type SearchAllRequest struct {
+	// Query, Since and Full are as a SearchRequest's; Scope and AsOf are
+	// one project's and are refused here.
+	SearchRequest
+	// Current searches the current project (every branch of it), even when
+	// it opted out: it is the user's own.
+	Current bool
+	// Projects searches every other project on this machine that did not
+	// opt out (private: true), and none whose choice is unknown.
+	Projects bool
+	// User searches the user layer.
+	User bool
+}
+
+// ProjectHit is a hit labelled with the project it came from
+// (project.UserLayerName for the user layer).
+type ProjectHit struct {
+	Project string `json:"project"`
+	readmodel.Hit
+}
+
+// Label is how a front end names the hit's project: its name, or "user
+// layer".
+func (h ProjectHit) Label() string {
+	if h.Project == project.UserLayerName {
+		return userLayerLabel
+	}
+	return h.Project
+}
+
+// Skipped is a state repository a search across projects could not read.
+type Skipped struct {
+	Project string `json:"project"`
+	Problem string `json:"problem"`
+}
+
+// FoundAll is what a search across projects found, best first.
+type FoundAll struct {
+	Query     string   `json:"query"`
+	Phrasings []string `json:"phrasings,omitempty"`
+	// Total counts every record that matched in every repository searched.
+	Total int          `json:"total"`
+	Hits  []ProjectHit `json:"hits"`
+	// Problems are the record files that did not read, each prefixed with
+	// its project's name.
+	Problems []string `json:"problems,omitempty"`
+	// Skipped are the repositories that did not open or search; the others
+	// answered.
+	Skipped []Skipped `json:"skipped,omitempty"`
+	// Explain is the current project's, when the query asked.
+	Explain *readmodel.Explained `json:"explain,omitempty"`
+	// Texts are the hits' whole records, in order, when the request was Full.
+	Texts []string `json:"-"`
+	// Current is the current project's name ("" when it was not searched),
+	// Unnoted as Found's.
+	Current string `json:"-"`
+	Unnoted error  `json:"-"`
+}
+
+// searched is one repository's answer.
+type searched struct {
+	project string
+	rd      *readmodel.Reader
+	code    string // its code repository, for staleness; "" when unknown
+	res     readmodel.Results
+	err     error
+}
+
+// SearchAll searches the current project (h, read as reader sees it; nil
+// when no project is current), the other projects of this machine that did
+// not opt out and the user layer, as req asks, with the same query, and
+// fuses the answers into one list labelled by project. A repository that
+// does not open or search is skipped and named in FoundAll.Skipped; a
+// query that is no query fails as one project's search does. home is
+// PLANQ_HOME.
+func SearchAll(ctx context.Context, home string, h *readmodel.Handle, reader func() (readmodel.Ref, error), req SearchAllRequest) (FoundAll, error) {
+	var found FoundAll
+	if req.Scope != "" && req.Scope != "all" {
+		return found, planqerr.New(planqerr.Invalid, "scope", "%q reads one project's branches; a search across projects reads every branch of each", req.Scope).
+			WithHint("leave the scope out, or search this project alone")
+	}
+	if req.AsOf != "" {
+		return found, planqerr.New(planqerr.Invalid, "as-of", "reads one project's past; a search across projects reads today's memory").
+			WithHint("search this project alone with --as-of")
+	}
+	q := req.Query
+	for _, d := range q.Domains {
+		if err := project.ValidateName("domain", d); err != nil {
+			return found, err
+		}
+	}
+	since, err := readmodel.ParseSince(req.Since, time.Now())
+	if err != nil {
+		return found, err
+	}
+	q.Since, q.Branch = since, ""
+
+	var answers []*searched
+	if req.Current && h != nil {
+		cur, err := Search(ctx, h, reader, SearchRequest{Query: req.Query, Since: req.Since})
+		if err != nil {
+			return found, err
+		}
+		found.Current, found.Unnoted, found.Explain = h.Project.Config.Project, cur.Unnoted, cur.Explain
+		answers = append(answers, &searched{project: found.Current, rd: h.Records, code: h.Project.Root, res: cur.Results})
+	}
+	others, skipped, err := otherRepos(home, found.Current, req)
+	if err != nil {
+		return found, err
+	}
+	found.Skipped = skipped
+	model := sharedDefaultModel(home)
+	more := make([]*searched, len(others))
+	eachBounded(len(others), func(i int) {
+		more[i] = searchRepo(ctx, home, others[i], model, q)
+	})
+	for _, s := range more {
+		if s.err == nil {
+			answers = append(answers, s)
+			continue
+		}
+		if planqerr.Is(s.err, planqerr.Invalid) {
+			return found, s.err // the query's fault: every repository would say it
+		}
+		found.Skipped = append(found.Skipped, Skipped{Project: s.project, Problem: s.err.Error()})
+	}
+	if err := ctx.Err(); err != nil {
+		return found, err
+	}
+	slices.SortFunc(found.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Project, b.Project) })
+
+	if len(answers) > 0 { // every answer names the query alike
+		found.Query, found.Phrasings = answers[0].res.Query, answers[0].res.Phrasings
+	} else {
+		for _, p := range append([]string{q.Text}, q.Phrasings...) {
+			if strings.TrimSpace(p) != "" {
+				found.Phrasings = append(found.Phrasings, p)
+			}
+		}
+		if len(found.Phrasings) > 0 {
+			found.Query = found.Phrasings[0]
+		}
+		if len(found.Phrasings) < 2 {
+			found.Phrasings = nil
+		}
+	}
+	lists := make([][]ProjectHit, len(answers))
+	byProject := map[string]*searched{}
+	for i, a := range answers {
+		byProject[a.project] = a
+		found.Total += a.res.Total
+		for _, p := range a.res.Problems {
+			found.Problems = append(found.Problems, a.project+": "+p)
+		}
+		for _, hit := range a.res.Hits {
+			lists[i] = append(lists[i], ProjectHit{Project: a.project, Hit: hit})
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = readmodel.DefaultSearchLimit
+	}
+	found.Hits = Fuse(lists, min(limit, readmodel.MaxSearchLimit))
+	markStaleElsewhere(ctx, found.Hits, byProject, found.Current)
+	if req.Full {
+		for _, hit := range found.Hits {
+			ex, err := byProject[hit.Project].rd.Get(hit.Path, 1, 1<<30)
+			if err != nil {
+				return found, err
+			}
+			found.Texts = append(found.Texts, ex.Text)
+		}
+	}
+	return found, nil
+}
+
+// Fuse merges the ranked hit lists of several repositories into one of at
+// most limit, best first. It fuses by rank, not by score: each list's
+// first hit comes before any list's second, and so on (reciprocal rank
+// fusion over one ranking per repository, where equal ranks tie); at equal
+// rank the higher score goes first, then the project's name decides. A
+// score is not compared across repositories alone because it is not
+// comparable: BM25F weighs a word by how rare it is in its own repository,
+// and a fused score by how far a hit stands out of its own ranking, so a
+// large project's scores would drown a small one's best answer.
+func Fuse(lists [][]ProjectHit, limit int) []ProjectHit {
+	type ranked struct {
+		hit  ProjectHit
+		rank int
+	}
+	var all []ranked
+	for _, l := range lists {
+		for r, h := range l {
+			all = append(all, ranked{h, r})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.hit.Score, a.hit.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.hit.Project, b.hit.Project)
+	})
+	out := make([]ProjectHit, 0, min(limit, len(all)))
+	for _, r := range all[:min(limit, len(all))] {
+		out = append(out, r.hit)
+	}
+	return out
+}
+
+// otherRepos are the state repositories besides current that req asks
+// for, and those skipped for want of knowing whether they opted out
+// (never those that did: they are left out without a word).
+func otherRepos(home, current string, req SearchAllRequest) ([]stateRepo, []Skipped, error) {
+	repos, err := stateRepos(home)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []stateRepo
+	var skipped []Skipped
+	for _, sr := range repos {
+		switch {
+		case sr.name == current:
+		case sr.name == project.UserLayerName:
+			if req.User {
+				out = append(out, sr)
+			}
+		case !req.Projects:
+		default:
+			private, _, known, err := privacy(home, sr.name)
+			switch {
+			case err != nil:
+				skipped = append(skipped, Skipped{Project: sr.name, Problem: err.Error()})
+			case !known:
+				skipped = append(skipped, Skipped{Project: sr.name,
+					Problem: "whether it opted out is not known yet: run any planq command in its code repository once"})
+			case !private:
+				out = append(out, sr)
+			}
+		}
+	}
+	return out, skipped, nil
+}
+
+// searchRepo searches one state repository read-only, through its own
+// read model (the project's cache under home), embedding by model.
+func searchRepo(ctx context.Context, home string, sr stateRepo, model readmodel.ModelLoader, q readmodel.Query) *searched {
+	s := &searched{project: sr.name}
+	if err := ctx.Err(); err != nil {
+		s.err = err
+		return s
+	}
+	repo, err := staterepo.Open(sr.path)
+	if err != nil {
+		s.err = err
+		return s
+	}
+	s.rd = readmodel.Open(repo, cacheDirOf(home, sr.name))
+	s.rd.UseModel(model)
+	if sr.name != project.UserLayerName {
+		if _, code, _, err := privacy(home, sr.name); err == nil {
+			s.code = code
+		}
+	}
+	s.res, s.err = s.rd.SearchContext(ctx, q)
+	return s
+}
+
+// sharedDefaultModel opens the model built into planq for the other
+// repositories' searches: theirs may name another in their config, which
+// only their own checkout can read; the built-in one is opened once per
+// process however many repositories embed by it.
+func sharedDefaultModel(home string) readmodel.ModelLoader {
+	return func(ctx context.Context) (embed.Model, error) {
+		return embed.Open(ctx, embed.Settings{ModelsDir: filepath.Join(home, "models")})
+	}
+}
+
+// markStaleElsewhere marks the hits of other projects stale where the code
+// they cite moved on in that project's code repository, when it is known
+// (the current project's hits were marked by its search).
+func markStaleElsewhere(ctx context.Context, hits []ProjectHit, by map[string]*searched, current string) {
+	groups := map[string][]int{}
+	var names []string
+	for i, h := range hits {
+		if h.Project == current || by[h.Project].code == "" {
+			continue
+		}
+		if groups[h.Project] == nil {
+			names = append(names, h.Project)
+		}
+		groups[h.Project] = append(groups[h.Project], i)
+	}
+	eachBounded(len(names), func(k int) {
+		idx := groups[names[k]]
+		sub := make([]readmodel.Hit, len(idx))
+		for j, i := range idx {
+			sub[j] = hits[i].Hit
+		}
+		readmodel.MarkStale(ctx, by[names[k]].code, sub)
+		for j, i := range idx {
+			hits[i].Stale = sub[j].Stale
+		}
+	})
+}
