@@ -24,7 +24,7 @@ type searchIn struct {
 	Types       []string `json:"types,omitempty"`
 	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"agent names"`
 	Since       string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
-	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your branch), global (the team's) or all (default)"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your branch), global (the team's), project (every branch of this project; default), user (the user layer) or all (every project on this machine that did not opt out, and the user layer)"`
 	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"default 8, at most 50"`
 	Explain     bool     `json:"explain,omitempty" jsonschema:"show how each result ranked, by words and by meaning"`
@@ -40,7 +40,7 @@ type getIn struct {
 func (s *Server) registerSearch(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: annotate("Search the memory", reads),
 		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before you start a task, search: the question as query, two or three other phrasings as queries.",
-		InputSchema: schemaFor[searchIn](enums{"kinds": values(readmodel.FilterKinds()), "scope": values(readmodel.Scopes)})},
+		InputSchema: schemaFor[searchIn](enums{"kinds": values(readmodel.FilterKinds()), "scope": scopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
 			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.search(ctx, a, in) })
 		})
@@ -55,6 +55,9 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 	if in.Limit < 0 || in.Limit > readmodel.MaxSearchLimit {
 		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, readmodel.MaxSearchLimit).
 			WithHint("pass limit 1 to %d, or leave it out for %d", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
+	}
+	if in.Scope == scopeUser || in.Scope == scopeAll {
+		return s.searchAll(ctx, a, in)
 	}
 	found, err := session.Search(ctx, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, in.request())
 	if err != nil {
@@ -117,7 +120,61 @@ func (in searchIn) request() session.SearchRequest {
 	for _, t := range in.Types {
 		q.Types = append(q.Types, changelog.Type(t))
 	}
-	return session.SearchRequest{Query: q, Scope: in.Scope, Since: in.Since}
+	scope := in.Scope
+	if scope == scopeProject {
+		scope = "" // every branch of this project
+	}
+	return session.SearchRequest{Query: q, Scope: scope, Since: in.Since}
+}
+
+// The scopes of planq_search: a branch of this project (agent, global),
+// every branch of it (project, the default), the user layer, or every
+// project on this machine that did not opt out and the user layer (all).
+const (
+	scopeProject = "project"
+	scopeUser    = "user"
+	scopeAll     = "all"
+)
+
+var scopes = []any{"agent", "global", scopeProject, scopeUser, scopeAll}
+
+// searchAll searches beyond this project's branches: the user layer alone
+// (scope user), or this project, the others that did not opt out and the
+// user layer (scope all); each hit labelled by its project.
+func (s *Server) searchAll(ctx context.Context, a readmodel.Ref, in searchIn) (string, error) {
+	all := in.Scope == scopeAll
+	req := session.SearchAllRequest{SearchRequest: in.request(), User: true, Current: all, Projects: all}
+	req.Scope = ""
+	found, err := session.SearchAll(ctx, s.project.Home, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, req)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", plural.Of(found.Total, "record"), plural.Pick(found.Total, "matches", "match"))
+	if all {
+		b.WriteString(" across projects")
+	} else {
+		b.WriteString(" in the user layer")
+	}
+	if found.Total > len(found.Hits) {
+		fmt.Fprintf(&b, "; the best %d", len(found.Hits))
+	}
+	b.WriteString(":\n")
+	for _, h := range found.Hits {
+		fmt.Fprintf(&b, "\n[%s] %s\n%s\n", h.Label(), h.Header(), h.Snippet)
+		if h.Explain != nil {
+			b.WriteString(explainPlaces(*h.Explain, len(found.Phrasings) > 1))
+		}
+	}
+	for _, sk := range found.Skipped {
+		fmt.Fprintf(&b, "\n(skipped project %s: %s)\n", sk.Project, sk.Problem)
+	}
+	b.WriteString(skipped(found.Problems))
+	if len(found.Hits) > 0 && found.Hits[0].Project == found.Current {
+		h := found.Hits[0]
+		return b.String() + next(call("planq_get", "path", h.Path, "from", h.From, "to", h.To)), nil
+	}
+	return b.String() + next(call("planq_search", "query", "<other words>", "scope", in.Scope)), nil
 }
 
 // searchNext are the calls that dig deeper into a search's results.
