@@ -179,7 +179,12 @@ func Find(dir string) (*Project, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Project{Root: root, Workspace: co.Root, CommonGitDir: co.CommonGitDir, Config: cfg, Home: home}, nil
+		p := &Project{Root: root, Workspace: co.Root, CommonGitDir: co.CommonGitDir, Config: cfg, Home: home}
+		// Every command in a project passes here: other projects read whose
+		// state repository this is from what it records (planq projects,
+		// search across projects). A failure to record costs only that.
+		_ = p.Register()
+		return p, nil
 	}
 	return nil, planqerr.New(planqerr.NotInitialized, co.Root, "not a planq project (no %s)", ConfigPath).
 		WithHint("run 'planq init' in the repository first")

@@ -40,9 +40,6 @@ func OpenHandle(ctx context.Context, p *project.Project) (*Handle, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Other projects read whose repository this is (planq projects, search
-	// across projects); a failure to say so costs them only that.
-	_ = p.Register()
 	rd := Open(repo, p.CacheDir())
 	rd.ReportBuilds(ProgressOf(ctx))
 	rd.UseModel(func(ctx context.Context) (embed.Model, error) { return ProjectModel(ctx, p) })
