@@ -63,6 +63,8 @@ func (pi ProjectInfo) Label() string {
 type stateRepo struct {
 	name string
 	path string
+	// code is its code repository, once read from its registration.
+	code string
 }
 
 // stateRepos lists the state repositories under home, sorted by name (the

@@ -247,7 +247,8 @@ func otherRepos(home, current string, req SearchAllRequest) ([]stateRepo, []Skip
 			}
 		case !req.Projects:
 		default:
-			private, _, known, err := privacy(home, sr.name)
+			private, code, known, err := privacy(home, sr.name)
+			sr.code = code
 			switch {
 			case err != nil:
 				skipped = append(skipped, Skipped{Project: sr.name, Problem: err.Error()})
@@ -277,11 +278,7 @@ func searchRepo(ctx context.Context, home string, sr stateRepo, model readmodel.
 	}
 	s.rd = readmodel.Open(repo, cacheDirOf(home, sr.name))
 	s.rd.UseModel(model)
-	if sr.name != project.UserLayerName {
-		if _, code, _, err := privacy(home, sr.name); err == nil {
-			s.code = code
-		}
-	}
+	s.code = sr.code
 	s.res, s.err = s.rd.SearchContext(ctx, q)
 	return s
 }
