@@ -55,6 +55,8 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "show", args: []string{f.ids["superseded"], "--history"}},
 		{cmd: "show", args: []string{f.ids["retracted"]}},
 		{cmd: "search", args: []string{"tokens expire", "refresh tokens"}},
+		{cmd: "search", args: []string{"tokens expire", "refresh tokens", "--all-projects"}, before: f.brokenStateRepo},
+		{cmd: "projects"},
 		{cmd: "query", args: []string{"--all"}},
 		{cmd: "status"},
 		{cmd: "notes"},
@@ -695,4 +697,17 @@ func (f *shapeFixture) badRecords() {
 	}
 	testgit.Run(f.t, agentDir, "add", "-A")
 	testgit.Run(f.t, agentDir, "commit", "-q", "-m", "by hand")
+}
+
+// brokenStateRepo leaves a state repository beside the project that does
+// not open: a search across projects skips it, planq projects lists its
+// problem.
+func (f *shapeFixture) brokenStateRepo() {
+	repo := filepath.Join(f.home, ".planq", "state-repos", "broken.git")
+	if err := os.MkdirAll(repo, 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "planq-project.json"), []byte(`{"code_repo":"/nowhere"}`+"\n"), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
 }
