@@ -18,13 +18,13 @@ import (
 type searchIn struct {
 	agentArg
 	Query       string   `json:"query,omitempty" jsonschema:"the question, as you would ask a teammate"`
-	Queries     []string `json:"queries,omitempty" jsonschema:"other phrasings, each ranked, results fused; include identifiers the record may hold (a command, file, error)"`
+	Queries     []string `json:"queries,omitempty" jsonschema:"more phrasings, each ranked and fused; add identifiers a record may hold (command, file, error)"`
 	Kinds       []string `json:"kinds,omitempty"`
 	Domains     []string `json:"domains,omitempty" jsonschema:"learnings of these domains"`
 	Types       []string `json:"types,omitempty"`
 	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"agent names"`
 	Since       string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
-	Scope       string   `json:"scope,omitempty" jsonschema:"agent (your branch), global (the team's), project (every branch of this project; default), user (the user layer) or all (every project on this machine that did not opt out, and the user layer)"`
+	Scope       string   `json:"scope,omitempty" jsonschema:"project (default); all: every project + user layer"`
 	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"default 8, at most 50"`
 	Explain     bool     `json:"explain,omitempty" jsonschema:"show how each result ranked, by words and by meaning"`
