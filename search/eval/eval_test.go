@@ -465,7 +465,7 @@ func hitIDs(hits []readmodel.Hit) []string {
 
 func TestReadDataRefusesWhatWouldChangeTheMeasureSilently(t *testing.T) {
 	files := map[string]string{}
-	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json"} {
+	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json", "spread.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", "eval", name))
 		if err != nil {
 			t.Fatal(err)
