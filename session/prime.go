@@ -176,7 +176,7 @@ func gatherKnowledge(ctx context.Context, store *readmodel.Handle, task []string
 		topics = knowledge.DefaultTopics
 	}
 	in.Knowledge = prime.Knowledge{Topics: topics, Articles: articles}
-	in.Knowledge.Relevant, err = store.Records.RelevantArticles(ctx, task, prime.MaxArticleHits)
+	in.Knowledge.Relevant, err = store.Records.ArticlesForTask(ctx, task, in.Relevant, prime.MaxArticleHits)
 	return err
 }
 
