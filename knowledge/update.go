@@ -145,15 +145,17 @@ const maxAttempts = 8
 // path refused in them, each found by a run of its own.
 const maxRefused = 16
 
-// refusedArticle is the article path and the reason when err is the write
-// path refusing what an article holds (planqerr.Refused: a credential;
-// planqerr.Invalid: too large, not text).
+// refusedArticle is the path and the reason when err is the write path
+// refusing what an article, or the index, holds (planqerr.Refused: a
+// credential; planqerr.Invalid: too large, not text). The index says what
+// its articles' titles and descriptions say: refused, the next run checks
+// every article as the write path does before it joins the index.
 func refusedArticle(err error) (string, string, bool) {
 	var pe *planqerr.Error
 	if err == nil || !errors.As(err, &pe) || !planqerr.Is(err, planqerr.Refused) && !planqerr.Is(err, planqerr.Invalid) {
 		return "", "", false
 	}
-	if _, _, ok := changelog.SplitArticlePath(pe.Subject); !ok {
+	if _, _, ok := changelog.SplitArticlePath(pe.Subject); !ok && pe.Subject != IndexPath {
 		return "", "", false
 	}
 	return pe.Subject, pe.Error(), true
@@ -306,11 +308,15 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 
 // guardOf is the check an article planq made passes before it joins the
 // change. A dry run (kb curate) checks it as the write path would, since it
-// writes nothing; an update that commits leaves the credential scan to the
-// write path (CommitGlobal scans every file once), and leaves out what it
-// refused in an earlier run (refused).
+// writes nothing, and so does an update whose index the write path refused
+// in an earlier run; an update that commits leaves the credential scan to
+// the write path (CommitGlobal scans every file once), and leaves out the
+// articles it refused in an earlier run (refused).
 func guardOf(opts Options, refused map[string]string) func(path string, data []byte) error {
 	if opts.derived != nil {
+		return agent.GuardFile
+	}
+	if _, ok := refused[IndexPath]; ok {
 		return agent.GuardFile
 	}
 	return func(path string, data []byte) error {
