@@ -111,17 +111,17 @@ func (rd *Reader) ArticlesForTask(ctx context.Context, task []string, records []
 	// Each of the task's records an article cites counts for it as it
 	// ranked: the article that gathers several of them gathers the answer.
 	for _, f := range set.List {
-		if f.Article.Status == changelog.StatusDeprecated {
+		if f.Status == changelog.StatusDeprecated {
 			continue
 		}
 		s := 0.0
-		for _, id := range f.Article.Sources {
+		for _, id := range f.Sources {
 			if r, ok := rankOf[id]; ok {
 				s += 1 / float64(articleRRFK+r+1)
 			}
 		}
 		if s > 0 {
-			add(Hit{Path: f.Path, Kind: changelog.KindArticle, Time: f.Article.Updated, Status: f.Article.Status, Title: f.Article.Title}, s)
+			add(Hit{Path: f.Path, Kind: changelog.KindArticle, Time: f.Updated, Status: f.Status, Title: f.Title}, s)
 		}
 	}
 	slices.SortStableFunc(order, func(a, b string) int {
