@@ -58,8 +58,8 @@ type Copied struct {
 	Title  string         `json:"title"`
 	Action string         `json:"action"`
 	// Copy is the ID of the copy: the new record, or the one carried over
-	// before.
-	Copy string `json:"copy"`
+	// before; empty for a record a dry run would add.
+	Copy string `json:"copy,omitempty"`
 	// Origin is what the copy names as its origin.
 	Origin string `json:"origin"`
 }
@@ -139,7 +139,9 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 			return res, refusedCopy(err, "record "+rec.ID+" of project "+quote(name), "the user layer",
 				"the user layer takes no credential: write a version of the record without it (planq edit "+rec.ID+"), then promote that")
 		}
-		c.Copy = cp.ID
+		if !opts.DryRun {
+			c.Copy = cp.ID
+		}
 		held.byOrigin[origin] = cp.ID // named twice, lands once
 		res.Records = append(res.Records, c)
 		fresh = append(fresh, cp)
@@ -259,7 +261,7 @@ func stripper(p *project.Project) func(*changelog.Record) {
 	var pats []string
 	for _, ws := range workspaces {
 		// An agent's workspace: <workspaces>/<agent>.
-		pats = append(pats, regexp.QuoteMeta(filepath.ToSlash(ws))+`/[^/\s"'` + "`" + `]+`)
+		pats = append(pats, regexp.QuoteMeta(filepath.ToSlash(ws))+`/[^/\s"'`+"`"+`]+`)
 	}
 	// Longest first: a workspace under the checkout goes before it.
 	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
