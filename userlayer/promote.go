@@ -81,17 +81,14 @@ type Promoted struct {
 // check of a record again (a credential the project's writer allowed is
 // refused here: the allowance was for that project). A record carried
 // over before is reported present and lands no second time. A project
-// that opted out (private: true) is refused.
+// that opted out (private: true) is refused. A dry run may pass a nil
+// layer (it was never made): nothing is held yet.
 func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts PromoteOptions) (Promoted, error) {
 	p := from.Project
 	name := p.Config.Project
 	res := Promoted{Project: name, Records: []Copied{}, Stripped: !opts.KeepPaths}
-	if p.Config.Private {
-		return res, planqerr.New(planqerr.Refused, "project "+quote(name), "is private: nothing of it is promoted to the user layer").
-			WithHint("to promote from it, remove 'private: true' from %s", project.ConfigPath)
-	}
-	if p.IsUserLayer() {
-		return res, planqerr.New(planqerr.Invalid, "the user layer", "cannot be promoted to itself")
+	if err := CheckPromotable(p); err != nil {
+		return res, err
 	}
 	ids := dedupe(opts.IDs)
 	if len(ids) == 0 {
@@ -102,9 +99,17 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 	if err != nil {
 		return res, err
 	}
-	held, err := to.origins()
-	if err != nil {
-		return res, err
+	// A dry run before the layer was made checks the copies as the
+	// layer would, with nothing held.
+	check := &agent.Store{Handle: from}
+	held := holdings{ids: map[string]bool{}, byOrigin: map[string]string{}}
+	if to != nil {
+		check = to.Store
+		if held, err = to.origins(); err != nil {
+			return res, err
+		}
+	} else if !opts.DryRun {
+		return res, errors.New("failed to promote to the user layer: it is not open")
 	}
 	strip := stripper(p)
 	var fresh []*changelog.Record
@@ -135,7 +140,7 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 			strip(cp)
 		}
 		agent.Stamp(cp, Writer, cp.Timestamp)
-		if _, err := to.CheckForGlobal(cp); err != nil {
+		if _, err := check.CheckForGlobal(cp); err != nil {
 			return res, refusedCopy(err, "record "+rec.ID+" of project "+quote(name), "the user layer",
 				"the user layer takes no credential: write a version of the record without it (planq edit "+rec.ID+"), then promote that")
 		}
@@ -158,7 +163,20 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 	return res, nil
 }
 
-// held is what the user layer holds already: its records' IDs, and the
+// CheckPromotable refuses a project nothing may be promoted from to the
+// user layer: one that opted out (private: true), or the layer itself.
+func CheckPromotable(p *project.Project) error {
+	if p.IsUserLayer() {
+		return planqerr.New(planqerr.Invalid, "the user layer", "cannot be promoted to itself")
+	}
+	if p.Config.Private {
+		return planqerr.New(planqerr.Refused, "project "+quote(p.Config.Project), "is private: nothing of it is promoted to the user layer").
+			WithHint("to promote from it, remove 'private: true' from %s", project.ConfigPath)
+	}
+	return nil
+}
+
+// holdings is what the user layer holds already: its records' IDs, and the
 // current copy of each origin.
 type holdings struct {
 	ids      map[string]bool
