@@ -29,7 +29,9 @@ type Adopted struct {
 // Adopt copies the chosen learnings and decisions of the user layer into
 // the project as new records of agent a, each written through the agent's
 // writer (Agent.Learn: stamped, checked and committed as every record it
-// writes) with origin "user/<id>". A record adopted before (a record of
+// writes) with origin "user/<id>", and without the code it may cite
+// (anchors, the evidence's files, commit and branch: another
+// repository's). A record adopted before (a record of
 // the project, on any branch, names that origin, or it is the user layer's
 // copy of one of the project's) is reported present and lands no second
 // time.
@@ -78,6 +80,15 @@ func Adopt(ctx context.Context, from *Layer, a *agent.Agent, opts AdoptOptions) 
 		}
 		cp := carried(rec)
 		cp.Origin = origin
+		// Code the copy cites (promoted with --keep-paths) is another
+		// repository's: this project's readers would call it gone.
+		cp.Anchors = nil
+		if ev := cp.Evidence; ev != nil {
+			ev.Files, ev.Commit, ev.Branch = nil, "", ""
+			if ev.Issue == "" {
+				cp.Evidence = nil
+			}
+		}
 		if rec.Supersedes != "" {
 			cp.Supersedes = have[OriginPrefix+rec.Supersedes]
 		}
