@@ -200,26 +200,51 @@ func (l *Layer) origins() (holdings, error) {
 	return h, nil
 }
 
-// pick finds the current learning or decision id among set, where names
-// where it was looked for.
+// pick finds learning or decision id among set, where names where it was
+// looked for: the record itself when it is current, else its current
+// version (promote lands a duplicate as a new version citing both, and
+// the person asking names the one they wrote). A record retracted, or
+// whose every later version was, is refused.
 func pick(set readmodel.Set, id, where string) (*changelog.Record, error) {
-	var found *changelog.Record
+	current := map[string]*changelog.Record{}
+	for _, r := range set.Current() {
+		current[r.ID] = r
+	}
+	next := map[string][]*changelog.Record{}
+	known := false
 	for _, r := range set.Records {
-		if r.ID == id {
-			found = r
+		known = known || r.ID == id
+		if r.Supersedes != "" {
+			next[r.Supersedes] = append(next[r.Supersedes], r)
 		}
 	}
-	if found == nil {
+	if !known {
 		return nil, planqerr.New(planqerr.NotFound, id, "no learning or decision of %s has this ID", where).
 			WithHint("'planq search WORDS' finds a record's ID")
 	}
-	for _, r := range set.Current() {
-		if r.ID == id {
+	seen := map[string]bool{}
+	queue := []string{id}
+	for len(queue) > 0 {
+		at := queue[0]
+		queue = queue[1:]
+		if r, ok := current[at]; ok {
 			return r, nil
 		}
+		if seen[at] {
+			continue
+		}
+		seen[at] = true
+		for _, r := range next[at] {
+			if !r.Tombstone {
+				queue = append(queue, r.ID)
+			}
+		}
 	}
-	return nil, planqerr.New(planqerr.Invalid, id, "was superseded or retracted in %s: only a current record is carried over", where).
-		WithHint("'planq show %s --history' shows its versions; carry over the newest", id)
+	refusal := planqerr.New(planqerr.Invalid, id, "was retracted in %s: only a current record is carried over", where)
+	if strings.HasPrefix(where, "project ") {
+		refusal = refusal.WithHint("'planq show %s --history' shows its versions", id)
+	}
+	return nil, refusal
 }
 
 // carried is a copy of rec as another layer takes it: its own ID, writer

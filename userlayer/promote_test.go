@@ -275,3 +275,32 @@ func TestPushAndPullCarryTheLayerBetweenHomes(t *testing.T) {
 }
 
 func errorsAs(err error, target **planqerr.Error) bool { return errors.As(err, target) }
+
+func TestPromoteTakesTheCurrentVersionAndRefusesARetractedRecord(t *testing.T) {
+	ctx := context.Background()
+	p := testproject.New(t, nil)
+	old := learn(t, p.Agent, changelog.LearningInput{Text: "Sessions last an hour", Type: "convention", Domain: "auth"}, false)
+	newer := learn(t, p.Agent, changelog.LearningInput{Text: "Sessions last an hour, renewed on use", Type: "convention", Domain: "auth", Supersedes: old}, false)
+	gone := learn(t, p.Agent, changelog.LearningInput{Text: "Tokens never expire", Type: "convention", Domain: "auth"}, false)
+	if _, err := p.Agent.Retract(ctx, gone, "wrong", agent.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Open(ctx, p.Store.Project.Home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	res, err := Promote(ctx, p.Store.Handle, l, PromoteOptions{IDs: []string{old}})
+	if err != nil || res.Records[0].ID != newer || res.Records[0].Origin != "demo/"+newer {
+		t.Fatalf("promoting a superseded record = %+v, %v; want its current version %s", res, err, newer)
+	}
+	if again, err := Promote(ctx, p.Store.Handle, l, PromoteOptions{IDs: []string{newer}}); err != nil || again.Records[0].Action != ActionPresent {
+		t.Fatalf("the current version after its predecessor = %+v, %v", again, err)
+	}
+	if _, err := Promote(ctx, p.Store.Handle, l, PromoteOptions{IDs: []string{gone}}); !planqerr.Is(err, planqerr.Invalid) || !strings.Contains(err.Error(), "retracted") {
+		t.Fatalf("a retracted record: %v", err)
+	}
+	if recs := layerRecords(t, l); len(recs) != 1 || recs[0].Title() != "Sessions last an hour, renewed on use" {
+		t.Fatalf("the user layer holds %+v", recs)
+	}
+}
