@@ -90,7 +90,7 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "kb show", args: []string{"token-lifetime"}},
 		{cmd: "kb search", args: []string{"access tokens", "token lifetime"}},
 		{cmd: "kb disputed"},
-		{cmd: "kb resolve", args: []string{"token-lifetime", "--keep", f.ids["kept"]}}, // disputed since the promote
+		{cmd: "kb resolve", args: []string{"token-lifetime", "--keep", f.ids["kept"]}},                                 // disputed since the promote
 		{cmd: "kb bootstrap", args: []string{"--dry-run"}, before: func() { f.write("docs/adr/diagram.png", "\x00") }}, // a skip
 		{cmd: "prune", args: []string{"--stale"}, before: f.goneAnchor},
 		{cmd: "archive list"},
