@@ -2,7 +2,9 @@ package userlayer
 
 import (
 	"context"
+	"errors"
 	"sort"
+	"strings"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
@@ -59,7 +61,8 @@ func (l *Layer) Push(ctx context.Context, allowSecret bool) (team.PushResult, er
 	if err := l.remote(ctx); err != nil {
 		return team.PushResult{Remote: team.DefaultRemote, Agents: []string{}}, err
 	}
-	return team.Push(ctx, l.Store, team.DefaultRemote, team.PushOptions{AllowSecret: allowSecret})
+	res, err := team.Push(ctx, l.Store, team.DefaultRemote, team.PushOptions{AllowSecret: allowSecret})
+	return res, rehint(err)
 }
 
 // Pull merges the user layer's remote into it (team.Pull).
@@ -67,7 +70,21 @@ func (l *Layer) Pull(ctx context.Context) (team.PullResult, error) {
 	if err := l.remote(ctx); err != nil {
 		return team.PullResult{Remote: team.DefaultRemote}, err
 	}
-	return team.Pull(ctx, l.Store, team.DefaultRemote, team.PullOptions{})
+	res, err := team.Pull(ctx, l.Store, team.DefaultRemote, team.PullOptions{})
+	return res, rehint(err)
+}
+
+// rehint gives sync's refusal of a remote that holds a project's global,
+// or no planq state, the user layer's way out: the hints of team name a
+// project's commands.
+func rehint(err error) error {
+	var pe *planqerr.Error
+	if errors.As(err, &pe) && pe.Kind == planqerr.Refused && pe.Subject == "remote "+team.DefaultRemote &&
+		(strings.Contains(pe.Err.Error(), "holds the global of project") || strings.Contains(pe.Err.Error(), "is not planq state")) {
+		pe.Subject = "the user layer's remote"
+		pe.Hint = "give the user layer a repository of its own, not a project's: planq user remote URL"
+	}
+	return err
 }
 
 // List is the user layer's current learnings and decisions, oldest first,
