@@ -62,7 +62,7 @@ func runAdopt(ctx context.Context, env *Env, opts adoptOptions, ids []string) er
 	}
 	if !ok {
 		return planqerr.New(planqerr.NotFound, "the user layer", "does not exist yet, so it holds nothing to adopt").
-			WithHint("record there first: planq learn --scope user, or planq context promote --to user ID from another project")
+			WithHint("record there first: 'planq learn INSIGHT --scope user', or from another project 'planq context promote --to user ID'")
 	}
 	defer env.closeHandle(l.Handle)
 	res, err := userlayer.Adopt(ctx, l, a, userlayer.AdoptOptions{IDs: ids, DryRun: opts.dryRun, AllowSecret: opts.allowSecret})
