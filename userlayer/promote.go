@@ -93,7 +93,7 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 	ids := dedupe(opts.IDs)
 	if len(ids) == 0 {
 		return res, planqerr.New(planqerr.Invalid, "promote --to user", "names no record").
-			WithHint("name the records to copy: planq context promote --to user ID...; 'planq search WORDS' finds their IDs")
+			WithHint("name the records to copy: planq context promote --to user ID; 'planq search WORDS' finds their IDs")
 	}
 	src, err := from.Records.All(changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
