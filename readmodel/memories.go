@@ -96,8 +96,11 @@ func (rd *Reader) memorySources(branch string) ([]engine.MemorySource, error) {
 		if err != nil {
 			return nil, err
 		}
-		name, _ := project.AgentOfBranch(branch)
-		return []engine.MemorySource{{Tip: tip, Agent: name}}, nil
+		src := engine.MemorySource{Tip: tip}
+		if name, ok := project.AgentOfBranch(branch); ok {
+			src.Agent = name
+		}
+		return []engine.MemorySource{src}, nil
 	}
 	branches, err := rd.e.Branches("")
 	if err != nil {
