@@ -69,14 +69,9 @@ func ForUserLayer(s *agent.Store) (f *Folder, done func(), err error) {
 			if err != nil {
 				return "", err
 			}
-			m.tip = h // what the folder holds now: global's new tip
-			for p, rw := range rewrites {
-				if rw.Data == nil {
-					delete(m.blobs, p)
-				} else {
-					m.blobs[p] = staterepo.BlobHash(rw.Data)
-				}
-			}
+			// The next command reads global again: a commit that lost a race
+			// landed on top of what another writer changed meanwhile.
+			m.tip = staterepo.ZeroHash
 			return h.String(), nil
 		},
 		Check: func(subject string, data []byte) error {
