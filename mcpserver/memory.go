@@ -22,7 +22,7 @@ type memoryIn struct {
 	writeArg
 	// Scope is whose memories/: the agent's (the default) or the user
 	// layer's, what a person keeps across projects.
-	Scope      string  `json:"scope,omitempty" jsonschema:"whose /memories: agent (the default, this project's agent) or user (yours, across projects)"`
+	Scope      string  `json:"scope,omitempty"`
 	Command    string  `json:"command"`
 	Path       string  `json:"path,omitempty"`
 	ViewRange  []int   `json:"view_range,omitempty"`

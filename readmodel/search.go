@@ -270,7 +270,7 @@ func SearchedKinds() []changelog.Kind {
 // FilterKinds are the kinds a search may be narrowed to: every record
 // kind, then the documents.
 func FilterKinds() []changelog.Kind {
-	return append(append(slices.Clone(changelog.Kinds), changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Document })...), KindMemory)
+	return append(slices.Clone(changelog.Kinds), changelog.KindsWhere(func(s *changelog.Spec) bool { return s.Document })...)
 }
 
 // hitExplain is an explanation as front ends show it.
