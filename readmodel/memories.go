@@ -123,3 +123,16 @@ func (rd *Reader) memorySources(branch string) ([]engine.MemorySource, error) {
 	}
 	return out, nil
 }
+
+// Branch is the branch whose file the hit is: a memory file differs from
+// one branch to the next (an agent edits what promote carried to global),
+// while a record is the same wherever it is; "" for a record.
+func (h Hit) Branch() string {
+	if h.Kind != KindMemory {
+		return ""
+	}
+	if h.Agent == "" {
+		return project.GlobalBranch
+	}
+	return project.AgentBranch(h.Agent)
+}
