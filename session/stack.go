@@ -343,9 +343,7 @@ func RequirementsNames(data []byte) []string {
 		if line == "" || line[0] == '#' || line[0] == '-' {
 			continue
 		}
-		end := strings.IndexFunc(line, func(r rune) bool {
-			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
-		})
+		end := strings.IndexFunc(line, func(r rune) bool { return !nameRune(r) })
 		if end < 0 {
 			end = len(line)
 		}
@@ -354,6 +352,11 @@ func RequirementsNames(data []byte) []string {
 		}
 	}
 	return names
+}
+
+// nameRune reports whether r may be part of a Python package's name.
+func nameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
 }
 
 // GemfileGems are the gems a Gemfile names on its gem lines.
