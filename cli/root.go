@@ -253,8 +253,8 @@ var commandGroups = []struct {
 	id   string
 	cmds []namedCmd
 }{
-	{"setup", []namedCmd{{"init", newInitCmd}, {"state", newStateCmd}, {"create", newCreateCmd}, {"remove", newRemoveCmd}, {"list", newListCmd}, {"env", newEnvCmd}, {"doctor", newDoctorCmd}, {"githook", newGitHookCmd}, {"version", newVersionCmd}, {"model", newModelCmd}}},
-	{"record", []namedCmd{{"scratch", newScratchCmd}, {"log", newLogCmd}, {"learn", newLearnCmd}, {"decide", newDecideCmd}, {"checkpoint", newCheckpointCmd}, {"handoff", newHandoffCmd}, {"note", newNoteCmd}, {"propose", newProposeCmd}, {"retract", newRetractCmd}, {"edit", newEditCmd}, {"revalidate", newRevalidateCmd}, {"artifact", newArtifactCmd}, {"record", newRecordCmd}}},
+	{"setup", []namedCmd{{"init", newInitCmd}, {"state", newStateCmd}, {"create", newCreateCmd}, {"remove", newRemoveCmd}, {"list", newListCmd}, {"env", newEnvCmd}, {"doctor", newDoctorCmd}, {"githook", newGitHookCmd}, {"version", newVersionCmd}, {"model", newModelCmd}, {"user", newUserCmd}}},
+	{"record", []namedCmd{{"scratch", newScratchCmd}, {"log", newLogCmd}, {"learn", newLearnCmd}, {"decide", newDecideCmd}, {"checkpoint", newCheckpointCmd}, {"handoff", newHandoffCmd}, {"note", newNoteCmd}, {"propose", newProposeCmd}, {"retract", newRetractCmd}, {"edit", newEditCmd}, {"revalidate", newRevalidateCmd}, {"artifact", newArtifactCmd}, {"record", newRecordCmd}, {"adopt", newAdoptCmd}}},
 	{"read", []namedCmd{{"context", newContextCmd}, {"search", newSearchCmd}, {"get", newGetCmd}, {"show", newShowCmd}, {"query", newQueryCmd}, {"notes", newNotesCmd}, {"curate", newCurateCmd}, {"proposals", newProposalsCmd}, {"kb", newKBCmd}, {"ui", newUICmd}, {"status", newStatusCmd}, {"branch", newBranchCmd}, {"plan", newPlanCmd}, {"prime", newPrimeCmd}}},
 	{"upkeep", []namedCmd{{"validate", newValidateCmd}, {"prune", newPruneCmd}, {"archive", newArchiveCmd}, {"restore", newRestoreRecordCmd}, {"dedupe", newDedupeCmd}, {"import", newImportCmd}, {"export", newExportCmd}}},
 	{"agents", []namedCmd{{"setup", newSetupCmd}, {"onboard", newOnboardCmd}, {"hook", newHookCmd}, {"mcp", newMCPCmd}, {"memtool", newMemtoolCmd}}},

@@ -116,7 +116,7 @@ type Document struct {
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", sectionKnowledge, sectionPreferences, sectionArticles, "Relevant to your task", sectionUserPreferences, sectionUser, "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", sectionKnowledge, sectionPreferences, sectionArticles, "Relevant to your task", sectionMemories, sectionUserPreferences, sectionUser, "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -178,6 +178,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
 	knowledgeItems(doc, in.Knowledge)
+	memoryItems(doc, in.Memories)
 	stale := in.Stale
 	for _, h := range in.Relevant {
 		title := h.Title

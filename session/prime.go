@@ -119,6 +119,12 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if err := gatherKnowledge(ctx, store, task, in); err != nil {
 		return nil, err
 	}
+	if !a.Global() {
+		// The index of the agent's memory files, from the read model.
+		if in.Memories, err = store.Records.Memories(a.Branch); err != nil {
+			return nil, err
+		}
+	}
 	// Whether the code the shown records cite moved on: one git call for all.
 	codeDir := a.Workspace
 	if codeDir == "" {
@@ -184,7 +190,7 @@ func gatherKnowledge(ctx context.Context, store *readmodel.Handle, task []string
 		topics = knowledge.DefaultTopics
 	}
 	in.Knowledge = prime.Knowledge{Topics: topics, Articles: articles}
-	in.Knowledge.Relevant, err = store.Records.RelevantArticles(ctx, task, prime.MaxArticleHits)
+	in.Knowledge.Relevant, err = store.Records.ArticlesForTask(ctx, task, in.Relevant, prime.MaxArticleHits)
 	return err
 }
 
