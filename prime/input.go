@@ -33,6 +33,8 @@ type Input struct {
 	Memories []readmodel.Memory
 	// Stale says which of the records Cited names cite code that moved on.
 	Stale readmodel.Staleness
+	// User is what the user layer gives the session, when there is one.
+	User UserLayer
 	// Activity is each agent's latest entry: every agent's for a lead, for
 	// an agent's startup what the others did lately; none when recovering.
 	Activity []readmodel.Activity
