@@ -25,6 +25,9 @@ type UserLayer struct {
 	// Relevant are its other current learnings and decisions best for the
 	// stack and the task, best first, at most MaxUserRelevant.
 	Relevant []readmodel.Hit
+	// Memories are the files the memory tool keeps in the user layer
+	// (memtool --scope user), by path: shown as an index, never their text.
+	Memories []readmodel.Memory
 }
 
 // Limits of what a session start shows of the user layer.
@@ -75,6 +78,31 @@ func userItems(doc *Document, u UserLayer) {
 			line = teachingLine(r)
 		}
 		add(sectionUser, userRecordPriority, fmt.Sprintf("%s (%s, %s) — %s", line, h.Kind, h.Time.UTC().Format("2006-01-02"), h.ID))
+	}
+	userMemoryItems(add, u.Memories)
+}
+
+// userMemoryItems indexes the user layer's memory files under the user
+// layer's section, as the agent's own are (memoryItems): one line each,
+// never their text, after the layer's records.
+func userMemoryItems(add func(section string, priority int, text string), mems []readmodel.Memory) {
+	if len(mems) == 0 {
+		return
+	}
+	intro := fmt.Sprintf("Your memory files in the user layer: %s (the memory tool with --scope user reads them; planq search --scope user WORDS finds them).",
+		plural.Of(len(mems), "file"))
+	if more := len(mems) - MaxMemoryIndex; more > 0 {
+		intro += fmt.Sprintf(" %s not listed.", plural.Of(more, "more file"))
+	}
+	add(sectionUser, userRecordPriority, intro)
+	for _, m := range mems[:min(len(mems), MaxMemoryIndex)] {
+		line := fmt.Sprintf("%s (%s)", m.Path, sizeOf(m.Size))
+		if m.Skipped != "" {
+			line += ", " + m.Skipped + ", not searched"
+		} else {
+			line += ": " + readmodel.Shorten(m.Title, 100)
+		}
+		add(sectionUser, userRecordPriority+1, line)
 	}
 }
 

@@ -77,6 +77,9 @@ func gatherUserLayer(ctx context.Context, p *project.Project, a readmodel.Ref, i
 			}
 		}
 	}
+	if u.Memories, err = rd.Memories(project.GlobalBranch); err != nil {
+		return err
+	}
 	in.User = u
 	return nil
 }
