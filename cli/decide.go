@@ -14,15 +14,20 @@ type decideOptions struct {
 	because    string
 	supersedes string
 	subject    string
+	scope      string
 }
 
 func newDecideCmd(env *Env) *cobra.Command {
 	var opts decideOptions
 	cmd := &cobra.Command{
-		Use:     "decide DECISION",
-		Short:   "Record a decision, the alternatives and the rationale",
-		Example: `  planq decide "Use RS256" --over HS256,session --because "public-key verification"`,
-		Args:    exactArgs(1, "the DECISION"),
+		Use:   "decide DECISION",
+		Short: "Record a decision, the alternatives and the rationale",
+		Long: `Record a decision: what was chosen, the alternatives considered and rejected,
+and why. --scope user records it in the user layer instead (see planq user):
+yours across projects; it works outside any project too.`,
+		Example: `  planq decide "Use RS256" --over HS256,session --because "public-key verification"
+  planq decide "Use ripgrep over grep" --because "faster, respects .gitignore" --scope user`,
+		Args: exactArgs(1, "the DECISION"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDecide(cmd.Context(), env, opts, args[0])
 		},
@@ -33,14 +38,21 @@ func newDecideCmd(env *Env) *cobra.Command {
 	f.StringVar(&opts.because, "because", "", "the `RATIONALE` (required)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the decision this one replaces")
 	f.StringVar(&opts.subject, "subject", "", "what it decides, as a short `KEY` like jwt-signing (default: the decision text); promote flags two decisions with one subject and different content as disputed")
+	f.StringVar(&opts.scope, "scope", scopeProject, "where it is recorded: "+scopeProject+" (the agent's) or "+scopeUser+" (the user layer, yours across projects)")
 	return cmd
 }
 
 func runDecide(ctx context.Context, env *Env, opts decideOptions, decision string) error {
+	if err := checkScope(opts.scope); err != nil {
+		return err
+	}
 	rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: decision, Alternatives: splitList(opts.over),
 		Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject})
 	if err != nil {
 		return err
+	}
+	if opts.scope == scopeUser {
+		return writeToUserLayer(ctx, env, opts.writeFlags, rec)
 	}
 	return writeRecord(ctx, env, opts.writeFlags, rec)
 }

@@ -44,6 +44,9 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		helpAfter string
 		// noReadme: the README row's JSON shape is another run's (validate --fix).
 		noReadme bool
+		// readmeRow is the README row's command when it is not cmd's first
+		// row (context promote --to user).
+		readmeRow string
 	}{
 		{cmd: "list"},
 		{cmd: "context show"},
@@ -73,6 +76,14 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 		{cmd: "context promote", args: []string{"--all"}},
 		{cmd: "context promote", args: []string{"--all"}, before: f.logEntry}, // nothing new: marked merged
 		{cmd: "kb update"},                                                    // after promote: global has learnings and a decision
+		{cmd: "context promote", args: []string{"--to", "user", f.ids["pattern"], "--dry-run"}, helpAfter: "With --to user, --json prints", readmeRow: "context promote --to user"},
+		{cmd: "context promote", args: []string{"--to", "user", f.ids["pattern"]}, helpAfter: "With --to user, --json prints", readmeRow: "context promote --to user"},
+		{cmd: "context promote", args: []string{"--to", "user", f.ids["pattern"]}, helpAfter: "With --to user, --json prints", readmeRow: "context promote --to user"}, // present
+		{cmd: "user list"},
+		{cmd: "adopt", args: []string{f.ids["user"]}},
+		{cmd: "adopt", args: []string{f.ids["user"]}}, // present
+		{cmd: "user push", before: f.userRemote},
+		{cmd: "user pull"},
 		{cmd: "kb list"},
 		{cmd: "kb curate"},
 		{cmd: "kb write", args: []string{"team-notes.md"}, before: f.kbArticle},
@@ -125,7 +136,11 @@ func TestJSONShapesAreWhatCommandsPrint(t *testing.T) {
 			shapes = append(shapes, "help: "+oneLine(s))
 		}
 		if !c.noReadme {
-			if s := readmeShape(string(readme), c.cmd); s != "" {
+			row := c.cmd
+			if c.readmeRow != "" {
+				row = c.readmeRow
+			}
+			if s := readmeShape(string(readme), row); s != "" {
 				shapes = append(shapes, "README: "+oneLine(s))
 			}
 		}
@@ -573,6 +588,7 @@ func newShapeFixture(t *testing.T) *shapeFixture {
 	f.id("retract", f.ids["retracted"], "--reason", "wrong: they expire")
 	f.ids["failure"] = f.id("learn", "go test hangs without -p 1", "--type", "failure", "--domain", "ci", "--resolution", "set GOFLAGS=-p=1", "--file", "internal/ci/run.go")
 	f.id("decide", "Use RS256", "--over", "HS256", "--because", "public-key verification")
+	f.ids["user"] = f.id("learn", "Prefers table-driven tests", "--type", "convention", "--domain", "preferences", "--scope", "user")
 	// Two learnings of one subject that say different things: once promoted,
 	// their article is disputed (kb resolve).
 	f.ids["kept"] = f.id("learn", "Access tokens live 15 minutes", "--type", "convention", "--domain", "auth", "--subject", "token lifetime")
@@ -652,6 +668,13 @@ func (f *shapeFixture) kbEditor() {
 }
 
 // logEntry is a commit on the agent's branch that promote does not carry.
+// userRemote gives the user layer a remote to push to.
+func (f *shapeFixture) userRemote() {
+	remote := filepath.Join(f.t.TempDir(), "user.git")
+	testgit.Run(f.t, filepath.Dir(remote), "init", "-q", "--bare", remote)
+	f.planq(0, "", "user", "remote", remote)
+}
+
 func (f *shapeFixture) logEntry() { f.id("log", "add", "Wrote the refresh tests") }
 
 // goneAnchor removes the one file the failure cites, so prune --stale

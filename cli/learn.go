@@ -23,6 +23,7 @@ type learnOptions struct {
 	supersedes     string
 	subject        string
 	force          bool
+	scope          string
 }
 
 func newLearnCmd(env *Env) *cobra.Command {
@@ -42,11 +43,18 @@ stale"; 'planq revalidate ID' re-anchors it once you checked it still holds.
 
 A learning is not a log entry: "always run 'just check' before committing: the
 pre-commit hook catches unformatted SQL" is a learning; "added function X" is a
-log entry.`,
+log entry.
+
+--scope user records it in the user layer instead (see planq user): yours across
+projects, a preference as domain preferences. It works outside any project too;
+no code repository stands behind it, so it takes no --file, --files,
+--evidence-file or --evidence-commit, and nothing is filled in from the
+checkout.`,
 		Example: `  planq learn "Tokens expire after 15 minutes; refresh on 401" --type pattern --domain auth \
       --file internal/auth/jwt.go:40-62
   planq learn "go test hangs without -p 1 on CI" --type failure --domain ci \
-      --resolution "set GOFLAGS=-p=1 in .ci/run" --classification foundational`,
+      --resolution "set GOFLAGS=-p=1 in .ci/run" --classification foundational
+  planq learn "Prefers table-driven tests" --type convention --domain preferences --scope user`,
 		Args: exactArgs(1, "the INSIGHT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLearn(cmd.Context(), env, opts, args[0])
@@ -67,6 +75,7 @@ log entry.`,
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
 	f.BoolVar(&opts.force, "force", false, "record it even though its domain is at the hard limit of 200 current learnings")
 	f.StringVar(&opts.subject, "subject", "", "what it is about, as a short `KEY` (default: its domain and first line); promote flags two learnings with one subject and different content as disputed")
+	f.StringVar(&opts.scope, "scope", scopeProject, "where it is recorded: "+scopeProject+" (the agent's) or "+scopeUser+" (the user layer, yours across projects)")
 	return cmd
 }
 
@@ -74,6 +83,19 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	text, err := messageArg(env, arg)
 	if err != nil {
 		return err
+	}
+	if err := checkScope(opts.scope); err != nil {
+		return err
+	}
+	if opts.scope == scopeUser {
+		for _, f := range []struct {
+			set  bool
+			flag string
+		}{{len(opts.anchors) > 0, "--file"}, {len(opts.files) > 0, "--files"}, {len(opts.evidenceFiles) > 0, "--evidence-file"}, {opts.evidenceCommit != "", "--evidence-commit"}} {
+			if f.set {
+				return usagef("learn: %s names the code of a project; the user layer has none: leave it out, or record in the project (--scope project)", f.flag)
+			}
+		}
 	}
 	if opts.typ == "" {
 		return usagef("learn: --type is required (%s)", changelog.Join(changelog.KindLearning.Spec().Types, ", "))
@@ -90,6 +112,9 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	})
 	if err != nil {
 		return err
+	}
+	if opts.scope == scopeUser {
+		return writeToUserLayer(ctx, env, opts.writeFlags, rec)
 	}
 	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
 		return a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: o, Force: opts.force})

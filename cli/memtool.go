@@ -11,10 +11,13 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/memtool"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/userlayer"
 )
 
 type memtoolOptions struct {
 	agent       string
+	scope       string
 	allowSecret bool
 }
 
@@ -44,13 +47,25 @@ What a file may hold is checked as every record is: at most 64 KiB, UTF-8
 text without NUL bytes, no credential (unless --allow-secret). Paths outside
 /memories, climbing out with '..', hidden names (.git) and symbolic links are
 refused. VS Code's /memories/repo and /memories/session are folders like any
-other.`,
+other.
+
+--scope user applies the command to the user layer's memories/ instead
+(what a person keeps across projects, $PLANQ_HOME/state-repos/_user.git,
+made on first use): each change is one commit on its global branch, made
+only if no other change to the same files landed meanwhile. The user layer
+keeps no credential, --allow-secret or not.
+
+What the memory tool writes is memory like any record: planq search finds it
+(kind memory), planq get reads it, prime lists it, promote carries it to
+global and push and pull carry it to the team.`,
 		Example: `  echo '{"command": "view", "path": "/memories"}' | planq memtool
-  echo '{"command": "create", "path": "/memories/repo/build.md", "file_text": "make test\n"}' | planq memtool`,
+  echo '{"command": "create", "path": "/memories/repo/build.md", "file_text": "make test\n"}' | planq memtool
+  echo '{"command": "view", "path": "/memories"}' | planq memtool --scope user`,
 		Args: exactArgs(0, "no arguments: the command comes as JSON on stdin"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runMemtool(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().StringVar(&opts.agent, "agent", "", "act as agent `NAME` (default: the agent mounted in this workspace, else $PLANQ_AGENT_DIR)")
+	cmd.Flags().StringVar(&opts.scope, "scope", "agent", "whose memories/: `agent` (the agent's worktree) or user (the user layer, across projects)")
 	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "store text even if it looks like a credential")
 	return cmd
 }
@@ -68,6 +83,18 @@ func runMemtool(ctx context.Context, env *Env, opts memtoolOptions) error {
 	if err != nil {
 		return answer(env, memtool.Result{}, err)
 	}
+	switch opts.scope {
+	case "agent", "":
+	case "user":
+		if opts.agent != "" {
+			return planqerr.New(planqerr.Invalid, "--agent", "names an agent; the user layer has none").
+				WithHint("drop --agent, or --scope user")
+		}
+		return runMemtoolUser(ctx, env, c)
+	default:
+		return planqerr.New(planqerr.Invalid, "scope", "%q is not a scope of the memory tool", opts.scope).
+			WithHint("use agent (the agent's memories/, the default) or user (the user layer's)")
+	}
 	store, a, err := env.openAgent(ctx, opts.agent)
 	if err != nil {
 		return err
@@ -80,6 +107,33 @@ func runMemtool(ctx context.Context, env *Env, opts memtoolOptions) error {
 	res, err := memtool.Apply(ctx, f, c)
 	if err == nil && res.Commit != "" {
 		env.Log.Info("memory: "+c.Command+" "+strings.Join(res.Paths, ", "), "agent", a.Name, "commit", short(res.Commit))
+	}
+	return answer(env, res, err)
+}
+
+// runMemtoolUser carries out c on the user layer's memories/, making the
+// layer first when there is none yet (and saying so on stderr).
+func runMemtoolUser(ctx context.Context, env *Env, c memtool.Command) error {
+	home, err := project.Home()
+	if err != nil {
+		return err
+	}
+	l, err := userlayer.Open(ctx, home)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(l.Store)
+	if l.Created {
+		env.Log.Info("made the user layer: what you keep across projects", "path", l.Project.StateRepo())
+	}
+	f, done, err := memtool.ForUserLayer(l.Store)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := memtool.Apply(ctx, f, c)
+	if err == nil && res.Commit != "" {
+		env.Log.Info("memory: "+c.Command+" "+strings.Join(res.Paths, ", "), "layer", "user", "commit", short(res.Commit))
 	}
 	return answer(env, res, err)
 }

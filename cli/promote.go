@@ -12,23 +12,28 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
+	"github.com/planq-dev/planq/userlayer"
 )
 
 type promoteOptions struct {
-	agent  string
-	ids    []string
-	all    bool
-	dryRun bool
-	json   bool
+	agent     string
+	ids       []string
+	all       bool
+	dryRun    bool
+	json      bool
+	to        string
+	keepPaths bool
 }
 
 func newPromoteCmd(env *Env) *cobra.Command {
 	var opts promoteOptions
 	cmd := &cobra.Command{
-		Use:   "promote",
-		Short: "Merge an agent's new learnings, decisions and branch context into global",
+		Use:   "promote [--to user ID...]",
+		Short: "Merge an agent's new learnings, decisions and branch context into global, or copy records to the user layer",
 		Long: `Merge what agent NAME learned since its last promote into the shared 'global'
 branch: its new learnings and decisions, and the branch context it changed. The
 merge commit has global's old tip and the agent's tip as parents, so 'planq state
@@ -48,10 +53,35 @@ either, you pick from a list. --dry-run shows exactly what would land.
 branch; a key marked ? is there only when set. "knowledge" is what the knowledge
 base update that follows a promote did (see planq kb update):
 {"commit","created","updated","disputed","error"?}; its failure does not fail the
-promote, which has landed: run 'planq kb update' again.`,
-		Example: "  planq context promote --agent auth --dry-run\n  planq context promote --agent auth --all\n  planq context promote --agent auth --id pq-3f9a1c2e4b",
-		Args:    exactArgs(0, "no arguments"),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runPromote(cmd.Context(), env, opts) },
+promote, which has landed: run 'planq kb update' again.
+
+--to user ID... copies instead the project's learnings and decisions ID (of any
+branch, current ones) into the user layer (see planq user), made on first use:
+each copy is a new record of the user layer whose origin names where it came
+from (<project>/<id>). Every check of a record runs again (a credential the
+project's writer allowed is refused). Paths that name the project are taken
+out: anchors, the evidence's files, commit and branch, and the project's
+checkouts in the text (made relative); --keep-paths keeps them. A record copied
+before is reported present and lands once. A project with 'private: true' in
+.planq/config is refused. With --to user, --json prints {"project","records":
+[{"id","kind","title","action","copy"?,"origin"}],"commit"?,"stripped"}; action
+is add or present, copy the user layer's record (unknown in a dry run's add).`,
+		Example: "  planq context promote --agent auth --dry-run\n  planq context promote --agent auth --all\n  planq context promote --agent auth --id pq-3f9a1c2e4b\n  planq context promote --to user pq-3f9a1c2e4b",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if opts.to == "" {
+				return exactArgs(0, "no arguments (record IDs only with --to user)")(cmd, args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.to != "" {
+				return runPromoteToUser(cmd.Context(), env, cmd, opts, args)
+			}
+			if opts.keepPaths {
+				return usagef("context promote: --keep-paths goes with --to user")
+			}
+			return runPromote(cmd.Context(), env, opts)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "promote agent `NAME` (default: the agent mounted here)")
@@ -59,8 +89,82 @@ promote, which has landed: run 'planq kb update' again.`,
 	f.BoolVar(&opts.all, "all", false, "promote every candidate")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "show what would land, change nothing")
 	f.BoolVar(&opts.json, "json", false, "print the result as JSON")
+	f.StringVar(&opts.to, "to", "", "copy the records ID... to `LAYER` instead: user, the user layer")
+	f.BoolVar(&opts.keepPaths, "keep-paths", false, "with --to user: keep the paths that name the project")
 	cmd.MarkFlagsMutuallyExclusive("all", "id")
 	return cmd
+}
+
+func runPromoteToUser(ctx context.Context, env *Env, cmd *cobra.Command, opts promoteOptions, args []string) error {
+	if opts.to != scopeUser {
+		return usagef("context promote: --to takes %s (the user layer), not %q", scopeUser, opts.to)
+	}
+	for _, flag := range []string{"agent", "all"} {
+		if cmd.Flags().Changed(flag) {
+			return usagef("context promote: --%s does not go with --to user, which copies the records it is given", flag)
+		}
+	}
+	ids := append(splitList(opts.ids), args...)
+	if len(ids) == 0 {
+		return usagef("context promote --to user: name the records to copy (ID...); 'planq search WORDS' finds their IDs")
+	}
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		if err := userlayer.CheckPromotable(h.Project); err != nil {
+			return err
+		}
+		var l *userlayer.Layer
+		if opts.dryRun {
+			home, err := project.Home()
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if l, ok, err = userlayer.OpenExisting(ctx, home); err != nil {
+				return err
+			} else if !ok {
+				l = nil
+			}
+		} else {
+			var err error
+			if l, err = openUserLayer(ctx, env); err != nil {
+				return err
+			}
+		}
+		if l != nil {
+			defer env.closeHandle(l.Handle)
+		}
+		res, err := userlayer.Promote(ctx, h, l, userlayer.PromoteOptions{IDs: ids, KeepPaths: opts.keepPaths, DryRun: opts.dryRun})
+		if err != nil {
+			return err
+		}
+		added := 0
+		for _, c := range res.Records {
+			if c.Action == userlayer.ActionAdd {
+				added++
+			} else {
+				env.Log.Info("in the user layer already; nothing to add", "record", c.ID, "as", c.Copy)
+			}
+		}
+		switch {
+		case opts.dryRun:
+			env.Log.Info("dry run: nothing changed", "would_land", added)
+		case added > 0:
+			env.Log.Info("copied to the user layer", "project", res.Project, "records", added, "commit", short(res.Commit), "paths_stripped", res.Stripped)
+		}
+		if opts.json {
+			return env.writeJSON(res)
+		}
+		return printCopied(env.Stdout, res.Records)
+	})
+}
+
+// printCopied lists what a copy between layers did, a line a record.
+func printCopied(w io.Writer, cs []userlayer.Copied) error {
+	tw := newTable(w)
+	for _, c := range cs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Action, c.ID, c.Kind, orDashStr(c.Copy), c.Title)
+	}
+	return tw.Flush()
 }
 
 func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {

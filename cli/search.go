@@ -250,9 +250,6 @@ func quoteArgs(args []string) string {
 	return strings.Join(out, " ")
 }
 
-// scopeUser is the --scope that searches the user layer alone.
-const scopeUser = "user"
-
 // runSearchAll searches beyond this project's branches: with
 // --all-projects this project, the others that did not opt out and the
 // user layer; with --scope user the user layer alone.

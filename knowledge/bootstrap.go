@@ -386,7 +386,7 @@ func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record,
 	if err != nil {
 		return res, err
 	}
-	st, err := readState(ctx, store.Repo, tip, nil)
+	st, err := readState(ctx, store.Repo, tip, nil, false)
 	if err != nil {
 		return res, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
 )
 
 // FuzzIDsIn: the hand-made scan finds what the regular expression of a
@@ -50,5 +51,38 @@ func TestAnUpdateMakesAgainOnlyWhatChanged(t *testing.T) {
 	}
 	if again := f.update(); again.Changed() {
 		t.Errorf("a second update changed something: %+v", again)
+	}
+}
+
+// TestUpdateSkipsAnArticleTheWritePathRefuses: an article whose source
+// holds a credential its writer allowed is refused by the write path, which
+// scans every article once; the update reports it and commits the others.
+func TestUpdateSkipsAnArticleTheWritePathRefuses(t *testing.T) {
+	f := newFixture(t)
+	rec, err := changelog.NewLearning(changelog.LearningInput{Text: "The staging deploy key is AKIA2E0A8F3B244C9986 for now.", Type: changelog.TypeReference,
+		Domain: "deploy", Subject: "Staging keys"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.AllowSecret = true
+	f.write(rec, nil)
+	f.learn("Tokens are signed with RS256.", changelog.TypeConvention, "auth", "Token signing")
+	res := f.update()
+	if len(res.Skipped) != 1 || res.Skipped[0].Path != "knowledge/project/staging-keys.md" || !strings.Contains(res.Skipped[0].Problem, "credential") {
+		t.Fatalf("skipped %+v, want the staging keys article refused for a credential", res.Skipped)
+	}
+	if len(res.Created) != 1 || res.Created[0] != "knowledge/conventions/token-signing.md" || !res.Changed() {
+		t.Fatalf("created %v (commit %q), want the token signing article committed", res.Created, res.Commit)
+	}
+	tip, err := f.store.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := f.store.Repo.ReadFile(tip, IndexPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(index), "staging-keys") {
+		t.Errorf("the index lists the refused article:\n%s", index)
 	}
 }

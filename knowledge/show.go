@@ -76,7 +76,7 @@ func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := readState(ctx, h.Repo, tip, nil)
+	st, err := readState(ctx, h.Repo, tip, nil, false)
 	if err != nil {
 		return nil, nil, err
 	}

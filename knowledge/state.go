@@ -87,16 +87,19 @@ func readGlobal(ctx context.Context, repo *staterepo.Repo) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readState(ctx, repo, tip, nil)
+	return readState(ctx, repo, tip, nil, false)
 }
 
 // readState reads the knowledge base as the commit tip holds it: its
 // articles, what cannot be read, the deletions remembered, and who wrote
 // each article last (from history). cached, when given, holds articles
-// already parsed, by blob (the read model's): an article planq alone wrote
-// is taken from it, the others (whose frontmatter may hold other tools'
-// keys, which the cache does not keep) are read and parsed.
-func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, cached map[staterepo.Hash]readmodel.ArticleFile) (*state, error) {
+// already parsed, by blob (the read model's), which keeps what an article
+// says and the file's bytes, not the keys of other tools its frontmatter
+// may hold: an article planq alone wrote is taken from it, since planq
+// renders only those again; with readOnly, every article is, for a caller
+// that renders none of the others (an update, which appends to a person's
+// article as its bytes are). The rest are read and parsed.
+func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) (*state, error) {
 	tree, err := repo.TreeOf(tip)
 	if err != nil {
 		return nil, err
@@ -140,8 +143,8 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 			}
 			continue
 		}
-		if c, ok := cached[f.Blob]; ok && c.Article.CuratedBy == changelog.CuratedAuto && !person[f.Path] && st.articles[slug] == nil {
-			st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text}
+		if c, ok := cached[f.Blob]; ok && (readOnly || c.Article.CuratedBy == changelog.CuratedAuto && !person[f.Path]) && st.articles[slug] == nil {
+			st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text, person: person[f.Path]}
 			continue
 		}
 		data, err := repo.ReadBlob(f.Blob)

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -115,9 +116,19 @@ func (r *Result) fill() {
 // promote and pull can run it after they land. An update that lost the
 // race for an article to another writer (two promotes at once, each with
 // its update) runs again from the new global, a few times.
+//
+// Each article written is checked once, by the write path (sizes, UTF-8,
+// credentials): one it refuses (a credential in a source's words, say) is
+// reported in Skipped, and the update runs again without it.
 func Update(ctx context.Context, store *agent.Store, opts Options) (Result, error) {
+	refused := map[string]string{}
 	for attempt := 1; ; attempt++ {
-		res, err := update(ctx, store, opts)
+		res, err := update(ctx, store, opts, refused)
+		if p, why, ok := refusedArticle(err); ok && refused[p] == "" && len(refused) < maxRefused {
+			refused[p] = why
+			attempt--
+			continue
+		}
 		if err == nil || !planqerr.Is(err, planqerr.Busy) || attempt == maxAttempts {
 			return res, err
 		}
@@ -130,7 +141,30 @@ func Update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 // maxAttempts bounds the runs of an update that keeps losing races.
 const maxAttempts = 8
 
-func update(ctx context.Context, store *agent.Store, opts Options) (Result, error) {
+// maxRefused bounds the articles one update leaves out for what the write
+// path refused in them, each found by a run of its own.
+const maxRefused = 16
+
+// refusedArticle is the path and the reason when err is the write path
+// refusing what an article, or the index, holds (planqerr.Refused: a
+// credential; planqerr.Invalid: too large, not text). The index says what
+// its articles' titles and descriptions say: refused, the next run checks
+// every article as the write path does before it joins the index.
+func refusedArticle(err error) (string, string, bool) {
+	var pe *planqerr.Error
+	if err == nil || !errors.As(err, &pe) || !planqerr.Is(err, planqerr.Refused) && !planqerr.Is(err, planqerr.Invalid) {
+		return "", "", false
+	}
+	if _, _, ok := changelog.SplitArticlePath(pe.Subject); !ok && pe.Subject != IndexPath {
+		return "", "", false
+	}
+	return pe.Subject, pe.Error(), true
+}
+
+// update is one run of Update; refused are the articles, by path, that the
+// write path refused in an earlier run, with why: they are left as they
+// are.
+func update(ctx context.Context, store *agent.Store, opts Options, refused map[string]string) (Result, error) {
 	var res Result
 	topics, err := opts.topics()
 	if err != nil {
@@ -147,7 +181,7 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 	if err != nil {
 		cached = nil
 	}
-	st, err := readState(ctx, repo, tip, cached)
+	st, err := readState(ctx, repo, tip, cached, opts.derived == nil)
 	if err != nil {
 		return res, err
 	}
@@ -237,13 +271,14 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 			drafts[slug] = d // its sources may have ended
 		}
 	}
-	if err := buildDrafts(drafts, st, rs, final, change, &res); err != nil {
+	guard := guardOf(opts, refused)
+	if err := buildDrafts(drafts, st, rs, final, change, guard, &res); err != nil {
 		return res, err
 	}
 	// The articles made again above may link to others, and others to
 	// them, by the tags they share: those others are made again too.
 	if more := relatedDrafts(drafts, st, rs, final); len(more) > 0 {
-		if err := buildDrafts(more, st, rs, final, change, &res); err != nil {
+		if err := buildDrafts(more, st, rs, final, change, guard, &res); err != nil {
 			return res, err
 		}
 	}
@@ -271,9 +306,32 @@ func update(ctx context.Context, store *agent.Store, opts Options) (Result, erro
 	return res, nil
 }
 
+// guardOf is the check an article planq made passes before it joins the
+// change. A dry run (kb curate) checks it as the write path would, since it
+// writes nothing, and so does an update whose index the write path refused
+// in an earlier run; an update that commits leaves the credential scan to
+// the write path (CommitGlobal scans every file once), and leaves out the
+// articles it refused in an earlier run (refused).
+func guardOf(opts Options, refused map[string]string) func(path string, data []byte) error {
+	if opts.derived != nil {
+		return agent.GuardFile
+	}
+	if _, ok := refused[IndexPath]; ok {
+		return agent.GuardFile
+	}
+	return func(path string, data []byte) error {
+		if why, ok := refused[path]; ok {
+			return errors.New(why)
+		}
+		return agent.CheckTextFile(path, data, "a file kept beside the records", "files kept beside the records")
+	}
+}
+
 // buildDrafts writes the drafts that changed into change, each made twice:
-// once to learn every article's tags, once with its Related links.
-func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article, change map[string]agent.Rewrite, res *Result) error {
+// once to learn every article's tags, once with its Related links; guard
+// checks each, and one it refuses is skipped.
+func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article, change map[string]agent.Rewrite,
+	guard func(string, []byte) error, res *Result) error {
 	slugs := make([]string, 0, len(drafts))
 	for s := range drafts {
 		slugs = append(slugs, s)
@@ -301,7 +359,7 @@ func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[str
 			final[slug] = h.a
 			continue
 		}
-		if err := agent.GuardFile(a.Path(), data); err != nil {
+		if err := guard(a.Path(), data); err != nil {
 			res.Skipped = append(res.Skipped, Problem{Path: a.Path(), Problem: err.Error()})
 			if h != nil {
 				final[slug] = h.a

@@ -2,11 +2,17 @@ package mcpserver
 
 import (
 	"context"
+	"strings"
+
+	"github.com/charmbracelet/log"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/memtool"
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/userlayer"
 )
 
 // memoryIn is the memory-tool protocol's command, as planq memtool reads
@@ -14,6 +20,9 @@ import (
 type memoryIn struct {
 	agentArg
 	writeArg
+	// Scope is whose memories/: the agent's (the default) or the user
+	// layer's, what a person keeps across projects.
+	Scope      string  `json:"scope,omitempty"`
 	Command    string  `json:"command"`
 	Path       string  `json:"path,omitempty"`
 	ViewRange  []int   `json:"view_range,omitempty"`
@@ -41,8 +50,15 @@ func (in memoryIn) command() memtool.Command {
 func (s *Server) registerMemory(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_memory", Annotations: annotate("Memory tool (/memories)", overwrites),
 		Description: "The memory tool's commands on your /memories folder, kept in git (a commit per change).",
-		InputSchema: schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}})},
+		InputSchema: schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}, "scope": values(memoryScopes)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in memoryIn) (*mcp.CallToolResult, any, error) {
+			switch in.Scope {
+			case "", "agent":
+			case "user":
+				return s.userMemory(ctx, in)
+			default:
+				return nil, nil, toolError(planqerr.New(planqerr.Invalid, "scope", "%q is not one of %s", in.Scope, strings.Join(memoryScopes, ", ")))
+			}
 			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
 				f, err := memtool.ForAgent(a, in.options())
 				if err != nil {
@@ -52,4 +68,44 @@ func (s *Server) registerMemory(srv *mcp.Server) {
 				return res.Text, err
 			})
 		})
+}
+
+// memoryScopes are whose memories/ planq_memory applies a command to.
+var memoryScopes = []string{"agent", "user"}
+
+// userMemory carries out in's command on the user layer's memories/ (made
+// on first use, which the server's log says), as planq memtool --scope
+// user does. It needs no project: the user layer is the person's.
+func (s *Server) userMemory(ctx context.Context, in memoryIn) (*mcp.CallToolResult, any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	text, err := func() (string, error) {
+		if in.Agent != "" {
+			return "", planqerr.New(planqerr.Invalid, "agent", "names an agent; the user layer has none").
+				WithHint("leave agent out with scope user")
+		}
+		home, err := project.Home()
+		if err != nil {
+			return "", err
+		}
+		l, err := userlayer.Open(ctx, home)
+		if err != nil {
+			return "", err
+		}
+		defer func() { _ = l.Close() }()
+		if l.Created {
+			log.Info("planq: made the user layer: what you keep across projects", "path", l.Project.StateRepo())
+		}
+		f, done, err := memtool.ForUserLayer(l.Store)
+		if err != nil {
+			return "", err
+		}
+		defer done()
+		res, err := memtool.Apply(ctx, f, in.command())
+		return res.Text, err
+	}()
+	if err != nil {
+		return nil, nil, toolError(err)
+	}
+	return textResult(text), nil, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -101,4 +102,74 @@ func atoi(s string) int {
 		n = n*10 + int(c-'0')
 	}
 	return n
+}
+
+// TestMemoryToolUserScope drives planq_memory with scope user: the
+// commands apply to the user layer's memories/, on its global branch
+// (made on first use), one commit per change and none for a view or a
+// refusal, and planq memtool --scope user sees what it wrote.
+func TestMemoryToolUserScope(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir, "--memory-tool")
+	userRepo := filepath.Join(os.Getenv("PLANQ_HOME"), "state-repos", "_user.git")
+	agentDir := filepath.Join(dir, ".planq", "agent")
+	agentCommits := strings.TrimSpace(testgit.Run(t, agentDir, "rev-list", "--count", "HEAD"))
+	text, isErr := callTool(t, s, "planq_memory", map[string]any{"scope": "user", "command": "view", "path": "/memories"})
+	if isErr || text != "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n0B\t/memories" {
+		t.Fatalf("a first view: (error %t)\n%s", isErr, text)
+	}
+	commits := func() int { return atoi(strings.TrimSpace(testgit.Run(t, userRepo, "rev-list", "--count", "global"))) }
+	start := commits()
+	steps := []struct {
+		args    map[string]any
+		want    string
+		isError bool
+		commits int
+	}{
+		{map[string]any{"scope": "user", "command": "create", "path": "/memories/prefs.md", "file_text": "Answers in British English.\n"},
+			"File created successfully at: /memories/prefs.md", false, 1},
+		{map[string]any{"scope": "user", "command": "create", "path": "/memories/prefs.md", "file_text": "again"},
+			"Error: File /memories/prefs.md already exists", true, 0},
+		{map[string]any{"scope": "user", "command": "str_replace", "path": "/memories/prefs.md", "old_str": "British", "new_str": "Australian"},
+			"The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     1\tAnswers in Australian English.", false, 1},
+		{map[string]any{"scope": "user", "command": "view", "path": "/memories/prefs.md"},
+			"Here's the content of /memories/prefs.md with line numbers:\n     1\tAnswers in Australian English.", false, 0},
+		{map[string]any{"scope": "user", "command": "view", "path": "/memories/../x"},
+			"Error: Path /memories/../x would escape /memories directory", true, 0},
+	}
+	for _, st := range steps {
+		before := commits()
+		text, isErr := callTool(t, s, "planq_memory", st.args)
+		if text != st.want || isErr != st.isError {
+			t.Errorf("planq_memory %v: answered (error %t)\n%s\nwant (error %t)\n%s", st.args, isErr, text, st.isError, st.want)
+		}
+		if got := commits(); got != before+st.commits {
+			t.Errorf("planq_memory %v: %d commits on the user layer's global, want %d", st.args, got, before+st.commits)
+		}
+	}
+	if got := testgit.Run(t, userRepo, "show", "global:memories/prefs.md"); got != "Answers in Australian English." {
+		t.Errorf("the user layer's global holds %q", got)
+	}
+	if got := commits(); got != start+2 {
+		t.Errorf("%d commits, want %d", got, start+2)
+	}
+	// The agent's own memories/ is untouched.
+	if got := strings.TrimSpace(testgit.Run(t, agentDir, "rev-list", "--count", "HEAD")); got != agentCommits {
+		t.Errorf("the agent's branch moved: %s commits, was %s", got, agentCommits)
+	}
+	if text, isErr := callTool(t, s, "planq_memory", map[string]any{"command": "view", "path": "/memories/prefs.md"}); !isErr ||
+		text != "The path /memories/prefs.md does not exist. Please provide a valid path." {
+		t.Errorf("the agent's scope sees the user's memory: (error %t) %s", isErr, text)
+	}
+	// The CLI reads what the MCP tool wrote.
+	cmd := planqCmd("memtool", "--scope", "user")
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(`{"command": "view", "path": "/memories/prefs.md"}`)
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "Answers in Australian English.") {
+		t.Errorf("planq memtool --scope user: %s, %v", out, err)
+	}
+	if text, isErr := callTool(t, s, "planq_memory", map[string]any{"scope": "team", "command": "view", "path": "/memories"}); !isErr {
+		t.Errorf("scope team accepted: %s", text)
+	}
 }

@@ -221,7 +221,9 @@ var plainParams = map[string]bool{"type": true, "types": true, "kinds": true, "s
 	// planq_memory's: the memory-tool protocol's own, which the models that
 	// call it were trained on.
 	"command": true, "path": true, "view_range": true, "file_text": true, "old_str": true, "new_str": true,
-	"insert_line": true, "insert_text": true, "old_path": true, "new_path": true}
+	"insert_line": true, "insert_text": true, "old_path": true, "new_path": true,
+	// planq_memory's scope: its values, agent and user, say it.
+	"scope": true}
 
 // TestIdempotentToolsChangeNothingTwice calls every write tool annotated
 // idempotent twice with the same arguments: the second call must leave

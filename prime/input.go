@@ -28,8 +28,13 @@ type Input struct {
 	// Knowledge is global's knowledge base: its articles, and those best
 	// for the task.
 	Knowledge Knowledge
+	// Memories are the files the memory tool keeps in the agent's
+	// memories/ folder, by path (none for global's document).
+	Memories []readmodel.Memory
 	// Stale says which of the records Cited names cite code that moved on.
 	Stale readmodel.Staleness
+	// User is what the user layer gives the session, when there is one.
+	User UserLayer
 	// Activity is each agent's latest entry: every agent's for a lead, for
 	// an agent's startup what the others did lately; none when recovering.
 	Activity []readmodel.Activity

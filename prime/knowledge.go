@@ -65,9 +65,12 @@ var indexPath = changelog.KindArticle.Dir() + "/_index.md"
 // knowledgeItems adds the knowledge base's items to doc. Priorities: the
 // preferences' text is 1, as how to record is: what the team wants of
 // every session; so are the index's lines of the preferences, of the
-// disputed articles and of those the task found; the other lines are 2;
-// the text of the articles the task found is 3, so it goes before any of
-// the index.
+// disputed articles and of those the task found; the other lines are 2,
+// and so is the text of the article best for the task, added before them
+// so that it outlasts them (an agent reads the article that answers its
+// task before the titles of those that do not; the index names the rest);
+// the text of the other articles the task found is 3, so it goes before
+// any of the index.
 func knowledgeItems(doc *Document, k Knowledge) {
 	live := make([]readmodel.Article, 0, len(k.Articles))
 	byPath := map[string]readmodel.Article{}
@@ -124,6 +127,14 @@ func knowledgeItems(doc *Document, k Knowledge) {
 	}
 	add(sectionKnowledge, 1, "", fmt.Sprintf("The team's knowledge base: %s on global, each gathering what the records say on one subject. Read one whole with planq get PATH; find more with planq search WORDS --kind article.",
 		plural.Of(len(live), "article")))
+	// The text of the article best for the task is worth more than the
+	// index lines of the articles the task did not find: it goes after
+	// them, and before the other articles' text and the task's lines.
+	var best *readmodel.Article
+	if len(hits) > 0 && hits[0].Topic != PreferencesTopic {
+		best = &hits[0]
+		add(sectionArticles, 2, best.Path, articleText(*best))
+	}
 	for _, a := range listed {
 		priority := 2
 		if key(a) {
@@ -136,7 +147,7 @@ func knowledgeItems(doc *Document, k Knowledge) {
 		add(knowledgeTopic+a.Topic, priority, "", line+" — planq get "+a.Path)
 	}
 	for i, a := range hits {
-		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) {
+		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) || best != nil && a.Path == best.Path {
 			continue
 		}
 		add(sectionArticles, 3, a.Path, articleText(a))

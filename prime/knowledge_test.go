@@ -66,23 +66,30 @@ func TestKnowledgeIndexFirst(t *testing.T) {
 }
 
 // TestKnowledgeBudget: as the budget shrinks, the articles' text goes
-// before any line of the index, the preferences' text stays while any of
+// before any line of the index, but for the text of the article best for
+// the task, which outlasts the lines of the articles the task did not find
+// and goes before those of the articles it found; the preferences' text stays while any of
 // the index does, and every article whose text was left out is named with
 // its planq get.
 func TestKnowledgeBudget(t *testing.T) {
 	in := withKnowledge()
 	whole := build(t, in, Options{Budget: 1 << 20})
 	sawBodiesDropped, sawIndexDropped := false, false
+	best := in.Knowledge.Relevant[0].Path
 	for budget := len(whole.Text); budget > 600; budget -= 97 {
 		doc := build(t, in, Options{Budget: budget})
 		if len(doc.Text) > budget {
 			t.Fatalf("%d characters, over the budget of %d", len(doc.Text), budget)
 		}
-		var bodyKept, indexDropped, prefDropped, indexKept bool
+		var bodyKept, bestKept, indexDropped, keyDropped, prefDropped, indexKept bool
 		for _, it := range doc.Items {
 			switch {
+			case it.Section == sectionArticles && !it.Dropped && it.Article == best:
+				bestKept = true
 			case it.Section == sectionArticles && !it.Dropped:
 				bodyKept = true
+			case strings.HasPrefix(it.Section, knowledgeTopic) && it.Dropped && it.Priority == 1:
+				indexDropped, keyDropped = true, true
 			case strings.HasPrefix(it.Section, knowledgeTopic) && it.Dropped:
 				indexDropped = true
 			case strings.HasPrefix(it.Section, knowledgeTopic):
@@ -99,7 +106,10 @@ func TestKnowledgeBudget(t *testing.T) {
 		}
 		sawIndexDropped = sawIndexDropped || indexDropped
 		if indexDropped && bodyKept {
-			t.Errorf("budget %d: dropped a line of the index, kept an article's text:\n%s", budget, doc.Text)
+			t.Errorf("budget %d: dropped a line of the index, kept the text of an article other than the best:\n%s", budget, doc.Text)
+		}
+		if keyDropped && bestKept {
+			t.Errorf("budget %d: dropped the index line of an article the task found, kept the best one's text:\n%s", budget, doc.Text)
 		}
 		if prefDropped && indexKept {
 			t.Errorf("budget %d: dropped the preferences, kept the index:\n%s", budget, doc.Text)
@@ -112,6 +122,42 @@ func TestKnowledgeBudget(t *testing.T) {
 	if !sawBodiesDropped || !sawIndexDropped {
 		t.Errorf("the budgets tried never dropped the articles' text (%v) or the index (%v)", sawBodiesDropped, sawIndexDropped)
 	}
+}
+
+// TestKnowledgeBestArticleOutlastsIndexLines: when the budget holds the
+// index but not every article's text, the article best for the task is
+// shown whole and the lines of articles the task did not find go first.
+func TestKnowledgeBestArticleOutlastsIndexLines(t *testing.T) {
+	in := withKnowledge()
+	for i := range 20 {
+		in.Knowledge.Articles = append(in.Knowledge.Articles, article("architecture", fmt.Sprintf("other-%02d", i), "An article the task did not find", "Text."))
+	}
+	whole := build(t, in, Options{Budget: 1 << 20})
+	best := in.Knowledge.Relevant[0].Path
+	// The largest budget that leaves out a line of the index.
+	for budget := len(whole.Text); budget > 1000; budget -= 50 {
+		doc := build(t, in, Options{Budget: budget})
+		var bestKept, otherLineDropped, keyLineDropped bool
+		for _, it := range doc.Items {
+			switch {
+			case it.Article == best && it.Section == sectionArticles:
+				bestKept = !it.Dropped
+			case strings.HasPrefix(it.Section, knowledgeTopic) && it.Dropped && it.Priority == 1:
+				keyLineDropped = true
+			case strings.HasPrefix(it.Section, knowledgeTopic) && it.Dropped:
+				otherLineDropped = true
+			}
+		}
+		if !otherLineDropped && !keyLineDropped {
+			continue
+		}
+		if !bestKept || keyLineDropped {
+			t.Errorf("budget %d: best article's text kept %v, a line of an article the task found dropped %v; want true, false:\n%s",
+				budget, bestKept, keyLineDropped, doc.Text)
+		}
+		return
+	}
+	t.Error("no budget left out a line of the index")
 }
 
 func TestKnowledgeIndexIsCapped(t *testing.T) {

@@ -68,6 +68,8 @@ type Item struct {
 	// Article is the path of the article whose text the item shows, if it
 	// shows one: left out, it is named with its planq get.
 	Article string `json:"article,omitempty"`
+	// Layer is LayerUser for an item of the user layer, "" for the project's.
+	Layer string `json:"layer,omitempty"`
 }
 
 // Shown lists the records the document gives the session: the items that
@@ -108,11 +110,13 @@ type Document struct {
 	Problems []string `json:"problems,omitempty"`
 	// global says the document is global's (Input.Global): a person's.
 	global bool
+	// userMore counts the user layer's preferences never made into items.
+	userMore int
 }
 
 // Section names, in the order they are rendered.
 var sectionOrder = []string{
-	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", sectionKnowledge, sectionPreferences, sectionArticles, "Relevant to your task", "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
+	"No agent", "Recovery", "Handoff", "Focus", "Plan", "Branch", sectionKnowledge, sectionPreferences, sectionArticles, "Relevant to your task", sectionMemories, sectionUserPreferences, sectionUser, "Awaiting promotion", "Disputed", "Proposals to review", "Stale", "Domains",
 	"Learnings", "Decisions", "Your recent work", "Other agents", "Agents", "Recording",
 }
 
@@ -174,6 +178,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
 	}
 	knowledgeItems(doc, in.Knowledge)
+	memoryItems(doc, in.Memories)
 	stale := in.Stale
 	for _, h := range in.Relevant {
 		title := h.Title
@@ -214,6 +219,7 @@ func Build(in *Input, opts Options) (*Document, error) {
 		}
 		otherAgents(in.Activity, s.Agent, by, add)
 	}
+	userItems(doc, in.User)
 	add("Recording", 1, "%s", recordingGuide)
 	var err error
 	doc.Text, err = fit(doc, opts)

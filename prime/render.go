@@ -133,6 +133,9 @@ func (d *Document) closing(budget int) string {
 	if k := d.knowledgeClosing(); k != "" {
 		parts = append(parts, k)
 	}
+	if u := d.userClosing(); u != "" {
+		parts = append(parts, u)
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -1,6 +1,7 @@
 package readmodel
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -69,3 +70,77 @@ func (rd *Reader) ArticleFiles(commit staterepo.Hash) (map[staterepo.Hash]Articl
 	}
 	return out, nil
 }
+
+// ArticlesForTask is what a session start shows of the knowledge base for
+// the agent's task: the best limit of global's articles, fusing two
+// rankings by their reciprocal ranks, as search fuses its channels, ties to the
+// first: RelevantArticles' (the articles' own words, as planq search
+// --kind article finds them), and the task's records, records, best first
+// (what Relevant found, by every channel search has, meaning too), each
+// counting for every article that cites it: an article that gathers the
+// records answering the task answers it as well, though it says so in
+// words of its own. Deprecated articles are not found.
+func (rd *Reader) ArticlesForTask(ctx context.Context, task []string, records []Hit, limit int) ([]Hit, error) {
+	found, err := rd.RelevantArticles(ctx, task, limit)
+	if err != nil || len(records) == 0 || limit <= 0 {
+		return found, err
+	}
+	set, err := rd.e.GlobalArticles()
+	if err != nil {
+		return nil, err
+	}
+	rankOf := map[string]int{}
+	for i, h := range records {
+		if _, ok := rankOf[h.ID]; h.ID != "" && !ok {
+			rankOf[h.ID] = i
+		}
+	}
+	score := map[string]float64{}
+	hits := map[string]Hit{}
+	var order []string
+	add := func(h Hit, s float64) {
+		if _, ok := hits[h.Path]; !ok {
+			hits[h.Path] = h
+			order = append(order, h.Path)
+		}
+		score[h.Path] += s
+	}
+	for i, h := range found {
+		add(h, 1/float64(articleRRFK+i+1))
+	}
+	// Each of the task's records an article cites counts for it as it
+	// ranked: the article that gathers several of them gathers the answer.
+	for _, f := range set.List {
+		if f.Status == changelog.StatusDeprecated {
+			continue
+		}
+		s := 0.0
+		for _, id := range f.Sources {
+			if r, ok := rankOf[id]; ok {
+				s += 1 / float64(articleRRFK+r+1)
+			}
+		}
+		if s > 0 {
+			add(Hit{Path: f.Path, Kind: changelog.KindArticle, Time: f.Updated, Status: f.Status, Title: f.Title}, s)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b string) int {
+		switch sa, sb := score[a], score[b]; {
+		case sa > sb:
+			return -1
+		case sa < sb:
+			return 1
+		}
+		return 0
+	})
+	out := make([]Hit, 0, min(limit, len(order)))
+	for _, p := range order[:min(limit, len(order))] {
+		out = append(out, hits[p])
+	}
+	return out, nil
+}
+
+// articleRRFK is the constant of ArticlesForTask's fusion: search's own
+// reciprocal rank fusion constant, so that two rankings weigh alike here
+// and there.
+const articleRRFK = 20

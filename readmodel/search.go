@@ -163,14 +163,17 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	}
 	limit = min(limit, MaxSearchLimit)
 	kinds := SearchedKinds()
-	if len(q.Kinds) > 0 {
-		for _, k := range q.Kinds {
+	asked, memories := memoryKinds(q.Kinds)
+	if len(asked) > 0 {
+		for _, k := range asked {
 			if k.Spec() == nil {
 				return Results{}, planqerr.New(planqerr.Invalid, "kind", "unknown kind %q", k).
 					WithHint("use one of %s", changelog.Join(changelog.Kinds, ", "))
 			}
 		}
-		kinds = q.Kinds
+		kinds = asked
+	} else if len(q.Kinds) > 0 {
+		kinds = nil // memories alone
 	}
 	if q.Branch != "" && q.Branch != project.GlobalBranch {
 		// Articles are global's alone.
@@ -206,7 +209,14 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		loading <- opened{m, st}
 	}()
 	got := sync.OnceValue(func() opened { return <-loading })
-	found, err := rd.e.Search(ctx, tips, kinds, q.hidden, sq, func() embed.Model { return got().model })
+	var mems []engine.MemorySource
+	if memories {
+		var err error
+		if mems, err = rd.memorySources(q.Branch); err != nil {
+			return Results{}, err
+		}
+	}
+	found, err := rd.e.SearchWithMemories(ctx, tips, kinds, q.hidden, mems, sq, func() embed.Model { return got().model })
 	if err != nil {
 		return Results{}, err
 	}
@@ -235,6 +245,11 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		if a := h.Article; a != nil {
 			res.Hits = append(res.Hits, Hit{Path: a.Path, Kind: changelog.KindArticle, Time: a.Updated, Status: a.Status,
 				Title: a.Title, Score: h.Score, From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)})
+			continue
+		}
+		if m := h.Memory; m != nil {
+			res.Hits = append(res.Hits, Hit{Path: m.Path, Kind: KindMemory, Agent: h.MemoryAgent, Title: m.Title, Score: h.Score,
+				From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)})
 			continue
 		}
 		r := h.Record
@@ -375,6 +390,13 @@ func (h Hit) Header() string {
 			s += "  [" + string(h.Status) + "]"
 		}
 		return s
+	}
+	if h.Kind == KindMemory {
+		where := "global"
+		if h.Agent != "" {
+			where = "agent " + h.Agent
+		}
+		return fmt.Sprintf("%s:%d-%d  memory: %s (%s)", h.Path, h.From, h.To, h.Title, where)
 	}
 	s := fmt.Sprintf("%s:%d-%d  %s by %s, %s", h.Path, h.From, h.To, h.Kind, h.Agent, h.Time.UTC().Format("2006-01-02"))
 	if h.Status == changelog.StatusDisputed {
@@ -524,7 +546,7 @@ func AllowedPath(p string) bool {
 	if p == "" || len(p) > 300 || path.IsAbs(p) || path.Clean(p) != p || strings.Contains(p, "..") || strings.Contains(p, "\\") {
 		return false
 	}
-	return changelog.IsRecordPath(p) || IsKnowledgePath(p) || p == project.ScratchFile || p == project.FocusFile || project.IsBranchContextPath(p)
+	return changelog.IsRecordPath(p) || IsKnowledgePath(p) || IsMemoryPath(p) || p == project.ScratchFile || p == project.FocusFile || project.IsBranchContextPath(p)
 }
 
 // IsKnowledgePath reports whether p is a file of global's knowledge base

@@ -34,7 +34,8 @@ type PrimeOptions struct {
 	// commit; see readmodel.Reader.PinAsOf); nothing is counted as used.
 	AsOf string
 	// Warn, when set, hears why the records relevant to the task were
-	// found by their words only: the embedding model failed.
+	// found by their words only (the embedding model failed), and why the
+	// user layer was left out (it could not be read).
 	Warn func(error)
 }
 
@@ -63,6 +64,13 @@ func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, 
 	in, err := gatherPrime(ctx, h, a, popts)
 	if err != nil {
 		return "", nil, err
+	}
+	// The user layer as it is now: a document of the memory as it was
+	// then (AsOf) is the project's alone.
+	if opts.AsOf == "" {
+		if err := gatherUserLayer(ctx, p, a, in); err != nil && opts.Warn != nil {
+			opts.Warn(userLayerProblem(err))
+		}
 	}
 	if w := h.Records.VectorWarning(); w != nil && opts.Warn != nil {
 		opts.Warn(w)
@@ -110,6 +118,12 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	}
 	if err := gatherKnowledge(ctx, store, task, in); err != nil {
 		return nil, err
+	}
+	if !a.Global() {
+		// The index of the agent's memory files, from the read model.
+		if in.Memories, err = store.Records.Memories(a.Branch); err != nil {
+			return nil, err
+		}
 	}
 	// Whether the code the shown records cite moved on: one git call for all.
 	codeDir := a.Workspace
@@ -176,7 +190,7 @@ func gatherKnowledge(ctx context.Context, store *readmodel.Handle, task []string
 		topics = knowledge.DefaultTopics
 	}
 	in.Knowledge = prime.Knowledge{Topics: topics, Articles: articles}
-	in.Knowledge.Relevant, err = store.Records.RelevantArticles(ctx, task, prime.MaxArticleHits)
+	in.Knowledge.Relevant, err = store.Records.ArticlesForTask(ctx, task, in.Relevant, prime.MaxArticleHits)
 	return err
 }
 

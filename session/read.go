@@ -83,7 +83,11 @@ func Search(ctx context.Context, h *readmodel.Handle, reader func() (readmodel.R
 	}
 	if req.Full {
 		for _, hit := range found.Hits {
-			ex, err := h.Records.Get(hit.Path, 1, 1<<30)
+			var branches []string
+			if b := hit.Branch(); b != "" {
+				branches = append(branches, b)
+			}
+			ex, err := h.Records.Get(hit.Path, 1, 1<<30, branches...)
 			if err != nil {
 				return found, err
 			}

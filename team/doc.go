@@ -18,6 +18,12 @@
 //     stays reachable through the merge commit's parents;
 //   - other files (branch context) keep the version with the later
 //     updated_at, ties broken by blob ID;
+//   - promote carries the files the memory tool wrote (memories/) per path
+//     too: an agent's change, deletion included, is taken where global
+//     kept the merge base's version; where global changed the path too,
+//     global keeps its version and the agent's lands beside it, named
+//     with the agent (memories/repo/build.md from agent api lands at
+//     memories/repo/build.api.md), so two agents' memories lose neither;
 //   - the merge base is git's; when criss-cross merges left several, the
 //     one whose hash sorts first, so both sides merge alike.
 //

@@ -154,6 +154,9 @@ type promotePlan struct {
 	// the agent has it (only that agent writes it), so the team's shelf
 	// lives count every agent's uses.
 	usesPath string
+	// memories are the edits of global's memories/ (promote_memories.go),
+	// a zero hash deleting.
+	memories map[string]staterepo.Hash
 }
 
 // planPromote finds what promote brings (findCandidates) and checks, as
@@ -183,7 +186,8 @@ func planPromote(ctx context.Context, store *agent.Store, a readmodel.Ref, globa
 // without a writer.
 func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
 	repo := h.Repo
-	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name)}
+	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name),
+		memories: map[string]staterepo.Hash{}}
 	var err error
 	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
 		return nil, err
@@ -274,6 +278,11 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 			return nil, err
 		}
 		p.candidates = append(p.candidates, branches...)
+		memories, err := memoryCandidates(repo, a.Name, p)
+		if err != nil {
+			return nil, err
+		}
+		p.candidates = append(p.candidates, memories...)
 	}
 	return p, nil
 }
@@ -369,8 +378,11 @@ func (p *promotePlan) carryUses(repo *staterepo.Repo, tree staterepo.Hash) (stat
 // is merged three-way with the policy of the package doc.
 func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, error) {
 	edits := map[string]staterepo.Hash{}
+	for path, h := range p.memories {
+		edits[path] = h
+	}
 	for _, c := range p.candidates {
-		if c.Action == ActionBranch {
+		if c.Action == ActionBranch || c.Action == ActionMemory {
 			continue
 		}
 		if data, ok := p.files[c.Path]; ok {
@@ -438,6 +450,10 @@ func promoteMessage(agentName string, cs []Candidate) string {
 	for _, c := range cs {
 		counts[c.Action]++
 	}
-	return fmt.Sprintf("promote %s: %d new, %d duplicate, %d disputed, %d branch context\n\nPlanq-Agent: %s\n",
-		agentName, counts[ActionAdd], counts[ActionDuplicate], counts[ActionDisputed], counts[ActionBranch], agentName)
+	memories := ""
+	if n := counts[ActionMemory]; n > 0 {
+		memories = fmt.Sprintf(", %d memory files", n)
+	}
+	return fmt.Sprintf("promote %s: %d new, %d duplicate, %d disputed, %d branch context%s\n\nPlanq-Agent: %s\n",
+		agentName, counts[ActionAdd], counts[ActionDuplicate], counts[ActionDisputed], counts[ActionBranch], memories, agentName)
 }

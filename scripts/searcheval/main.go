@@ -28,9 +28,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/prime"
+	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search/eval"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 var (
@@ -101,7 +106,22 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	primeReport, err := eval.Measure(ctx, set, primeSearch(rd, 5))
+	primeReport, err := eval.Measure(ctx, set, primeSearch(rd, prime.MaxRelevant))
+	if err != nil {
+		return err
+	}
+	// The spread questions: today's prime, then prime once the knowledge
+	// base's update made the articles.
+	spreadToday, err := eval.MeasureSpread(ctx, set, primeSearch(rd, prime.MaxRelevant), nil)
+	if err != nil {
+		return err
+	}
+	start = time.Now()
+	if _, err := knowledge.Update(ctx, &agent.Store{Handle: &readmodel.Handle{Project: &project.Project{}, Repo: repo, Records: rd}}, knowledge.Options{}); err != nil {
+		return err
+	}
+	kbUpdate := time.Since(start)
+	spreadKB, err := eval.MeasureSpread(ctx, set, nil, primeArticles(rd, repo))
 	if err != nil {
 		return err
 	}
@@ -179,6 +199,12 @@ func run(ctx context.Context) error {
 		primeReport.SharingAWord.Recall5, primeReport.SharingAWord.Questions,
 		primeReport.SharingNoWord.Recall5, primeReport.SharingNoWord.Questions)
 
+	fmt.Println()
+	fmt.Printf("%d questions whose answer is spread over several records of one subject, the focus set to the question:\n", spreadToday.Questions)
+	fmt.Printf("  today's prime shows a record of the subject among the task's records for %.3f\n", spreadToday.Record)
+	fmt.Printf("  with the knowledge base (kb update took %s), prime shows the article gathering them\n", round(kbUpdate))
+	fmt.Printf("  whole for %.3f, whole or by its index line for %.3f\n", spreadKB.Body, spreadKB.Listed)
+
 	if len(channels) > 0 {
 		fmt.Println()
 		fmt.Println("each channel alone and fused (recall@5; all, sharing a word, sharing none)")
@@ -191,6 +217,10 @@ func run(ctx context.Context) error {
 	}
 
 	if *verbose {
+		fmt.Println()
+		for i, r := range spreadKB.Ranks {
+			fmt.Printf("record %-5v body %-5v listed %-5v %-28s %q\n", spreadToday.Ranks[i].Record, r.Body, r.Listed, r.Question.Key, r.Question.Text)
+		}
 		fmt.Println()
 		for i, r := range report.Ranks {
 			fmt.Printf("%4s %4s  %-28s %s  %q\n", rankText(r), rankText(agentReport.Ranks[i]), r.Question.Key, r.Question.AnswerID, r.Question.Text)
@@ -272,6 +302,55 @@ func primeSearch(rd *readmodel.Reader, shown int) eval.Searcher {
 	return func(ctx context.Context, question string, _ int) ([]string, error) {
 		hits, err := rd.RelevantContext(ctx, []string{question}, shown)
 		return hitIDs(hits), err
+	}
+}
+
+// primeArticles is what a session start shows of the knowledge base when
+// its focus is the question, gathered as session's prime gathers it and
+// built by prime within its default budget: each article it shows whole or
+// lists in its index, with the records it cites.
+func primeArticles(rd *readmodel.Reader, repo *staterepo.Repo) eval.ArticlePrimer {
+	return func(ctx context.Context, question string) ([]eval.PrimeArticle, error) {
+		tip, err := repo.Tip(project.GlobalBranch)
+		if err != nil {
+			return nil, err
+		}
+		files, err := rd.ArticleFiles(tip)
+		if err != nil {
+			return nil, err
+		}
+		sources := map[string][]string{}
+		for _, f := range files {
+			sources[f.Article.Path()] = f.Article.Sources
+		}
+		articles, _, err := rd.Articles()
+		if err != nil {
+			return nil, err
+		}
+		task := []string{question}
+		in := &prime.Input{Summary: &prime.Summary{Project: "eval", Agent: "eval", Focus: question},
+			Knowledge: prime.Knowledge{Topics: knowledge.DefaultTopics, Articles: articles}}
+		if in.Relevant, err = rd.RelevantContext(ctx, task, prime.MaxRelevant); err != nil {
+			return nil, err
+		}
+		if in.Knowledge.Relevant, err = rd.ArticlesForTask(ctx, task, in.Relevant, prime.MaxArticleHits); err != nil {
+			return nil, err
+		}
+		doc, err := prime.Build(in, prime.Options{})
+		if err != nil {
+			return nil, err
+		}
+		var out []eval.PrimeArticle
+		for _, it := range doc.Items {
+			switch _, path, line := strings.Cut(it.Text, " — planq get "); {
+			case it.Dropped:
+			case it.Article != "":
+				out = append(out, eval.PrimeArticle{Sources: sources[it.Article], Body: true})
+			case line && strings.HasPrefix(path, "knowledge/"):
+				out = append(out, eval.PrimeArticle{Sources: sources[path]})
+			}
+		}
+		return out, nil
 	}
 }
 

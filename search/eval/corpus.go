@@ -53,6 +53,19 @@ type Question struct {
 	More []string
 }
 
+// SpreadQuestion is a question whose answer is spread over several records
+// of one subject: no one of them answers it, all of them together do, and
+// an article of the knowledge base that gathers them does.
+type SpreadQuestion struct {
+	// Key names the question: its subject's first record's key.
+	Key     string
+	Text    string
+	Subject string
+	// Records are the keys of the subject's records, RecordIDs their IDs.
+	Records   []string
+	RecordIDs []string
+}
+
 // SharesNoWord reports whether q shares no index term with its answer.
 func (q Question) SharesNoWord() bool { return len(q.Shared) == 0 }
 
@@ -61,7 +74,9 @@ type Set struct {
 	Seed      uint64
 	Entries   []Entry
 	Questions []Question
-	byKey     map[string]int
+	// Spread are the questions whose answer several records share.
+	Spread []SpreadQuestion
+	byKey  map[string]int
 }
 
 // Entry returns the record named key.
@@ -96,6 +111,9 @@ func (d *Data) MinRecords() int {
 			n++
 		}
 	}
+	for _, c := range d.spread {
+		n += len(c.Records)
+	}
 	return n
 }
 
@@ -125,6 +143,14 @@ func (d *Data) Corpus(records int, seed uint64) (*Set, error) {
 		}
 		specs = append(specs, answer)
 		specs = append(specs, c.Distractors...)
+	}
+	// The records of the spread questions come after every case's, so
+	// that the cases' records are where they were before there were any.
+	for _, c := range d.spread {
+		for _, sp := range c.Records {
+			sp.Domain, sp.subject = c.Domain, c.Subject
+			specs = append(specs, sp)
+		}
 	}
 	idOf := make(map[string]string, len(specs))
 	for _, sp := range specs {
@@ -160,6 +186,15 @@ func (d *Data) Corpus(records int, seed uint64) (*Set, error) {
 			q.More = more[:]
 		}
 		set.Questions = append(set.Questions, q)
+	}
+	for _, c := range d.spread {
+		q := SpreadQuestion{Key: c.Records[0].Key, Text: c.Question, Subject: c.Subject}
+		for _, sp := range c.Records {
+			e, _ := set.Entry(sp.Key)
+			q.Records = append(q.Records, sp.Key)
+			q.RecordIDs = append(q.RecordIDs, e.Record.ID)
+		}
+		set.Spread = append(set.Spread, q)
 	}
 	if err := errors.Join(wordy...); err != nil {
 		return nil, fmt.Errorf("failed to generate corpus: %w", err)
@@ -220,12 +255,12 @@ func (d *Data) entry(s spec, seed uint64, idOf map[string]string, superseded boo
 // by changelog.NewRecord: a kind added to the table needs no line here.
 var constructors = map[changelog.Kind]func(s spec, supersedes string) (*changelog.Record, error){
 	changelog.KindLearning: func(s spec, supersedes string) (*changelog.Record, error) {
-		return changelog.NewLearning(changelog.LearningInput{Text: s.Text, Type: s.Type, Domain: s.Domain,
+		return changelog.NewLearning(changelog.LearningInput{Text: s.Text, Type: s.Type, Domain: s.Domain, Subject: s.subject,
 			Resolution: s.Resolution, Evidence: changelog.Evidence{Files: s.Files}, Supersedes: supersedes})
 	},
 	changelog.KindDecision: func(s spec, supersedes string) (*changelog.Record, error) {
 		return changelog.NewDecision(changelog.DecisionInput{Decision: s.Text, Alternatives: s.Alternatives,
-			Rationale: s.Rationale, Supersedes: supersedes})
+			Rationale: s.Rationale, Subject: s.subject, Supersedes: supersedes})
 	},
 	changelog.KindLog: func(s spec, _ string) (*changelog.Record, error) {
 		return changelog.NewLog(changelog.LogInput{Text: s.Text, Type: s.Type, Status: s.Status})

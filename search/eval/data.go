@@ -22,6 +22,7 @@ type Data struct {
 	vocabs    []vocab
 	phrasings map[string][2]string
 	filler    fillerData
+	spread    []spreadCase
 }
 
 // caseSpec is one question with the record that answers it, the older
@@ -37,6 +38,23 @@ type caseSpec struct {
 	Old          *spec  `json:"old"`
 	Distractors  []spec `json:"distractors"`
 }
+
+// spreadCase is a question whose answer no one record holds: several
+// learnings and decisions of one subject (3 to 6), each stating one fact of
+// it, answer it together. The knowledge base gathers them in one article.
+type spreadCase struct {
+	Question string `json:"question"`
+	// Subject is every record's subject field, Domain their domain.
+	Subject string `json:"subject"`
+	Domain  string `json:"domain"`
+	Records []spec `json:"records"`
+}
+
+// Bounds of a spread case's records.
+const (
+	minSpread = 3
+	maxSpread = 6
+)
 
 // spec is a hand-written record before it has an ID and a time.
 type spec struct {
@@ -59,6 +77,8 @@ type spec struct {
 	// supersedes is the key of the record this one replaces: the case's
 	// old record, set when the corpus is made.
 	supersedes string
+	// subject is the subject of a spread case's record, set from its case.
+	subject string
 }
 
 // vocab is what the records of one domain talk about; filler fills its
@@ -127,6 +147,7 @@ func ReadData(fsys fs.FS) (*Data, error) {
 		{"vocabulary.json", &d.vocabs},
 		{"phrasings.json", &d.phrasings},
 		{"filler.json", &d.filler},
+		{"spread.json", &d.spread},
 	} {
 		if err := readJSON(fsys, f.name, f.into); err != nil {
 			return nil, err
@@ -175,6 +196,29 @@ func (d *Data) check() error {
 			keys[s.Key] = true
 			if _, ok := d.vocabOf(s.Domain); !ok {
 				errs = append(errs, fmt.Errorf("record %s: unknown domain %q", s.Key, s.Domain))
+			}
+		}
+	}
+	for _, c := range d.spread {
+		if len(c.Records) < minSpread || len(c.Records) > maxSpread {
+			errs = append(errs, fmt.Errorf("spread question %q: %d records, want %d to %d", c.Question, len(c.Records), minSpread, maxSpread))
+		}
+		if c.Subject == "" {
+			errs = append(errs, fmt.Errorf("spread question %q: no subject", c.Question))
+		}
+		if _, ok := d.vocabOf(c.Domain); !ok {
+			errs = append(errs, fmt.Errorf("spread question %q: unknown domain %q", c.Question, c.Domain))
+		}
+		for _, s := range c.Records {
+			if keys[s.Key] {
+				errs = append(errs, fmt.Errorf("two hand-written records are called %s", s.Key))
+			}
+			keys[s.Key] = true
+			if s.Kind != changelog.KindLearning && s.Kind != changelog.KindDecision {
+				errs = append(errs, fmt.Errorf("record %s: a spread case's records are learnings and decisions, not %q", s.Key, s.Kind))
+			}
+			if s.Domain != "" || s.OnAgent {
+				errs = append(errs, fmt.Errorf("record %s: a spread case's record takes its case's domain and is promoted", s.Key))
 			}
 		}
 	}

@@ -27,14 +27,16 @@ const (
 
 // recall5Floor is the share of the questions that share a word with their
 // answer whose answer today's search puts in its first five results on the
-// test slice: 29 of 48 with BM25F over stemmed, split terms and b at 0.5
-// (31 of 48 before the records of the questions that share no word joined
+// test slice: 28 of 48 with BM25F over stemmed, split terms and b at 0.5,
+// since the 39 records of the spread questions (spread.json) joined the
+// corpus and took filler's place with words of the same tools (29 of 48
+// before them; 31 of 48 before the records of the questions that share no word joined
 // the corpus and took filler's place; 29 of 48 at b 0.75; 16 of 48 with the
 // substring count before BM25F). It is a floor to raise as ranking
 // improves, never to lower: a ranker that finds fewer answers than today's
 // fails here. The questions that share no word with their answer have no
 // floor yet: words alone find none of them.
-const recall5Floor = 29.0 / 48
+const recall5Floor = 28.0 / 48
 
 // agentRecall5Floor is the same floor for questions asked as an agent asks
 // them, in three phrasings: 47 of the 48 that share a word on the test
@@ -465,7 +467,7 @@ func hitIDs(hits []readmodel.Hit) []string {
 
 func TestReadDataRefusesWhatWouldChangeTheMeasureSilently(t *testing.T) {
 	files := map[string]string{}
-	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json"} {
+	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json", "spread.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", "eval", name))
 		if err != nil {
 			t.Fatal(err)

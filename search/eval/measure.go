@@ -149,3 +149,93 @@ func Summarize(ranks []Rank) Metrics {
 	m.Recall1, m.Recall5, m.Recall10, m.MRR = float64(at1)/n, float64(at5)/n, float64(at10)/n, rr/n
 	return m
 }
+
+// PrimeArticle is an article a session start shows of the knowledge base:
+// the record IDs it cites, and whether its text is shown, or only its line
+// in the index.
+type PrimeArticle struct {
+	Sources []string
+	Body    bool
+}
+
+// ArticlePrimer is what a session start shows of the knowledge base when
+// question is the agent's focus: every article it names, body or line.
+type ArticlePrimer func(ctx context.Context, question string) ([]PrimeArticle, error)
+
+// SpreadRank is how one spread question fared.
+type SpreadRank struct {
+	Question SpreadQuestion
+	// Record: a record of the subject was among the records the searcher
+	// returned. Body: the text of an article that gathers the subject (cites
+	// every one of its records) was shown; Listed: its text or its index
+	// line was.
+	Record, Body, Listed bool
+	// Results are the record IDs the searcher returned.
+	Results []string
+}
+
+// SpreadReport is a measure of the spread questions: the share whose
+// subject reached the agent as a record, as an article's text and as an
+// article's text or index line.
+type SpreadReport struct {
+	Questions            int
+	Record, Body, Listed float64
+	Ranks                []SpreadRank
+}
+
+// MeasureSpread asks every spread question of set: of search, which
+// records it returns (prime's relevant records, say), and of primer, which
+// articles the agent is shown. Either may be nil, and is then not asked:
+// today's prime has no knowledge base to ask, and the records are measured
+// before one is made.
+func MeasureSpread(ctx context.Context, set *Set, search Searcher, primer ArticlePrimer) (SpreadReport, error) {
+	rep := SpreadReport{Questions: len(set.Spread)}
+	var record, body, listed int
+	for _, q := range set.Spread {
+		r := SpreadRank{Question: q}
+		if search != nil {
+			ids, err := search(ctx, q.Text, Cutoff)
+			if err != nil {
+				return SpreadReport{}, fmt.Errorf("failed to search for spread question %s: %w", q.Key, err)
+			}
+			r.Results = ids
+			r.Record = slices.ContainsFunc(ids, func(id string) bool { return slices.Contains(q.RecordIDs, id) })
+		}
+		if primer != nil {
+			shown, err := primer(ctx, q.Text)
+			if err != nil {
+				return SpreadReport{}, fmt.Errorf("failed to prime for spread question %s: %w", q.Key, err)
+			}
+			for _, a := range shown {
+				if gathers(a.Sources, q.RecordIDs) {
+					r.Listed = true
+					r.Body = r.Body || a.Body
+				}
+			}
+		}
+		for _, c := range []struct {
+			hit bool
+			n   *int
+		}{{r.Record, &record}, {r.Body, &body}, {r.Listed, &listed}} {
+			if c.hit {
+				*c.n++
+			}
+		}
+		rep.Ranks = append(rep.Ranks, r)
+	}
+	if n := float64(rep.Questions); n > 0 {
+		rep.Record, rep.Body, rep.Listed = float64(record)/n, float64(body)/n, float64(listed)/n
+	}
+	return rep, nil
+}
+
+// gathers reports whether an article citing sources cites every record of
+// a subject.
+func gathers(sources, records []string) bool {
+	for _, id := range records {
+		if !slices.Contains(sources, id) {
+			return false
+		}
+	}
+	return len(records) > 0
+}

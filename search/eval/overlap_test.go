@@ -102,7 +102,7 @@ func TestQuestionsThatShareNoWord(t *testing.T) {
 // channel where it means to measure the others.
 func TestCorpusRefusesAMarkedQuestionThatSharesAWord(t *testing.T) {
 	files := fstest.MapFS{}
-	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json"} {
+	for _, name := range []string{"cases.json", "vocabulary.json", "phrasings.json", "filler.json", "spread.json"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", "eval", name))
 		if err != nil {
 			t.Fatal(err)

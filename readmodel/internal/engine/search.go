@@ -73,11 +73,14 @@ type Found struct {
 	VectorOff error
 }
 
-// FoundHit is one record, or one article, a search found.
+// FoundHit is one record, one article or one memory a search found.
 type FoundHit struct {
-	// Record is the record found; nil when an article was (Article).
-	Record  *changelog.Record
-	Article *ArticleFile
+	// Record is the record found; nil when an article was (Article) or a
+	// memory (Memory, of MemoryAgent's branch, "" for global).
+	Record      *changelog.Record
+	Article     *ArticleFile
+	Memory      *MemoryFile
+	MemoryAgent string
 	// Text is the record's file, as git holds it.
 	Text  []byte
 	Score float64
@@ -100,10 +103,19 @@ type FoundHit struct {
 // kind, global's articles (articles.go) are one more part, ranked with the
 // records by their words alone; tips do not change which are read.
 func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, model func() embed.Model) (Found, error) {
+	return rd.SearchWithMemories(ctx, tips, kinds, hidden, nil, q, model)
+}
+
+// SearchWithMemories is Search that also asks q of the memories of mems'
+// branches (memories.go): one more part each, after the articles, ranked
+// with the records by their words alone. No kinds with a non-nil mems
+// searches the memories alone.
+func (rd *Store) SearchWithMemories(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, mems []MemorySource,
+	q search.Query, model func() embed.Model) (Found, error) {
 	v := &queryVectors{get: model}
 	rebuilt := map[shard]bool{}
 	for {
-		res, err := rd.search(ctx, tips, kinds, hidden, q, v)
+		res, err := rd.search(ctx, tips, kinds, hidden, mems, q, v)
 		var failed *ModelError
 		if errors.As(err, &failed) {
 			v.model, v.vecs, v.off = nil, nil, err
@@ -127,12 +139,12 @@ func (rd *Store) Search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 // part of the search (see Segment): its rows say which records count and
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
-func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, q search.Query, v *queryVectors) (Found, error) {
+func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, mems []MemorySource, q search.Query, v *queryVectors) (Found, error) {
 	records := slices.DeleteFunc(slices.Clone(kinds), isDocument)
 	var dirs []shard
 	var within map[shard][]shard
 	var problems []*changelog.ParseError
-	if len(kinds) == 0 || len(records) > 0 {
+	if (len(kinds) == 0 && mems == nil) || len(records) > 0 { // no kinds with memories: the memories alone
 		var err error
 		if dirs, within, problems, err = rd.shardsWithin(tips, records); err != nil {
 			return Found{}, err
@@ -194,6 +206,7 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
 	}
 	var articles *Articles
+	articlesPart := -1
 	if slices.Contains(kinds, changelog.KindArticle) {
 		var err error
 		if articles, err = rd.GlobalArticles(); err != nil {
@@ -201,8 +214,24 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		}
 		problems = append(problems, articles.Problems...)
 		if len(articles.List) > 0 {
+			articlesPart = len(corpus.searchParts)
 			corpus.searchParts = append(corpus.searchParts, articles.articlePart(q.Filters, slices.Contains(hidden, changelog.KindArticle)))
 		}
+	}
+	// The memories of each branch, each tree once, then by part.
+	memoryParts := map[int]memoryAt{}
+	seenTrees, seenFiles := map[*Memories]bool{}, map[string]bool{}
+	for _, src := range mems {
+		m, err := rd.MemoriesAt(src.Tip)
+		if err != nil {
+			return Found{}, err
+		}
+		if len(m.List) == 0 || seenTrees[m] {
+			continue
+		}
+		seenTrees[m] = true
+		memoryParts[len(corpus.searchParts)] = memoryAt{m, src.Agent}
+		corpus.searchParts = append(corpus.searchParts, m.memoryPart(src, seenFiles, q.Filters, false))
 	}
 	model, vecs, err := v.prepare(ctx, q.Phrasings)
 	if err != nil {
@@ -230,9 +259,14 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		if found.Explain != nil {
 			explained = &found.Explain[i]
 		}
-		if h.Part == len(corpus.parts) { // the articles, the last part
+		if h.Part == articlesPart {
 			f := articles.List[h.Doc]
 			res.Hits = append(res.Hits, FoundHit{Article: &f, Text: f.Text, Score: h.Score, Explain: explained})
+			continue
+		}
+		if m, ok := memoryParts[h.Part]; ok {
+			f := m.set.List[h.Doc]
+			res.Hits = append(res.Hits, FoundHit{Memory: &f, MemoryAgent: m.agent, Text: []byte(f.Text), Score: h.Score, Explain: explained})
 			continue
 		}
 		seg := corpus.parts[h.Part].seg
@@ -247,6 +281,12 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		res.Hits = append(res.Hits, FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)], Explain: explained})
 	}
 	return res, nil
+}
+
+// memoryAt is one part of memories: the set, and the agent of its branch.
+type memoryAt struct {
+	set   *Memories
+	agent string
 }
 
 // queryVectors is a search's model and its phrasings' vectors, asked for

@@ -39,6 +39,8 @@ type Store struct {
 	prunedModels bool
 	// articleSets are global's knowledge bases read, by tree (articles.go).
 	articleSets map[staterepo.Hash]*Articles
+	// memorySets are memories/ folders read, by tree (memories.go).
+	memorySets map[staterepo.Hash]*Memories
 }
 
 // Open returns the store of repo whose cache lives under cacheDir.

@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/userlayer"
+)
+
+type adoptOptions struct {
+	writeFlags
+	dryRun bool
+}
+
+func newAdoptCmd(env *Env) *cobra.Command {
+	var opts adoptOptions
+	cmd := &cobra.Command{
+		Use:   "adopt ID...",
+		Short: "Copy records of the user layer into this project",
+		Long: `Copy the user layer's learnings and decisions ID (see planq user list) into this
+project, as new records of the agent: written as the agent writes every record
+(stamped, checked, committed on its branch; promote carries them to global),
+each with origin user/<id>. A record adopted before (a record of the project,
+on any branch, names that origin), or the user layer's copy of one of this
+project's own records, is reported present and lands once.
+
+--json prints {"agent","records":[{"id","kind","title","action","copy"?,"origin"}]};
+action is add or present, copy the project's record (none in a dry run's add).`,
+		Example: "  planq adopt pq-3f9a1c2e4b",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("%s: expects one or more IDs of the user layer's records ('planq user list' shows them)", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return runAdopt(cmd.Context(), env, opts, args) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.agent, "agent", "", "adopt as agent `NAME` (default: the agent mounted in this workspace, else $PLANQ_AGENT_DIR)")
+	f.BoolVar(&opts.json, "json", false, "print the result as JSON")
+	f.BoolVar(&opts.allowSecret, "allow-secret", false, "store text even if it looks like a credential")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "show what would land, change nothing")
+	return cmd
+}
+
+func runAdopt(ctx context.Context, env *Env, opts adoptOptions, ids []string) error {
+	store, a, err := env.openAgent(ctx, opts.agent)
+	if err != nil {
+		return err
+	}
+	defer env.closeStore(store)
+	home, err := project.Home()
+	if err != nil {
+		return err
+	}
+	l, ok, err := userlayer.OpenExisting(ctx, home)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return planqerr.New(planqerr.NotFound, "the user layer", "does not exist yet, so it holds nothing to adopt").
+			WithHint("record there first: 'planq learn INSIGHT --scope user', or from another project 'planq context promote --to user ID'")
+	}
+	defer env.closeHandle(l.Handle)
+	res, err := userlayer.Adopt(ctx, l, a, userlayer.AdoptOptions{IDs: ids, DryRun: opts.dryRun, AllowSecret: opts.allowSecret})
+	if err != nil {
+		return err
+	}
+	added := 0
+	for _, c := range res.Records {
+		if c.Action == userlayer.ActionAdd {
+			added++
+		} else {
+			env.Log.Info("in the project already; nothing to add", "record", c.ID, "as", c.Copy)
+		}
+	}
+	switch {
+	case opts.dryRun:
+		env.Log.Info("dry run: nothing changed", "would_land", added)
+	case added > 0:
+		env.Log.Info("adopted from the user layer", "agent", a.Name, "records", added)
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	return printCopied(env.Stdout, res.Records)
+}

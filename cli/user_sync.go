@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/userlayer"
+)
+
+func newUserRemoteCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remote [URL]",
+		Short: "Show or set the user layer's remote",
+		Long: `Without URL, print the user layer's remote (nothing when none is set). With URL,
+make it the remote 'planq user push' and 'planq user pull' sync with, in
+$PLANQ_HOME/user.yaml: a git repository of yours (ssh, https, or an absolute
+path to a bare repository). A URL with a password or token in it is refused:
+let git's credential helper supply those.`,
+		Example: "  planq user remote git@github.com:ada/planq-user.git",
+		Args:    maxArgs(1, "one URL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			home, err := project.Home()
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				uc, err := project.LoadUserConfig(home)
+				if err != nil {
+					return err
+				}
+				if uc.Remote != "" {
+					env.printf("%s\n", uc.Remote)
+				}
+				return nil
+			}
+			if err := userlayer.SetRemote(cmd.Context(), home, args[0]); err != nil {
+				return err
+			}
+			env.Log.Info("set the user layer's remote", "url", args[0], "file", home+"/"+project.UserConfigFile)
+			return nil
+		},
+	}
+}
+
+type userSyncOptions struct {
+	json        bool
+	allowSecret bool
+}
+
+// userPushed is what 'planq user push --json' prints.
+type userPushed struct {
+	Remote string `json:"remote"`
+	Commit string `json:"commit"`
+	Pulls  int    `json:"pulls"`
+}
+
+func newUserPushCmd(env *Env) *cobra.Command {
+	var opts userSyncOptions
+	cmd := &cobra.Command{
+		Use:   "push",
+		Short: "Publish the user layer to its remote",
+		Long: `Push the user layer to its remote (planq user remote URL), as 'planq state push'
+pushes a project's global: with a lease on what the remote last had, merging
+first what another machine pushed since, and refusing records that look like
+credentials before anything is sent (unless their writer allowed them, or
+--allow-secret here).
+
+--json prints {"remote","commit","pulls"}: the remote's URL, the commit pushed,
+and the merges needed because another machine pushed first.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runUserPush(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "publish records even if they look like credentials")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runUserPush(ctx context.Context, env *Env, opts userSyncOptions) error {
+	l, err := openUserLayer(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer env.closeHandle(l.Handle)
+	done := env.progress(opts.json, "pushing the user layer")
+	res, err := l.Push(ctx, opts.allowSecret)
+	done()
+	if err != nil {
+		return err
+	}
+	out := userPushed{Remote: l.Project.Config.Remote, Commit: res.Global, Pulls: res.Pulls}
+	env.Log.Info("pushed the user layer", "remote", out.Remote, "commit", short(out.Commit), "merged_first", out.Pulls)
+	if opts.json {
+		return env.writeJSON(out)
+	}
+	return nil
+}
+
+// userPulled is what 'planq user pull --json' prints.
+type userPulled struct {
+	Remote  string `json:"remote"`
+	Outcome string `json:"outcome"`
+	Before  string `json:"before"`
+	After   string `json:"after"`
+}
+
+func newUserPullCmd(env *Env) *cobra.Command {
+	var opts userSyncOptions
+	cmd := &cobra.Command{
+		Use:   "pull",
+		Short: "Merge the user layer's remote into it",
+		Long: `Fetch the user layer from its remote (planq user remote URL) and merge it, as
+'planq state pull' does a project's global: a fast-forward when possible, else a
+three-way merge. On a machine where the user layer does not exist yet, it is
+made first. A remote that holds a project's global, not a user layer, is
+refused.
+
+--json prints {"remote","outcome","before","after"}, outcome up-to-date,
+fast-forward, merged, ahead or empty.`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runUserPull(cmd.Context(), env, opts) },
+	}
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+func runUserPull(ctx context.Context, env *Env, opts userSyncOptions) error {
+	l, err := openUserLayer(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer env.closeHandle(l.Handle)
+	done := env.progress(opts.json, "pulling the user layer")
+	res, err := l.Pull(ctx)
+	done()
+	if err != nil {
+		return err
+	}
+	out := userPulled{Remote: l.Project.Config.Remote, Outcome: res.Outcome, Before: res.Before, After: res.After}
+	env.Log.Info("pulled the user layer", "remote", out.Remote, "outcome", out.Outcome, "commit", short(out.After))
+	if opts.json {
+		return env.writeJSON(out)
+	}
+	return nil
+}

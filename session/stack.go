@@ -1,0 +1,572 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// What a project is made with (its languages, frameworks and tools) is
+// read from the few files at the top of its checkout that say so: go.mod,
+// package.json, Cargo.toml, pyproject.toml, a Dockerfile... One listing of
+// the directory, then only the manifests it holds, each read up to
+// maxManifest: a session start pays well under a millisecond for it. The
+// names are the words the user layer's records say them by (go, react,
+// django, docker, github-actions); a dependency is named only when it is
+// well known (the tables below), so that a project's own module paths
+// never become search words.
+
+// maxManifest bounds what is read of one manifest: a go.mod or a
+// package.json is a few KiB; a lock file mistaken for one is not read whole.
+const maxManifest = 256 << 10
+
+// maxStack bounds the names Stack returns: the search that uses them ranks
+// by all of them at once.
+const maxStack = 24
+
+// Stack lists what the project checked out at dir is made with, languages
+// first, then frameworks and libraries, then tools, each once. A directory
+// that cannot be read, or a manifest that does not parse, says less: Stack
+// never fails.
+func Stack(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var s stack
+	has := map[string]bool{}
+	for _, e := range entries {
+		has[e.Name()] = true
+		name := strings.ToLower(e.Name())
+		switch {
+		case e.IsDir():
+			continue
+		case name == "dockerfile" || strings.HasPrefix(name, "dockerfile.") || strings.HasSuffix(name, ".dockerfile"):
+			s.tool("docker")
+		case name == "docker-compose.yml" || name == "docker-compose.yaml" || name == "compose.yml" || name == "compose.yaml":
+			s.tool("docker", "docker-compose")
+		case name == "makefile" || name == "gnumakefile":
+			s.tool("makefile")
+		case name == "taskfile.yml" || name == "taskfile.yaml":
+			s.tool("taskfile")
+		case name == "justfile" || name == ".justfile":
+			s.tool("justfile")
+		case name == ".gitlab-ci.yml":
+			s.tool("gitlab-ci")
+		case strings.HasSuffix(name, ".csproj") || strings.HasSuffix(name, ".sln"):
+			s.lang("csharp", "dotnet")
+		case strings.HasSuffix(name, ".tf"):
+			s.tool("terraform")
+		}
+	}
+	read := func(name string) []byte {
+		if !has[name] {
+			return nil
+		}
+		data, err := readManifest(filepath.Join(dir, name))
+		if err != nil {
+			return nil
+		}
+		return data
+	}
+	if has["go.mod"] {
+		s.lang("go")
+		s.known(goModules, GoModRequires(read("go.mod")))
+	}
+	if has["package.json"] {
+		s.lang("node")
+		s.known(npmPackages, PackageJSONDependencies(read("package.json")))
+		for lock, tool := range map[string]string{"pnpm-lock.yaml": "pnpm", "yarn.lock": "yarn", "bun.lockb": "bun", "bun.lock": "bun"} {
+			if has[lock] {
+				s.tool(tool)
+			}
+		}
+	}
+	if has["tsconfig.json"] {
+		s.lang("typescript")
+	}
+	if has["deno.json"] || has["deno.jsonc"] {
+		s.lang("deno", "typescript")
+	}
+	if has["Cargo.toml"] {
+		s.lang("rust")
+		s.tool("cargo")
+		s.known(crates, CargoDependencies(read("Cargo.toml")))
+	}
+	if has["pyproject.toml"] || has["requirements.txt"] || has["setup.py"] || has["setup.cfg"] || has["Pipfile"] {
+		s.lang("python")
+		s.known(pythonPackages, PyprojectDependencies(read("pyproject.toml")))
+		s.known(pythonPackages, RequirementsNames(read("requirements.txt")))
+		s.known(pythonPackages, RequirementsNames(read("requirements-dev.txt")))
+		for lock, tool := range map[string]string{"poetry.lock": "poetry", "uv.lock": "uv"} {
+			if has[lock] {
+				s.tool(tool)
+			}
+		}
+	}
+	if has["Gemfile"] {
+		s.lang("ruby")
+		s.known(gems, GemfileGems(read("Gemfile")))
+	}
+	if has["composer.json"] {
+		s.lang("php")
+		s.known(composerPackages, ComposerRequires(read("composer.json")))
+	}
+	if has["pom.xml"] {
+		s.lang("java")
+		s.tool("maven")
+	}
+	if has["build.gradle"] || has["build.gradle.kts"] || has["settings.gradle"] || has["settings.gradle.kts"] {
+		if has["build.gradle.kts"] || has["settings.gradle.kts"] {
+			s.lang("kotlin")
+		} else {
+			s.lang("java")
+		}
+		s.tool("gradle")
+	}
+	if has["mix.exs"] {
+		s.lang("elixir")
+	}
+	if has["pubspec.yaml"] {
+		s.lang("dart", "flutter")
+	}
+	if has["Package.swift"] {
+		s.lang("swift")
+	}
+	if has["CMakeLists.txt"] {
+		s.lang("cpp")
+		s.tool("cmake")
+	}
+	if has["flake.nix"] || has["default.nix"] || has["shell.nix"] {
+		s.tool("nix")
+	}
+	if fi, err := os.Stat(filepath.Join(dir, ".github", "workflows")); err == nil && fi.IsDir() {
+		s.tool("github-actions")
+	}
+	return s.names()
+}
+
+// stack gathers names by rank: languages, then libraries, then tools.
+type stack struct{ langs, libs, tools []string }
+
+func (s *stack) lang(names ...string) { s.langs = append(s.langs, names...) }
+func (s *stack) tool(names ...string) { s.tools = append(s.tools, names...) }
+
+// known adds the names table gives the dependencies deps, in the order
+// deps lists them.
+func (s *stack) known(table map[string]string, deps []string) {
+	for _, d := range deps {
+		if name, ok := lookup(table, d); ok {
+			s.libs = append(s.libs, name)
+		}
+	}
+}
+
+func (s *stack) names() []string {
+	var out []string
+	for _, n := range slices.Concat(s.langs, s.libs, s.tools) {
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out[:min(len(out), maxStack)]
+}
+
+// lookup is the name table gives dep: its entry, or that of the longest
+// path it is under (a module's major version or package, one package of a
+// family such as @angular/core).
+func lookup(table map[string]string, dep string) (string, bool) {
+	dep = strings.ToLower(dep)
+	for {
+		if name, ok := table[dep]; ok {
+			return name, true
+		}
+		i := strings.LastIndexByte(dep, '/')
+		if i <= 0 {
+			return "", false
+		}
+		dep = dep[:i]
+	}
+}
+
+func readManifest(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	return io.ReadAll(io.LimitReader(f, maxManifest))
+}
+
+// GoModRequires are the modules a go.mod requires directly: its require
+// lines and blocks, less those marked // indirect.
+func GoModRequires(data []byte) []string {
+	var mods []string
+	block := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, maxManifest)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.Contains(line, "// indirect") {
+			continue
+		}
+		if c := strings.Index(line, "//"); c >= 0 {
+			line = strings.TrimSpace(line[:c])
+		}
+		switch {
+		case block && line == ")":
+			block = false
+			continue
+		case line == "require (":
+			block = true
+			continue
+		case !block:
+			rest, ok := strings.CutPrefix(line, "require ")
+			if !ok {
+				continue
+			}
+			line = strings.TrimSpace(rest)
+		}
+		if f := strings.Fields(line); len(f) == 2 {
+			if m := strings.Trim(f[0], `"`); m != "" {
+				mods = append(mods, m)
+			}
+		}
+	}
+	return mods
+}
+
+// PackageJSONDependencies are the packages a package.json depends on, at
+// run time, for development or as a peer, sorted.
+func PackageJSONDependencies(data []byte) []string {
+	var pkg struct {
+		Dependencies    map[string]any `json:"dependencies"`
+		DevDependencies map[string]any `json:"devDependencies"`
+		Peer            map[string]any `json:"peerDependencies"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return nil
+	}
+	return sortedKeys(pkg.Dependencies, pkg.DevDependencies, pkg.Peer)
+}
+
+// ComposerRequires are the packages a composer.json requires, sorted.
+func ComposerRequires(data []byte) []string {
+	var pkg struct {
+		Require    map[string]any `json:"require"`
+		RequireDev map[string]any `json:"require-dev"`
+	}
+	if json.Unmarshal(data, &pkg) != nil {
+		return nil
+	}
+	return sortedKeys(pkg.Require, pkg.RequireDev)
+}
+
+// CargoDependencies are the crates a Cargo.toml depends on (its
+// dependencies, dev- and build-dependencies, and a workspace's), sorted.
+func CargoDependencies(data []byte) []string {
+	var c struct {
+		Dependencies      map[string]any `toml:"dependencies"`
+		DevDependencies   map[string]any `toml:"dev-dependencies"`
+		BuildDependencies map[string]any `toml:"build-dependencies"`
+		Workspace         struct {
+			Dependencies map[string]any `toml:"dependencies"`
+		} `toml:"workspace"`
+	}
+	if toml.Unmarshal(data, &c) != nil {
+		return nil
+	}
+	return sortedKeys(c.Dependencies, c.DevDependencies, c.BuildDependencies, c.Workspace.Dependencies)
+}
+
+// PyprojectDependencies are the packages a pyproject.toml names: PEP 621's
+// dependencies and optional dependencies, its dependency groups, and
+// Poetry's tables, each by its name alone, sorted.
+func PyprojectDependencies(data []byte) []string {
+	var p struct {
+		Project struct {
+			Dependencies []string            `toml:"dependencies"`
+			Optional     map[string][]string `toml:"optional-dependencies"`
+		} `toml:"project"`
+		Groups map[string][]any `toml:"dependency-groups"`
+		Tool   struct {
+			Poetry struct {
+				Dependencies    map[string]any `toml:"dependencies"`
+				DevDependencies map[string]any `toml:"dev-dependencies"`
+				Group           map[string]struct {
+					Dependencies map[string]any `toml:"dependencies"`
+				} `toml:"group"`
+			} `toml:"poetry"`
+		} `toml:"tool"`
+	}
+	if toml.Unmarshal(data, &p) != nil {
+		return nil
+	}
+	reqs := slices.Clone(p.Project.Dependencies)
+	for _, group := range p.Project.Optional {
+		reqs = append(reqs, group...)
+	}
+	for _, group := range p.Groups {
+		for _, r := range group {
+			if s, ok := r.(string); ok { // a table includes another group
+				reqs = append(reqs, s)
+			}
+		}
+	}
+	names := RequirementsNames([]byte(strings.Join(reqs, "\n")))
+	poetry := []map[string]any{p.Tool.Poetry.Dependencies, p.Tool.Poetry.DevDependencies}
+	for _, g := range p.Tool.Poetry.Group {
+		poetry = append(poetry, g.Dependencies)
+	}
+	names = append(names, sortedKeys(poetry...)...)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// RequirementsNames are the package names of requirement lines (a
+// requirements.txt, or PEP 508 strings): the name before any extra,
+// version, marker or URL; options (-r, -e, --hash) and comments are
+// skipped.
+func RequirementsNames(data []byte) []string {
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, maxManifest)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || line[0] == '#' || line[0] == '-' {
+			continue
+		}
+		end := strings.IndexFunc(line, func(r rune) bool { return !nameRune(r) })
+		if end < 0 {
+			end = len(line)
+		}
+		if name := line[:end]; name != "" {
+			names = append(names, strings.ToLower(name))
+		}
+	}
+	return names
+}
+
+// nameRune reports whether r may be part of a Python package's name.
+func nameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.'
+}
+
+// GemfileGems are the gems a Gemfile names on its gem lines.
+func GemfileGems(data []byte) []string {
+	var gems []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, maxManifest)
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "gem ")
+		if !ok {
+			continue
+		}
+		rest = strings.TrimSpace(rest)
+		if len(rest) < 2 || (rest[0] != '"' && rest[0] != '\'') {
+			continue
+		}
+		if end := strings.IndexByte(rest[1:], rest[0]); end > 0 {
+			gems = append(gems, rest[1:1+end])
+		}
+	}
+	return gems
+}
+
+func sortedKeys(maps ...map[string]any) []string {
+	var keys []string
+	for _, m := range maps {
+		for k := range m {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
+
+// The well-known dependencies of each ecosystem, by the name a person
+// writes of them. A key stands for every package under it too (lookup).
+
+var goModules = map[string]string{
+	"github.com/spf13/cobra":                          "cobra",
+	"github.com/urfave/cli":                           "urfave-cli",
+	"github.com/gin-gonic/gin":                        "gin",
+	"github.com/labstack/echo":                        "echo",
+	"github.com/gofiber/fiber":                        "fiber",
+	"github.com/go-chi/chi":                           "chi",
+	"github.com/gorilla/mux":                          "gorilla",
+	"gorm.io/gorm":                                    "gorm",
+	"entgo.io/ent":                                    "ent",
+	"github.com/jackc/pgx":                            "postgres",
+	"github.com/lib/pq":                               "postgres",
+	"github.com/mattn/go-sqlite3":                     "sqlite",
+	"modernc.org/sqlite":                              "sqlite",
+	"github.com/redis/go-redis":                       "redis",
+	"go.mongodb.org/mongo-driver":                     "mongodb",
+	"google.golang.org/grpc":                          "grpc",
+	"google.golang.org/protobuf":                      "protobuf",
+	"github.com/stretchr/testify":                     "testify",
+	"github.com/rogpeppe/go-internal":                 "testscript",
+	"github.com/onsi/ginkgo":                          "ginkgo",
+	"go.uber.org/zap":                                 "zap",
+	"github.com/sirupsen/logrus":                      "logrus",
+	"github.com/prometheus/client_golang":             "prometheus",
+	"go.opentelemetry.io/otel":                        "opentelemetry",
+	"k8s.io/client-go":                                "kubernetes",
+	"sigs.k8s.io/controller-runtime":                  "kubernetes",
+	"github.com/aws/aws-sdk-go-v2":                    "aws",
+	"github.com/aws/aws-sdk-go":                       "aws",
+	"github.com/charmbracelet/bubbletea":              "bubbletea",
+	"github.com/go-git/go-git":                        "go-git",
+	"github.com/modelcontextprotocol/go-sdk":          "mcp",
+	"github.com/mark3labs/mcp-go":                     "mcp",
+	"github.com/spf13/viper":                          "viper",
+	"github.com/golang-migrate/migrate":               "migrate",
+	"github.com/jmoiron/sqlx":                         "sqlx",
+	"github.com/nats-io/nats.go":                      "nats",
+	"github.com/segmentio/kafka-go":                   "kafka",
+	"github.com/confluentinc/confluent-kafka-go":      "kafka",
+	"github.com/hashicorp/terraform-plugin-framework": "terraform",
+	"github.com/chromedp/chromedp":                    "chromedp",
+	"github.com/yuin/goldmark":                        "goldmark",
+}
+
+var npmPackages = map[string]string{
+	"react":                 "react",
+	"react-dom":             "react",
+	"react-native":          "react-native",
+	"next":                  "next.js",
+	"vue":                   "vue",
+	"nuxt":                  "nuxt",
+	"svelte":                "svelte",
+	"@sveltejs/kit":         "sveltekit",
+	"@angular/core":         "angular",
+	"solid-js":              "solid",
+	"astro":                 "astro",
+	"@remix-run":            "remix",
+	"express":               "express",
+	"fastify":               "fastify",
+	"koa":                   "koa",
+	"@nestjs/core":          "nestjs",
+	"hono":                  "hono",
+	"electron":              "electron",
+	"vite":                  "vite",
+	"webpack":               "webpack",
+	"esbuild":               "esbuild",
+	"typescript":            "typescript",
+	"jest":                  "jest",
+	"vitest":                "vitest",
+	"mocha":                 "mocha",
+	"@playwright/test":      "playwright",
+	"playwright":            "playwright",
+	"cypress":               "cypress",
+	"@testing-library":      "testing-library",
+	"eslint":                "eslint",
+	"prettier":              "prettier",
+	"@biomejs/biome":        "biome",
+	"tailwindcss":           "tailwind",
+	"prisma":                "prisma",
+	"@prisma/client":        "prisma",
+	"drizzle-orm":           "drizzle",
+	"typeorm":               "typeorm",
+	"mongoose":              "mongodb",
+	"pg":                    "postgres",
+	"graphql":               "graphql",
+	"@apollo/client":        "apollo",
+	"redux":                 "redux",
+	"@reduxjs/toolkit":      "redux",
+	"zod":                   "zod",
+	"@tanstack/react-query": "react-query",
+	"storybook":             "storybook",
+	"@storybook":            "storybook",
+	"three":                 "three.js",
+	"socket.io":             "socket.io",
+}
+
+var crates = map[string]string{
+	"tokio":        "tokio",
+	"serde":        "serde",
+	"axum":         "axum",
+	"actix-web":    "actix",
+	"rocket":       "rocket",
+	"warp":         "warp",
+	"clap":         "clap",
+	"reqwest":      "reqwest",
+	"sqlx":         "sqlx",
+	"diesel":       "diesel",
+	"bevy":         "bevy",
+	"tauri":        "tauri",
+	"anyhow":       "anyhow",
+	"thiserror":    "thiserror",
+	"tracing":      "tracing",
+	"wasm-bindgen": "wasm",
+	"tonic":        "grpc",
+	"proptest":     "proptest",
+	"criterion":    "criterion",
+}
+
+var pythonPackages = map[string]string{
+	"django":              "django",
+	"djangorestframework": "django",
+	"flask":               "flask",
+	"fastapi":             "fastapi",
+	"starlette":           "starlette",
+	"pydantic":            "pydantic",
+	"sqlalchemy":          "sqlalchemy",
+	"alembic":             "alembic",
+	"celery":              "celery",
+	"pytest":              "pytest",
+	"hypothesis":          "hypothesis",
+	"numpy":               "numpy",
+	"pandas":              "pandas",
+	"polars":              "polars",
+	"scipy":               "scipy",
+	"scikit-learn":        "scikit-learn",
+	"torch":               "pytorch",
+	"tensorflow":          "tensorflow",
+	"jax":                 "jax",
+	"transformers":        "transformers",
+	"langchain":           "langchain",
+	"requests":            "requests",
+	"httpx":               "httpx",
+	"aiohttp":             "aiohttp",
+	"click":               "click",
+	"typer":               "typer",
+	"ruff":                "ruff",
+	"mypy":                "mypy",
+	"black":               "black",
+	"boto3":               "aws",
+	"psycopg":             "postgres",
+	"psycopg2":            "postgres",
+	"psycopg2-binary":     "postgres",
+	"redis":               "redis",
+	"jupyter":             "jupyter",
+	"streamlit":           "streamlit",
+}
+
+var gems = map[string]string{
+	"rails":       "rails",
+	"sinatra":     "sinatra",
+	"rspec":       "rspec",
+	"rspec-rails": "rspec",
+	"minitest":    "minitest",
+	"sidekiq":     "sidekiq",
+	"rubocop":     "rubocop",
+	"pg":          "postgres",
+	"puma":        "puma",
+	"hanami":      "hanami",
+}
+
+var composerPackages = map[string]string{
+	"laravel/framework": "laravel",
+	"symfony":           "symfony",
+	"phpunit/phpunit":   "phpunit",
+	"doctrine/orm":      "doctrine",
+}
