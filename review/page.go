@@ -13,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 //go:embed assets
@@ -81,7 +82,10 @@ type pageData struct {
 	Promotion  Promotion
 	Domains    []readmodel.DomainStatus
 	Knowledge  Knowledge
-	Error      string
+	// Projects are the state repositories on this machine, with which of
+	// them opted out of search across projects and the user layer.
+	Projects []session.ProjectInfo
+	Error    string
 }
 
 // page renders the whole review page at once: the proposals with their
@@ -139,6 +143,10 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.Knowledge, err = s.knowledgeOf(ctx, q.Get("article")); err != nil {
+		fail(err)
+		return
+	}
+	if d.Projects, err = session.Sharing(s.read.Project.Home, s.read.Project.Config.Project); err != nil {
 		fail(err)
 		return
 	}

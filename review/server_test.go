@@ -277,3 +277,36 @@ func TestAPIStatusAndBadFilters(t *testing.T) {
 		t.Error("a domain without weeks drew a chart")
 	}
 }
+
+// TestPageShowsWhichProjectsOptedOut: the page lists the state
+// repositories on this machine, and says which project is private (never
+// searched from another, never promoted from) and which is searchable.
+func TestPageShowsWhichProjectsOptedOut(t *testing.T) {
+	f := newFixture(t)
+	home := f.store.Project.Home
+	for _, other := range []struct {
+		name    string
+		private bool
+	}{{"vault", true}, {"shared", false}} {
+		p := &project.Project{Home: home, Root: t.TempDir(), Config: project.Config{Project: other.name, Private: other.private}}
+		if _, err := team.InitGlobal(context.Background(), p.StateRepo(), other.name); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Register(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := f.request(t, "GET", "/", "", nil)
+	data, _ := io.ReadAll(res.Body)
+	page := string(data)
+	for _, want := range []string{
+		`<h2>Projects on this machine</h2>`,
+		`<tr data-project="vault"><td>vault</td><td class="sharing">private: opted out</td>`,
+		`<tr data-project="shared"><td>shared</td><td class="sharing">searchable with --all-projects</td>`,
+		`<tr data-project="` + f.store.Project.Config.Project + `"><td>` + f.store.Project.Config.Project + ` (this project)</td>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

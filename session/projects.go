@@ -231,3 +231,32 @@ func eachBounded(n int, fn func(i int)) {
 	close(next)
 	wg.Wait()
 }
+
+// Sharing lists the state repositories under home with what the review
+// page shows of each: its name, its code repository and whether it opted
+// out (private: never searched from another project, never promoted
+// from). It opens no repository, so a page shows it at no cost; current
+// names the project the page is for.
+func Sharing(home, current string) ([]ProjectInfo, error) {
+	repos, err := stateRepos(home)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ProjectInfo, 0, len(repos))
+	for _, sr := range repos {
+		pi := ProjectInfo{Name: sr.name, UserLayer: sr.name == project.UserLayerName, Current: sr.name == current,
+			StateRepo: sr.path, Records: -1}
+		if !pi.UserLayer {
+			private, code, known, err := privacy(home, sr.name)
+			switch {
+			case err != nil:
+				pi.Problem = err.Error()
+			case !known:
+				pi.Problem = "no command has run in it since planq recorded projects: it is searched from nowhere until one does"
+			}
+			pi.Private, pi.CodeRepo = private, code
+		}
+		out = append(out, pi)
+	}
+	return out, nil
+}

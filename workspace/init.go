@@ -148,7 +148,12 @@ func InitState(ctx context.Context, p *project.Project) (StateInit, error) {
 	if err != nil {
 		return res, err
 	}
-	return res, claimState(ctx, p, owner, false)
+	if err := claimState(ctx, p, owner, false); err != nil {
+		return res, err
+	}
+	// Recorded now, not at the next command: search across projects reads
+	// whether a project opted out from here, and skips one never recorded.
+	return res, p.Register()
 }
 
 // EnsureExclude adds the agent mount to the repository's info/exclude,
