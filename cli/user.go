@@ -33,10 +33,10 @@ copies one of its records into the current project. It is made on first use.
 Sync it across your machines as you sync dotfiles: set a remote once (planq user
 remote URL, kept in $PLANQ_HOME/user.yaml), then planq user push and planq user
 pull.`,
-		Args: exactArgs(0, "a subcommand: list, remote, push or pull"),
+		Args: exactArgs(0, "a subcommand: list, remote, push, pull or prune"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newUserListCmd(env), newUserRemoteCmd(env), newUserPushCmd(env), newUserPullCmd(env))
+	cmd.AddCommand(newUserListCmd(env), newUserRemoteCmd(env), newUserPushCmd(env), newUserPullCmd(env), newUserPruneCmd(env))
 	return cmd
 }
 

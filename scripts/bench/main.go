@@ -28,7 +28,7 @@ import (
 
 var (
 	runs     = flag.Int("runs", 21, "timed runs per measurement")
-	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime")
+	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime,memtool")
 	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
@@ -58,7 +58,7 @@ func main() {
 	for _, m := range []struct {
 		name string
 		fn   func(string) bool
-	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
+	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"memtool", benchMemtool}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
 		{"prime", benchPrime}, {"mcp", benchMCP}, {"search", benchSearch}, {"allprojects", benchAllProjects}, {"scale", benchScale},
 		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}, {"kb", benchKB}, {"userprime", benchUserPrime}} {
