@@ -135,6 +135,15 @@ run planq state archives
 run planq list
 run planq doctor
 
+step "the user layer: what you keep across projects (a preference, and a learning of shop's promoted to it)"
+cd "$work/shop"
+run planq learn "Answer in British English" --type convention --domain preferences --scope user
+kept=$(planq search "refresh endpoint idempotent" --kind learning -n 1 --json | sed -n 's/^ *"id": "\(pq-[0-9a-f]*\)",$/\1/p' | head -n 1)
+run planq context promote --to user "$kept"
+run planq user list
+run planq search "clients retry on timeouts" --scope user
+run planq projects
+
 learnings=$(git -C "$PLANQ_HOME/state-repos/shop.git" ls-tree -r --name-only global learnings | grep -c 'pq-')
 laptop=$(git -C "$work/laptop/.planq/state-repos/shop.git" rev-parse global)
 remote=$(git -C "$work/team-state.git" rev-parse refs/planq/global)
@@ -143,5 +152,7 @@ printf '\ndemo finished: global holds %s learning records; the laptop and the re
 # The demo's own checks: CI runs it, so a wrong end state fails the run.
 [ "$laptop" = "$remote" ] || { echo "demo: the laptop's global and the remote's differ" >&2; exit 1; }
 [ "$learnings" -ge 4 ] || { echo "demo: global holds $learnings learnings, want at least 4" >&2; exit 1; }
+planq user list | grep -q "shop/$kept" ||
+  { echo "demo: the learning promoted to the user layer is missing there" >&2; exit 1; }
 git -C "$work/shop" log -1 --format=%s -- CLAUDE.md | grep -q 'from curated agent notes' ||
   { echo "demo: the applied proposal's commit is missing" >&2; exit 1; }
