@@ -47,11 +47,11 @@ func (rd *Reader) Memories(branch string) ([]Memory, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Memory, 0, len(set.List)+len(set.Skipped))
+	out := make([]Memory, 0, len(set.List)+len(set.Problems))
 	for _, f := range set.List {
 		out = append(out, Memory{Path: f.Path, Size: int64(len(f.Text)), Title: f.Title, Text: f.Text})
 	}
-	for _, s := range set.Skipped {
+	for _, s := range set.Problems {
 		out = append(out, Memory{Path: s.Path, Size: s.Size, Title: path.Base(s.Path), Skipped: s.Why})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })

@@ -215,7 +215,7 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		problems = append(problems, articles.Problems...)
 		if len(articles.List) > 0 {
 			articlesPart = len(corpus.searchParts)
-			corpus.searchParts = append(corpus.searchParts, articles.articlePart(q.Filters, slices.Contains(hidden, changelog.KindArticle)))
+			corpus.searchParts = append(corpus.searchParts, articlePart(articles, q.Filters, slices.Contains(hidden, changelog.KindArticle)))
 		}
 	}
 	// The memories of each branch, each tree once, then by part.
@@ -231,7 +231,7 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 		}
 		seenTrees[m] = true
 		memoryParts[len(corpus.searchParts)] = memoryAt{m, src.Agent}
-		corpus.searchParts = append(corpus.searchParts, m.memoryPart(src, seenFiles, q.Filters, false))
+		corpus.searchParts = append(corpus.searchParts, memoryPart(m, src, seenFiles, q.Filters, false))
 	}
 	model, vecs, err := v.prepare(ctx, q.Phrasings)
 	if err != nil {
