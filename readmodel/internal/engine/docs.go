@@ -134,6 +134,7 @@ func (k *docKind[F, P]) build(rd *Store, tree staterepo.Hash) (*DocSet[F, P], er
 		return nil, err
 	}
 	type kept struct {
+		path string
 		file F
 		doc  search.Indexed
 	}
@@ -142,7 +143,8 @@ func (k *docKind[F, P]) build(rd *Store, tree staterepo.Hash) (*DocSet[F, P], er
 	if old, data := k.newest(rd); old != nil {
 		if docs, err := search.Docs(data); err == nil && len(docs) == len(old.List) {
 			for i, f := range old.List {
-				prev[fileKey(f.file())] = kept{f, docs[i]}
+				p, blob := f.file()
+				prev[fileKey(p, blob)] = kept{p, f, docs[i]}
 			}
 		}
 		for _, pr := range old.Problems {
@@ -179,15 +181,10 @@ func (k *docKind[F, P]) build(rd *Store, tree staterepo.Hash) (*DocSet[F, P], er
 		case !ok:
 			set.Problems = append(set.Problems, pr)
 		default:
-			list = append(list, kept{doc, sdoc.Index()})
+			list = append(list, kept{p, doc, sdoc.Index()})
 		}
 	}
-	byPath := func(x, y F) int {
-		px, _ := x.file()
-		py, _ := y.file()
-		return strings.Compare(px, py)
-	}
-	slices.SortFunc(list, func(x, y kept) int { return byPath(x.file, y.file) })
+	slices.SortFunc(list, func(x, y kept) int { return strings.Compare(x.path, y.path) })
 	slices.SortStableFunc(set.Problems, func(x, y P) int {
 		px, _ := k.problemFile(x)
 		py, _ := k.problemFile(y)
