@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // writeCacheFile replaces file with data atomically: a reader sees the old
@@ -35,4 +36,22 @@ func writeCacheFile(file string, data []byte) error {
 		return fmt.Errorf("failed to write cache: %w", err)
 	}
 	return nil
+}
+
+// newestFile is the name of the most recently written file of dir whose
+// name ends in ext; "" when there is none: what a cache of a new tree
+// (a segment, vectors, a document set) starts from.
+func newestFile(dir, ext string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var best string
+	var bestAt time.Time
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && filepath.Ext(e.Name()) == ext && info.ModTime().After(bestAt) {
+			best, bestAt = e.Name(), info.ModTime()
+		}
+	}
+	return best
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
@@ -208,23 +207,6 @@ func (k *docKind[F, P]) build(rd *Store, tree staterepo.Hash) (*DocSet[F, P], er
 		return nil, err
 	}
 	return set, nil
-}
-
-// newestFile is the name of the most recently written file of dir whose
-// name ends in ext; "" when there is none.
-func newestFile(dir, ext string) string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return ""
-	}
-	var best string
-	var bestAt time.Time
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && filepath.Ext(e.Name()) == ext && info.ModTime().After(bestAt) {
-			best, bestAt = e.Name(), info.ModTime()
-		}
-	}
-	return best
 }
 
 // newest reads the most recently written file of the kind, whatever its

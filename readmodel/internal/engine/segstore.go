@@ -58,17 +58,7 @@ func (st segmentStore) missing(shards []shard, limit int) int {
 // tree, with its bodies: what a new segment of the shard starts from. Nil
 // when there is none that reads.
 func (st segmentStore) newest(path string) *Segment {
-	entries, err := os.ReadDir(st.shardDir(path))
-	if err != nil {
-		return nil
-	}
-	var best string
-	var bestAt time.Time
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && filepath.Ext(e.Name()) == ".seg" && info.ModTime().After(bestAt) {
-			best, bestAt = e.Name(), info.ModTime()
-		}
-	}
+	best := newestFile(st.shardDir(path), ".seg")
 	if best == "" {
 		return nil
 	}

@@ -227,17 +227,7 @@ type prior struct {
 // that read.
 func (rd *Store) priorVectors(model string, dim int, path string) prior {
 	dir := filepath.Dir(rd.vectorFile(model, shard{path: path}))
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return prior{}
-	}
-	var best string
-	var bestAt time.Time
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && filepath.Ext(e.Name()) == ".vec" && info.ModTime().After(bestAt) {
-			best, bestAt = e.Name(), info.ModTime()
-		}
-	}
+	best := newestFile(dir, ".vec")
 	if best == "" {
 		return prior{}
 	}
