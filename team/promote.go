@@ -320,29 +320,7 @@ func cite(existing, dup *changelog.Record, now time.Time) *changelog.Record {
 // branchCandidates finds branch context files the agent changed since its
 // last promote (relative to the merge base).
 func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error) {
-	files := func(tree staterepo.Hash) (map[string]staterepo.Hash, error) {
-		out := map[string]staterepo.Hash{}
-		if tree.IsZero() {
-			return out, nil
-		}
-		fs, err := repo.WalkTree(tree, []string{project.BranchesDir})
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range fs {
-			out[f.Path] = f.Blob
-		}
-		return out, nil
-	}
-	mine, err := files(p.agentTree)
-	if err != nil {
-		return nil, err
-	}
-	base, err := files(p.baseTree)
-	if err != nil {
-		return nil, err
-	}
-	global, err := files(p.globalTree)
+	mine, base, global, err := p.sides(repo, project.BranchesDir)
 	if err != nil {
 		return nil, err
 	}
@@ -356,6 +334,36 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// sides reads the files under dir (their path to their blob) in the
+// agent's tree, the merge base's and global's: the three sides of a
+// promote's per-path merge. A missing tree (no merge base yet) has none.
+func (p *promotePlan) sides(repo *staterepo.Repo, dir string) (mine, base, global map[string]staterepo.Hash, err error) {
+	files := func(tree staterepo.Hash) (map[string]staterepo.Hash, error) {
+		out := map[string]staterepo.Hash{}
+		if tree.IsZero() {
+			return out, nil
+		}
+		fs, err := repo.WalkTree(tree, []string{dir})
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			out[f.Path] = f.Blob
+		}
+		return out, nil
+	}
+	if mine, err = files(p.agentTree); err != nil {
+		return nil, nil, nil, err
+	}
+	if base, err = files(p.baseTree); err != nil {
+		return nil, nil, nil, err
+	}
+	if global, err = files(p.globalTree); err != nil {
+		return nil, nil, nil, err
+	}
+	return mine, base, global, nil
 }
 
 // carryUses puts the agent's uses file, as the agent has it, into tree.

@@ -30,29 +30,7 @@ const ActionMemory = "memory"
 //
 // The edits go to p.memories (a zero hash deletes).
 func memoryCandidates(repo *staterepo.Repo, agentName string, p *promotePlan) ([]Candidate, error) {
-	files := func(tree staterepo.Hash) (map[string]staterepo.Hash, error) {
-		out := map[string]staterepo.Hash{}
-		if tree.IsZero() {
-			return out, nil
-		}
-		fs, err := repo.WalkTree(tree, []string{project.MemoriesDir})
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range fs {
-			out[f.Path] = f.Blob
-		}
-		return out, nil
-	}
-	mine, err := files(p.agentTree)
-	if err != nil {
-		return nil, err
-	}
-	base, err := files(p.baseTree)
-	if err != nil {
-		return nil, err
-	}
-	global, err := files(p.globalTree)
+	mine, base, global, err := p.sides(repo, project.MemoriesDir)
 	if err != nil {
 		return nil, err
 	}
