@@ -28,14 +28,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search/eval"
-	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/search/eval/readside"
 )
 
 var (
@@ -97,31 +95,31 @@ func run(ctx context.Context) error {
 		rd.UseModel(func(context.Context) (embed.Model, error) { return m, nil })
 	}
 	start = time.Now()
-	report, err := eval.Measure(ctx, set, readmodelSearch(rd, false).One()) // the first embeds the records
+	report, err := eval.Measure(ctx, set, readside.Search(rd, false).One()) // the first embeds the records
 	if err != nil {
 		return err
 	}
 	measured := time.Since(start)
-	agentReport, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd, false))
+	agentReport, err := eval.MeasureAgent(ctx, set, readside.Search(rd, false))
 	if err != nil {
 		return err
 	}
-	primeReport, err := eval.Measure(ctx, set, primeSearch(rd, prime.MaxRelevant))
+	primeReport, err := eval.Measure(ctx, set, readside.PrimeSearch(rd, prime.MaxRelevant))
 	if err != nil {
 		return err
 	}
 	// The spread questions: today's prime, then prime once the knowledge
 	// base's update made the articles.
-	spreadToday, err := eval.MeasureSpread(ctx, set, primeSearch(rd, prime.MaxRelevant), nil)
+	spreadToday, err := eval.MeasureSpread(ctx, set, readside.PrimeSearch(rd, prime.MaxRelevant), nil)
 	if err != nil {
 		return err
 	}
 	start = time.Now()
-	if _, err := knowledge.Update(ctx, &agent.Store{Handle: &readmodel.Handle{Project: &project.Project{}, Repo: repo, Records: rd}}, knowledge.Options{}); err != nil {
+	if _, err := knowledge.Update(ctx, readside.Store(repo, rd), knowledge.Options{}); err != nil {
 		return err
 	}
 	kbUpdate := time.Since(start)
-	spreadKB, err := eval.MeasureSpread(ctx, set, nil, primeArticles(rd, repo))
+	spreadKB, err := eval.MeasureSpread(ctx, set, nil, readside.PrimeArticles(rd, repo))
 	if err != nil {
 		return err
 	}
@@ -131,19 +129,19 @@ func run(ctx context.Context) error {
 	}
 	var channels []channel
 	if m != nil {
-		wordsOne, err := eval.Measure(ctx, set, readmodelSearch(words, false).One())
+		wordsOne, err := eval.Measure(ctx, set, readside.Search(words, false).One())
 		if err != nil {
 			return err
 		}
-		wordsThree, err := eval.MeasureAgent(ctx, set, readmodelSearch(words, false))
+		wordsThree, err := eval.MeasureAgent(ctx, set, readside.Search(words, false))
 		if err != nil {
 			return err
 		}
-		meaningOne, err := eval.Measure(ctx, set, readmodelSearch(rd, true).One())
+		meaningOne, err := eval.Measure(ctx, set, readside.Search(rd, true).One())
 		if err != nil {
 			return err
 		}
-		meaningThree, err := eval.MeasureAgent(ctx, set, readmodelSearch(rd, true))
+		meaningThree, err := eval.MeasureAgent(ctx, set, readside.Search(rd, true))
 		if err != nil {
 			return err
 		}
@@ -251,18 +249,6 @@ func printMetrics(name string, m eval.Metrics) {
 	fmt.Printf("%-26s %9.3f %9.3f %9.3f %9.3f %6d\n", name, m.Recall1, m.Recall5, m.Recall10, m.MRR, m.Questions)
 }
 
-// readmodelSearch is the read model's search, which answers agents: the
-// ranking measured here; by meaning alone when vectorOnly.
-func readmodelSearch(rd *readmodel.Reader, vectorOnly bool) eval.MultiSearcher {
-	return func(ctx context.Context, phrasings []string, limit int) ([]string, error) {
-		res, err := rd.SearchContext(ctx, readmodel.Query{Phrasings: phrasings, Limit: limit, VectorOnly: vectorOnly})
-		if err == nil && res.Vector.Warn != nil {
-			err = res.Vector.Warn // a measure of a model that fails is no measure
-		}
-		return hitIDs(res.Hits), err
-	}
-}
-
 // loadModel opens the model to measure: the table file or model2vec
 // directory at path, or the one built into planq; with none, it says why.
 func loadModel(path string) (embed.Model, string, error) {
@@ -294,72 +280,6 @@ func loadModel(path string) (embed.Model, string, error) {
 		return nil, "", fmt.Errorf("-model %s: %w", path, err)
 	}
 	return t, "", nil
-}
-
-// primeSearch is what prime shows as relevant to a task whose focus is
-// the question: the read model's Relevant, at most shown records.
-func primeSearch(rd *readmodel.Reader, shown int) eval.Searcher {
-	return func(ctx context.Context, question string, _ int) ([]string, error) {
-		hits, err := rd.RelevantContext(ctx, []string{question}, shown)
-		return hitIDs(hits), err
-	}
-}
-
-// primeArticles is what a session start shows of the knowledge base when
-// its focus is the question, gathered as session's prime gathers it and
-// built by prime within its default budget: each article it shows whole or
-// lists in its index, with the records it cites.
-func primeArticles(rd *readmodel.Reader, repo *staterepo.Repo) eval.ArticlePrimer {
-	return func(ctx context.Context, question string) ([]eval.PrimeArticle, error) {
-		tip, err := repo.Tip(project.GlobalBranch)
-		if err != nil {
-			return nil, err
-		}
-		files, err := rd.ArticleFiles(tip)
-		if err != nil {
-			return nil, err
-		}
-		sources := map[string][]string{}
-		for _, f := range files {
-			sources[f.Article.Path()] = f.Article.Sources
-		}
-		articles, _, err := rd.Articles()
-		if err != nil {
-			return nil, err
-		}
-		task := []string{question}
-		in := &prime.Input{Summary: &prime.Summary{Project: "eval", Agent: "eval", Focus: question},
-			Knowledge: prime.Knowledge{Topics: knowledge.DefaultTopics, Articles: articles}}
-		if in.Relevant, err = rd.RelevantContext(ctx, task, prime.MaxRelevant); err != nil {
-			return nil, err
-		}
-		if in.Knowledge.Relevant, err = rd.ArticlesForTask(ctx, task, in.Relevant, prime.MaxArticleHits); err != nil {
-			return nil, err
-		}
-		doc, err := prime.Build(in, prime.Options{})
-		if err != nil {
-			return nil, err
-		}
-		var out []eval.PrimeArticle
-		for _, it := range doc.Items {
-			switch _, path, line := strings.Cut(it.Text, " — planq get "); {
-			case it.Dropped:
-			case it.Article != "":
-				out = append(out, eval.PrimeArticle{Sources: sources[it.Article], Body: true})
-			case line && strings.HasPrefix(path, "knowledge/"):
-				out = append(out, eval.PrimeArticle{Sources: sources[path]})
-			}
-		}
-		return out, nil
-	}
-}
-
-func hitIDs(hits []readmodel.Hit) []string {
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	return ids
 }
 
 func isolateGit(tmp string) error {

@@ -41,7 +41,7 @@
 // (the record model and storage, to write a corpus) and nothing above; the
 // read model is plugged in by its callers, the evaluation's test and
 // scripts/searcheval, the only packages that import it (depguard refuses
-// it to production code).
+// it to production code), both with the plugs of package readside.
 //
 //	go run ./scripts/searcheval [-records 5000] [-seed 1] [-v]
 package eval

@@ -13,9 +13,7 @@ import (
 	"testing/fstest"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
 )
 
 // The test slice: every hand-written record and enough filler around them
@@ -24,113 +22,6 @@ const (
 	sliceRecords = 1000
 	sliceSeed    = 1
 )
-
-// recall5Floor is the share of the questions that share a word with their
-// answer whose answer today's search puts in its first five results on the
-// test slice: 28 of 48 with BM25F over stemmed, split terms and b at 0.5,
-// since the 39 records of the spread questions (spread.json) joined the
-// corpus and took filler's place with words of the same tools (29 of 48
-// before them; 31 of 48 before the records of the questions that share no word joined
-// the corpus and took filler's place; 29 of 48 at b 0.75; 16 of 48 with the
-// substring count before BM25F). It is a floor to raise as ranking
-// improves, never to lower: a ranker that finds fewer answers than today's
-// fails here. The questions that share no word with their answer have no
-// floor yet: words alone find none of them.
-const recall5Floor = 28.0 / 48
-
-// agentRecall5Floor is the same floor for questions asked as an agent asks
-// them, in three phrasings: 47 of the 48 that share a word on the test
-// slice. agentNoWordRecall5Floor is the floor of the 32 that share none,
-// whose added phrasings do share words: 26 of them.
-const (
-	agentRecall5Floor       = 47.0 / 48
-	agentNoWordRecall5Floor = 26.0 / 32
-)
-
-func TestTodaysSearchKeepsItsRecall(t *testing.T) {
-	testgit.Isolate(t)
-	ctx := context.Background()
-	set := corpus(t, sliceRecords, sliceSeed)
-	path := filepath.Join(t.TempDir(), "state.git")
-	repo, err := Load(ctx, path, set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Load(ctx, path, set); err == nil {
-		t.Error("Load into an existing repository succeeded; it must refuse")
-	}
-	rd := readmodel.Open(repo, t.TempDir())
-
-	// Search reads what the loader wrote, all of it, on every branch.
-	all, err := rd.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(all.Problems) > 0 {
-		t.Fatalf("the loaded corpus has bad records: %v", all.ProblemLines())
-	}
-	if len(all.Records) != len(set.Entries) {
-		t.Fatalf("the repository holds %d records, the corpus %d", len(all.Records), len(set.Entries))
-	}
-	superseded := 0
-	for _, q := range set.Questions {
-		superseded += len(q.Superseded)
-	}
-	if got, want := len(all.Current()), len(set.Entries)-superseded; got != want {
-		t.Errorf("%d current records, want %d (every record but the superseded ones)", got, want)
-	}
-	branches, err := repo.Branches("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range []string{project.GlobalBranch, project.AgentBranch(agentBackend), project.AgentBranch(agentInfra)} {
-		if _, ok := branches[b]; !ok {
-			t.Errorf("no branch %s in the loaded repository", b)
-		}
-	}
-
-	report, err := Measure(ctx, set, readmodelSearch(rd).One())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("today's search on %d records: recall@1 %.3f, recall@5 %.3f, recall@10 %.3f, MRR %.3f",
-		len(set.Entries), report.Recall1, report.Recall5, report.Recall10, report.MRR)
-	t.Logf("recall@5 of the %d questions that share a word with their answer %.3f, of the %d that share none %.3f",
-		report.SharingAWord.Questions, report.SharingAWord.Recall5, report.SharingNoWord.Questions, report.SharingNoWord.Recall5)
-	if report.SharingAWord.Recall5 < recall5Floor-1e-9 {
-		for _, r := range report.Ranks {
-			t.Logf("rank %2d  %s: %s", r.Rank, r.Question.Key, r.Question.Text)
-		}
-		t.Errorf("recall@5 of the questions that share a word is %.3f, below the floor of %.3f", report.SharingAWord.Recall5, recall5Floor)
-	}
-	agent, err := MeasureAgent(ctx, set, readmodelSearch(rd))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("asked in three phrasings: recall@1 %.3f, recall@5 %.3f, recall@10 %.3f, MRR %.3f; recall@5 sharing a word %.3f, sharing none %.3f",
-		agent.Recall1, agent.Recall5, agent.Recall10, agent.MRR, agent.SharingAWord.Recall5, agent.SharingNoWord.Recall5)
-	if agent.SharingAWord.Recall5 < agentRecall5Floor-1e-9 {
-		t.Errorf("recall@5 in three phrasings of the questions that share a word is %.3f, below the floor of %.3f", agent.SharingAWord.Recall5, agentRecall5Floor)
-	}
-	if agent.SharingNoWord.Recall5 < agentNoWordRecall5Floor-1e-9 {
-		t.Errorf("recall@5 in three phrasings of the questions that share no word is %.3f, below the floor of %.3f", agent.SharingNoWord.Recall5, agentNoWordRecall5Floor)
-	}
-	// Prime, with each question as the agent's focus, shows the answer at
-	// least as often as search's first five hold it.
-	primed, err := Measure(ctx, set, primeSearch(rd, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("prime with the question as focus holds the answer for %.3f", primed.Recall5)
-	if primed.Recall5 < report.Recall5-1e-9 {
-		t.Errorf("prime's relevant records hold the answer for %.3f of the questions, search's first five for %.3f", primed.Recall5, report.Recall5)
-	}
-	for _, q := range set.Questions {
-		if len(Phrasings(q)) != 3 {
-			t.Errorf("question %s has no agent phrasings", q.Key)
-		}
-	}
-}
 
 func TestCorpusProperties(t *testing.T) {
 	set := corpus(t, sliceRecords, sliceSeed)
@@ -437,32 +328,6 @@ func testData(t *testing.T) *Data {
 		t.Fatal(err)
 	}
 	return d
-}
-
-// readmodelSearch is the read model's search, which answers agents: the
-// ranking measured here.
-func readmodelSearch(rd *readmodel.Reader) MultiSearcher {
-	return func(_ context.Context, phrasings []string, limit int) ([]string, error) {
-		res, err := rd.Search(readmodel.Query{Phrasings: phrasings, Limit: limit})
-		return hitIDs(res.Hits), err
-	}
-}
-
-// primeSearch is what prime shows as relevant to a task whose focus is
-// the question: the read model's Relevant, at most shown records.
-func primeSearch(rd *readmodel.Reader, shown int) Searcher {
-	return func(_ context.Context, question string, _ int) ([]string, error) {
-		hits, err := rd.Relevant([]string{question}, shown)
-		return hitIDs(hits), err
-	}
-}
-
-func hitIDs(hits []readmodel.Hit) []string {
-	ids := make([]string, len(hits))
-	for i, h := range hits {
-		ids[i] = h.ID
-	}
-	return ids
 }
 
 func TestReadDataRefusesWhatWouldChangeTheMeasureSilently(t *testing.T) {
