@@ -69,22 +69,7 @@ func runAdopt(ctx context.Context, env *Env, opts adoptOptions, ids []string) er
 	if err != nil {
 		return err
 	}
-	added := 0
-	for _, c := range res.Records {
-		if c.Action == userlayer.ActionAdd {
-			added++
-		} else {
-			env.Log.Info("in the project already; nothing to add", "record", c.ID, "as", c.Copy)
-		}
-	}
-	switch {
-	case opts.dryRun:
-		env.Log.Info("dry run: nothing changed", "would_land", added)
-	case added > 0:
+	return reportCopied(env, res, res.Records, opts.dryRun, opts.json, "in the project already; nothing to add", func(added int) {
 		env.Log.Info("adopted from the user layer", "agent", a.Name, "records", added)
-	}
-	if opts.json {
-		return env.writeJSON(res)
-	}
-	return printCopied(env.Stdout, res.Records)
+	})
 }

@@ -137,25 +137,36 @@ func runPromoteToUser(ctx context.Context, env *Env, cmd *cobra.Command, opts pr
 		if err != nil {
 			return err
 		}
-		added := 0
-		for _, c := range res.Records {
-			if c.Action == userlayer.ActionAdd {
-				added++
-			} else {
-				env.Log.Info("in the user layer already; nothing to add", "record", c.ID, "as", c.Copy)
-			}
-		}
-		switch {
-		case opts.dryRun:
-			env.Log.Info("dry run: nothing changed", "would_land", added)
-		case added > 0:
+		return reportCopied(env, res, res.Records, opts.dryRun, opts.json, "in the user layer already; nothing to add", func(added int) {
 			env.Log.Info("copied to the user layer", "project", res.Project, "records", added, "commit", short(res.Commit), "paths_stripped", res.Stripped)
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		return printCopied(env.Stdout, res.Records)
+		})
 	})
+}
+
+// reportCopied tells what a copy between a project and the user layer
+// (promote --to user, adopt) did: it logs each record the other side
+// holds already (the message already), then the dry run's count or, when
+// records landed, landed's line; and it writes res as JSON or the copies
+// as a table.
+func reportCopied(env *Env, res any, copies []userlayer.Copied, dryRun, asJSON bool, already string, landed func(added int)) error {
+	added := 0
+	for _, c := range copies {
+		if c.Action == userlayer.ActionAdd {
+			added++
+		} else {
+			env.Log.Info(already, "record", c.ID, "as", c.Copy)
+		}
+	}
+	switch {
+	case dryRun:
+		env.Log.Info("dry run: nothing changed", "would_land", added)
+	case added > 0:
+		landed(added)
+	}
+	if asJSON {
+		return env.writeJSON(res)
+	}
+	return printCopied(env.Stdout, copies)
 }
 
 // printCopied lists what a copy between layers did, a line a record.
