@@ -78,23 +78,15 @@ and the merges needed because another machine pushed first.`,
 }
 
 func runUserPush(ctx context.Context, env *Env, opts userSyncOptions) error {
-	l, err := openUserLayer(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer env.closeHandle(l.Handle)
-	done := env.progress(opts.json, "pushing the user layer")
-	res, err := l.Push(ctx, opts.allowSecret)
-	done()
-	if err != nil {
-		return err
-	}
-	out := userPushed{Remote: l.Project.Config.Remote, Commit: res.Global, Pulls: res.Pulls}
-	env.Log.Info("pushed the user layer", "remote", out.Remote, "commit", short(out.Commit), "merged_first", out.Pulls)
-	if opts.json {
-		return env.writeJSON(out)
-	}
-	return nil
+	return userSync(ctx, env, opts.json, "pushing the user layer", func(l *userlayer.Layer) (userPushed, error) {
+		res, err := l.Push(ctx, opts.allowSecret)
+		if err != nil {
+			return userPushed{}, err
+		}
+		return userPushed{Remote: l.Project.Config.Remote, Commit: res.Global, Pulls: res.Pulls}, nil
+	}, func(out userPushed) {
+		env.Log.Info("pushed the user layer", "remote", out.Remote, "commit", short(out.Commit), "merged_first", out.Pulls)
+	})
 }
 
 // userPulled is what 'planq user pull --json' prints.
@@ -126,20 +118,34 @@ fast-forward, merged, ahead or empty.`,
 }
 
 func runUserPull(ctx context.Context, env *Env, opts userSyncOptions) error {
+	return userSync(ctx, env, opts.json, "pulling the user layer", func(l *userlayer.Layer) (userPulled, error) {
+		res, err := l.Pull(ctx)
+		if err != nil {
+			return userPulled{}, err
+		}
+		return userPulled{Remote: l.Project.Config.Remote, Outcome: res.Outcome, Before: res.Before, After: res.After}, nil
+	}, func(out userPulled) {
+		env.Log.Info("pulled the user layer", "remote", out.Remote, "outcome", out.Outcome, "commit", short(out.After))
+	})
+}
+
+// userSync runs a sync of the user layer (push, pull) on the layer, made
+// on first use, under a progress line (doing); then it logs the outcome
+// (logged) and writes it as JSON when asked.
+func userSync[T any](ctx context.Context, env *Env, asJSON bool, doing string, sync func(*userlayer.Layer) (T, error), logged func(T)) error {
 	l, err := openUserLayer(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer env.closeHandle(l.Handle)
-	done := env.progress(opts.json, "pulling the user layer")
-	res, err := l.Pull(ctx)
+	done := env.progress(asJSON, "%s", doing)
+	out, err := sync(l)
 	done()
 	if err != nil {
 		return err
 	}
-	out := userPulled{Remote: l.Project.Config.Remote, Outcome: res.Outcome, Before: res.Before, After: res.After}
-	env.Log.Info("pulled the user layer", "remote", out.Remote, "outcome", out.Outcome, "commit", short(out.After))
-	if opts.json {
+	logged(out)
+	if asJSON {
 		return env.writeJSON(out)
 	}
 	return nil
