@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -68,18 +69,35 @@ func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
 		if opts.json {
 			return env.writeJSON(res)
 		}
-		printArchived(env, res.Archived)
-		defer logKnowledge(env, kb)
-		switch {
-		case len(res.Archived) == 0:
-			env.Log.Info("nothing is past its shelf life")
-		case opts.dryRun:
-			env.Log.Info(fmt.Sprintf("would archive %s; nothing written", plural.Of(len(res.Archived), "learning")), "hint", "planq prune")
-		default:
-			env.Log.Info("archived "+plural.Of(len(res.Archived), "learning"), "branch", project.GlobalBranch, "commit", short(res.Commit))
-		}
+		reportPruned(env, res, opts.dryRun, prunedLines{none: "nothing is past its shelf life", hint: "planq prune",
+			at: []any{"branch", project.GlobalBranch}})
+		logKnowledge(env, kb)
 		return nil
 	})
+}
+
+// prunedLines are the words of what prune logs on stderr, for a project's
+// global or the user layer.
+type prunedLines struct {
+	none string // when nothing is past its shelf life
+	of   string // after the count of learnings: whose they are ("" for global's)
+	hint string // the command that archives what a dry run lists
+	at   []any  // what the archive commit's line names before the commit
+}
+
+// reportPruned prints the learnings prune archived (or, on a dry run,
+// would) and logs their count.
+func reportPruned(env *Env, res lifecycle.PruneResult, dryRun bool, lines prunedLines) {
+	printArchived(env, res.Archived)
+	learnings := plural.Of(len(res.Archived), "learning") + lines.of
+	switch {
+	case len(res.Archived) == 0:
+		env.Log.Info(lines.none)
+	case dryRun:
+		env.Log.Info(fmt.Sprintf("would archive %s; nothing written", learnings), "hint", lines.hint)
+	default:
+		env.Log.Info("archived "+learnings, slices.Concat(lines.at, []any{"commit", short(res.Commit)})...)
+	}
 }
 
 func printArchived(env *Env, archived []lifecycle.Archived) {

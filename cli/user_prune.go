@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/userlayer"
 )
@@ -52,14 +50,7 @@ func runUserPrune(ctx context.Context, env *Env, opts userPruneOptions) error {
 	if opts.json {
 		return env.writeJSON(res)
 	}
-	printArchived(env, res.Archived)
-	switch {
-	case len(res.Archived) == 0:
-		env.Log.Info("nothing in the user layer is past its shelf life")
-	case opts.dryRun:
-		env.Log.Info(fmt.Sprintf("would archive %s of the user layer; nothing written", plural.Of(len(res.Archived), "learning")), "hint", "planq user prune")
-	default:
-		env.Log.Info("archived "+plural.Of(len(res.Archived), "learning")+" of the user layer", "commit", short(res.Commit))
-	}
+	reportPruned(env, res, opts.dryRun, prunedLines{none: "nothing in the user layer is past its shelf life", of: " of the user layer",
+		hint: "planq user prune"})
 	return nil
 }
