@@ -157,17 +157,7 @@ func (opts searchOptions) request() session.SearchRequest {
 // commands that dig deeper.
 func printHits(env *Env, found session.Found, phrasings []string) {
 	for i, h := range found.Hits {
-		if i > 0 {
-			env.printf("\n")
-		}
-		text := h.Snippet
-		if found.Texts != nil {
-			text = found.Texts[i]
-		}
-		env.printf("%s\n%s\n", h.Header(), text)
-		if h.Explain != nil {
-			env.printf("%s", explainHit(*h.Explain, found.Phrasings))
-		}
+		printHit(env, i, h.Header(), h, found.Texts, found.Phrasings)
 	}
 	if found.Explain != nil {
 		if len(found.Hits) > 0 {
@@ -184,6 +174,24 @@ func printHits(env *Env, found session.Found, phrasings []string) {
 	env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
 	if found.Total > len(found.Hits) {
 		env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+	}
+}
+
+// printHit prints the i-th hit of a search under header: a blank line
+// before all but the first, its snippet or, when the search read them
+// (--full), its whole record in texts, and how it came by its place when
+// it was asked (--explain).
+func printHit(env *Env, i int, header string, h readmodel.Hit, texts, phrasings []string) {
+	if i > 0 {
+		env.printf("\n")
+	}
+	text := h.Snippet
+	if texts != nil {
+		text = texts[i]
+	}
+	env.printf("%s\n%s\n", header, text)
+	if h.Explain != nil {
+		env.printf("%s", explainHit(*h.Explain, phrasings))
 	}
 }
 
@@ -309,17 +317,7 @@ func userlayerExists(home string) bool {
 // headed by its project, then the commands that dig deeper.
 func printProjectHits(env *Env, found session.FoundAll, phrasings []string) {
 	for i, h := range found.Hits {
-		if i > 0 {
-			env.printf("\n")
-		}
-		text := h.Snippet
-		if found.Texts != nil {
-			text = found.Texts[i]
-		}
-		env.printf("[%s] %s\n%s\n", h.Label(), h.Header(), text)
-		if h.Explain != nil {
-			env.printf("%s", explainHit(*h.Explain, found.Phrasings))
-		}
+		printHit(env, i, "["+h.Label()+"] "+h.Header(), h.Hit, found.Texts, found.Phrasings)
 	}
 	if len(found.Hits) == 0 {
 		env.Log.Info("no record matches", "query", strings.Join(phrasings, " | "))
