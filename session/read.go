@@ -39,23 +39,33 @@ type Found struct {
 	Unnoted error
 }
 
+// checkQuery is the query a search request asks, its domains checked and
+// its Since read from since (a duration back from now, or a date): one
+// check for a search of the project and one across projects.
+func checkQuery(q readmodel.Query, since string) (readmodel.Query, error) {
+	for _, d := range q.Domains {
+		if err := project.ValidateName("domain", d); err != nil {
+			return q, err
+		}
+	}
+	t, err := readmodel.ParseSince(since, time.Now())
+	if err != nil {
+		return q, err
+	}
+	q.Since = t
+	return q, nil
+}
+
 // Search finds the records that match the request, best first, as the
 // reader sees them: reader is asked (once, and only when needed) who
 // searches, for the agent scope and to note that agent's uses. Each hit is
 // marked stale where the code it cites moved on.
 func Search(ctx context.Context, h *readmodel.Handle, reader func() (readmodel.Ref, error), req SearchRequest) (Found, error) {
 	var found Found
-	q := req.Query
-	for _, d := range q.Domains {
-		if err := project.ValidateName("domain", d); err != nil {
-			return found, err
-		}
-	}
-	since, err := readmodel.ParseSince(req.Since, time.Now())
+	q, err := checkQuery(req.Query, req.Since)
 	if err != nil {
 		return found, err
 	}
-	q.Since = since
 	if req.AsOf != "" {
 		if found.AsOf, err = h.Records.PinAsOf(ctx, req.AsOf); err != nil {
 			return found, err

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
@@ -101,17 +100,11 @@ func SearchAll(ctx context.Context, home string, h *readmodel.Handle, reader fun
 		return found, planqerr.New(planqerr.Invalid, "as-of", "reads one project's past; a search across projects reads today's memory").
 			WithHint("search this project alone with --as-of")
 	}
-	q := req.Query
-	for _, d := range q.Domains {
-		if err := project.ValidateName("domain", d); err != nil {
-			return found, err
-		}
-	}
-	since, err := readmodel.ParseSince(req.Since, time.Now())
+	q, err := checkQuery(req.Query, req.Since)
 	if err != nil {
 		return found, err
 	}
-	q.Since, q.Branch = since, ""
+	q.Branch = ""
 
 	var answers []*searched
 	if req.Current && h != nil {
