@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/userlayer"
 )
 
@@ -52,15 +51,11 @@ func runAdopt(ctx context.Context, env *Env, opts adoptOptions, ids []string) er
 		return err
 	}
 	defer env.closeStore(store)
-	home, err := project.Home()
+	l, err := openExistingUserLayer(ctx)
 	if err != nil {
 		return err
 	}
-	l, ok, err := userlayer.OpenExisting(ctx, home)
-	if err != nil {
-		return err
-	}
-	if !ok {
+	if l == nil {
 		return planqerr.New(planqerr.NotFound, "the user layer", "does not exist yet, so it holds nothing to adopt").
 			WithHint("record there first: 'planq learn INSIGHT --scope user', or from another project 'planq context promote --to user ID'")
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
@@ -113,22 +112,14 @@ func runPromoteToUser(ctx context.Context, env *Env, cmd *cobra.Command, opts pr
 			return err
 		}
 		var l *userlayer.Layer
+		var err error
 		if opts.dryRun {
-			home, err := project.Home()
-			if err != nil {
-				return err
-			}
-			var ok bool
-			if l, ok, err = userlayer.OpenExisting(ctx, home); err != nil {
-				return err
-			} else if !ok {
-				l = nil
-			}
+			l, err = openExistingUserLayer(ctx) // a dry run makes no layer
 		} else {
-			var err error
-			if l, err = openUserLayer(ctx, env); err != nil {
-				return err
-			}
+			l, err = openUserLayer(ctx, env)
+		}
+		if err != nil {
+			return err
 		}
 		if l != nil {
 			defer env.closeHandle(l.Handle)

@@ -57,6 +57,20 @@ func openUserLayer(ctx context.Context, env *Env) (*userlayer.Layer, error) {
 	return l, nil
 }
 
+// openExistingUserLayer opens the user layer if it was made; nil if not
+// (a read makes none).
+func openExistingUserLayer(ctx context.Context) (*userlayer.Layer, error) {
+	home, err := project.Home()
+	if err != nil {
+		return nil, err
+	}
+	l, ok, err := userlayer.OpenExisting(ctx, home)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return l, nil
+}
+
 // checkScope refuses a --scope that is neither project nor user.
 func checkScope(scope string) error {
 	if scope != scopeProject && scope != scopeUser {
@@ -118,16 +132,12 @@ record came from, <project>/<id>). Nothing when the layer was never made.
 }
 
 func runUserList(ctx context.Context, env *Env, opts userListOptions) error {
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
 	out := []userRecord{}
-	l, ok, err := userlayer.OpenExisting(ctx, home)
+	l, err := openExistingUserLayer(ctx)
 	if err != nil {
 		return err
 	}
-	if ok {
+	if l != nil {
 		defer env.closeHandle(l.Handle)
 		recs, problems, err := l.List()
 		if err != nil {
