@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +13,7 @@ import (
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/session"
+	"github.com/planq-dev/planq/userlayer"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -268,7 +268,7 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 	}
 	req := session.SearchAllRequest{SearchRequest: opts.request(), User: true, Current: opts.allProjects, Projects: opts.allProjects}
 	req.Scope = "" // every branch of each
-	if !opts.allProjects && !userlayerExists(home) {
+	if !opts.allProjects && !userlayer.Exists(home) {
 		env.Log.Info("there is no user layer yet: nothing to search", "path", project.StateRepoPath(home, project.UserLayerName))
 	}
 	search := func(h *readmodel.Handle) error {
@@ -295,7 +295,11 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 			}
 			return reportProblems(found.Problems)
 		}
-		printProjectHits(env, found, opts.phrasings)
+		where := "--all-projects"
+		if !opts.allProjects {
+			where = "--scope user"
+		}
+		printProjectHits(env, found, opts.phrasings, where)
 		return reportProblems(found.Problems)
 	}
 	if !opts.allProjects {
@@ -307,21 +311,16 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 	return withHandle(ctx, env, search)
 }
 
-// userlayerExists says whether the user layer was made yet.
-func userlayerExists(home string) bool {
-	_, err := os.Stat(project.StateRepoPath(home, project.UserLayerName))
-	return err == nil
-}
-
 // printProjectHits prints the hits of a search across projects, each
-// headed by its project, then the commands that dig deeper.
-func printProjectHits(env *Env, found session.FoundAll, phrasings []string) {
+// headed by its project, then the commands that dig deeper, which search
+// where this one did (where: --all-projects or --scope user).
+func printProjectHits(env *Env, found session.FoundAll, phrasings []string, where string) {
 	for i, h := range found.Hits {
 		printHit(env, i, "["+h.Label()+"] "+h.Header(), h.Hit, found.Texts, found.Phrasings)
 	}
 	if len(found.Hits) == 0 {
 		env.Log.Info("no record matches", "query", strings.Join(phrasings, " | "))
-		env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\" --all-projects\n")
+		env.printf("next: planq search \"<other words>\" \"<an identifier the record would hold>\" %s\n", where)
 		return
 	}
 	first := found.Hits[0]
@@ -329,9 +328,9 @@ func printProjectHits(env *Env, found session.FoundAll, phrasings []string) {
 		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
 	} else {
 		// get reads the current project: another's record is read whole here.
-		env.printf("\nnext: planq search %s --all-projects --full -n 1   (the first in full)\n", quoteArgs(phrasings))
+		env.printf("\nnext: planq search %s %s --full -n 1   (the first in full)\n", quoteArgs(phrasings), where)
 	}
 	if found.Total > len(found.Hits) {
-		env.printf("next: planq search %s --all-projects --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+		env.printf("next: planq search %s %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), where, min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
 	}
 }

@@ -34,14 +34,18 @@ func memoryItems(doc *Document, mems []readmodel.Memory) {
 	}
 	add(2, intro)
 	for i, m := range mems[:min(len(mems), MaxMemoryIndex)] {
-		line := fmt.Sprintf("%s (%s)", m.Path, sizeOf(m.Size))
-		if m.Skipped != "" {
-			line += ", " + m.Skipped + ", not searched"
-		} else {
-			line += ": " + readmodel.Shorten(m.Title, 100)
-		}
-		add(3+i/5, line)
+		add(3+i/5, memoryLine(m))
 	}
+}
+
+// memoryLine is a memory file's line in an index: its path, its size, and
+// its first line, or why search passes it over.
+func memoryLine(m readmodel.Memory) string {
+	line := fmt.Sprintf("%s (%s)", m.Path, sizeOf(m.Size))
+	if m.Skipped != "" {
+		return line + ", " + m.Skipped + ", not searched"
+	}
+	return line + ": " + readmodel.Shorten(m.Title, 100)
 }
 
 // sizeOf is a file's size as a listing shows it: 512 B, 1.5 KiB.

@@ -96,13 +96,7 @@ func userMemoryItems(add func(section string, priority int, text string), mems [
 	}
 	add(sectionUser, userRecordPriority, intro)
 	for _, m := range mems[:min(len(mems), MaxMemoryIndex)] {
-		line := fmt.Sprintf("%s (%s)", m.Path, sizeOf(m.Size))
-		if m.Skipped != "" {
-			line += ", " + m.Skipped + ", not searched"
-		} else {
-			line += ": " + readmodel.Shorten(m.Title, 100)
-		}
-		add(sectionUser, userRecordPriority+1, line)
+		add(sectionUser, userRecordPriority+1, memoryLine(m))
 	}
 }
 

@@ -83,11 +83,7 @@ func Stack(dir string) []string {
 	if has["package.json"] {
 		s.lang("node")
 		s.known(npmPackages, PackageJSONDependencies(read("package.json")))
-		for lock, tool := range map[string]string{"pnpm-lock.yaml": "pnpm", "yarn.lock": "yarn", "bun.lockb": "bun", "bun.lock": "bun"} {
-			if has[lock] {
-				s.tool(tool)
-			}
-		}
+		s.lockTools(has, "pnpm-lock.yaml", "pnpm", "yarn.lock", "yarn", "bun.lockb", "bun", "bun.lock", "bun")
 	}
 	if has["tsconfig.json"] {
 		s.lang("typescript")
@@ -105,11 +101,7 @@ func Stack(dir string) []string {
 		s.known(pythonPackages, PyprojectDependencies(read("pyproject.toml")))
 		s.known(pythonPackages, RequirementsNames(read("requirements.txt")))
 		s.known(pythonPackages, RequirementsNames(read("requirements-dev.txt")))
-		for lock, tool := range map[string]string{"poetry.lock": "poetry", "uv.lock": "uv"} {
-			if has[lock] {
-				s.tool(tool)
-			}
-		}
+		s.lockTools(has, "poetry.lock", "poetry", "uv.lock", "uv")
 	}
 	if has["Gemfile"] {
 		s.lang("ruby")
@@ -158,6 +150,17 @@ type stack struct{ langs, libs, tools []string }
 
 func (s *stack) lang(names ...string) { s.langs = append(s.langs, names...) }
 func (s *stack) tool(names ...string) { s.tools = append(s.tools, names...) }
+
+// lockTools names the tool of each lock file the checkout has, given as
+// pairs of lock file and tool, in their order (so a stack reads the same
+// on every run).
+func (s *stack) lockTools(has map[string]bool, pairs ...string) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if has[pairs[i]] {
+			s.tool(pairs[i+1])
+		}
+	}
+}
 
 // known adds the names table gives the dependencies deps, in the order
 // deps lists them.
