@@ -22,24 +22,16 @@ type memoryIn struct {
 	writeArg
 	// Scope is whose memories/: the agent's (the default) or the user
 	// layer's, what a person keeps across projects.
-	Scope      string  `json:"scope,omitempty"`
-	Command    string  `json:"command"`
-	Path       string  `json:"path,omitempty"`
-	ViewRange  []int   `json:"view_range,omitempty"`
-	FileText   *string `json:"file_text,omitempty"`
-	OldStr     *string `json:"old_str,omitempty"`
-	NewStr     *string `json:"new_str,omitempty"`
-	InsertLine *int    `json:"insert_line,omitempty"`
-	InsertText *string `json:"insert_text,omitempty"`
-	OldPath    string  `json:"old_path,omitempty"`
-	NewPath    string  `json:"new_path,omitempty"`
+	Scope string `json:"scope,omitempty"`
+	memoryCommand
 }
 
-func (in memoryIn) command() memtool.Command {
-	return memtool.Command{Command: in.Command, Path: in.Path, ViewRange: in.ViewRange, FileText: in.FileText,
-		OldStr: in.OldStr, NewStr: in.NewStr, InsertLine: in.InsertLine, InsertText: in.InsertText,
-		OldPath: in.OldPath, NewPath: in.NewPath}
-}
+// memoryCommand is the protocol's command, embedded in memoryIn under a
+// name of its own: embedded as memtool.Command, its field Command would
+// stand beside a field of the same name one level up.
+type memoryCommand = memtool.Command
+
+func (in memoryIn) command() memtool.Command { return in.memoryCommand }
 
 // registerMemory adds planq_memory: the memory tool's commands (view,
 // create, str_replace, insert, delete, rename under /memories) on the
