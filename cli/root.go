@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = &usageError{err}
 	}
 	if errors.Is(err, context.Canceled) && interrupted {
-		fmt.Fprintln(stderr, "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')")
+		fmt.Fprintln(stderr, interruptedMessage)
 		return ExitInterrupted
 	}
 	errOut := &escaper{w: stderr} // an error may quote what a record or an argument holds
@@ -115,6 +115,55 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}
 	return exitCode(err)
+}
+
+// interruptedMessage is what planq says when Ctrl-C or SIGTERM stopped it.
+const interruptedMessage = "planq: interrupted; the command stopped before its last step, and planq's state is as it was before it (a record already on disk but not committed is committed by 'planq doctor --fix')"
+
+// interruptGrace is how long a command has, after Ctrl-C or SIGTERM
+// cancelled its context, to stop at its next check of it and undo what it
+// started. One blocked where no context reaches (a read of a pipe that
+// stays open, a loop that never checks) is ended when it runs out: no
+// planq process outlives a signal by more than a second.
+const interruptGrace = 900 * time.Millisecond
+
+// catchInterrupts returns ctx cancelled by the first Ctrl-C or SIGTERM,
+// and the function that stops catching them. A command still running
+// interruptGrace after the signal, or at a second signal, is ended with
+// exit 130: every write planq makes is a compare-and-swap of a ref or an
+// atomic rename, and a lock file is released with the process, so what
+// such an exit leaves is what a crash leaves, which doctor --fix settles.
+func catchInterrupts(parent context.Context, stderr io.Writer) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-done:
+			return
+		}
+		grace := time.NewTimer(interruptGrace)
+		defer grace.Stop()
+		select {
+		case <-grace.C:
+		case <-signals:
+		case <-done:
+			return
+		}
+		fmt.Fprintln(stderr, interruptedMessage)
+		os.Exit(ExitInterrupted)
+	}()
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() {
+			signal.Stop(signals)
+			close(done)
+			cancel()
+		})
+	}
 }
 
 // flagLikeRE finds the argument cobra took for a flag it does not know.
@@ -207,7 +256,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 			if env.catchInterrupts {
 				// Set up here, not in Main: what does no work (--version,
 				// --help, a usage error) need not start the signal thread.
-				ctx, env.stopInterrupts = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+				ctx, env.stopInterrupts = catchInterrupts(ctx, env.Stderr)
 			}
 			env.runCtx = ctx
 			cmd.SetContext(readmodel.WithProgress(ctx, &buildProgress{env: env, quiet: asJSON}))
