@@ -2,9 +2,13 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/userlayer"
 	"github.com/planq-dev/planq/workspace"
 )
 
@@ -26,6 +30,13 @@ deleted under its mounted worktree (recreated at the last tip a reflog shows), a
 an agent branch whose tip commit cannot be read (moved back to its newest readable
 commit; the broken tip is kept under refs/planq/broken/ or, when git refuses a ref
 to it, in <state repo>/planq/broken/).
+The user layer ($PLANQ_HOME/state-repos/_user.git), yours across projects, is
+checked too, in a project or outside one (then it alone is checked, and doctor
+says so): extensions planq cannot read, left-over lock files, record files no
+reader can use, and a global whose tip cannot be read, which --fix moves back to
+its newest readable commit as it does an agent branch (nothing but doctor can
+mend the layer, and every user-layer command fails until then). Its checks are
+named user-*.
 An agent mounted from
 a state repository that was moved away, or replaced by a new one, is reported
 for you to settle: move the repository back; doctor makes none in its place
@@ -45,14 +56,32 @@ doctor cannot repair it (fix says what to do), error when the repair failed.`,
 }
 
 func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
-	p, err := env.project()
+	p, perr := env.project()
+	if perr != nil && !planqerr.Is(perr, planqerr.NotInitialized) {
+		return perr
+	}
+	home, err := project.Home()
 	if err != nil {
 		return err
 	}
-	findings, err := workspace.Doctor(ctx, p, opts.fix)
-	if err != nil {
-		return err
+	var findings []workspace.Finding
+	if p != nil {
+		if findings, err = workspace.Doctor(ctx, p, opts.fix); err != nil {
+			return err
+		}
 	}
+	userPath := project.StateRepoPath(home, project.UserLayerName)
+	if p == nil && !userlayer.Exists(home) {
+		return perr // nothing to check here: no project, and no user layer
+	}
+	if p == nil {
+		env.Log.Info("not in a planq project: checking only the user layer", "path", userPath)
+	}
+	user, _, err := workspace.DoctorUser(ctx, home, opts.fix)
+	if err != nil {
+		return fmt.Errorf("failed to check the user layer: %w", err)
+	}
+	findings = append(findings, user...)
 	remaining, fixable := 0, 0
 	for _, f := range findings {
 		if !f.Fixed {
@@ -91,7 +120,14 @@ func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
 		return &silentError{code: ExitFailure}
 	}
 	if len(findings) == 0 {
-		env.Log.Info("no problems found", "project", p.Config.Project)
+		switch {
+		case p == nil:
+			env.Log.Info("no problems found in the user layer", "path", userPath)
+		case userlayer.Exists(home):
+			env.Log.Info("no problems found", "project", p.Config.Project, "user layer", userPath)
+		default:
+			env.Log.Info("no problems found", "project", p.Config.Project)
+		}
 	}
 	return nil
 }

@@ -30,6 +30,15 @@ type editOptions struct {
 	decision       string
 	rationale      string
 	over           []string
+	scope          string
+}
+
+// again is the command that edits the same record again.
+func (o editOptions) again() string {
+	if o.scope == scopeUser {
+		return "planq edit " + o.id + " --scope user"
+	}
+	return "planq edit " + o.id
 }
 
 func newEditCmd(env *Env) *cobra.Command {
@@ -52,11 +61,16 @@ kind, agent, timestamp and supersedes are planq's: changing them is refused.
 An edit that changes nothing writes nothing; one that leaves no text (--text ""
 or blank, or the file without its body) is refused, as 'planq learn ""' is. A
 version that is superseded, retracted or archived is not edited: the error names
-the current version.`,
+the current version.
+
+--scope user edits a learning or decision of the user layer (see planq user)
+instead: one commit on its global. The user layer keeps no credential: a
+version that holds one is refused, even one its old version held.`,
 		Example: `  planq edit pq-3f9a1c2e4b --text "Tokens expire after 15 minutes; refresh on 401"
   planq edit pq-3f9a1c2e4b --classification foundational
   planq edit pq-3f9a1c2e4b          # in $EDITOR
-  sed 's/10 minutes/15 minutes/' .planq/agent/learnings/auth/pq-3f9a1c2e4b.md | planq edit pq-3f9a1c2e4b -`,
+  sed 's/10 minutes/15 minutes/' .planq/agent/learnings/auth/pq-3f9a1c2e4b.md | planq edit pq-3f9a1c2e4b -
+  planq edit pq-7c0d2e9a1b --scope user --text "Prefers table-driven tests, one case a line"`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := rangeArgs(1, 2, "the record's ID, then - to read its file from stdin")(cmd, args); err != nil {
 				return err
@@ -83,33 +97,56 @@ the current version.`,
 	f.StringVar(&opts.decision, "decision", "", "a decision's new `DECISION`")
 	f.StringVar(&opts.rationale, "because", "", "a decision's new rationale (`WHY`)")
 	f.StringSliceVar(&opts.over, "over", nil, "a decision's new `ALTERNATIVES` (replacing the old)")
+	registerRecordScope(cmd, &opts.scope)
 	return cmd
 }
 
 func runEdit(ctx context.Context, env *Env, cmd *cobra.Command, opts editOptions) error {
+	if err := checkScope(opts.scope); err != nil {
+		return err
+	}
 	if opts.fromStdin && editsByFlag(cmd) {
 		return planqerr.New(planqerr.Invalid, "edit", "give the record's file on stdin (-) or flags that change fields, not both").
-			WithHint("'planq edit %s --text -' reads the new text from stdin", opts.id)
+			WithHint("'%s --text -' reads the new text from stdin", opts.again())
 	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	old, err := lifecycle.Target(a, opts.id)
-	if err != nil {
-		return err
+	var (
+		old   *changelog.Record
+		write func(next *changelog.Record) (agent.Written, error)
+	)
+	if opts.scope == scopeUser {
+		l, err := openUserLayerFor(ctx, opts.writeFlags, opts.id)
+		if err != nil {
+			return err
+		}
+		defer env.closeHandle(l.Handle)
+		if old, err = l.Target(opts.id); err != nil {
+			return err
+		}
+		write = func(next *changelog.Record) (agent.Written, error) { return l.Edit(ctx, old, next) }
+	} else {
+		store, a, err := env.openAgent(ctx, opts.agent)
+		if err != nil {
+			return err
+		}
+		defer env.closeStore(store)
+		if old, err = lifecycle.Target(a, opts.id); err != nil {
+			return pointAtUserLayer(ctx, err, "edit", opts.id)
+		}
+		write = func(next *changelog.Record) (agent.Written, error) {
+			return lifecycle.Edit(ctx, a, old, next, agent.WriteOptions{AllowSecret: opts.allowSecret})
+		}
 	}
 	next := lifecycle.NextVersion(old)
+	var err error
 	if editsByFlag(cmd) {
 		err = applyEditFlags(env, cmd, opts, next)
 	} else {
-		next, err = editRecordText(env, old, next, opts.fromStdin)
+		next, err = editRecordText(env, old, next, opts)
 	}
 	if err != nil {
 		return err
 	}
-	w, err := lifecycle.Edit(ctx, a, old, next, agent.WriteOptions{AllowSecret: opts.allowSecret})
+	w, err := write(next)
 	if errors.Is(err, lifecycle.ErrUnchanged) {
 		env.Log.Info("nothing changed: nothing written", "id", old.ID)
 		return nil
@@ -141,8 +178,12 @@ func applyEditFlags(env *Env, cmd *cobra.Command, opts editOptions, next *change
 		}
 		if strings.TrimSpace(text) == "" {
 			// As learn and decide refuse it: a version that says nothing.
+			retract := "planq retract " + next.Supersedes
+			if opts.scope == scopeUser {
+				retract += " --scope user"
+			}
 			return planqerr.New(planqerr.Invalid, next.Kind.Noun(), "text is empty").
-				WithHint("give the new text; to take %s back instead, 'planq retract %s'", next.Supersedes, next.Supersedes)
+				WithHint("give the new text; to take %s back instead, '%s'", next.Supersedes, retract)
 		}
 		next.Body = text
 	}
@@ -185,7 +226,8 @@ func withBookkeeping(next *changelog.Record) *changelog.Record {
 // editRecordText has $EDITOR (a person, or a script), or stdin when asked
 // to read it, give the new version as a record file, and reads it as
 // strictly as a stored one.
-func editRecordText(env *Env, old, next *changelog.Record, fromStdin bool) (*changelog.Record, error) {
+func editRecordText(env *Env, old, next *changelog.Record, opts editOptions) (*changelog.Record, error) {
+	fromStdin := opts.fromStdin
 	shown, err := changelog.Render(old)
 	if err != nil {
 		return nil, err
@@ -205,7 +247,7 @@ func editRecordText(env *Env, old, next *changelog.Record, fromStdin bool) (*cha
 		if err != nil {
 			return nil, planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", path, err)
 		}
-		if err := runEditor(env, path, "'planq edit "+old.ID+" -'"); err != nil {
+		if err := runEditor(env, path, "'"+opts.again()+" -'"); err != nil {
 			os.Remove(path)
 			return nil, err
 		}
@@ -222,7 +264,7 @@ func editRecordText(env *Env, old, next *changelog.Record, fromStdin bool) (*cha
 	if err != nil {
 		if path != "stdin" {
 			return nil, planqerr.New(planqerr.Invalid, "edit", "%w", err).
-				WithHint("nothing was written; your text is kept in %s: fix it and run 'planq edit %s -' < %s", path, old.ID, path)
+				WithHint("nothing was written; your text is kept in %s: fix it and run '%s -' < %s", path, opts.again(), path)
 		}
 		return nil, planqerr.New(planqerr.Invalid, "edit", "%w", err).WithHint("nothing was written")
 	}

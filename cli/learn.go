@@ -7,6 +7,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/userlayer"
 )
 
 type learnOptions struct {
@@ -49,7 +50,8 @@ log entry.
 projects, a preference as domain preferences. It works outside any project too;
 no code repository stands behind it, so it takes no --file, --files,
 --evidence-file or --evidence-commit, and nothing is filled in from the
-checkout.`,
+checkout. It keeps no credential: --allow-secret is refused with it (every
+project's session reads the user layer, and it syncs to your own remote).`,
 		Example: `  planq learn "Tokens expire after 15 minutes; refresh on 401" --type pattern --domain auth \
       --file internal/auth/jwt.go:40-62
   planq learn "go test hangs without -p 1 on CI" --type failure --domain ci \
@@ -88,6 +90,10 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 		return err
 	}
 	if opts.scope == scopeUser {
+		// Refused before the layer is opened: a refusal makes nothing.
+		if err := userlayer.CheckAllowSecret(opts.allowSecret); err != nil {
+			return err
+		}
 		for _, f := range []struct {
 			set  bool
 			flag string

@@ -7,10 +7,12 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/userlayer"
 )
 
 type revalidateOptions struct {
 	writeFlags
+	scope string
 }
 
 func newRevalidateCmd(env *Env) *cobra.Command {
@@ -25,7 +27,11 @@ file it cites there. Readers stop marking it "may be stale", and its shelf life
 starts afresh.
 
 If it no longer holds, correct it ('planq edit ID') or retract it ('planq retract
-ID') instead.`,
+ID') instead.
+
+--scope user revalidates a learning of the user layer (see planq user): no
+code stands behind the layer, so the new version carries what it cites as it
+was; one commit on the layer's global.`,
 		Example: "  planq search 'token refresh'   # (may be stale: internal/auth/jwt.go changed since 2026-11-02)\n  planq revalidate pq-3f9a1c2e4b",
 		Args:    exactArgs(1, "the learning's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -33,11 +39,21 @@ ID') instead.`,
 		},
 	}
 	opts.register(cmd)
+	registerRecordScope(cmd, &opts.scope)
 	return cmd
 }
 
 func runRevalidate(ctx context.Context, env *Env, opts revalidateOptions, id string) error {
-	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
+	if err := checkScope(opts.scope); err != nil {
+		return err
+	}
+	if opts.scope == scopeUser {
+		return inUserLayer(ctx, env, opts.writeFlags, id, func(l *userlayer.Layer) (agent.Written, error) {
+			return l.Revalidate(ctx, id)
+		})
+	}
+	err := writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
 		return lifecycle.Revalidate(ctx, a, id, o)
 	})
+	return pointAtUserLayer(ctx, err, "revalidate", id)
 }

@@ -10,6 +10,9 @@
 // synced through its own remote ($PLANQ_HOME/user.yaml) with the team
 // package's push and pull. Nothing crosses between a project and the user
 // layer unless a person asks: promote --to user, adopt, learn --scope user.
+// Its records are edited, revalidated and retracted as a project's are, one
+// commit on its global each (versions.go). It keeps no credential: unlike a
+// project's writers, none of its writers takes an allowance for one.
 //
 // Role: write side. It imports agent and team, and nothing above them.
 package userlayer
