@@ -13,7 +13,8 @@ func newUserRemoteCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "remote [URL]",
 		Short: "Show or set the user layer's remote",
-		Long: `Without URL, print the user layer's remote (nothing when none is set). With URL,
+		Long: `Without URL, print the user layer's remote (when none is set, nothing on stdout,
+and a line on stderr saying so; the exit code is 0). With URL,
 make it the remote 'planq user push' and 'planq user pull' sync with, in
 $PLANQ_HOME/user.yaml: a git repository of yours (ssh, https, or an absolute
 path to a bare repository). A URL with a password or token in it is refused:
@@ -30,9 +31,13 @@ let git's credential helper supply those.`,
 				if err != nil {
 					return err
 				}
-				if uc.Remote != "" {
-					env.printf("%s\n", uc.Remote)
+				if uc.Remote == "" {
+					// As 'planq state remote list' with none: nothing on
+					// stdout, and no failure; stderr says so.
+					env.Log.Info("the user layer has no remote", "hint", "set one: planq user remote URL")
+					return nil
 				}
+				env.printf("%s\n", uc.Remote)
 				return nil
 			}
 			if err := userlayer.SetRemote(cmd.Context(), home, args[0]); err != nil {
@@ -133,6 +138,14 @@ func runUserPull(ctx context.Context, env *Env, opts userSyncOptions) error {
 // on first use, under a progress line (doing); then it logs the outcome
 // (logged) and writes it as JSON when asked.
 func userSync[T any](ctx context.Context, env *Env, asJSON bool, doing string, sync func(*userlayer.Layer) (T, error), logged func(T)) error {
+	home, err := project.Home()
+	if err != nil {
+		return err
+	}
+	// A sync that cannot run makes no user layer.
+	if err := userlayer.CheckRemote(home); err != nil {
+		return err
+	}
 	l, err := openUserLayer(ctx, env)
 	if err != nil {
 		return err

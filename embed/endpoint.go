@@ -83,7 +83,11 @@ func NewEndpoint(s EndpointSettings) (*Endpoint, error) {
 		return nil, planqerr.New(planqerr.Invalid, subject, "names no model").
 			WithHint("set search: endpoint: model: in .planq/config to the model the server serves, like nomic-embed-text")
 	}
-	e := &Endpoint{base: base, post: post, model: s.Model, timeout: s.Timeout, batch: s.Batch, maxAnswer: s.MaxAnswer, client: &http.Client{}}
+	// No redirect is followed: one could send the texts and the key's
+	// request to another host (a cloud's metadata address, say). The
+	// answer is read as it is and refused (redirected).
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	e := &Endpoint{base: base, post: post, model: s.Model, timeout: s.Timeout, batch: s.Batch, maxAnswer: s.MaxAnswer, client: client}
 	if e.timeout <= 0 {
 		e.timeout = DefaultTimeout
 	}
@@ -257,6 +261,9 @@ func (e *Endpoint) call(ctx context.Context, texts []string) ([][]float32, error
 	if int64(len(data)) > e.maxAnswer {
 		return nil, e.tooLarge()
 	}
+	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
+		return nil, e.redirected(resp)
+	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, e.httpError(resp.StatusCode, data)
 	}
@@ -282,6 +289,18 @@ func (e *Endpoint) httpError(status int, data []byte) error {
 		return err.WithHint("check that %s serves the model %q (for a local Ollama: ollama pull %s; its URL ends in /v1)", e.base, e.model, e.model)
 	}
 	return err.WithHint("check the server's log; until it answers, search uses words alone")
+}
+
+// redirected refuses a redirect, naming where it pointed without its
+// query or user part, where a key could hide (url.URL escapes the path's
+// control characters).
+func (e *Endpoint) redirected(resp *http.Response) error {
+	where := "elsewhere"
+	if loc, err := resp.Location(); err == nil && loc.Host != "" {
+		where = "to " + (&url.URL{Scheme: loc.Scheme, Host: loc.Host, Path: loc.Path}).String()
+	}
+	return planqerr.New(planqerr.Failure, e.subject(), "redirected %s (HTTP %d); planq follows no redirect", where, resp.StatusCode).
+		WithHint("if that is the endpoint, set search: endpoint: url: in .planq/config to its base URL (the part before /embeddings)")
 }
 
 func (e *Endpoint) subject() string { return "embeddings endpoint " + e.base }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -435,4 +436,41 @@ func FuzzParseAnswer(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEndpointFollowsNoRedirect: an endpoint that answers with a redirect
+// (to another host, here another server standing in for a cloud's metadata
+// address) is an error that names where it pointed, and the other host is
+// never called: a redirect could send the texts, or a GET, anywhere.
+func TestEndpointFollowsNoRedirect(t *testing.T) {
+	for _, status := range []int{http.StatusFound, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		t.Run(http.StatusText(status), func(t *testing.T) {
+			var reached atomic.Int32
+			other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				reached.Add(1)
+				writeVectors(w, []string{"a"}, false)
+			}))
+			t.Cleanup(other.Close)
+			target := other.URL + "/latest/meta-data/embeddings"
+			_, base := startEndpoint(t, func(w http.ResponseWriter, _ []string) {
+				w.Header().Set("Location", target+"?key=s3cr3t")
+				w.WriteHeader(status)
+			})
+			e := newTestEndpoint(t, EndpointSettings{URL: base, KeyEnv: ""})
+			got, err := e.Embed(context.Background(), []string{"a"})
+			if err == nil || got != nil {
+				t.Fatalf("Embed = %v, %v; want an error", got, err)
+			}
+			if n := reached.Load(); n != 0 {
+				t.Errorf("the redirect's target was called %d times", n)
+			}
+			msg := err.Error()
+			if !strings.HasPrefix(msg, "embeddings endpoint "+base+": ") || !strings.Contains(msg, "redirected to "+target) {
+				t.Errorf("error %q does not say the endpoint redirected to %s", msg, target)
+			}
+			if strings.Contains(msg, "s3cr3t") {
+				t.Errorf("error %q shows the redirect's query", msg)
+			}
+		})
+	}
 }

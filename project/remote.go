@@ -29,6 +29,9 @@ func RemoteURLProblem(dir, raw string) string {
 	case strings.ContainsFunc(raw, func(r rune) bool { return r < 0x20 || r == 0x7f }):
 		return "contains a control character"
 	}
+	if problem := TransportProblem(raw); problem != "" {
+		return problem
+	}
 	if scheme, rest, ok := strings.Cut(raw, "://"); ok && validScheme(scheme) {
 		return schemeURLProblem(strings.ToLower(scheme), raw, rest)
 	}
@@ -48,6 +51,48 @@ func RemoteURLProblem(dir, raw string) string {
 		return "is a relative path; git would read it from inside the state repository"
 	}
 	return "is no URL with a scheme, no [user@]host:path, and no absolute path"
+}
+
+// refusedTransports are git's transports that reach no repository: fd
+// talks over the file descriptors planq's git inherits (a push to fd::0
+// waits on the terminal for ever), ext runs any command the URL names
+// (git itself refuses it unless told). planq refuses both wherever a
+// remote URL comes in, and tells git to refuse them on every fetch and
+// push (staterepo), for a URL written into a config by hand.
+var refusedTransports = map[string]string{
+	"fd":  "talks over the file descriptors planq runs git with, not to a repository",
+	"ext": "runs the command the URL names, not a repository",
+}
+
+// TransportProblem says why raw names a git transport planq refuses
+// (fd::, ext::, or the same as a scheme), or "" when it does not.
+func TransportProblem(raw string) string {
+	name, _, ok := strings.Cut(raw, "::")
+	if !ok || !validScheme(name) {
+		name, _, ok = strings.Cut(raw, "://")
+	}
+	if !ok || !validScheme(name) {
+		return ""
+	}
+	name = strings.ToLower(name)
+	if why, refused := refusedTransports[name]; refused {
+		return fmt.Sprintf("uses git's %s transport, which %s; planq refuses it", name, why)
+	}
+	return ""
+}
+
+// CheckStoredRemote refuses the remote URL read from where (a file a
+// person, or a clone of someone else's code, wrote: .planq/config,
+// user.yaml, a state repository's config) when its transport is one
+// planq never runs (TransportProblem); subject names the remote, hint
+// says how to fix it.
+func CheckStoredRemote(subject, url, where, hint string) error {
+	problem := TransportProblem(url)
+	if problem == "" {
+		return nil
+	}
+	return planqerr.New(planqerr.Corrupt, subject, "%s names %q; it %s", where, url, problem).
+		WithHint("%s", hint)
 }
 
 // validScheme is git's test of a URL scheme: a letter, then letters,

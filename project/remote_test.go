@@ -57,3 +57,30 @@ func TestRemoteURLProblem(t *testing.T) {
 		t.Errorf("CheckRemoteURL(team.git): the hint does not give the absolute path: %#v", err)
 	}
 }
+
+// TestRemoteTransportRefused: git's fd transport talks over planq's own
+// file descriptors (a push to fd::0 waits on the terminal for ever) and ext
+// runs any command; neither reaches a repository, so no remote may name
+// them, in any spelling git would take.
+func TestRemoteTransportRefused(t *testing.T) {
+	for _, u := range []string{"fd::0", "fd::0,1", "FD::3/x", "ext::sh -c touch% /tmp/pwned", "Ext::git %s x", "ext://host/x", "fd://0"} {
+		if p := RemoteURLProblem("", u); !strings.Contains(p, "transport") {
+			t.Errorf("RemoteURLProblem(%q) = %q, want a refused transport", u, p)
+		}
+		if p := TransportProblem(u); p == "" {
+			t.Errorf("TransportProblem(%q) = none", u)
+		}
+		err := CheckStoredRemote("remote origin", u, ".planq/config", "fix it")
+		if planqerr.KindOf(err) != planqerr.Corrupt || !strings.Contains(err.Error(), "transport") {
+			t.Errorf("CheckStoredRemote(%q) = %v", u, err)
+		}
+	}
+	for _, u := range []string{"https://host/fd::0", "/srv/ext::x", "hg::https://host/x", "git@host:fd::0", "fdx::a", "/srv/team.git"} {
+		if p := TransportProblem(u); p != "" {
+			t.Errorf("TransportProblem(%q) = %q, want none", u, p)
+		}
+		if err := CheckStoredRemote("remote origin", u, ".planq/config", "fix it"); err != nil {
+			t.Errorf("CheckStoredRemote(%q) = %v", u, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 )
 
@@ -18,10 +19,14 @@ type Git struct {
 	Dir string
 }
 
-// gitEnv is the environment of every git process: the user's, minus variables
-// that would point git at another repository. Git hooks export GIT_DIR and
-// friends, and a planq called from a code repo's hook must not act on it.
-var gitEnv = func() []string {
+// gitEnv is the environment of every git process (envFor).
+var gitEnv = envFor(os.Environ())
+
+// envFor is the environment of git made from environ: the user's, minus
+// variables that would point git at another repository. Git hooks export
+// GIT_DIR and friends, and a planq called from a code repo's hook must not
+// act on it.
+func envFor(environ []string) []string {
 	drop := map[string]bool{
 		"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true,
 		"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true,
@@ -30,15 +35,21 @@ var gitEnv = func() []string {
 		"LC_ALL": true, "LANGUAGE": true,
 	}
 	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		if !drop[name] {
+	for _, kv := range environ {
+		name, value, _ := strings.Cut(kv, "=")
+		switch {
+		case drop[name]:
+		case name == "GIT_ALLOW_PROTOCOL":
+			// It overrides git's configuration, planq's -c included
+			// (refusedTransports): what it allows is kept, less those.
+			env = append(env, name+"="+strings.Join(slices.DeleteFunc(strings.Split(value, ":"), refusedTransport), ":"))
+		default:
 			env = append(env, kv)
 		}
 	}
 	// Messages are parsed in a few places; keep them in one language.
 	return append(env, "LC_ALL=C", "GIT_TERMINAL_PROMPT=0")
-}()
+}
 
 // GitError is a failed git command with what git said on stderr.
 type GitError struct {
@@ -81,11 +92,23 @@ func (g Git) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]b
 			return nil, fmt.Errorf("git is not installed or not on PATH: %w", err)
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+			return nil, fmt.Errorf("git %s: %w", subcommand(args), ctx.Err())
 		}
 		return stdout.Bytes(), &GitError{Args: args, Stderr: stderr.String(), Err: err}
 	}
 	return stdout.Bytes(), nil
+}
+
+// subcommand is the git command args run, after the configuration given
+// with -c (transport's).
+func subcommand(args []string) string {
+	for len(args) > 2 && args[0] == "-c" {
+		args = args[2:]
+	}
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
 }
 
 // stderrContains reports whether err is a git failure whose message has s.

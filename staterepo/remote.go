@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,6 +19,29 @@ import (
 // ErrRemoteMoved means a push was refused because the remote ref is not
 // where we last saw it: a teammate pushed first. Pull and try again.
 var ErrRemoteMoved = errors.New("remote moved")
+
+// refusedTransports are git's transports that reach no repository, which
+// no fetch or push of planq's may use, whatever a hand-edited config says:
+// fd talks over the file descriptors git inherits (a push to fd::0 waits
+// on stdin for ever), ext runs the command its URL names. planq refuses
+// them in every URL it is given (project.TransportProblem); this is for
+// the ones written into a config by hand.
+var refusedTransports = []string{"fd", "ext"}
+
+func refusedTransport(name string) bool {
+	return slices.Contains(refusedTransports, strings.ToLower(name))
+}
+
+// transport is args of a git command that reaches a remote, after the
+// configuration that refuses refusedTransports: given on the command line,
+// it wins over every config file.
+func transport(args ...string) []string {
+	out := make([]string, 0, 2*len(refusedTransports)+len(args))
+	for _, t := range refusedTransports {
+		out = append(out, "-c", "protocol."+t+".allow=never")
+	}
+	return append(out, args...)
+}
 
 // RemoteURL returns the URL of a configured remote, "" when there is none.
 func (r *Repo) RemoteURL(ctx context.Context, name string) (string, error) {
@@ -75,7 +99,7 @@ type FetchResult struct {
 // apply.
 func (r *Repo) Fetch(ctx context.Context, remote string, refspecs ...string) (FetchResult, error) {
 	args := append([]string{"fetch", "--no-tags", "--no-write-fetch-head", "--no-progress", remote}, refspecs...)
-	_, err := r.git.Run(ctx, args...)
+	_, err := r.git.Run(ctx, transport(args...)...)
 	if err == nil {
 		return FetchResult{}, nil
 	}
@@ -115,7 +139,7 @@ func (r *Repo) Push(ctx context.Context, remote, refspec, remoteRef string, leas
 	if lease.IsZero() {
 		expect = ""
 	}
-	out, err := r.git.Run(ctx, "push", "--porcelain", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)
+	out, err := r.git.Run(ctx, transport("push", "--porcelain", "--no-verify", "--force-with-lease="+remoteRef+":"+expect, remote, refspec)...)
 	if err == nil {
 		return nil
 	}
@@ -306,7 +330,7 @@ func (r *Repo) Maintain(ctx context.Context) error {
 // PushForce pushes refspecs that this repository alone owns (they carry '+').
 func (r *Repo) PushForce(ctx context.Context, remote string, refspecs ...string) error {
 	args := append([]string{"push", "--porcelain", "--no-verify", remote}, refspecs...)
-	if out, err := r.git.Run(ctx, args...); err != nil {
+	if out, err := r.git.Run(ctx, transport(args...)...); err != nil {
 		if err := declined(remote, out, err); err != nil {
 			return err
 		}

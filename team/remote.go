@@ -34,20 +34,69 @@ var localGlobalRef = project.BranchRef(project.GlobalBranch)
 func trackingGlobal(remote string) string { return project.TrackingGlobalRef(remote) }
 
 // ResolveRemote returns the URL of remote, registering .planq/config's
-// remote as origin the first time it is needed.
+// remote as origin the first time it is needed. A URL written by hand
+// into either whose transport planq never runs (fd::, ext::) is refused
+// before git runs.
 func ResolveRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, remote string) (string, error) {
 	if err := project.ValidateName("remote", remote); err != nil {
 		return "", err
 	}
 	url, err := repo.RemoteURL(ctx, remote)
-	if err != nil || url != "" {
-		return url, err
+	if err != nil {
+		return "", err
+	}
+	if url != "" {
+		return url, project.CheckStoredRemote("remote "+remote, url, "the state repository's config ("+repo.Path+")",
+			fmt.Sprintf("point it at a repository: planq state remote add %s URL --replace", remote))
 	}
 	if remote == DefaultRemote && p.Config.Remote != "" {
-		return p.Config.Remote, repo.SetRemote(ctx, remote, p.Config.Remote)
+		if err := checkConfigRemote(p); err != nil {
+			return "", err
+		}
+		return p.Config.Remote, SetRemoteURL(ctx, repo, remote, p.Config.Remote)
 	}
 	return "", planqerr.New(planqerr.NotFound, "remote "+remote, "is not configured").
 		WithHint("add it with 'planq state remote add %s URL', or set remote: in .planq/config", remote)
+}
+
+// checkConfigRemote refuses .planq/config's remote when its transport is
+// one planq never runs: a clone of someone else's code brings its config.
+func checkConfigRemote(p *project.Project) error {
+	return project.CheckStoredRemote("remote "+DefaultRemote, p.Config.Remote, project.ConfigPath,
+		fmt.Sprintf("point remote: in %s at the team's repository, or replace it: planq state remote add %s URL --replace", project.ConfigPath, DefaultRemote))
+}
+
+// SetRemoteURL registers remote at url. When it had another URL (or none),
+// what this repository remembers of the remote's refs
+// (refs/planq/remotes/<remote>/) is dropped first: it is another
+// repository's, and a push leasing on it would be refused for ever.
+func SetRemoteURL(ctx context.Context, repo *staterepo.Repo, remote, url string) error {
+	current, err := repo.RemoteURL(ctx, remote)
+	if err != nil || current == url {
+		return err
+	}
+	if err := forgetRefs(ctx, repo, project.TrackingRefPrefix+remote+"/", "planq: remote "+remote+" changed"); err != nil {
+		return err
+	}
+	return repo.SetRemote(ctx, remote, url)
+}
+
+// forgetRefs deletes the refs under prefix, each only if it is still
+// where it was read (a fetch that moved one meanwhile saw the remote: it
+// is kept).
+func forgetRefs(ctx context.Context, repo *staterepo.Repo, prefix, reason string) error {
+	refs, err := repo.Refs(prefix)
+	if err != nil || len(refs) == 0 {
+		return err
+	}
+	updates := make([]staterepo.RefUpdate, 0, len(refs))
+	for ref, h := range refs {
+		updates = append(updates, staterepo.RefUpdate{Ref: ref, Old: h})
+	}
+	if err := repo.UpdateRefs(ctx, reason, updates); err != nil && !errors.Is(err, staterepo.ErrRefMoved) {
+		return err
+	}
+	return nil
 }
 
 // RemoteChange says what AddRemote changed.
@@ -91,7 +140,7 @@ func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, na
 			WithHint("replace it: planq state remote add %s %s --replace", name, url)
 	}
 	if registered, _ := repo.RemoteURL(ctx, name); registered != url {
-		if err := repo.SetRemote(ctx, name, url); err != nil {
+		if err := SetRemoteURL(ctx, repo, name, url); err != nil {
 			return res, err
 		}
 		res.Registered = true
@@ -114,6 +163,9 @@ func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, na
 // that has no planq state yet gets a fresh global (this machine is first).
 // An unreachable remote is an error and leaves nothing behind.
 func InitFromRemote(ctx context.Context, p *project.Project) (created, fetched bool, err error) {
+	if err := checkConfigRemote(p); err != nil {
+		return false, false, err
+	}
 	created, err = staterepo.InitWith(ctx, p.StateRepo(), func(r *staterepo.Repo) error {
 		if err := r.SetRemote(ctx, DefaultRemote, p.Config.Remote); err != nil {
 			return err
@@ -202,6 +254,12 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 	}
 	if _, err := repo.Fetch(ctx, remote, specs...); err != nil {
 		if planqerr.Is(err, planqerr.NotFound) {
+			// The remote has no global (emptied, or made anew): what was
+			// remembered of it is no more, and a push leasing on it would
+			// be refused for ever.
+			if err := forgetRefs(ctx, repo, trackingGlobal(remote), "planq: remote "+remote+" has no global"); err != nil {
+				return res, err
+			}
 			res.Outcome, res.After = "empty", res.Before
 			return res, nil
 		}
@@ -399,6 +457,18 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		return res, err
 	}
 	pull := PullOptions{AllowUnrelated: opts.AllowUnrelated, Regenerate: opts.Regenerate, pushing: true}
+	// pullFirst brings in what the remote has that the lease did not
+	// know. A remote found empty merges nothing: the pull forgot the
+	// lease, and the next attempt pushes as the first push.
+	pullFirst := func() error {
+		pulled, err := Pull(ctx, store, remote, pull)
+		if err != nil || pulled.Outcome == "empty" {
+			return err
+		}
+		res.Pulls++
+		opts.afterPull(ctx)
+		return nil
+	}
 	if _, err := nameGlobal(ctx, store); err != nil {
 		return res, err
 	}
@@ -462,11 +532,9 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 				return res, err
 			}
 			if !merged {
-				res.Pulls++
-				if _, err := Pull(ctx, store, remote, pull); err != nil {
+				if err := pullFirst(); err != nil {
 					return res, err
 				}
-				opts.afterPull(ctx)
 				continue
 			}
 		}
@@ -486,11 +554,9 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		if !errors.Is(err, staterepo.ErrRemoteMoved) {
 			return res, err
 		}
-		res.Pulls++
-		if _, err := Pull(ctx, store, remote, pull); err != nil {
+		if err := pullFirst(); err != nil {
 			return res, err
 		}
-		opts.afterPull(ctx)
 	}
 	if len(agentSpecs) > 0 {
 		failpoint.Hit(failpoint.PushAgentsPending)

@@ -3,6 +3,7 @@ package userlayer
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 // token in it, or one git could not fetch from, is refused before anything
 // is written.
 func SetRemote(ctx context.Context, home, url string) error {
-	if err := project.CheckRemoteCredential(url, "planq user remote %s"); err != nil {
+	if err := project.CheckUserRemoteCredential(url, "planq user remote %s"); err != nil {
 		return err
 	}
 	if err := project.CheckRemoteURL("", url); err != nil {
@@ -36,7 +37,27 @@ func SetRemote(ctx context.Context, home, url string) error {
 		return err
 	}
 	defer l.Close()
-	return l.Repo.SetRemote(ctx, team.DefaultRemote, url)
+	return team.SetRemoteURL(ctx, l.Repo, team.DefaultRemote, url)
+}
+
+// CheckRemote tells whether the user layer has a remote that sync can use,
+// from $PLANQ_HOME/user.yaml alone: sync checks it before it makes the
+// layer, so a sync that cannot run makes nothing.
+func CheckRemote(home string) error {
+	uc, err := project.LoadUserConfig(home)
+	if err != nil {
+		return err
+	}
+	return checkRemote(home, uc.Remote)
+}
+
+func checkRemote(home, url string) error {
+	if url == "" {
+		return planqerr.New(planqerr.NotFound, "the user layer", "has no remote to sync with").
+			WithHint("set one, a repository of yours that git can reach: planq user remote URL")
+	}
+	return project.CheckStoredRemote("the user layer's remote", url, filepath.Join(home, project.UserConfigFile),
+		"set a repository of yours that git can reach: planq user remote URL")
 }
 
 // remote is the layer's remote as user.yaml names it, registered in its
@@ -44,14 +65,10 @@ func SetRemote(ctx context.Context, home, url string) error {
 // wins over what the repository remembered).
 func (l *Layer) remote(ctx context.Context) error {
 	url := l.Project.Config.Remote
-	if url == "" {
-		return planqerr.New(planqerr.NotFound, "the user layer", "has no remote to sync with").
-			WithHint("set one, a repository of yours that git can reach: planq user remote URL")
-	}
-	if have, err := l.Repo.RemoteURL(ctx, team.DefaultRemote); err != nil || have == url {
+	if err := checkRemote(l.Project.Home, url); err != nil {
 		return err
 	}
-	return l.Repo.SetRemote(ctx, team.DefaultRemote, url)
+	return team.SetRemoteURL(ctx, l.Repo, team.DefaultRemote, url)
 }
 
 // Push publishes the user layer to its remote (team.Push: a lease on what
@@ -75,14 +92,21 @@ func (l *Layer) Pull(ctx context.Context) (team.PullResult, error) {
 }
 
 // rehint gives sync's refusal of a remote that holds a project's global,
-// or no planq state, the user layer's way out: the hints of team name a
-// project's commands.
+// or no planq state, and its failure to reach the remote, the user
+// layer's way out: the hints of team name a project's commands.
 func rehint(err error) error {
 	var pe *planqerr.Error
-	if errors.As(err, &pe) && pe.Kind == planqerr.Refused && pe.Subject == "remote "+team.DefaultRemote &&
-		(strings.Contains(pe.Err.Error(), "holds the global of project") || strings.Contains(pe.Err.Error(), "is not planq state")) {
+	if !errors.As(err, &pe) || pe.Subject != "remote "+team.DefaultRemote {
+		return err
+	}
+	switch {
+	case pe.Kind == planqerr.Refused &&
+		(strings.Contains(pe.Err.Error(), "holds the global of project") || strings.Contains(pe.Err.Error(), "is not planq state")):
 		pe.Subject = "the user layer's remote"
 		pe.Hint = "give the user layer a repository of its own, not a project's: planq user remote URL"
+	case pe.Kind == planqerr.Failure && strings.Contains(pe.Err.Error(), "cannot be reached"):
+		pe.Subject = "the user layer's remote"
+		pe.Hint = "check the URL ('planq user remote' prints it) and your network, ssh keys or credentials"
 	}
 	return err
 }
