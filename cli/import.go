@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -48,10 +49,13 @@ directory holding .mulch), so the same mulch id from two projects makes two
 learnings, a name mulch used twice (its id repeats) makes mulch:<source>:<id>#2,
 and importing again, by any agent on any machine, adds nothing: the records that
 are there already are reported as present (also those an older planq imported
-as mulch:<id>). A line that cannot be imported (broken, of a type or with a field
-mulch does not take, or holding what planq refuses to store) is reported on
-stderr with its file, line and why, and the others are imported; with --strict
-nothing is imported and the exit code is 6. Promote the learnings to share them.
+as mulch:<id>). A line that cannot be imported (broken, not UTF-8, longer than
+256 KiB, of a type or with a field mulch does not take, or holding what planq
+refuses to store) is reported on stderr with its file, line and why, and the
+others are imported; so is a file that is no regular file inside the mulch
+directory (a FIFO, a link to another project's expertise), named whole ("line"
+0 in --json). With --strict nothing is imported and the exit code is 6.
+Promote the learnings to share them.
 
 --json prints {"dir","source","records":[{"id","origin","file","line","domain","type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],"commit"};
 status is imported, present, or archived (imported before, archived in mulch
@@ -108,7 +112,7 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 	if archived > 0 {
 		counts += fmt.Sprintf(", %d archived since an earlier import", archived)
 	}
-	counts += notImported(len(res.Refused))
+	counts += notImported(res.Refused)
 	switch {
 	case opts.dryRun:
 		env.Log.Info("would import "+counts+"; nothing written", "dir", res.Dir, "source", res.Source)
@@ -119,7 +123,7 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 		if present == 1 {
 			what = "its one record is present already"
 		}
-		env.Log.Info("nothing new: "+what+notImported(len(res.Refused)), "dir", res.Dir)
+		env.Log.Info("nothing new: "+what+notImported(res.Refused), "dir", res.Dir)
 	}
 	if opts.json {
 		return env.writeJSON(res)
@@ -140,11 +144,28 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 	return tw.Flush()
 }
 
-func notImported(refused int) string {
-	if refused == 0 {
+// notImported counts the lines refused, and the files not read at all
+// (line 0: a FIFO, a link out of the mulch directory).
+func notImported(refused []mulch.Refusal) string {
+	lines, files := 0, 0
+	for _, r := range refused {
+		if r.Line == 0 {
+			files++
+		} else {
+			lines++
+		}
+	}
+	var parts []string
+	if lines > 0 {
+		parts = append(parts, countOf(lines, "line"))
+	}
+	if files > 0 {
+		parts = append(parts, countOf(files, "file"))
+	}
+	if len(parts) == 0 {
 		return ""
 	}
-	return "; " + countOf(refused, "line") + " not imported (listed above)"
+	return "; " + strings.Join(parts, " and ") + " not imported (listed above)"
 }
 
 // sameDir tells whether a and b name one directory.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -55,8 +56,10 @@ Sources (--from, comma-separated; default all):
                   letters and digits made '-', the main checkout's for a
                   worktree) and Codex's memories (~/.codex/memories/MEMORY.md and
                   memory_summary.md: the person's, across projects). A memory of
-                  type user, about the person, is left out. Origins
-                  claude-memory:<file>..., codex-memory:<file>...
+                  type user, about the person, is left out. A memory's subject
+                  is its name (or title, or first heading), never its type or
+                  its file's name. Origins claude-memory:<file>...,
+                  codex-memory:<file>...
   transcripts     session transcripts of the project: Claude Code's
                   (~/.claude/projects/<key>/*.jsonl) and Codex's
                   (~/.codex/sessions/**, the sessions whose cwd is the checkout).
@@ -66,10 +69,14 @@ Sources (--from, comma-separated; default all):
 CLAUDE_CONFIG_DIR and CODEX_HOME move ~/.claude and ~/.codex.
 
 What cannot be taken is skipped and named on stderr with its file and line,
-never written in part: a binary or non-UTF-8 file, broken frontmatter, a
-transcript line that is no JSON or longer than 1 MiB, a piece holding what looks
-like a credential. --dry-run reads everything and writes nothing: it lists what
-it would create from which source, and the articles that would be made.
+never written in part: a file that is no regular file (a FIFO, a device) or
+whose real path leaves its folder through a symbolic link (an ADR out of the
+repository, a memory out of the memory folder, a transcript linked to
+/dev/zero), a binary or non-UTF-8 file, broken frontmatter, a transcript line
+that is no JSON or longer than 1 MiB, a piece holding what looks like a
+credential. --from with no source is refused (exit 2). --dry-run reads
+everything and writes nothing: it lists what it would create from which
+source, and the articles that would be made.
 
 Prints a line "<source>\t<origin>\t<id>" for each record created.
 --json prints {"dry_run","sources":[{"source","read","created","present",
@@ -79,7 +86,15 @@ when the skip has one; "articles" is what 'planq kb update --json' prints (in a
 dry run, the articles that would be created or joined).`,
 		Example: "  planq kb bootstrap --dry-run\n  planq kb bootstrap --from git,adr\n  planq kb bootstrap --json",
 		Args:    exactArgs(0, "no arguments"),
-		RunE:    func(cmd *cobra.Command, _ []string) error { return runKBBootstrap(cmd.Context(), env, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			// --from '' parses to no source, which Bootstrap reads as every
+			// one: the opposite of what was asked.
+			if cmd.Flags().Changed("from") && len(opts.from) == 0 {
+				return planqerr.New(planqerr.Invalid, "--from", "names no source").
+					WithHint("name some of: %s; or leave --from out to read them all", strings.Join(knowledge.BootstrapSources, ", "))
+			}
+			return runKBBootstrap(cmd.Context(), env, opts)
+		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&opts.from, "from", nil, "read only these `SOURCES`: "+strings.Join(knowledge.BootstrapSources, ","))

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
@@ -63,11 +64,15 @@ type File struct {
 	// Note says, for a link or a file that only imports, what to propose
 	// instead: the line the packet's text gives it.
 	Note string `json:"note,omitempty"`
+	// Unread says why planq did not read the file: it is no regular file
+	// (a FIFO would block), or larger than an instruction file planq
+	// writes. Its content is empty, and it is no file to propose.
+	Unread string `json:"unread,omitempty"`
 }
 
 // Proposable reports whether a proposal may name the file: it is no
-// link, and holds more than imports.
-func (f File) Proposable() bool { return f.LinkTo == "" && len(f.OnlyImports) == 0 }
+// link, holds more than imports, and planq could read it.
+func (f File) Proposable() bool { return f.LinkTo == "" && len(f.OnlyImports) == 0 && f.Unread == "" }
 
 // Packet is the curating agent's work: every raw note of every agent, the
 // instruction files, and the rules; and how to answer.
@@ -134,6 +139,9 @@ func InstructionFiles(ctx context.Context, root string, patterns []string) ([]Fi
 		if !changelog.ValidRepoPath(rel) || !listed(rel, patterns) {
 			continue
 		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		f, ok, err := instructionFile(realRoot, root, rel, patterns)
 		if err != nil {
 			return nil, err
@@ -160,10 +168,17 @@ func instructionFile(realRoot, root, rel string, patterns []string) (File, bool,
 	if info.Mode()&fs.ModeSymlink != 0 {
 		return link(f, realRoot, full, patterns), true, nil
 	}
-	if !info.Mode().IsRegular() {
-		return File{}, false, nil // a submodule, a directory
+	if info.IsDir() {
+		return File{}, false, nil // a submodule
 	}
-	data, err := os.ReadFile(full)
+	// A FIFO, or a file swapped for one since Lstat, would block the
+	// read; a file of gigabytes would fill the memory.
+	data, err := untrusted.ReadFile(realRoot, full, MaxFileSize)
+	if untrusted.ReasonOf(err) != 0 {
+		f.Unread = untrusted.Why(err)
+		f.Note = fmt.Sprintf("Not read (%s): planq neither reads nor writes it.", strings.TrimSuffix(f.Unread, ": not read"))
+		return f, true, nil
+	}
 	if err != nil {
 		return File{}, false, fmt.Errorf("failed to read %s: %w", rel, err)
 	}
@@ -205,7 +220,7 @@ func link(f File, realRoot, full string, patterns []string) File {
 	}
 	f.Note = fmt.Sprintf("A symbolic link to %s, which is not one of the project's instruction files: read it here, propose neither "+
 		"(to curate it, add %s to curation.instruction_files in .planq/config).", target, target)
-	if data, err := os.ReadFile(real); err == nil && len(data) <= MaxFileSize && utf8.Valid(data) {
+	if data, err := untrusted.ReadFile(realRoot, real, MaxFileSize); err == nil && utf8.Valid(data) {
 		f.Content = string(data)
 	}
 	return f
@@ -260,9 +275,12 @@ func andList(words []string) string {
 // its hash; the directory it governs; what it imports.
 func fileFacts(f File) string {
 	var facts []string
-	if f.LinkTo != "" {
+	switch {
+	case f.LinkTo != "":
 		facts = append(facts, "symbolic link to "+f.LinkTo)
-	} else {
+	case f.Unread != "":
+		facts = append(facts, "not read")
+	default:
 		facts = append(facts, "sha256 "+f.SHA256[:min(12, len(f.SHA256))])
 	}
 	if f.Governs != "" {
@@ -305,7 +323,7 @@ func (p Packet) Markdown() string {
 		if f.Note != "" {
 			b.WriteString("\n" + f.Note + "\n")
 		}
-		if f.Content == "" && f.LinkTo != "" {
+		if f.Content == "" && (f.LinkTo != "" || f.Unread != "") {
 			continue
 		}
 		fence := "```"

@@ -23,6 +23,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
@@ -372,7 +373,8 @@ func Settle(codeRoot string, patterns []string, p Proposal) (Proposal, []string)
 // importsOf gives what the file rel under root imports when it holds
 // nothing but imports, else nil.
 func importsOf(root, rel string) []string {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	// A FIFO proposed by its path would block a plain read.
+	data, err := untrusted.ReadFile(root, filepath.Join(root, filepath.FromSlash(rel)), MaxFileSize)
 	if err != nil {
 		return nil
 	}
@@ -453,7 +455,12 @@ func readInside(root, rel string) ([]byte, bool, error) {
 	if !info.Mode().IsRegular() {
 		return nil, false, planqerr.New(planqerr.Invalid, subject, "is not a regular file (a symbolic link or a directory); planq writes only regular files")
 	}
-	data, err := os.ReadFile(full)
+	// Swapped for a FIFO since Lstat, it would block; a file of gigabytes
+	// is no instruction file planq writes.
+	data, err := untrusted.ReadFile(realRoot, full, MaxFileSize)
+	if untrusted.ReasonOf(err) != 0 {
+		return nil, false, planqerr.New(planqerr.Invalid, subject, "%s", untrusted.Why(err))
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("failed to read %s: %w", rel, err)
 	}

@@ -264,11 +264,11 @@ func readSource(ctx context.Context, src string, opts BootstrapOptions, h *heldS
 	case SourceGit:
 		return gitSource(ctx, opts.Code)
 	case SourceADR:
-		return adrSource(opts.Code), nil
+		return adrSource(ctx, opts.Code)
 	case SourceInstructions:
 		return instructionSource(ctx, opts.Code, opts.Instructions)
 	case SourceAgentMemories:
-		return memorySource(opts), nil
+		return memorySource(ctx, opts)
 	case SourceTranscripts:
 		return transcriptSource(ctx, opts)
 	}

@@ -98,7 +98,10 @@ func TestADRSourceLinksSupersessionsAndSkipsBinaries(t *testing.T) {
 	write(t, filepath.Join(dir, "README.md"), "# ADRs\n\n- an index\n")
 	write(t, filepath.Join(dir, "0004-blob.md"), "\x00\x01binary")
 	write(t, filepath.Join(dir, "diagram.png"), "\x89PNG\x00")
-	f := adrSource(code)
+	f, err := adrSource(t.Context(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(f.pieces) != 2 || f.read != 4 {
 		t.Fatalf("%d pieces of %d files read", len(f.pieces), f.read)
 	}
@@ -189,7 +192,7 @@ func TestMemoryPiecesFactsIndexesAndThePerson(t *testing.T) {
 	if err != nil || len(skips) != 0 || len(ps) != 1 {
 		t.Fatalf("%d pieces, %v, %v", len(ps), skips, err)
 	}
-	if r := ps[0].rec; r.Subject != "Working preferences" || r.Body != "Integration tests hit a real database." || !strings.HasPrefix(r.Origin, "claude-memory:feedback_testing.md@") || ps[0].line != 7 {
+	if r := ps[0].rec; r.Subject != "feedback testing" || r.Body != "Integration tests hit a real database." || !strings.HasPrefix(r.Origin, "claude-memory:feedback_testing.md@") || ps[0].line != 7 {
 		t.Errorf("got %q %q %q line %d", r.Subject, r.Body, r.Origin, ps[0].line)
 	}
 	_, skips, _ = memoryPieces("claude-memory:user.md", "user.md", "---\ntype: user\n---\nThe person likes tea very much.\n", nil)
@@ -235,7 +238,9 @@ func TestTranscriptsSkipHugeTruncatedAndNonJSONLines(t *testing.T) {
 	b.WriteString(`{"type":"user","message":{"content":"remember that`)
 	write(t, file, b.String())
 	var f found
-	readTranscript(&f, file, "transcript:claude/s.jsonl", claudeLine, nil)
+	if err := readTranscript(t.Context(), &f, dir, file, "transcript:claude/s.jsonl", claudeLine, nil); err != nil {
+		t.Fatal(err)
+	}
 	var origins []string
 	for _, p := range f.pieces {
 		origins = append(origins, p.rec.Origin+"|"+p.rec.Body)

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 )
 
 // ADRDirs are where a bootstrap looks for architecture decision records,
@@ -29,7 +31,7 @@ var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions",
 // one decided nothing and is skipped, and says so.
 
 // adrSource reads the ADRs of the checkout at code.
-func adrSource(code string) found {
+func adrSource(ctx context.Context, code string) (found, error) {
 	var f found
 	for _, dir := range ADRDirs {
 		entries, err := os.ReadDir(filepath.Join(code, filepath.FromSlash(dir)))
@@ -37,6 +39,9 @@ func adrSource(code string) found {
 			continue
 		}
 		for _, e := range entries {
+			if err := ctx.Err(); err != nil {
+				return f, err
+			}
 			rel := dir + "/" + e.Name()
 			if e.IsDir() || notADR(e.Name()) {
 				continue
@@ -46,9 +51,11 @@ func adrSource(code string) found {
 				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: "not a Markdown file"})
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(code, filepath.FromSlash(rel)))
+			// Only a regular file inside the repository: an ADR linked out
+			// of it is someone else's file, and a FIFO would block.
+			data, err := untrusted.ReadFile(code, filepath.Join(code, filepath.FromSlash(rel)), maxMarkdownFile)
 			if err != nil {
-				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: err.Error()})
+				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: untrusted.Why(err)})
 				continue
 			}
 			if why := readableText(data); why != "" {
@@ -64,7 +71,7 @@ func adrSource(code string) found {
 		}
 	}
 	linkSupersessions(f.pieces)
-	return f
+	return f, nil
 }
 
 // linkSupersessions makes the ADR another says it is superseded by

@@ -37,6 +37,11 @@ func gitSource(ctx context.Context, code string) (found, error) {
 	}
 	f.read = len(commits)
 	for i := len(commits) - 1; i >= 0; i-- { // oldest first
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return f, err
+			}
+		}
 		f.pieces = append(f.pieces, commitPieces(commits[i])...)
 	}
 	return f, nil

@@ -24,6 +24,14 @@ func instructionSource(ctx context.Context, code string, patterns []string) (fou
 		return f, err
 	}
 	for _, file := range files {
+		if err := ctx.Err(); err != nil {
+			return f, err
+		}
+		if file.Unread != "" {
+			f.read++
+			f.skipped = append(f.skipped, Skip{Source: SourceInstructions, File: file.Path, Why: file.Unread})
+			continue
+		}
 		if !file.Proposable() {
 			continue
 		}

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 )
 
 // The memories coding agents keep for themselves, outside planq:
@@ -76,25 +79,32 @@ func claudeProjectDirs(opts BootstrapOptions) []string {
 
 // memorySource reads Claude Code's memory of the project and Codex's
 // memories.
-func memorySource(opts BootstrapOptions) found {
+func memorySource(ctx context.Context, opts BootstrapOptions) (found, error) {
 	var f found
 	for _, dir := range claudeProjectDirs(opts) {
-		readMemoryDir(&f, filepath.Join(dir, "memory"), "claude-memory", nil)
+		if err := readMemoryDir(ctx, &f, filepath.Join(dir, "memory"), "claude-memory", nil); err != nil {
+			return f, err
+		}
 	}
 	if opts.CodexDir != "" {
-		readMemoryDir(&f, filepath.Join(opts.CodexDir, "memories"), "codex-memory", []string{"MEMORY.md", "memory_summary.md"})
+		if err := readMemoryDir(ctx, &f, filepath.Join(opts.CodexDir, "memories"), "codex-memory", []string{"MEMORY.md", "memory_summary.md"}); err != nil {
+			return f, err
+		}
 	}
-	return f
+	return f, nil
 }
 
 // readMemoryDir reads the memory files of dir (only those named, when
 // names are given), each origin prefixed with prefix.
-func readMemoryDir(f *found, dir, prefix string, names []string) {
+func readMemoryDir(ctx context.Context, f *found, dir, prefix string, names []string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return nil // no memory there
 	}
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		name := e.Name()
 		full := filepath.Join(dir, name)
 		if e.IsDir() || strings.HasPrefix(name, ".") || names != nil && !slices.Contains(names, name) {
@@ -105,18 +115,16 @@ func readMemoryDir(f *found, dir, prefix string, names []string) {
 			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: "not a Markdown file"})
 			continue
 		}
-		data, err := os.ReadFile(full)
+		// Only a regular file inside the folder: a memory linked to
+		// /etc/passwd would land on global, and a FIFO would block.
+		data, at, err := readUntrusted(dir, full)
 		if err != nil {
-			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: err.Error()})
+			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: untrusted.Why(err)})
 			continue
 		}
 		if why := readableText(data); why != "" {
 			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: why})
 			continue
-		}
-		at := time.Time{}
-		if info, err := e.Info(); err == nil {
-			at = info.ModTime().UTC().Truncate(time.Second)
 		}
 		siblings := func(link string) bool {
 			_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(link)))
@@ -139,6 +147,7 @@ func readMemoryDir(f *found, dir, prefix string, names []string) {
 			f.pieces = append(f.pieces, p)
 		}
 	}
+	return nil
 }
 
 var (
@@ -146,14 +155,6 @@ var (
 	indexLinkRE = regexp.MustCompile(`^\s*\[[^\]]*\]\(([^)\s]+\.md)\)`)
 	nameWordsRE = regexp.MustCompile(`[-_\s]+`)
 )
-
-// memoryTypeSubject is the subject of a fact of a type: the memories of a
-// kind gather in one article.
-var memoryTypeSubject = map[string]string{
-	"feedback":  "Working preferences",
-	"project":   "Project context",
-	"reference": "References",
-}
 
 // memoryPieces are the learnings of one memory file, named (in origins)
 // origin, called name; hasFile tells whether a link of an index names a
@@ -194,9 +195,15 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 		if len(strings.Fields(text)) < 3 {
 			return nil, nil, nil
 		}
-		subject := memoryTypeSubject[typ]
+		// What the memory is about names it: its name or title, else its
+		// first heading. Never its type: every memory of type project would
+		// share one subject, and unrelated ones would dispute each other.
+		subject := humanName(stringField(fields, "name"))
 		if subject == "" {
-			subject = humanName(stringField(fields, "name"), name)
+			subject = humanName(stringField(fields, "title"))
+		}
+		if subject == "" {
+			subject = firstHeading(body, name)
 		}
 		r := learning(text, subject)
 		r.Origin = capOrigin(origin + "@" + shortHash(text))
@@ -211,8 +218,8 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 			}
 		}
 		subject := it.heading
-		if subject == "" && !index {
-			subject = humanName("", name)
+		if namesFile(subject, name) {
+			subject = "" // "# Memory" atop MEMORY.md says what the file is, not what this item is about
 		}
 		r := learning(it.text, subject)
 		r.Origin = itemOrigin(strings.SplitN(origin, ":", 2)[0], strings.SplitN(origin, ":", 2)[1], it)
@@ -222,10 +229,44 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 }
 
 // humanName is a memory's name in words ("api_conventions" is "api
-// conventions"), else its file's name without .md.
-func humanName(name, file string) string {
-	if name == "" {
-		name = strings.TrimSuffix(file, filepath.Ext(file))
-	}
+// conventions").
+func humanName(name string) string {
 	return strings.TrimSpace(nameWordsRE.ReplaceAllString(name, " "))
+}
+
+// firstHeading is the first heading of body that does not merely name the
+// file, "" for none.
+func firstHeading(body, file string) string {
+	for _, line := range strings.Split(body, "\n") {
+		if m := headingRE.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
+			if h := cleanHeading(m[2]); !namesFile(h, file) {
+				return h
+			}
+		}
+	}
+	return ""
+}
+
+// namesFile tells whether heading only names the file it is in ("Memory"
+// in MEMORY.md, "Memory summary" in memory_summary.md): a file's name is
+// no subject, for what every such file holds would share it.
+func namesFile(heading, file string) bool {
+	h := strings.ToLower(humanName(heading))
+	f := strings.ToLower(humanName(strings.TrimSuffix(file, filepath.Ext(file))))
+	return h != "" && (h == f || h == f+"s" || h+"s" == f)
+}
+
+// readUntrusted reads the Markdown file full, found in dir, as untrusted
+// lets it: its content and when it was last changed.
+func readUntrusted(dir, full string) ([]byte, time.Time, error) {
+	fh, err := untrusted.Open(dir, full, maxMarkdownFile)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	defer func() { _ = fh.Close() }()
+	data, err := io.ReadAll(fh)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	return data, fh.Stat().ModTime().UTC().Truncate(time.Second), nil
 }

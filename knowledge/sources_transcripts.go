@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 )
 
 // Session transcripts hold everything an agent and a person said; a
@@ -39,6 +39,10 @@ import (
 
 // maxTranscriptLine is the longest line of a transcript a bootstrap reads.
 const maxTranscriptLine = 1 << 20
+
+// maxTranscript is the largest transcript a bootstrap reads: a long
+// session's is tens of MiB; a file past this is no transcript.
+const maxTranscript = 1 << 30
 
 // maxRemember is the longest message taken as something to remember.
 const maxRemember = 1000
@@ -73,7 +77,9 @@ func transcriptSource(ctx context.Context, opts BootstrapOptions) (found, error)
 				return f, err
 			}
 			f.read++
-			readTranscript(&f, file, "transcript:claude/"+filepath.Base(file), claudeLine, nil)
+			if err := readTranscript(ctx, &f, dir, file, "transcript:claude/"+filepath.Base(file), claudeLine, nil); err != nil {
+				return f, err
+			}
 		}
 	}
 	if opts.CodexDir == "" {
@@ -91,8 +97,7 @@ func transcriptSource(ctx context.Context, opts BootstrapOptions) (found, error)
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
-		readTranscript(&f, p, "transcript:codex/"+filepath.ToSlash(rel), codexLine, func(cwd string) bool { return ofProject(cwd, opts) })
-		return nil
+		return readTranscript(ctx, &f, root, p, "transcript:codex/"+filepath.ToSlash(rel), codexLine, func(cwd string) bool { return ofProject(cwd, opts) })
 	})
 	return f, err
 }
@@ -124,28 +129,32 @@ func ofProject(cwd string, opts BootstrapOptions) bool {
 // makes, and for a session's first line the cwd it ran in (Codex).
 type lineReader func(line []byte, origin string, n int) (pieces []piece, cwd string, err error)
 
-// readTranscript reads the transcript at file, naming each piece
-// origin:<line>. With ofProject, the file is read only when a line names
-// the session's cwd and ofProject says yes, else it counts for nothing.
-func readTranscript(f *found, file, origin string, read lineReader, ofProject func(string) bool) {
-	fh, err := os.Open(file)
+// readTranscript reads the transcript at file, found in dir, naming each
+// piece origin:<line>. With ofProject, the file is read only when a line
+// names the session's cwd and ofProject says yes, else it counts for
+// nothing. A file that is no regular file inside dir (a link to /dev/zero
+// never ends) is skipped; only ctx's end stops the reading with an error.
+func readTranscript(ctx context.Context, f *found, dir, file, origin string, read lineReader, ofProject func(string) bool) error {
+	fh, err := untrusted.Open(dir, file, maxTranscript)
 	if err != nil {
-		f.skipped = append(f.skipped, Skip{Source: SourceTranscripts, File: file, Why: err.Error()})
-		return
+		f.skipped = append(f.skipped, Skip{Source: SourceTranscripts, File: file, Why: untrusted.Why(err)})
+		return nil
 	}
-	defer fh.Close()
+	defer func() { _ = fh.Close() }()
 	var pieces []piece
 	var skipped []Skip
 	decided := ofProject == nil
-	br := bufio.NewReaderSize(fh, 64<<10)
-	var at time.Time
-	if info, err := fh.Stat(); err == nil {
-		at = info.ModTime().UTC().Truncate(time.Second)
-	}
+	// Every read of the file asks ctx first: a transcript of a GiB, or
+	// one line as long, stops within a read of 64 KiB of Ctrl-C.
+	br := bufio.NewReaderSize(ctxReader{ctx, fh}, 64<<10)
+	at := fh.Stat().ModTime().UTC().Truncate(time.Second)
 	for n := 1; ; n++ {
 		line, long, last, err := nextLine(br)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: err.Error()})
+			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: untrusted.Why(err)})
 			break
 		}
 		switch {
@@ -165,7 +174,7 @@ func readTranscript(f *found, file, origin string, read lineReader, ofProject fu
 			}
 			if cwd != "" && !decided {
 				if !ofProject(cwd) {
-					return // another project's session
+					return nil // another project's session
 				}
 				decided = true
 				f.read++
@@ -183,10 +192,24 @@ func readTranscript(f *found, file, origin string, read lineReader, ofProject fu
 		}
 	}
 	if !decided {
-		return
+		return nil
 	}
 	f.pieces = append(f.pieces, pieces...)
 	f.skipped = append(f.skipped, skipped...)
+	return nil
+}
+
+// ctxReader reads r until ctx ends.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // nextLine reads one line without its newline: long when it was longer

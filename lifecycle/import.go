@@ -108,7 +108,7 @@ func SourceName(mulchDir string) string {
 // and one an import before sources were named brought (origin
 // mulch:<id>, the same text) is present.
 func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts ImportOptions) (ImportResult, error) {
-	src, err := mulch.Read(dir)
+	src, err := mulch.Read(ctx, dir)
 	if err != nil {
 		return ImportResult{}, err
 	}

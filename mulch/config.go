@@ -13,6 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -38,15 +39,22 @@ type CustomType struct {
 
 var customName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]*$`) })
 
+// maxConfig is the largest mulch.config.yaml read: a few KiB in practice.
+const maxConfig = 1 << 20
+
 // ReadConfig reads dir's mulch.config.yaml, if it has one. Only
 // custom_types is read; every other key is mulch's business. A custom type
 // whose declaration mulch would refuse (a name or field it does not take,
 // a built-in it cannot extend) is an error naming it.
 func ReadConfig(dir string) (Config, error) {
 	path := filepath.Join(dir, "mulch.config.yaml")
-	data, err := os.ReadFile(path)
+	data, err := untrusted.ReadFile(dir, path, maxConfig)
 	if errors.Is(err, os.ErrNotExist) {
 		return Config{}, nil
+	}
+	if untrusted.ReasonOf(err) != 0 {
+		return Config{}, planqerr.New(planqerr.Invalid, path, "%s", untrusted.Why(err)).
+			WithHint("make it a regular file of the mulch directory (mulch reads it too); nothing was imported")
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("failed to read %s: %w", path, err)

@@ -3,6 +3,7 @@ package mulch
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -16,8 +17,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -224,11 +227,20 @@ type Refusal struct {
 	Kind planqerr.Kind `json:"-"`
 }
 
-func (r Refusal) String() string { return fmt.Sprintf("%s:%d: %s", r.File, r.Line, r.Reason) }
+func (r Refusal) String() string { return r.at() + ": " + r.Reason }
+
+// at is where the refusal is: file:line, or the file alone for a file
+// that is not read at all (Line 0).
+func (r Refusal) at() string {
+	if r.Line == 0 {
+		return r.File
+	}
+	return fmt.Sprintf("%s:%d", r.File, r.Line)
+}
 
 // Err is the refusal as an error of its kind, naming file and line.
 func (r Refusal) Err() error {
-	return planqerr.New(r.Kind, fmt.Sprintf("%s:%d", r.File, r.Line), "%s", r.Reason)
+	return planqerr.New(r.Kind, r.at(), "%s", r.Reason)
 }
 
 // Source is a mulch directory as read: its configuration, the records of
@@ -250,10 +262,14 @@ var (
 // custom_types), then every domain's expertise/<domain>.jsonl and
 // archive/<domain>.jsonl, domains in name order, records in file order.
 // Every line is decoded strictly (see Config.DecodeLine); a line that is
-// not a record mulch accepts is refused, naming file, line and why, and
-// the others are read. Only a directory that is not mulch's, a file that
-// cannot be read or a configuration that is not YAML is an error.
-func Read(dir string) (*Source, error) {
+// not a record mulch accepts (or not UTF-8, or longer than maxLine) is
+// refused, naming file, line and why, and the others are read. A file
+// that is no regular file inside the mulch directory, or larger than
+// maxFile, is refused whole (line 0): a FIFO would block, a link to
+// /etc/passwd or to another project's expertise is not this one's. Only a
+// directory that is not mulch's, a file that cannot be read, a
+// configuration that is not YAML, or ctx's end is an error.
+func Read(ctx context.Context, dir string) (*Source, error) {
 	dir, err := Locate(dir)
 	if err != nil {
 		return nil, err
@@ -270,13 +286,21 @@ func Read(dir string) (*Source, error) {
 		}
 		sort.Strings(files)
 		for _, f := range files {
-			if err := src.readFile(f, sub == "archive"); err != nil {
+			if err := src.readFile(ctx, f, sub == "archive"); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return src, nil
 }
+
+// maxLine is the longest line of an expertise file read: a record is at
+// most changelog.MaxRecordSize once it is planq's, and its JSON, escapes
+// and all, a few times that.
+const maxLine = changelog.MaxRecordSize * 4
+
+// maxFile is the largest expertise file read: a hundred thousand records.
+const maxFile = 256 << 20
 
 // Locate finds the mulch directory at or in dir: one holding expertise/
 // or mulch.config.yaml.
@@ -292,38 +316,94 @@ func Locate(dir string) (string, error) {
 		WithHint("name the project's .mulch directory, or the directory that holds it")
 }
 
-func (src *Source) readFile(path string, archived bool) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("failed to read %s: %w", path, err)
-	}
+func (src *Source) readFile(ctx context.Context, path string, archived bool) error {
 	rel, err := filepath.Rel(src.Dir, path)
 	if err != nil {
 		rel = path
 	}
 	rel = filepath.ToSlash(rel)
+	refuse := func(n int, reason string) {
+		src.Refused = append(src.Refused, Refusal{File: rel, Line: n, Reason: reason, Kind: planqerr.Invalid})
+	}
+	f, err := untrusted.Open(src.Dir, path, maxFile)
+	if untrusted.ReasonOf(err) != 0 {
+		refuse(0, untrusted.Why(err))
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	defer func() { _ = f.Close() }()
 	domain := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), changelog.MaxRecordSize*4)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] == '#' { // mulch's archive files open with a "# ARCHIVED" banner
+	br := bufio.NewReaderSize(ctxReader{ctx, f}, 64<<10)
+	for n := 1; ; n++ {
+		raw, long, err := nextLine(br)
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			if untrusted.ReasonOf(err) == 0 {
+				return fmt.Errorf("failed to read %s: %w", path, err)
+			}
+			refuse(n, "cannot be read, nor the lines after it: "+untrusted.Why(err)) // the file grew past maxFile
+			return nil
+		}
+		line := bytes.TrimSpace(raw)
+		switch {
+		case long:
+			refuse(n, fmt.Sprintf("longer than %s: not read", untrusted.Size(maxLine)))
+		case len(line) == 0 || line[0] == '#': // mulch's archive files open with a "# ARCHIVED" banner
+		case !utf8.Valid(line):
+			// JSON decoding would make each bad byte U+FFFD: the text
+			// imported would not be what the file says.
+			refuse(n, "not valid UTF-8")
+		default:
+			r, derr := src.Config.DecodeLine(line)
+			if derr != nil {
+				refuse(n, derr.Error())
+				break
+			}
+			src.Entries = append(src.Entries, Entry{Domain: domain, File: rel, Line: n, Record: r, Archived: archived})
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+	}
+}
+
+// nextLine reads one line, long when it is longer than maxLine (then its
+// text is dropped, and the lines after it are read as usual); io.EOF
+// with the last line, when the file ends.
+func nextLine(br *bufio.Reader) (line []byte, long bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !long {
+			if len(buf)+len(chunk) > maxLine+1 {
+				long, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		r, err := src.Config.DecodeLine(line)
-		if err != nil {
-			src.Refused = append(src.Refused, Refusal{File: rel, Line: n, Reason: err.Error(), Kind: planqerr.Invalid})
-			continue
-		}
-		src.Entries = append(src.Entries, Entry{Domain: domain, File: rel, Line: n, Record: r, Archived: archived})
+		return buf, long, err
 	}
-	if err := sc.Err(); err != nil {
-		// A line too long to scan: it and the rest of the file are refused.
-		src.Refused = append(src.Refused, Refusal{File: rel, Line: n + 1, Reason: fmt.Sprintf("cannot be read, nor the lines after it: %v", err), Kind: planqerr.Invalid})
+}
+
+// ctxReader reads r until ctx ends: an expertise file of many MiB stops
+// within a read of Ctrl-C.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
 	}
-	return nil
+	return c.r.Read(p)
 }
 
 // DecodeLine decodes one line as a record of mulch's own six types (see

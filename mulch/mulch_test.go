@@ -78,7 +78,7 @@ func TestFixturesImportEveryField(t *testing.T) {
 // read reads the mulch directory dir, which holds no line it refuses.
 func read(t testing.TB, dir string) []Entry {
 	t.Helper()
-	src, err := Read(dir)
+	src, err := Read(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func hasTag(r *changelog.Record, tag string) bool {
 // that supersedes itself, and a record of mulch's archive.
 func TestExportGivesBackWhatMulchWrote(t *testing.T) {
 	for _, dir := range []string{fixtures, shapes} {
-		src, err := Read(dir)
+		src, err := Read(t.Context(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestBadInputNamesFileAndLine(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "expertise", "auth.jsonl"), []byte(good+"\n"+c.line+"\n"+good+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		src, err := Read(dir)
+		src, err := Read(t.Context(), dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestBadInputNamesFileAndLine(t *testing.T) {
 			t.Errorf("%s: read %d entries, want the 2 good lines", c.line, len(src.Entries))
 		}
 	}
-	if _, err := Read(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is not a mulch directory") {
+	if _, err := Read(t.Context(), t.TempDir()); err == nil || !strings.Contains(err.Error(), "is not a mulch directory") {
 		t.Errorf("an empty directory: %v", err)
 	}
 }
@@ -243,7 +243,7 @@ func FuzzDecodeLine(f *testing.F) {
 // TestRealShapes: each shape real mulch data holds (testdata/shapes)
 // becomes a learning, and what planq has no field for stays in it.
 func TestRealShapes(t *testing.T) {
-	src, err := Read(shapes)
+	src, err := Read(t.Context(), shapes)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,27 +4,31 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/planq-dev/planq/internal/untrusted"
 )
 
 // What a project is made with (its languages, frameworks and tools) is
 // read from the few files at the top of its checkout that say so: go.mod,
 // package.json, Cargo.toml, pyproject.toml, a Dockerfile... One listing of
-// the directory, then only the manifests it holds, each read up to
+// the directory, then only the manifests it holds, each of at most
 // maxManifest: a session start pays well under a millisecond for it. The
 // names are the words the user layer's records say them by (go, react,
 // django, docker, github-actions); a dependency is named only when it is
 // well known (the tables below), so that a project's own module paths
 // never become search words.
 
-// maxManifest bounds what is read of one manifest: a go.mod or a
-// package.json is a few KiB; a lock file mistaken for one is not read whole.
+// maxManifest bounds a manifest: a go.mod or a package.json is a few KiB;
+// a larger one is not read. A manifest is read only when it is a regular
+// file inside the checkout (internal/untrusted): a go.mod that is a FIFO
+// would block every session start, one linked out of the checkout is
+// another project's.
 const maxManifest = 256 << 10
 
 // maxStack bounds the names Stack returns: the search that uses them ranks
@@ -70,7 +74,7 @@ func Stack(dir string) []string {
 		if !has[name] {
 			return nil
 		}
-		data, err := readManifest(filepath.Join(dir, name))
+		data, err := untrusted.ReadFile(dir, filepath.Join(dir, name), maxManifest)
 		if err != nil {
 			return nil
 		}
@@ -197,15 +201,6 @@ func lookup(table map[string]string, dep string) (string, bool) {
 		}
 		dep = dep[:i]
 	}
-}
-
-func readManifest(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }()
-	return io.ReadAll(io.LimitReader(f, maxManifest))
 }
 
 // GoModRequires are the modules a go.mod requires directly: its require
