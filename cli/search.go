@@ -2,7 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -130,6 +134,7 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		}
 		noteUses(env, found.Unnoted)
 		if opts.json {
+			oneVectorAnswer(found.Explain)
 			if err := env.writeJSON(found.Results); err != nil {
 				return err
 			}
@@ -235,12 +240,48 @@ func explainVector(v readmodel.VectorStatus) string {
 	return "explain: vector channel on, model " + v.Model
 }
 
-// checkSearchFlags refuses a limit outside 1 to 50 rather than quietly
+// oneVectorAnswer leaves the explanation of a search one answer to whether
+// the vector channel ranked, as the text says it and the README documents
+// the JSON ({"model"} or {"off"}): a search whose model loaded but could
+// not rank (it knew none of the query's words) is told both.
+func oneVectorAnswer(e *readmodel.Explained) {
+	if e != nil && e.Vector.Off != "" {
+		e.Vector.Model = ""
+	}
+}
+
+// userLayerKinds are the kinds the user layer holds: what learn and decide
+// --scope user write, and the memory tool's files.
+var userLayerKinds = []changelog.Kind{changelog.KindLearning, changelog.KindDecision, readmodel.KindMemory}
+
+// checkSearchFlags refuses flags that do not go together (--all-projects
+// with one project's scope, --scope user with --agent, --as-of or a kind
+// it never holds) and a limit outside 1 to 50, rather than quietly
 // searching for something else (session.Search refuses a domain no record
-// can have).
+// can have, and a kind there is none of).
 func checkSearchFlags(opts searchOptions) error {
 	if opts.allProjects && opts.scope != "all" {
 		return usagef("--all-projects searches every branch of every project: leave --scope out (--scope %s reads one project)", opts.scope)
+	}
+	// The user layer is one person's: what an agent wrote is a project's,
+	// so --agent would only ever answer "no record matches" (or, naming
+	// the writer its records carry, filter nothing).
+	if opts.scope == scopeUser && len(splitList(opts.agents)) > 0 {
+		return planqerr.New(planqerr.Invalid, "--agent", "the user layer has no agents: every record in it is yours").
+			WithHint("leave --agent out; an agent's records are a project's: planq search WORDS --agent NAME")
+	}
+	if opts.scope == scopeUser {
+		for _, k := range splitList(opts.kinds) {
+			kind := changelog.Kind(k)
+			if slices.Contains(readmodel.FilterKinds(), kind) && !slices.Contains(userLayerKinds, kind) {
+				return planqerr.New(planqerr.Invalid, "--kind", "%s: the user layer holds learnings, decisions and memories, never a %s", k, k).
+					WithHint("leave --kind out, or name one it holds: planq search WORDS --scope user --kind learning")
+			}
+		}
+	}
+	if opts.scope == scopeUser && opts.asOf.spec != "" {
+		return planqerr.New(planqerr.Invalid, "--as-of", "reads one project's past; --scope user searches the user layer as it is now").
+			WithHint("leave --as-of out, or search this project's past: planq search WORDS --as-of 2026-01-02")
 	}
 	if opts.limit < 1 || opts.limit > readmodel.MaxSearchLimit {
 		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, readmodel.MaxSearchLimit).
@@ -268,8 +309,10 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 	}
 	req := session.SearchAllRequest{SearchRequest: opts.request(), User: true, Current: opts.allProjects, Projects: opts.allProjects}
 	req.Scope = "" // every branch of each
-	if !opts.allProjects && !userlayer.Exists(home) {
-		env.Log.Info("there is no user layer yet: nothing to search", "path", project.StateRepoPath(home, project.UserLayerName))
+	// Something there that is no user layer (a link to nothing, a broken
+	// repository) is no "not yet": the search names its problem.
+	if path := project.StateRepoPath(home, project.UserLayerName); !opts.allProjects && !userlayer.Exists(home) && !lexists(path) {
+		env.Log.Info("there is no user layer yet: nothing to search", "path", path)
 	}
 	search := func(h *readmodel.Handle) error {
 		reader := func() (readmodel.Ref, error) { return readmodel.Ref{}, nil }
@@ -290,6 +333,7 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 		}
 		noteUses(env, found.Unnoted)
 		if opts.json {
+			oneVectorAnswer(found.Explain)
 			if err := env.writeJSON(found); err != nil {
 				return err
 			}
@@ -309,6 +353,13 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 		return search(nil) // outside a project: the others and the user layer
 	}
 	return withHandle(ctx, env, search)
+}
+
+// lexists reports whether there is anything at path, a symbolic link to
+// nothing included.
+func lexists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // printProjectHits prints the hits of a search across projects, each

@@ -235,8 +235,10 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 	}
 	for i := range n {
 		s := math.Float32frombits(binary.LittleEndian.Uint32(data[p:]))
-		if !(s >= 0) || math.IsInf(float64(s), 0) {
-			return nil, fmt.Errorf("embeddings %q: token %q has scale %v: damaged", h.Name, t.voc.token(i), s)
+		// A scale past float32's range over 127 multiplies a row back to
+		// infinities, and every text using the token to the zero vector.
+		if !(s >= 0) || s > math.MaxFloat32/127 {
+			return nil, fmt.Errorf("embeddings %q: token %q (row %d) has scale %v: damaged", h.Name, t.voc.token(i), i, s)
 		}
 		t.scales[i] = s
 		p += 4

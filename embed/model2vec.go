@@ -10,6 +10,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -84,6 +85,11 @@ func LoadModel2Vec(dir string) (*Model2Vec, error) {
 	}
 	m := &Model2Vec{tok: tok}
 	if err := m.setTensors(tensors); err != nil {
+		var nf *notFiniteError
+		if errors.As(err, &nf) {
+			return nil, planqerr.New(planqerr.Corrupt, wpath, "%w", err).
+				WithHint("its vectors are damaged: use a sound copy of the model, or search by words alone with search: {model: none} in .planq/config")
+		}
 		return nil, planqerr.New(planqerr.Invalid, wpath, "%w", err).
 			WithHint("model.safetensors and tokenizer.json must come from one model2vec model")
 	}
@@ -156,6 +162,13 @@ func (m *Model2Vec) setTensors(tensors map[string]tensor) error {
 	if err != nil {
 		return fmt.Errorf(`tensor "embeddings": %w`, err)
 	}
+	if i := firstNotFinite(vecs); i >= 0 {
+		nf := &notFiniteError{tensor: "embeddings", row: i / dim, column: i % dim, value: vecs[i]}
+		if _, ok := tensors["mapping"]; !ok {
+			nf.token = m.tok.token(int32(nf.row))
+		}
+		return nf
+	}
 	m.vecs, m.dim = vecs, dim
 
 	if mt, ok := tensors["mapping"]; ok {
@@ -184,8 +197,56 @@ func (m *Model2Vec) setTensors(tensors map[string]tensor) error {
 		if m.weights, err = wt.floats(); err != nil {
 			return fmt.Errorf(`tensor "weights": %w`, err)
 		}
+		if i := firstNotFinite(m.weights); i >= 0 {
+			return &notFiniteError{tensor: "weights", row: i, column: -1, value: m.weights[i], token: m.tok.token(int32(i))}
+		}
 	}
 	return nil
+}
+
+// notFiniteError is a NaN or an infinity among a model's numbers. Loaded,
+// it would make the vector of every text that uses its token NaN, which
+// normalising turns to the zero vector: those texts would silently never
+// be found by their meaning.
+type notFiniteError struct {
+	tensor string
+	row    int
+	column int // -1 for a tensor of one number per row
+	value  float32
+	token  string // "" when unknown
+}
+
+func (e *notFiniteError) Error() string {
+	at := fmt.Sprintf("row %d", e.row)
+	if e.token != "" {
+		at += fmt.Sprintf(" (token %q)", e.token)
+	}
+	if e.column >= 0 {
+		at += fmt.Sprintf(", column %d,", e.column)
+	}
+	return fmt.Sprintf("tensor %q: %s holds %v: a model's numbers are finite", e.tensor, at, e.value)
+}
+
+// token is the token of id, for a message; "" when the vocabulary has
+// none (an added token).
+func (t *tokenizer) token(id int32) string {
+	for tok, i := range t.vocab {
+		if i == id {
+			return tok
+		}
+	}
+	return ""
+}
+
+// firstNotFinite is the index of the first NaN or infinity in xs, or -1.
+// A float32 that overflowed converting from F64 is an infinity too.
+func firstNotFinite(xs []float32) int {
+	for i, x := range xs {
+		if f := float64(x); math.IsNaN(f) || math.IsInf(f, 0) {
+			return i
+		}
+	}
+	return -1
 }
 
 // ID is "model2vec:", the directory's name, "@" and 12 hex digits that

@@ -92,7 +92,7 @@ func NewTable(info Info, tokens []string, weights []float32, vectors [][]float32
 		var maxAbs float64
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("embeddings %q: token %q has a vector with %v", info.Name, tok, x)
+				return nil, fmt.Errorf("embeddings %q: token %q (row %d) has a vector with %v", info.Name, tok, i, x)
 			}
 			maxAbs = max(maxAbs, math.Abs(float64(x)))
 		}

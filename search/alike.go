@@ -12,7 +12,8 @@ const AlikeCosine = 0.93
 // callers that compare records with each other rather than with a
 // question (dedupe, the knowledge base's grouping). Vectors of two
 // dimensions, or a zero vector (a text with no word the model knows), have
-// none: 0.
+// none: 0. It is within [-1, 1]: float32's sums round a unit vector's
+// cosine with itself a few units of the last place past 1.
 func Cosine(a, b []float32) float32 {
 	if len(a) != len(b) {
 		return 0
@@ -26,5 +27,5 @@ func Cosine(a, b []float32) float32 {
 	for ; j < len(a); j++ {
 		s0 += a[j] * b[j]
 	}
-	return s0 + s1
+	return max(-1, min(s0+s1, 1))
 }

@@ -27,10 +27,15 @@ func (v *Vectors) Check(docs, dim int) error {
 	return nil
 }
 
-// Quantise appends v, a unit-length vector, as int8 values to dst, and
-// returns the scale that multiplies them back: the largest magnitude maps
-// to 127. A zero vector (or one with a NaN or an infinity) is all zeros at
-// scale 0.
+// Quantise appends v as int8 values to dst, the largest magnitude mapped
+// to 127, and returns the scale that multiplies them back to a vector of
+// unit length. The scale is not that of the largest magnitude (its value
+// over 127): rounding each part leaves the vector a little longer or
+// shorter than v, up to a third of a percent, and a cosine with a longer
+// one comes out above 1; scaled to unit length, the stored vector gives
+// every cosine within [-1, 1], and v of any length is stored as its
+// direction. A zero vector (or one with a NaN or an infinity) is all zeros
+// at scale 0.
 func Quantise(dst []byte, v []float32) ([]byte, float32) {
 	var maxAbs float64
 	for _, x := range v {
@@ -44,12 +49,14 @@ func Quantise(dst []byte, v []float32) ([]byte, float32) {
 	if maxAbs == 0 {
 		return append(dst, make([]byte, len(v))...), 0
 	}
-	scale := maxAbs / 127
+	step := maxAbs / 127
+	var ss float64
 	for _, x := range v {
-		q := math.Round(float64(x) / scale)
-		dst = append(dst, byte(int8(max(-127, min(127, q)))))
+		q := max(-127, min(127, math.Round(float64(x)/step)))
+		ss += q * q
+		dst = append(dst, byte(int8(q)))
 	}
-	return dst, float32(scale)
+	return dst, float32(1 / math.Sqrt(ss))
 }
 
 // Text is what the vector channel embeds of a document: what it says, its
@@ -103,7 +110,10 @@ func (s *searcher) rankVector(q []float32, depth int) []Hit {
 				if scale == 0 {
 					continue
 				}
-				cos := scale * dot(q, v.Data[doc*d:doc*d+d])
+				// Both vectors are of unit length; float32's sums still
+				// round a vector's cosine with itself a few units of the
+				// last place past 1, and a cosine shown is at most 1.
+				cos := min(scale*dot(q, v.Data[doc*d:doc*d+d]), 1)
 				if cos < minCosine || !s.keep(i, doc) {
 					continue
 				}

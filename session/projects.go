@@ -65,10 +65,16 @@ type stateRepo struct {
 	path string
 	// code is its code repository, once read from its registration.
 	code string
+	// problem says why the entry cannot be a state repository (a plain
+	// file, a symbolic link to nothing); "" when it is a directory.
+	problem string
 }
 
 // stateRepos lists the state repositories under home, sorted by name (the
-// user layer among them): every directory named <name>.git.
+// user layer among them): every entry named <name>.git. One that is no
+// directory (a plain file, a symbolic link to nothing) is listed with its
+// problem: a listing that left it out would hide why a project's memory
+// is not there.
 func stateRepos(home string) ([]stateRepo, error) {
 	dir := filepath.Join(home, "state-repos")
 	entries, err := os.ReadDir(dir)
@@ -81,13 +87,37 @@ func stateRepos(home string) ([]stateRepo, error) {
 	var out []stateRepo
 	for _, e := range entries {
 		name, ok := strings.CutSuffix(e.Name(), ".git")
-		if !ok || name == "" || !e.IsDir() {
+		if !ok || name == "" {
 			continue
 		}
-		out = append(out, stateRepo{name: name, path: filepath.Join(dir, e.Name())})
+		sr := stateRepo{name: name, path: filepath.Join(dir, e.Name())}
+		if !e.IsDir() {
+			sr.problem = notDirProblem(sr.path, e.Type())
+		}
+		out = append(out, sr)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
+}
+
+// notDirProblem says why path, an entry of the given type that is no
+// directory, is no state repository; "" for a symbolic link to one, which
+// is read through as the directory it names.
+func notDirProblem(path string, typ fs.FileMode) string {
+	if typ&fs.ModeSymlink == 0 {
+		return "a file, not a state repository (a bare git repository, a directory): remove it or move it out of state-repos"
+	}
+	target, _ := os.Readlink(path)
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Sprintf("a symbolic link to %s, which does not exist: remove it or point it at the state repository", target)
+	case err != nil:
+		return fmt.Sprintf("a symbolic link to %s, which does not resolve: %v", target, errors.Unwrap(err))
+	case !info.IsDir():
+		return fmt.Sprintf("a symbolic link to %s, a file, not a state repository (a bare git repository, a directory)", target)
+	}
+	return ""
 }
 
 // privacy is what this machine knows of whether the project name opted
@@ -132,6 +162,11 @@ func Projects(ctx context.Context, home, current string) ([]ProjectInfo, error) 
 func describeProject(ctx context.Context, home string, sr stateRepo, current string) ProjectInfo {
 	pi := ProjectInfo{Name: sr.name, UserLayer: sr.name == project.UserLayerName, Current: sr.name == current,
 		StateRepo: sr.path, Records: -1}
+	if sr.problem != "" {
+		pi.Size, _ = dirSize(sr.path)
+		pi.Problem = sr.problem
+		return pi
+	}
 	var problems []string
 	var err error
 	pi.Size, err = dirSize(sr.path)
@@ -170,7 +205,9 @@ func describeProject(ctx context.Context, home string, sr stateRepo, current str
 	return pi
 }
 
-// lastActivity is the time of the newest commit a branch of repo points at.
+// lastActivity is the time of the newest commit a branch of repo points at,
+// leaving out the commits every state repository starts with: zero when
+// there is none other.
 func lastActivity(repo *staterepo.Repo) (time.Time, error) {
 	refs, err := repo.Refs("refs/heads/")
 	if err != nil {
@@ -182,15 +219,54 @@ func lastActivity(repo *staterepo.Repo) (time.Time, error) {
 		if err != nil {
 			return newest, fmt.Errorf("failed to read the tip of %s: %w", strings.TrimPrefix(ref, "refs/heads/"), err)
 		}
-		if c.Time.After(newest) {
+		if !c.Time.After(newest) {
+			continue
+		}
+		initial, err := initialOnly(repo, c)
+		if err != nil {
+			return newest, fmt.Errorf("failed to read the history of %s: %w", strings.TrimPrefix(ref, "refs/heads/"), err)
+		}
+		if !initial {
 			newest = c.Time
 		}
 	}
 	return newest.UTC(), nil
 }
 
-// dirSize adds up the sizes of the files under dir.
+// maxInitialCommits bounds how far initialOnly walks: a new global has two
+// commits, and no planq makes more before its first real one.
+const maxInitialCommits = 8
+
+// initialOnly reports whether tip is one of the commits a state repository
+// is created with (staterepo.CreateGlobal), which are dated alike on every
+// machine so that two machines' globals share them: that date says nothing
+// of when anyone used it. They are told by their history: a root commit, or
+// a commit as old as its first parent, and so on down to a root. A real
+// commit is younger than the one before it, and is reached in one step.
+func initialOnly(repo *staterepo.Repo, tip staterepo.Commit) (bool, error) {
+	c := tip
+	for range maxInitialCommits {
+		if len(c.Parents) == 0 {
+			return true, nil
+		}
+		parent, err := repo.Commit(c.Parents[0])
+		if err != nil {
+			return false, err
+		}
+		if !parent.Time.Equal(c.Time) {
+			return false, nil
+		}
+		c = parent
+	}
+	return false, nil
+}
+
+// dirSize adds up the sizes of the files under dir (under the directory
+// it names, when it is a symbolic link).
 func dirSize(dir string) (int64, error) {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
 	var n int64
 	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -246,7 +322,9 @@ func Sharing(home, current string) ([]ProjectInfo, error) {
 	for _, sr := range repos {
 		pi := ProjectInfo{Name: sr.name, UserLayer: sr.name == project.UserLayerName, Current: sr.name == current,
 			StateRepo: sr.path, Records: -1}
-		if !pi.UserLayer {
+		if sr.problem != "" {
+			pi.Problem = sr.problem
+		} else if !pi.UserLayer {
 			private, code, known, err := privacy(home, sr.name)
 			switch {
 			case err != nil:

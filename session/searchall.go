@@ -235,10 +235,17 @@ func otherRepos(home, current string, req SearchAllRequest) ([]stateRepo, []Skip
 		switch {
 		case sr.name == current:
 		case sr.name == project.UserLayerName:
-			if req.User {
-				out = append(out, sr)
+			if !req.User {
+				break
 			}
+			if sr.problem != "" {
+				skipped = append(skipped, Skipped{Project: sr.name, Problem: sr.problem})
+				break
+			}
+			out = append(out, sr)
 		case !req.Projects:
+		case sr.problem != "":
+			skipped = append(skipped, Skipped{Project: sr.name, Problem: sr.problem})
 		default:
 			private, code, known, err := privacy(home, sr.name)
 			sr.code = code
