@@ -134,7 +134,6 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		}
 		noteUses(env, found.Unnoted)
 		if opts.json {
-			oneVectorAnswer(found.Explain)
 			if err := env.writeJSON(found.Results); err != nil {
 				return err
 			}
@@ -240,16 +239,6 @@ func explainVector(v readmodel.VectorStatus) string {
 	return "explain: vector channel on, model " + v.Model
 }
 
-// oneVectorAnswer leaves the explanation of a search one answer to whether
-// the vector channel ranked, as the text says it and the README documents
-// the JSON ({"model"} or {"off"}): a search whose model loaded but could
-// not rank (it knew none of the query's words) is told both.
-func oneVectorAnswer(e *readmodel.Explained) {
-	if e != nil && e.Vector.Off != "" {
-		e.Vector.Model = ""
-	}
-}
-
 // userLayerKinds are the kinds the user layer holds: what learn and decide
 // --scope user write, and the memory tool's files.
 var userLayerKinds = []changelog.Kind{changelog.KindLearning, changelog.KindDecision, readmodel.KindMemory}
@@ -333,7 +322,6 @@ func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
 		}
 		noteUses(env, found.Unnoted)
 		if opts.json {
-			oneVectorAnswer(found.Explain)
 			if err := env.writeJSON(found); err != nil {
 				return err
 			}

@@ -225,7 +225,7 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	case found.VectorOff != nil:
 		vector = offStatus(found.VectorOff)
 	case model != nil && !found.Vector:
-		vector.Off = "the model knows none of the query's words"
+		vector = VectorStatus{Off: "the model knows none of the query's words"}
 	}
 	rd.noteVector(vector, found.VectorOff)
 	if len(found.Terms) == 0 {
