@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/internal/atomicfile"
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -488,10 +488,19 @@ func yamlKeys(t reflect.Type) []string {
 	return keys
 }
 
+// maxConfig bounds .planq/config: a few dozen lines of YAML.
+const maxConfig = 1 << 20
+
 // LoadConfig reads the configuration of the checkout rooted at root.
 func LoadConfig(root string) (Config, error) {
 	path := filepath.Join(root, ConfigPath)
-	data, err := os.ReadFile(path)
+	// Tracked, so anyone who can push to the code wrote it: a FIFO or a
+	// link out of the checkout there must not stall or leak.
+	data, err := untrusted.ReadFile(root, path, maxConfig)
+	if untrusted.ReasonOf(err) != 0 {
+		return Config{}, planqerr.New(planqerr.Corrupt, ConfigPath, "%s", untrusted.Why(err)).
+			WithHint("make %s a regular file of the checkout again: git checkout -- %s", ConfigPath, ConfigPath)
+	}
 	if err != nil {
 		return Config{}, fmt.Errorf("failed to read config: %w", err)
 	}

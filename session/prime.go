@@ -2,14 +2,16 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"text/template"
 	"time"
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
@@ -233,10 +235,15 @@ func summary(store *readmodel.Handle, a readmodel.Ref, team int) (*prime.Summary
 	return s, nil
 }
 
+// maxTemplate bounds PRIME.md: a template for a document of 10,000
+// characters has no use for more.
+const maxTemplate = 256 << 10
+
 // loadTemplate reads the project's PRIME.md, if it has one.
 func loadTemplate(root string) (*template.Template, error) {
-	data, err := os.ReadFile(filepath.Join(root, prime.TemplatePath))
-	if os.IsNotExist(err) {
+	// A person wrote it: a FIFO there must not stall every session start.
+	data, err := untrusted.ReadFile(root, filepath.Join(root, prime.TemplatePath), maxTemplate)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
