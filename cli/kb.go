@@ -71,8 +71,9 @@ contradicts an article's sources (one subject, different words, by promote's
 rule; a source promote marked disputed; a decision that chooses otherwise than
 the article's) marks it disputed, with a Conflict section citing every side;
 planq kb resolve settles it. knowledge/_index.md is regenerated. promote and pull
-run this after they land. Files under knowledge/ planq cannot read are named on stderr and
-left as they are.
+run this after they land. Files under knowledge/ planq cannot read, and Markdown
+nested below a topic (knowledge/<topic>/<dir>/x.md, which is no article), are
+named on stderr and left as they are.
 
 Each change prints a line "<action>\t<path>" (created, updated, deprecated,
 disputed, appended, stale, remembered, removed, index).
@@ -132,8 +133,9 @@ func newKBListCmd(env *Env) *cobra.Command {
 		Short: "List the articles, by topic",
 		Long: `List the articles on global by topic (the project's topics first, in their
 order) then slug: topic, slug, status, confidence, who curated it (and "edited"
-when a person changed it), its title. Files under knowledge/ planq cannot read
-are named on stderr.
+when a person changed it), its title. Files under knowledge/ planq cannot read,
+and Markdown nested below a topic (no article: an article is
+knowledge/<topic>/<slug>.md), are named on stderr.
 
 --json prints [{"path","slug","topic","title","description","status","confidence",
 "curated_by","updated","sources","edited_by_person"}]: "sources" counts them.`,

@@ -3,8 +3,10 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,17 +19,20 @@ import (
 type kbEditOptions struct {
 	slug      string
 	fromStdin bool
+	base      string
 	json      bool
 }
 
 func newKBEditCmd(env *Env) *cobra.Command {
 	var opts kbEditOptions
 	cmd := &cobra.Command{
-		Use:   "edit SLUG [-]",
+		Use:   "edit SLUG [--base BLOB -]",
 		Short: "Edit an article in $EDITOR and commit it to global as yours",
 		Long: `Open the article SLUG of global in $VISUAL or $EDITOR (with '-', read its new text
-from stdin instead), then commit what you saved to global as you (git's
-user.name and user.email), in one commit with knowledge/_index.md regenerated.
+from stdin instead, edited from the version --base names: the article's blob,
+which 'planq kb show SLUG --json' prints), then commit what you saved to global
+as you (git's user.name and user.email), in one commit with knowledge/_index.md
+regenerated.
 The commit carries no planq trailer: the knowledge base knows the article as a
 person's from then on, so 'planq kb update' never rewrites it (it lists new
 sources under "New since your edit" at its end), and 'planq kb write' takes an
@@ -36,17 +41,22 @@ agent's version only when it keeps every line of yours.
 A file saved as it was commits nothing. The text is read as strictly as any
 article: frontmatter that does not parse, a topic the project does not have, a
 record among the sources that global does not hold, a disputed article without
-a # Conflict section, or what looks like a credential is refused with the
-problem, nothing is written, and your text is kept in a file whose path the
-hint gives. A change to the article on global while you edited is refused,
-never overwritten. An article planq wrote alone (curated_by auto) becomes
-mixed; its updated time becomes now unless you changed it (then set timestamp
-to the same time). A new topic moves the file. An article planq cannot read
-opens as it is, to be fixed.
+a # Conflict section, conflict markers, or what looks like a credential is
+refused with the problem, nothing is written, and your text is kept in a file
+whose path the hint gives, with the command that sends it again. A change to
+the article on global since the version you edited (while $EDITOR was open, or
+since --base) is refused (exit 5), never overwritten: the file the hint names
+holds your edit and global's change merged, the places where they clash kept
+both between <<<<<<< and >>>>>>> lines, and the hint gives the --base to send
+it with once you checked it. Text on stdin without --base is refused: planq
+could not tell what it would overwrite. An article planq wrote alone
+(curated_by auto) becomes mixed; its updated time becomes now unless you
+changed it (then set timestamp to the same time). A new topic moves the file.
+An article planq cannot read opens as it is, to be fixed.
 
 Prints the article's path. --json prints {"path","slug","action","moved"?,
 "restored","curated_by","updated","commit"}: "action" is updated or unchanged.`,
-		Example: "  planq kb edit jwt-signing\n  sed 's/RS256/EdDSA/' article.md | planq kb edit jwt-signing -",
+		Example: "  planq kb edit jwt-signing\n  sed 's/RS256/EdDSA/' article.md | planq kb edit jwt-signing --base 3f9a1c2 -",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := rangeArgs(1, 2, "the article's SLUG, then - to read its new text from stdin")(cmd, args); err != nil {
 				return err
@@ -58,18 +68,31 @@ Prints the article's path. --json prints {"path","slug","action","moved"?,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.slug, opts.fromStdin = args[0], len(args) == 2
+			if cmd.Flags().Changed("base") && !opts.fromStdin {
+				return usagef("%s: --base is for a text sent on stdin ('-'): the editor opens the article as global holds it", cmd.CommandPath())
+			}
 			return runKBEdit(cmd.Context(), env, opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.base, "base", "", "with '-': the `BLOB` of the version the text was edited from, 7 to 40 hex digits (planq kb show SLUG --json prints it)")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runKBEdit(ctx context.Context, env *Env, opts kbEditOptions) error {
+	if opts.fromStdin {
+		if err := checkBase(opts); err != nil {
+			return err
+		}
+	}
 	var was knowledge.Opened
 	err := withStore(ctx, env, func(store *agent.Store) error {
 		var err error
-		was, err = knowledge.Open(ctx, store.Repo, opts.slug)
+		if opts.fromStdin {
+			was, err = knowledge.OpenAt(ctx, store.Repo, opts.slug, strings.ToLower(opts.base))
+		} else {
+			was, err = knowledge.Open(ctx, store.Repo, opts.slug)
+		}
 		return err
 	})
 	if err != nil {
@@ -89,13 +112,93 @@ func runKBEdit(ctx context.Context, env *Env, opts kbEditOptions) error {
 		}
 		return reportArticle(env, res, opts.json, "committed your edit of the article")
 	})
-	if err != nil && kept != "" {
-		return keptIn(err, "article "+opts.slug, kept, "planq kb edit "+opts.slug+" - < "+kept)
+	var stale *knowledge.StaleError
+	switch {
+	case errors.As(err, &stale):
+		return staleEdit(stale, opts.slug, was, kept)
+	case err != nil && kept != "":
+		return keptIn(err, "article "+opts.slug, kept, againCmd(opts.slug, was.Blob.String(), kept))
 	}
 	if kept != "" {
 		os.Remove(kept)
 	}
 	return err
+}
+
+// checkBase refuses a text on stdin with no --base, or one that is no
+// blob's hash: without it, planq could not tell a change made on global
+// meanwhile, and would overwrite it.
+func checkBase(opts kbEditOptions) error {
+	if opts.base == "" {
+		return planqerr.New(planqerr.Invalid, "article "+opts.slug, "no --base: planq cannot tell which version of the article your text was edited from").
+			WithHint("'planq kb show %s --json' prints its \"blob\", the version on global: send a text edited from it with planq kb edit %s --base BLOB -", opts.slug, opts.slug)
+	}
+	if len(opts.base) < 7 || len(opts.base) > 40 || strings.Trim(strings.ToLower(opts.base), "0123456789abcdef") != "" {
+		return planqerr.New(planqerr.Invalid, "--base", "%q is no blob hash (7 to 40 hex digits)", opts.base).
+			WithHint("give the blob of the version your text was edited from: 'planq kb show %s --json' prints the article's", opts.slug)
+	}
+	return nil
+}
+
+// againCmd is the command that sends the text kept in path (stdin, for
+// "") as an edit of the version base.
+func againCmd(slug, base, path string) string {
+	cmd := "planq kb edit " + slug + " --base " + base + " -"
+	if path != "" {
+		cmd += " < " + path
+	}
+	return cmd
+}
+
+// staleEdit answers an edit refused because global changed since the
+// version it was made from: the person's edit and global's change, merged,
+// go to a file (the one the editor saved, when there is one), and the hint
+// says where the two clash and how to send the file once checked. A
+// failure to write it leaves the person's text where it was.
+func staleEdit(stale *knowledge.StaleError, slug string, was knowledge.Opened, kept string) error {
+	pe := stale.Err
+	path, err := keepText(slug, stale.Merged)
+	if err != nil {
+		if kept == "" {
+			return pe
+		}
+		return keptIn(pe, "article "+slug, kept, againCmd(slug, was.Blob.String(), kept))
+	}
+	if kept != "" {
+		os.Remove(kept) // every line of it is in the merge
+	}
+	switch {
+	case stale.Gone:
+		pe.Hint = fmt.Sprintf("your text is kept in %s; 'planq kb write --force --slug %s %s' writes it again", path, slug, path)
+	case stale.Conflicts > 0:
+		places := "1 place where they clash"
+		if stale.Conflicts > 1 {
+			places = fmt.Sprintf("%d places where they clash", stale.Conflicts)
+		}
+		pe.Hint = fmt.Sprintf("both changes are in %s, %s marked <<<<<<< and >>>>>>>: keep what both say and take out the marker lines, then %s",
+			path, places, againCmd(slug, stale.Current.Blob.String(), path))
+	default:
+		pe.Hint = fmt.Sprintf("both changes are merged in %s, nothing clashes: check it, then %s", path, againCmd(slug, stale.Current.Blob.String(), path))
+	}
+	return pe
+}
+
+// keepText writes data to a new file of its own, for the person to take
+// up again.
+func keepText(slug string, data []byte) (string, error) {
+	f, err := os.CreateTemp("", "planq-kb-"+slug+"-*.md")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // editArticleText has $EDITOR (or stdin, when asked) give the article's
@@ -121,7 +224,7 @@ func editArticleText(env *Env, was knowledge.Opened, fromStdin bool) (data []byt
 		os.Remove(path)
 		return nil, "", planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", path, err)
 	}
-	if err := runEditor(env, path, "'planq kb edit "+was.Slug+" -'"); err != nil {
+	if err := runEditor(env, path, "'"+againCmd(was.Slug, was.Blob.String(), "")+"'"); err != nil {
 		os.Remove(path)
 		return nil, "", err
 	}

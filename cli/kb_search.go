@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 func newKBSearchCmd(env *Env) *cobra.Command {
@@ -19,7 +22,8 @@ func newKBSearchCmd(env *Env) *cobra.Command {
 meaning fused as search ranks records. Each QUERY argument is one phrasing; pass
 two or three. Each result reads knowledge/<topic>/<slug>.md:from-to  article:
 TITLE, updated DATE, then the lines around the best match; 'planq get' reads
-them, 'planq kb show SLUG' shows the article with its sources.
+them, 'planq kb show SLUG' shows the article with its sources. The "next:"
+lines name those commands, or, when nothing matches, 'planq kb list'.
 
 --json prints {"query","phrasings","total","hits":[{"path","id","kind","agent",
 "time","status","title","score","from","to","snippet"}]}, as 'planq search
@@ -33,7 +37,7 @@ them, 'planq kb show SLUG' shows the article with its sources.
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.phrasings, opts.kinds, opts.scope = args, []string{string(changelog.KindArticle)}, "all"
-			return runSearch(cmd.Context(), env, opts)
+			return runKBSearch(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -42,4 +46,52 @@ them, 'planq kb show SLUG' shows the article with its sources.
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	f.BoolVar(&opts.explain, "explain", false, "show how each result ranked: per phrasing and channel, its rank and score")
 	return cmd
+}
+
+// runKBSearch is runSearch over the articles alone, with the next steps
+// in the words of articles: kb show, kb list, kb search.
+func runKBSearch(ctx context.Context, env *Env, opts searchOptions) error {
+	if err := checkSearchFlags(opts); err != nil {
+		return err
+	}
+	return withHandle(ctx, env, func(h *readmodel.Handle) error {
+		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
+		if err != nil {
+			return err
+		}
+		if w := h.Records.VectorWarning(); w != nil {
+			env.Log.Warn(w.Error())
+		}
+		noteUses(env, found.Unnoted)
+		if opts.json {
+			if err := env.writeJSON(found.Results); err != nil {
+				return err
+			}
+			return reportProblems(found.Problems)
+		}
+		for i, hit := range found.Hits {
+			printHit(env, i, hit.Header(), hit, found.Texts, found.Phrasings)
+		}
+		if found.Explain != nil {
+			if len(found.Hits) > 0 {
+				env.printf("\n")
+			}
+			env.printf("%s\n", explainVector(found.Explain.Vector))
+		}
+		if len(found.Hits) == 0 {
+			env.Log.Info("no article matches", "query", strings.Join(opts.phrasings, " | "))
+			env.printf("next: planq kb search \"<other words>\" \"<a word the article would hold>\"\n")
+			env.printf("next: planq kb list   (every article, by topic)\n")
+			return reportProblems(found.Problems)
+		}
+		first := found.Hits[0]
+		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
+		if _, slug, ok := changelog.SplitArticlePath(first.Path); ok {
+			env.printf("next: planq kb show %s\n", slug)
+		}
+		if found.Total > len(found.Hits) {
+			env.printf("next: planq kb search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+		}
+		return reportProblems(found.Problems)
+	})
 }

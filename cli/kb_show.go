@@ -29,9 +29,14 @@ each: the source, whether its record is current on global (else superseded by
 they are), and the record's one-line form; then its Markdown body. An article
 planq cannot read is refused with why ('planq kb edit SLUG' fixes it).
 
---json prints {"path","slug","topic","title","description","tags","created",
+A deleted article is refused (exit 4) with the file under knowledge/.deleted/
+that remembers it, and the blob of its last text: the hint gives the git that
+saves it and the 'planq kb write --force' that writes it again.
+
+--json prints {"path","blob","slug","topic","title","description","tags","created",
 "updated","confidence","status","curated_by","edited_by_person","sources":
-[{"source","record","kind"?,"path"?,"line"?,"current","ended"?}],"body"}.`,
+[{"source","record","kind"?,"path"?,"line"?,"current","ended"?}],"body"}: "blob"
+is the version of the file, the --base of 'planq kb edit SLUG --base BLOB -'.`,
 		Example: "  planq kb show session-storage\n  planq kb show session-storage --json",
 		Args:    exactArgs(1, "the article's SLUG"),
 		RunE: func(cmd *cobra.Command, args []string) error {

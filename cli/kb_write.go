@@ -20,6 +20,9 @@ type kbWriteOptions struct {
 	slug  string
 	force bool
 	json  bool
+	// slugGiven: --slug was given, even empty (which names no article,
+	// and must not fall back to FILE's name).
+	slugGiven bool
 }
 
 func newKBWriteCmd(env *Env) *cobra.Command {
@@ -32,17 +35,21 @@ no argument, check it, and commit it to global as planq's, in one commit with
 knowledge/_index.md regenerated: the answer to 'planq kb curate'.
 
 The slug is --slug, else FILE's name without .md (knowledge/decisions/jwt.md
-and /tmp/jwt.md both name jwt); stdin needs --slug. The article goes to
-knowledge/<topic>/<slug>.md, its topic the frontmatter's: a new topic moves it.
+and /tmp/jwt.md both name jwt); stdin needs --slug, and an empty --slug is
+refused. The article goes to knowledge/<topic>/<slug>.md, its topic the
+frontmatter's: a new topic moves it.
 
 It is refused, and nothing written, when: its frontmatter does not parse
-strictly (the line is named), is not type: article, or its title or description
-is not one line; its topic is not one of the project's; its slug is not
-lower-case letters, digits and hyphens; a record ID among its sources is no
+strictly (the line is named; "- issue: #29" among sources, which YAML reads as
+a key, is named as such), is not type: article, its title or description is
+not one line, or its title, description, tags or topic hold a control
+character (an escape sequence, a tab); its topic is not one of the project's;
+its slug is not lower-case letters, digits and hyphens; a record ID among its sources is no
 learning or decision on global (commit:<hex> and issue:<ref> are checked for
 their shape); its text names a record its sources leave out; its sources leave
 out one the candidate at its slug gathers (a record 'planq kb curate' listed for
-it, or one the article on global cites); it is disputed without a # Conflict
+it, or one the article on global cites; a commit:, an issue: or a record
+global does not hold may go with --force); it is disputed without a # Conflict
 section; or it holds what looks like a credential (nothing allows one: articles
 travel with the team). Without --force it is refused as well when the article
 was deleted ('planq kb delete', git rm), when a file planq cannot read is at its
@@ -68,17 +75,22 @@ unchanged ("commit" is then "").`,
 			if len(args) == 1 {
 				opts.file = args[0]
 			}
+			opts.slugGiven = cmd.Flags().Changed("slug")
 			return runKBWrite(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.slug, "slug", "", "the article's `SLUG` (default: FILE's name without .md)")
-	f.BoolVar(&opts.force, "force", false, "write a deleted article, over a person's lines, or over a file planq cannot read")
+	f.BoolVar(&opts.force, "force", false, "write a deleted article, over a person's lines, over a file planq cannot read, or without a commit or issue the article on global cites")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runKBWrite(ctx context.Context, env *Env, opts kbWriteOptions) error {
+	if opts.slugGiven && opts.slug == "" {
+		return planqerr.New(planqerr.Invalid, "kb write", "--slug is empty: the slug names the article's file").
+			WithHint("give --slug SLUG (lower-case letters, digits and hyphens), or leave it out to name the article after FILE")
+	}
 	data, name, err := readArticleArg(env, opts.file)
 	if err != nil {
 		return err

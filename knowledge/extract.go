@@ -466,7 +466,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 		}
 	}
 	return changelog.NewArticle(changelog.ArticleInput{
-		Topic: d.topic, Slug: d.slug, Title: d.title, Description: description,
+		Topic: d.topic, Slug: d.slug, Title: derivedLine(d.title, d.slug), Description: derivedLine(description, d.slug),
 		Tags: tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
 		Created: d.created, Updated: updated,
 		Confidence: confidenceOf(live), Status: status, CuratedBy: changelog.CuratedAuto,

@@ -10,13 +10,17 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Shown is one article as a reader reads it: its frontmatter, its body,
 // each source with what it is now, and whether a person wrote a version
 // of it.
 type Shown struct {
-	Path        string               `json:"path"`
+	Path string `json:"path"`
+	// Blob is the article file's blob: the version 'planq kb edit SLUG
+	// --base BLOB -' sends a text edited from.
+	Blob        string               `json:"blob"`
 	Slug        string               `json:"slug"`
 	Topic       string               `json:"topic"`
 	Title       string               `json:"title"`
@@ -62,7 +66,7 @@ func Show(ctx context.Context, h *readmodel.Handle, slug string) (Shown, error) 
 	if err != nil {
 		return Shown{}, err
 	}
-	held, err := find(st, slug)
+	held, err := find(h.Repo, st, slug)
 	if err != nil {
 		return Shown{}, err
 	}
@@ -88,7 +92,7 @@ func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records
 }
 
 // find is the article slug of st, or why there is none to read.
-func find(st *state, slug string) (*held, error) {
+func find(repo *staterepo.Repo, st *state, slug string) (*held, error) {
 	if err := changelog.ValidateSlug("slug", slug); err != nil {
 		return nil, err
 	}
@@ -107,7 +111,7 @@ func find(st *state, slug string) (*held, error) {
 			WithHint("fix it with 'planq kb edit %s'", slug)
 	}
 	if st.deleted[slug] {
-		return nil, planqerr.New(planqerr.NotFound, subject, "was deleted; planq does not make it again")
+		return nil, deletedError(repo, st, slug)
 	}
 	return nil, planqerr.New(planqerr.NotFound, subject, "is not on global").
 		WithHint("'planq kb list' shows the articles and their slugs; 'planq kb search WORDS' finds them")
@@ -115,7 +119,7 @@ func find(st *state, slug string) (*held, error) {
 
 func shownOf(h *held, rs *records) Shown {
 	a := h.a
-	out := Shown{Path: h.path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
+	out := Shown{Path: h.path, Blob: h.blob.String(), Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
 		Tags: a.Tags, Created: a.Created, Updated: a.Updated, Confidence: a.Confidence, Status: a.Status,
 		CuratedBy: a.CuratedBy, EditedByPerson: h.person, Body: a.Body, Sources: make([]Cited, 0, len(a.Sources))}
 	if out.Tags == nil {

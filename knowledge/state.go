@@ -66,7 +66,10 @@ type state struct {
 	// files that remember them.
 	deleted map[string]bool
 	markers map[string]bool
-	index   staterepo.Hash
+	// lastText is the blob of a deleted article's last version, by slug:
+	// the way back.
+	lastText map[string]staterepo.Hash
+	index    staterepo.Hash
 	// gone are the articles that were on global once and are no more,
 	// with no file that remembers their deletion: a person deleted them.
 	gone [][2]string // topic, slug
@@ -138,8 +141,14 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 		}
 		_, slug, ok := changelog.SplitArticlePath(f.Path)
 		if !ok {
-			if strings.HasSuffix(f.Path, ".md") && strings.Count(f.Path, "/") == 2 && !strings.HasSuffix(f.Path, "/README.md") {
+			switch {
+			case !strings.HasSuffix(f.Path, ".md") || strings.HasSuffix(f.Path, "/README.md"):
+			case strings.Count(f.Path, "/") == 2:
 				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is no article's path: knowledge/<topic>/<slug>.md, in lower-case letters, digits and hyphens"})
+			case !strings.Contains(f.Path, "/."):
+				// Said, not read: an article is one file per slug, and a
+				// folder below its topic would make two of the same name.
+				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is nested below its topic: planq reads knowledge/<topic>/<slug>.md alone; move it up to make it an article"})
 			}
 			continue
 		}
@@ -182,7 +191,26 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 		st.gone = append(st.gone, [2]string{topic, slug})
 		st.deleted[slug] = true
 	}
+	st.lastText = map[string]staterepo.Hash{}
+	for _, c := range history { // newest first
+		if _, slug, ok := changelog.SplitArticlePath(c.Path); ok && !c.Blob.IsZero() && st.deleted[slug] && st.lastText[slug].IsZero() {
+			st.lastText[slug] = c.Blob
+		}
+	}
 	return st, nil
+}
+
+// deletedWhere is the file that remembers that the article slug was
+// deleted ("" when git rm deleted it and no update has remembered it
+// yet), and the blob of its last version (zero when history holds none).
+func (st *state) deletedWhere(slug string) (string, staterepo.Hash) {
+	var marker string
+	for p := range st.markers {
+		if strings.HasSuffix(p, "/"+slug) && (marker == "" || p < marker) {
+			marker = p
+		}
+	}
+	return marker, st.lastText[slug]
 }
 
 // slugs lists the articles' slugs, sorted.

@@ -21,8 +21,9 @@ type WriteOptions struct {
 	// Name is where the text came from (a file, stdin), for errors.
 	Name string
 	// Force writes an article that was deleted (and forgets the
-	// deletion), one whose text drops a line of a person's, and over a
-	// file at its path planq cannot read.
+	// deletion), one whose text drops a line of a person's, over a file
+	// at its path planq cannot read, and one that drops a source of the
+	// article on global that is no record of global (a commit, an issue).
 	Force bool
 }
 
@@ -49,8 +50,10 @@ var now = func() time.Time { return time.Now().UTC().Truncate(time.Second) }
 // trailer, so Update reads it as written by planq, not by a person). The
 // article must parse strictly, be of a project topic, cite only sources
 // that exist (the record IDs it adds are learnings or decisions on
-// global), list in its sources every record its text names and every
-// source the candidate at its slug gathers, and, where a person edited
+// global), hold no control character in its title, description, tags
+// or topic, list in its sources every record its text names and every
+// source the candidate at its slug gathers (what is no record of global,
+// only with opts.Force), and, where a person edited
 // the article, keep every line of its body and its title. A deleted
 // article is not written again, nor a person's text dropped, nor a file
 // planq cannot read replaced, unless opts.Force. The article is stored
@@ -86,9 +89,16 @@ func Write(ctx context.Context, store *agent.Store, data []byte, opts WriteOptio
 	if err := checkConflict(subject, a); err != nil {
 		return res, err
 	}
-	if missing := missingFrom(a.Sources, d.consumed(opts.Slug)); len(missing) > 0 {
-		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article gathers", strings.Join(missing, ", ")).
+	records, cited := d.splitMissing(missingFrom(a.Sources, d.consumed(opts.Slug)))
+	if len(records) > 0 {
+		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article gathers", strings.Join(records, ", ")).
 			WithHint("cite every source the candidate lists ('planq kb curate' shows them): an article that drops one loses what it says")
+	}
+	if len(cited) > 0 && !opts.Force {
+		// A commit, an issue or a record global does not hold says nothing
+		// the article would lose: it may go, when asked.
+		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article on global cites", strings.Join(cited, ", ")).
+			WithHint("keep it among sources, or --force drops it: it is no record of global, so the article loses none of what it says")
 	}
 	if !opts.Force {
 		if err := guardWrite(subject, st, h, a, opts.Slug); err != nil {
@@ -118,17 +128,70 @@ func parseGiven(subject, name, slug string, data []byte) (*changelog.Article, er
 		var pe *changelog.ParseError
 		if errors.As(err, &pe) {
 			named := *pe
-			named.Path = name
-			if named.Path == "" {
-				named.Path = "the article"
-			}
+			named.Path = nameOr(name)
 			err = &named
+		}
+		if line, text, fixed := keyedSource(data); line > 0 {
+			return nil, planqerr.New(planqerr.Invalid, subject, "%s:%d: sources: %q is read by YAML as a key and a value, not a source: write it as one word, %s", nameOr(name), line, text, fixed).
+				WithHint("a source is one word: a record ID, commit:<hex> or issue:<ref>, like issue:#29")
 		}
 		return nil, planqerr.New(planqerr.Invalid, subject, "%w", err).
 			WithHint("an article is a '---' line, its YAML frontmatter (type: article, title, description, topic, created, updated, timestamp, sources, confidence, status, curated_by), another '---' line, then Markdown")
 	}
 	a.Slug = slug
+	if err := checkPlain(subject, a); err != nil {
+		return nil, err
+	}
 	return a, nil
+}
+
+// nameOr is where a text came from, as errors name it.
+func nameOr(name string) string {
+	if name == "" {
+		return "the article"
+	}
+	return name
+}
+
+// keyedSource finds, in the frontmatter of an article that did not parse,
+// the first item of sources written "- issue: #29" or "- commit: abc":
+// YAML reads a key and a value there (and "#29" as a comment), where a
+// source is one word. It returns the item's line, its text, and the
+// source as it should be written; 0 when there is none.
+func keyedSource(data []byte) (int, string, string) {
+	lines := strings.Split(string(data), "\n")
+	if len(lines) == 0 || strings.TrimRight(lines[0], "\r ") != "---" {
+		return 0, "", ""
+	}
+	inSources := false
+	for i, line := range lines[1:] {
+		line = strings.TrimRight(line, "\r")
+		if strings.TrimRight(line, " ") == "---" {
+			break
+		}
+		if line != "" && line[0] != ' ' && line[0] != '\t' && line[0] != '-' {
+			key, _, _ := strings.Cut(line, ":")
+			inSources = strings.TrimSpace(key) == "sources"
+			continue
+		}
+		item, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), "-")
+		if !inSources || !ok {
+			continue
+		}
+		item = strings.TrimSpace(item)
+		for _, kind := range []string{"issue", "commit"} {
+			value, ok := strings.CutPrefix(item, kind+":")
+			if !ok || value != "" && value[0] != ' ' && value[0] != '\t' {
+				continue
+			}
+			value = strings.Trim(strings.TrimSpace(value), `"'`)
+			if value == "" {
+				value = map[string]string{"issue": "<ref>", "commit": "<hex>"}[kind]
+			}
+			return i + 2, strings.TrimSpace(item), kind + ":" + value
+		}
+	}
+	return 0, "", ""
 }
 
 // checkTopic refuses a topic the project does not have.
@@ -193,6 +256,20 @@ func hasHeading(body, title string) bool {
 		}
 	}
 	return false
+}
+
+// splitMissing parts the sources an article leaves out into the records
+// of global it gathers, which it must keep, and what it only cites (a
+// commit, an issue, a record global does not hold), which --force drops.
+func (d *derivation) splitMissing(missing []string) (records, cited []string) {
+	for _, s := range missing {
+		if changelog.ValidID(s) && d.rs.byID[s] != nil {
+			records = append(records, s)
+		} else {
+			cited = append(cited, s)
+		}
+	}
+	return records, cited
 }
 
 // missingFrom lists what of want sources leaves out, in want's order.
