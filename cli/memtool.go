@@ -45,9 +45,11 @@ nothing was changed.
 
 What a file may hold is checked as every record is: at most 64 KiB, UTF-8
 text without NUL bytes, no credential (unless --allow-secret). Paths outside
-/memories, climbing out with '..', hidden names (.git) and symbolic links are
-refused. VS Code's /memories/repo and /memories/session are folders like any
-other.
+/memories, climbing out with '..', hidden names (.git), control characters
+(shown escaped in the answer), names over 235 bytes and symbolic links are
+refused, as is a create whose path ends in '/' (a directory's) and a
+str_replace whose new_str is its old_str (it would change nothing). VS Code's
+/memories/repo and /memories/session are folders like any other.
 
 --scope user applies the command to the user layer's memories/ instead
 (what a person keeps across projects, $PLANQ_HOME/state-repos/_user.git,

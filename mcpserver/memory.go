@@ -2,9 +2,14 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/log"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -39,27 +44,98 @@ func (in memoryIn) command() memtool.Command { return in.memoryCommand }
 // 'planq memtool' answers them. A refusal is a tool error whose text is
 // the protocol's answer; nothing is added to either (no "Next:"), since
 // models were trained on the texts as they are.
+//
+// The handler reads the arguments itself, with memtool.Parse first, as
+// planq memtool reads stdin: the SDK's typed handler validates against
+// the schema before any of planq's code runs, and answers a parameter sent
+// as null with the validator's "<invalid reflect.Value> has type null".
+// Then the schema has its say on the rest (an unknown command or scope,
+// an unknown parameter, an agent that is no string), as the SDK would.
 func (s *Server) registerMemory(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "planq_memory", Annotations: annotate("Memory tool (/memories)", overwrites),
+	schema := schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}, "scope": values(memoryScopes)})
+	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: planq_memory's input schema: %v", err)) // a programming error, caught by every test run
+	}
+	srv.AddTool(&mcp.Tool{Name: "planq_memory", Annotations: annotate("Memory tool (/memories)", overwrites),
 		Description: "The memory tool's commands on your /memories folder, kept in git (a commit per change).",
-		InputSchema: schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}, "scope": values(memoryScopes)})},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in memoryIn) (*mcp.CallToolResult, any, error) {
-			switch in.Scope {
-			case "", "agent":
-			case "user":
-				return s.userMemory(ctx, in)
-			default:
-				return nil, nil, toolError(planqerr.New(planqerr.Invalid, "scope", "%q is not one of %s", in.Scope, strings.Join(memoryScopes, ", ")))
+		InputSchema: schema},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			in, err := decodeMemoryIn(req.Params.Arguments, schema, resolved)
+			if err != nil {
+				return errorResult(err), nil
 			}
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				f, err := memtool.ForAgent(a, in.options())
-				if err != nil {
-					return "", err
-				}
-				res, err := memtool.Apply(ctx, f, in.command())
-				return res.Text, err
-			})
+			res, _, err := s.memory(ctx, in)
+			if err != nil {
+				return errorResult(err), nil
+			}
+			return res, nil
 		})
+}
+
+// decodeMemoryIn reads planq_memory's arguments: the protocol's command as
+// planq memtool reads it (a refusal is the protocol's answer), then planq's
+// own parameters, none null, all as the schema has them.
+func decodeMemoryIn(args json.RawMessage, schema *jsonschema.Schema, resolved *jsonschema.Resolved) (memoryIn, error) {
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	if _, err := memtool.Parse(args); err != nil {
+		return memoryIn{}, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(args, &m); err != nil {
+		return memoryIn{}, err // Parse read it as an object: not reached
+	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		if p := schema.Properties[name]; m[name] == nil && p != nil {
+			return memoryIn{}, &memtool.Refusal{Kind: planqerr.Invalid, Text: fmt.Sprintf("Error: Parameter `%s` must be %s, not null", name, aType(p.Type))}
+		}
+	}
+	if err := resolved.Validate(m); err != nil {
+		return memoryIn{}, fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	var in memoryIn
+	if err := json.Unmarshal(args, &in); err != nil {
+		return memoryIn{}, fmt.Errorf("reading \"arguments\": %w", err)
+	}
+	return in, nil
+}
+
+// aType names a JSON schema type as the protocol's answers do.
+func aType(t string) string {
+	switch t {
+	case "integer", "array", "object":
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// errorResult is err as the SDK's typed handlers report one: a tool error
+// whose text is err's.
+func errorResult(err error) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(err)
+	return &res
+}
+
+// memory carries out in's command where its scope says.
+func (s *Server) memory(ctx context.Context, in memoryIn) (*mcp.CallToolResult, any, error) {
+	switch in.Scope {
+	case "", "agent":
+	case "user":
+		return s.userMemory(ctx, in)
+	default:
+		return nil, nil, toolError(planqerr.New(planqerr.Invalid, "scope", "%q is not one of %s", in.Scope, strings.Join(memoryScopes, ", ")))
+	}
+	return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+		f, err := memtool.ForAgent(a, in.options())
+		if err != nil {
+			return "", err
+		}
+		res, err := memtool.Apply(ctx, f, in.command())
+		return res.Text, err
+	})
 }
 
 // memoryScopes are whose memories/ planq_memory applies a command to.

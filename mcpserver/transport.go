@@ -86,27 +86,30 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 }
 
 // readLine returns the next line with its newline; a line longer than
-// maxLine is answered as a parse error and skipped.
+// maxLine is answered as a parse error and skipped to its end, so that no
+// tail of it is read as a line of its own.
 func (g *lineGuard) readLine() ([]byte, error) {
 	var line []byte
+	long := false
 	for {
 		chunk, err := g.in.ReadSlice('\n')
-		if len(line)+len(chunk) > maxLine {
-			line = nil
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue // drain the rest of the line
-			}
-			g.reply(nil, codeParseError, "Parse error: message longer than 16 MiB")
-			if err != nil {
-				return nil, err
-			}
-			continue
+		if !long && len(line)+len(chunk) > maxLine {
+			long, line = true, nil
 		}
-		line = append(line, chunk...)
+		if !long {
+			line = append(line, chunk...)
+		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return line, err
+		if !long {
+			return line, err
+		}
+		g.reply(nil, codeParseError, "Parse error: message longer than 16 MiB")
+		if err != nil {
+			return nil, err
+		}
+		long = false
 	}
 }
 

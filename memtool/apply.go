@@ -248,10 +248,12 @@ func (f *Folder) write(p string, s spot, data []byte) error {
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(s.full), 0o755); err != nil {
-		return fmt.Errorf("failed to create %s: %w", filepath.Dir(s.full), err)
+		f.pruneAbove(s.rel)
+		return tooLong(p, fmt.Errorf("failed to create %s: %w", filepath.Dir(s.full), err))
 	}
 	if err := atomicfile.WriteFile(s.full, data, 0o644); err != nil {
-		return fmt.Errorf("failed to write %s: %w", s.full, err)
+		f.pruneAbove(s.rel)
+		return tooLong(p, fmt.Errorf("failed to write %s: %w", s.full, err))
 	}
 	return nil
 }
@@ -265,6 +267,8 @@ func (f *Folder) create(c Command) (edit, error) {
 		return edit{}, missing("file_text", "create")
 	}
 	switch {
+	case strings.HasSuffix(c.Path, "/"):
+		return edit{}, createDirectory(c.Path)
 	case s.fileAbove != "":
 		return edit{}, notDirectory(c.Path, s.fileAbove)
 	case s.info != nil || s.rel == "":
@@ -327,6 +331,9 @@ func (f *Folder) strReplace(c Command) (edit, error) {
 			rest = content[at:]
 		}
 		return edit{}, multiple(oldStr, lines)
+	}
+	if newStr == oldStr {
+		return edit{}, unchanged(c.Path)
 	}
 	pos := strings.Index(content, oldStr)
 	updated := content[:pos] + newStr + content[pos+len(oldStr):]
@@ -430,6 +437,8 @@ func (f *Folder) rename(c Command) (edit, error) {
 		return edit{}, notDirectory(c.NewPath, to.fileAbove)
 	case strings.HasPrefix(to.rel, from.rel+"/"):
 		return edit{}, intoItself(c.OldPath, c.NewPath)
+	case strings.HasSuffix(c.NewPath, "/") && !from.info.IsDir():
+		return edit{}, renameFileToDirectory(c.OldPath, c.NewPath)
 	}
 	moved := []string{from.rel}
 	if from.info.IsDir() {
@@ -446,11 +455,12 @@ func (f *Folder) rename(c Command) (edit, error) {
 		return edit{}, err
 	}
 	if err := os.MkdirAll(filepath.Dir(to.full), 0o755); err != nil {
-		return edit{}, fmt.Errorf("failed to create %s: %w", filepath.Dir(to.full), err)
+		f.pruneAbove(to.rel)
+		return edit{}, tooLong(c.NewPath, fmt.Errorf("failed to create %s: %w", filepath.Dir(to.full), err))
 	}
 	if err := os.Rename(from.full, to.full); err != nil {
 		f.pruneAbove(to.rel)
-		return edit{}, fmt.Errorf("failed to rename %s: %w", from.full, err)
+		return edit{}, tooLong(c.NewPath, fmt.Errorf("failed to rename %s: %w", from.full, err))
 	}
 	f.pruneAbove(from.rel)
 	sort.Strings(changed)

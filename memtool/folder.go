@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/planq-dev/planq/agent"
@@ -100,7 +101,7 @@ func (f *Folder) locate(p, rel string) (spot, error) {
 			return s, nil
 		}
 		if err != nil {
-			return s, fmt.Errorf("failed to read %s: %w", cur, err)
+			return s, tooLong(p, fmt.Errorf("failed to read %s: %w", cur, err))
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
 			return s, symlink(p)
@@ -182,7 +183,7 @@ func (f *Folder) snapshot(rels ...string) (snapshot, error) {
 	for _, rel := range rels {
 		data, err := os.ReadFile(f.full(rel))
 		switch {
-		case errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENAMETOOLONG): // no file can be there
 			s[rel] = nil
 		case err != nil:
 			return nil, fmt.Errorf("failed to read %s: %w", f.full(rel), err)
@@ -214,10 +215,23 @@ func (f *Folder) restore(s snapshot) {
 // folder, and a listing shows what a clone would have.
 func (f *Folder) pruneAbove(rel string) {
 	for dir := filepath.Dir(f.full(rel)); dir != f.dir() && strings.HasPrefix(dir, f.dir()); dir = filepath.Dir(dir) {
-		if os.Remove(dir) != nil {
+		err := os.Remove(dir)
+		if errors.Is(err, syscall.ENAMETOOLONG) {
+			continue // never made: a path too long for the file system ended the change there
+		}
+		if err != nil {
 			return // not empty (or gone): what is above it is not empty either
 		}
 	}
+}
+
+// tooLong is err, or the protocol's answer when it is the file system
+// refusing p as too long: the model can shorten the path.
+func tooLong(p string, err error) error {
+	if errors.Is(err, syscall.ENAMETOOLONG) {
+		return pathTooLong(p)
+	}
+	return err
 }
 
 // commit commits the change to rels (relative to the memories folder),

@@ -4,15 +4,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // FuzzRel holds the path mapping to its promise: whatever the model sends,
 // a path it accepts lands in the memories folder or is the folder itself,
-// names nothing hidden, and maps again to itself.
+// names nothing hidden, holds no control character and no name longer
+// than MaxName, and maps again to itself.
 func FuzzRel(f *testing.F) {
 	for _, p := range []string{"/memories", "/memories/", "/memories/a.md", "/memories/repo/x/y.md", "/memories/../etc/passwd",
 		"/memories/a/../../b", "/memoriesX", "memories/a", "/memories//a", "/memories/%2e%2e/x", "/memories/..\\x",
-		"/memories/.git/config", "/memories/a%2f..%2f..%2fb", "/memories/\x00", "/etc/passwd", "", "/", "/memories/./a"} {
+		"/memories/.git/config", "/memories/a%2f..%2f..%2fb", "/memories/\x00", "/etc/passwd", "", "/", "/memories/./a",
+		"/memories/line\nbreak.md", "/memories/\x1b[31m", "/memories/\u009b", "/memories/\x7f", "/mem\nories/a",
+		"/memories/" + strings.Repeat("n", MaxName), "/memories/" + strings.Repeat("n", MaxName+1)} {
 		f.Add(p)
 	}
 	base := filepath.Join(string(filepath.Separator), "work", "agent", "memories")
@@ -35,8 +39,13 @@ func FuzzRel(f *testing.F) {
 				}
 			}
 		}
-		if strings.Contains(rel, `\`) || strings.ContainsRune(rel, 0) {
+		if strings.Contains(rel, `\`) || strings.IndexFunc(rel, unicode.IsControl) >= 0 {
 			t.Fatalf("Rel(%q) = %q", p, rel)
+		}
+		for _, c := range strings.Split(rel, "/") {
+			if len(c) > MaxName {
+				t.Fatalf("Rel(%q) = %q has a name of %d bytes", p, rel, len(c))
+			}
 		}
 		again, err := Rel(display(rel))
 		if err != nil || again != rel {

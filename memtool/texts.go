@@ -80,6 +80,13 @@ func destinationExists(path string) error {
 	return refusef(planqerr.Exists, "Error: The destination %s already exists", path)
 }
 
+// unchanged answers a str_replace whose new_str is its old_str: the
+// protocol's "No replacement was performed" says what did not happen, and
+// a refusal keeps a model that meant a change from taking it as made.
+func unchanged(path string) error {
+	return refusef(planqerr.Invalid, "No replacement was performed: old_str and new_str are the same, so %s is unchanged.", path)
+}
+
 func notVerbatim(oldStr, path string) error {
 	return refusef(planqerr.NotFound, "No replacement was performed, old_str `%s` did not appear verbatim in %s.", oldStr, path)
 }
@@ -138,6 +145,23 @@ func notDirectory(path, parent string) error {
 	return refusef(planqerr.Invalid, "Error: Cannot create %s: %s is a file, not a directory", path, parent)
 }
 
+// createDirectory answers a create whose path ends in '/'; renameFileToDirectory
+// a rename of a file to such a path. Either would make a file of a name
+// the model wrote as a directory's.
+func createDirectory(path string) error {
+	return refusef(planqerr.Invalid, "Error: Cannot create %s: the path ends with '/', so it names a directory, and create makes a file", path)
+}
+
+func renameFileToDirectory(from, to string) error {
+	return refusef(planqerr.Invalid, "Error: Cannot rename %s to %s: the path ends with '/', so it names a directory, and %s is a file", from, to, from)
+}
+
+// pathTooLong answers a path the file system refused as too long (each
+// name fits, see MaxName; the whole does not).
+func pathTooLong(path string) error {
+	return refusef(planqerr.Invalid, "Error: The path %s is too long for the file system", path)
+}
+
 func intoItself(from, to string) error {
 	return refusef(planqerr.Invalid, "Error: Cannot move %s into itself (%s)", from, to)
 }
@@ -152,6 +176,10 @@ func missing(param, command string) error {
 
 func unknownCommand(command string) error {
 	return refusef(planqerr.Invalid, "Error: Unrecognized command %s. The allowed commands for the memory tool are: view, create, str_replace, insert, delete, rename", command)
+}
+
+func nullParam(param, want string) error {
+	return refusef(planqerr.Invalid, "Error: Parameter `%s` must be %s, not null", param, want)
 }
 
 func emptyOldStr() error {
