@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,11 +41,15 @@ anything is wrong, 0 when nothing is.
 Without --fix nothing is changed. --fix repairs, in the agent's own worktree
 (this workspace's, or --agent's), what is safe to repair, in one commit: a
 value of a fixed set (kind, type, classification, status, domain) in the wrong
-case or with stray spaces, and a record at the wrong place (moved to where its
-kind, shard and ID say, unless a file is there). A file is changed only if it
-then reads as a record. The rest is listed for a person: fix it in the
-.planq/agent of the agent whose branch holds it (or run --fix there), and
-commit.
+case or with stray spaces, a record at the wrong place (moved to where its
+kind, shard and ID say, unless a file is there), and versions that supersede
+each other in a ring (made by plain git): of each ring, the one supersedes
+line that names its newest version (by time, then ID: the version readers
+show) is dropped, so the newest is current and the others are its older
+versions; the commit message names the link, and the file as it was stays in
+history. A file is changed only if it then reads as a record. The rest is
+listed for a person: fix it in the .planq/agent of the agent whose branch
+holds it (or run --fix there), and commit.
 
 --json prints [{"path","line","check","problem","branches"}]; with --fix,
 {"fixed":[{"path","to","what"}],"commit","left":[...]}.`,
@@ -122,8 +127,13 @@ func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
 		}
 	}
 	if len(findings) > 0 {
-		env.Log.Warn("records with problems", "count", len(findings),
-			"hint", "fix each file in the .planq/agent of the agent whose branch holds it and commit")
+		hint := "fix each file in the .planq/agent of the agent whose branch holds it and commit"
+		if slices.ContainsFunc(findings, func(f readmodel.Finding) bool { return f.Check == readmodel.CheckCycle }) {
+			// A ring is mended by a command, in the workspace of the agent
+			// whose branch holds it.
+			hint += "; a ring of versions: planq validate --fix"
+		}
+		env.Log.Warn("records with problems", "count", len(findings), "hint", hint)
 		return &silentError{code: ExitFailure}
 	}
 	env.Log.Info("every record is sound")

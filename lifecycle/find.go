@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // versions indexes records by ID and by the ID they supersede, so that a
@@ -40,6 +41,9 @@ func (v versions) current(id string) (*changelog.Record, error) {
 		return nil, planqerr.New(planqerr.Invalid, id, "is a tombstone, not a record").
 			WithHint("'planq show %s --history' shows what it took back", id)
 	}
+	if ring := changelog.RingOf(v.byID, id); ring != nil {
+		return nil, readmodel.RingError(id, ring)
+	}
 	next, replaced := v.replaced[id]
 	switch {
 	case !replaced:
@@ -50,9 +54,12 @@ func (v versions) current(id string) (*changelog.Record, error) {
 	case next.Tombstone:
 		return nil, planqerr.New(planqerr.Invalid, id, "is retracted, by %s", next.ID)
 	}
-	latest := next
-	for v.replaced[latest.ID] != nil && !v.replaced[latest.ID].Tombstone {
-		latest = v.replaced[latest.ID]
+	// id is on no ring, so the chain of its later versions ends (a ring
+	// it led into would hold id); seen bounds the walk all the same.
+	latest, seen := next, map[string]bool{id: true, next.ID: true}
+	for later := v.replaced[latest.ID]; later != nil && !later.Tombstone && !seen[later.ID]; later = v.replaced[latest.ID] {
+		seen[later.ID] = true
+		latest = later
 	}
 	return nil, planqerr.New(planqerr.Invalid, id, "is superseded by %s", next.ID).
 		WithHint("act on the current version: %s", latest.ID)

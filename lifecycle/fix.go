@@ -16,6 +16,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/lifecycle/ringfix"
 	"github.com/planq-dev/planq/project"
 )
 
@@ -43,9 +44,10 @@ var enumLine = sync.OnceValue(func() *regexp.Regexp {
 // record files, and commits the repairs in one commit: a value of a fixed
 // set (kind, type, classification, status, domain) in the wrong case or
 // with stray spaces, and a record at the wrong place (moved to where its
-// kind, shard and ID say, unless another file is there). A file is touched
-// only if it then reads as a record; nothing else is changed: what is left
-// is for a person (Validate names it).
+// kind, shard and ID say, unless another file is there), and a ring of
+// versions (see ringfix.Plan). A file is touched only if it then reads as a
+// record; nothing else is changed: what is left is for a person (Validate
+// names it).
 func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
 	changes := map[string][]byte{}
 	var res FixResult
@@ -98,11 +100,18 @@ func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
 			return FixResult{}, err
 		}
 	}
+	cuts, err := ringfix.Plan(a, changes)
+	if err != nil {
+		return FixResult{}, err
+	}
+	for _, c := range cuts {
+		res.Fixed = append(res.Fixed, Fixed{Path: c.Path, What: c.What})
+	}
 	sort.Slice(res.Fixed, func(i, j int) bool { return res.Fixed[i].Path < res.Fixed[j].Path })
 	if len(changes) == 0 {
 		return res, nil
 	}
-	commit, err := a.Rewrite(ctx, changes, "validate --fix: repair "+plural.Of(len(res.Fixed), "record file"))
+	commit, err := a.Rewrite(ctx, changes, ringfix.Message("validate --fix: repair "+plural.Of(len(res.Fixed), "record file"), cuts))
 	if err != nil {
 		return FixResult{}, err
 	}

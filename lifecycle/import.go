@@ -3,15 +3,17 @@ package lifecycle
 import (
 	"context"
 	"fmt"
-	"github.com/planq-dev/planq/internal/plural"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -46,7 +48,29 @@ type ImportResult struct {
 	Records []ImportedRecord `json:"records"`
 	// Refused are the lines that are not imported, and why.
 	Refused []mulch.Refusal `json:"refused"`
-	Commit  string          `json:"commit"`
+	// Unlinked are the learnings imported without the supersedes link
+	// mulch gave them, as it would close a ring of versions.
+	Unlinked []Unlinked `json:"unlinked"`
+	Commit   string     `json:"commit"`
+}
+
+// Unlinked is a learning whose supersedes link (mulch's Link, planq's
+// Supersedes) would have closed a ring of versions: the import keeps it as
+// a tag (mulch:supersedes=<link>) instead, and the newest version of the
+// ring is current.
+type Unlinked struct {
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	ID         string `json:"id"`
+	Link       string `json:"link"`
+	Supersedes string `json:"supersedes"`
+	// Problem is what validate would have said of the ring.
+	Problem string `json:"problem"`
+}
+
+func (u Unlinked) String() string {
+	return fmt.Sprintf("%s:%d: %s does not supersede %s (mulch: supersedes %s): that would close a ring (%s); the link is kept as the tag mulch:supersedes=%s",
+		u.File, u.Line, u.ID, u.Supersedes, u.Link, u.Problem, u.Link)
 }
 
 // Counts are how many records were imported, present already, and
@@ -169,6 +193,7 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why, Kind: kind})
 			}
 		}
+		more = append(more, held.rings(conv)...)
 		if len(more) == 0 {
 			break
 		}
@@ -183,7 +208,7 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 		}
 		return x.Line - y.Line
 	})
-	res := ImportResult{Dir: src.Dir, Source: source, Records: []ImportedRecord{}, Refused: refused}
+	res := ImportResult{Dir: src.Dir, Source: source, Records: []ImportedRecord{}, Refused: refused, Unlinked: []Unlinked{}}
 	if refused == nil {
 		res.Refused = []mulch.Refusal{}
 	}
@@ -211,6 +236,13 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 		}
 		res.Records = append(res.Records, ImportedRecord{ID: held.resolve(r.ID, alias), Origin: r.Origin, File: c.Entry.File, Line: c.Entry.Line,
 			Domain: r.Domain, Type: r.Type, MulchType: c.Entry.Record.Type, Archived: c.Entry.Archived, Status: status})
+		if u := c.Unlinked; u != nil && status == "imported" {
+			res.Unlinked = append(res.Unlinked, Unlinked{File: c.Entry.File, Line: c.Entry.Line, ID: r.ID, Link: u.Link,
+				Supersedes: u.Supersedes, Problem: readmodel.RingProblem(u.Ring)})
+		}
+	}
+	for i, u := range res.Unlinked {
+		res.Unlinked[i].Supersedes = held.resolve(u.Supersedes, alias)
 	}
 	for _, r := range fresh {
 		r.Supersedes = held.resolve(r.Supersedes, alias)
@@ -221,12 +253,19 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 	return res, fresh, nil
 }
 
-// importMessage is the import's commit subject.
+// importMessage is the import's commit message: its subject, and the links
+// it dropped, if any, for the history to say why.
 func importMessage(res ImportResult) string {
 	imported, _, archived := res.Counts()
 	msg := fmt.Sprintf("import: %s from mulch", plural.Of(imported, "learning"))
 	if archived > 0 {
 		msg += fmt.Sprintf(", %d archived since", archived)
+	}
+	if len(res.Unlinked) > 0 {
+		msg += "\n"
+		for _, u := range res.Unlinked {
+			msg += "\n" + u.String()
+		}
 	}
 	return msg
 }
@@ -238,6 +277,7 @@ type held struct {
 	ids     map[string]bool
 	origins map[string]bool
 	legacy  map[string][]*changelog.Record
+	links   map[string]string // each learning's ID to the one it supersedes
 }
 
 func heldLearnings(a *agent.Agent) (held, error) {
@@ -245,9 +285,13 @@ func heldLearnings(a *agent.Agent) (held, error) {
 	if err != nil {
 		return held{}, err
 	}
-	h := held{ids: make(map[string]bool, len(set.Records)), origins: map[string]bool{}, legacy: map[string][]*changelog.Record{}}
+	h := held{ids: make(map[string]bool, len(set.Records)), origins: map[string]bool{}, legacy: map[string][]*changelog.Record{},
+		links: map[string]string{}}
 	for _, r := range set.Records {
 		h.ids[r.ID] = true
+		if r.Supersedes != "" {
+			h.links[r.ID] = r.Supersedes
+		}
 		if r.Origin == "" {
 			continue
 		}
@@ -274,6 +318,40 @@ func (h held) present(c mulch.Converted) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// rings refuses the learnings of conv that would close a ring of versions
+// with what the branches hold: ToPlanq breaks the rings of the import's own
+// links, and an earlier import linked only to what it wrote, so only a
+// learning changed by hand since (to supersede one this import writes)
+// makes one. Refused, the learning is not written; the others are.
+func (h held) rings(conv []mulch.Converted) []mulch.Refusal {
+	links := maps.Clone(h.links)
+	alias := map[string]string{}
+	fresh := map[string]mulch.Converted{}
+	for _, c := range conv {
+		if id, ok := h.present(c); ok {
+			alias[c.Record.ID] = id
+		} else {
+			fresh[c.Record.ID] = c
+		}
+	}
+	for id, c := range fresh {
+		if c.Record.Supersedes != "" {
+			links[id] = h.resolve(c.Record.Supersedes, alias)
+		}
+	}
+	var out []mulch.Refusal
+	for _, ring := range changelog.RingsOfLinks(links) {
+		for _, id := range ring {
+			if c, ok := fresh[id]; ok {
+				out = append(out, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Kind: planqerr.Invalid,
+					Reason: fmt.Sprintf("its supersedes would close a ring with a learning a branch holds (%s): 'planq validate --fix' breaks that ring, then import again", readmodel.RingProblem(ring))})
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (h held) resolve(id string, alias map[string]string) string {

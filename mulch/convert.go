@@ -39,6 +39,19 @@ type Converted struct {
 	// Legacy is the origin an import before planq named the source project
 	// gave the record ("mulch:mx-1a2b3c"), "" for none.
 	Legacy string
+	// Unlinked is the supersedes link that would have closed a ring of
+	// versions, nil for none.
+	Unlinked *Unlink
+}
+
+// Unlink is a supersedes link ToPlanq does not make, as it would close a
+// ring of versions: it is kept as a tag "mulch:supersedes=<link>", as a
+// link to itself is, so that an export gives it back.
+type Unlink struct {
+	// Link is the link as mulch wrote it, Supersedes the planq ID it names.
+	Link, Supersedes string
+	// Ring is the ring it would close: planq IDs from the least.
+	Ring []string
 }
 
 // Origins are the origins of entries imported from project, in order:
@@ -71,7 +84,8 @@ func Origins(project string, entries []Entry) []string {
 // and origin Origins gives it, mulch's time, type (a custom type's
 // nearest: the built-in it extends), classification, tags and evidence,
 // its files as anchors, and its supersedes and relates_to links when they
-// name a record of the import (a link to itself is not one). An entry
+// name a record of the import (a link to itself is not one, nor one that
+// would close a ring of versions: see unlinkRings). An entry
 // planq cannot hold (a domain name it does not take, a record without
 // text) is refused, naming its file and line. Entries leftOut says are
 // neither converted nor linked to, and keep the others' origins as they
@@ -98,7 +112,7 @@ func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bo
 		if leftOut != nil && leftOut(e) {
 			continue
 		}
-		r, err := toPlanq(cfg, e, origins[i], links)
+		r, err := toPlanq(cfg, e, origins[i], links, false)
 		if err == nil && e.Archived {
 			var marker *changelog.Record
 			if marker, err = archiveOf(e, r); err == nil {
@@ -116,7 +130,39 @@ func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bo
 			out[len(out)-1].Legacy = "mulch:" + id
 		}
 	}
+	unlinkRings(cfg, out, links)
 	return out, refused
+}
+
+// unlinkRings drops, of each ring of versions the links of out make (two
+// mulch records that supersede each other, or more), the one link that
+// names its newest version: readers, promote and every command that
+// follows supersedes would otherwise meet a ring, and the newest is the
+// version readers would show of it. The link is kept as a tag, as
+// mulch wrote it, so an export gives it back.
+func unlinkRings(cfg Config, out []Converted, links map[string]string) {
+	recs := make([]*changelog.Record, len(out))
+	byID := make(map[string]*changelog.Record, len(out))
+	at := make(map[string]int, len(out))
+	for k, c := range out {
+		recs[k], byID[c.Record.ID], at[c.Record.ID] = c.Record, c.Record, k
+	}
+	for _, ring := range changelog.SupersedesRings(recs) {
+		newest, cut := changelog.RingCut(ring, byID)
+		k := at[cut.ID]
+		r, err := toPlanq(cfg, out[k].Entry, out[k].Record.Origin, links, true)
+		if err != nil {
+			continue // toPlanq made it once; it makes it again, but for the link
+		}
+		u := &Unlink{Supersedes: newest.ID, Ring: ring}
+		for _, raw := range out[k].Entry.Record.Supersedes {
+			if resolve(raw, links) == newest.ID {
+				u.Link = raw
+				break
+			}
+		}
+		out[k].Record, out[k].Unlinked = r, u
+	}
 }
 
 // archiveOf is the archive record that takes r, read from mulch's
@@ -144,7 +190,9 @@ func archiveOf(e Entry, r *changelog.Record) (*changelog.Record, error) {
 	return m, nil
 }
 
-func toPlanq(cfg Config, e Entry, origin string, links map[string]string) (*changelog.Record, error) {
+// toPlanq is entry e's learning; unlinked, with no supersedes link: each
+// link of e's is kept as a tag.
+func toPlanq(cfg Config, e Entry, origin string, links map[string]string, unlinked bool) (*changelog.Record, error) {
 	m := e.Record
 	domain, err := Domain(e.Domain)
 	if err != nil {
@@ -221,7 +269,7 @@ func toPlanq(cfg Config, e Entry, origin string, links map[string]string) (*chan
 	linked := false
 	for i, raw := range m.Supersedes {
 		id := resolve(raw, links)
-		if !linked && id != "" && id != r.ID {
+		if !linked && !unlinked && id != "" && id != r.ID {
 			r.Supersedes, linked = id, true
 			if i == 0 && !strings.Contains(raw, ":") {
 				continue // the first link, as mulch wrote it: export gives it back from supersedes

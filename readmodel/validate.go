@@ -176,34 +176,9 @@ func without(paths []string, p string) []string {
 // supersedeRings finds each ring of records that supersede one another,
 // once, starting from its least ID.
 func supersedeRings(byID map[string]*changelog.Record) [][]string {
-	var rings [][]string
-	done := map[string]bool{}
-	ids := make([]string, 0, len(byID))
-	for id := range byID {
-		ids = append(ids, id)
+	links := make(map[string]string, len(byID))
+	for id, r := range byID {
+		links[id] = r.Supersedes
 	}
-	sort.Strings(ids)
-	for _, start := range ids {
-		var path []string
-		onPath := map[string]int{}
-		for id := start; id != "" && !done[id]; {
-			if at, ok := onPath[id]; ok {
-				ring := slices.Clone(path[at:])
-				least := slices.Index(ring, slices.Min(ring))
-				rings = append(rings, append(ring[least:], ring[:least]...))
-				break
-			}
-			onPath[id] = len(path)
-			path = append(path, id)
-			next := byID[id]
-			if next == nil {
-				break
-			}
-			id = next.Supersedes
-		}
-		for _, id := range path {
-			done[id] = true
-		}
-	}
-	return rings
+	return changelog.RingsOfLinks(links)
 }

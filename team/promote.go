@@ -301,7 +301,7 @@ func refuseRings(global *readmodel.Holdings, candidates []Candidate) error {
 		return err
 	}
 	return planqerr.New(planqerr.Corrupt, rings[0].Path, "%s", rings[0].Problem()).
-		WithHint("give one of these versions no 'supersedes' (edit its file in .planq/agent and commit it), then check with 'planq validate'")
+		WithHint("break the ring, keeping its newest version current: 'planq validate --fix' in the agent's workspace (or give one of these versions no 'supersedes' by hand), then check with 'planq validate'")
 }
 
 // cite makes the new version of existing that also cites dup.

@@ -197,6 +197,10 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 		add(Finding{Check: "records", Problem: "could not read the records: " + err.Error(),
 			Fix: "repair what else doctor reports, then run it again"}, nil)
 	}
+	if err := checkRings(ctx, p, add); err != nil {
+		add(Finding{Check: "rings", Problem: "could not read the records: " + err.Error(),
+			Fix: "repair what else doctor reports, then run it again"}, nil)
+	}
 	wts, err := repo.Worktrees()
 	if err != nil {
 		return nil, err
