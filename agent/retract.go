@@ -5,6 +5,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Retract writes the tombstone of record id on the agent's branch: readers
@@ -29,6 +30,11 @@ func (a *Agent) Retract(ctx context.Context, id, reason string, opts WriteOption
 	if target == nil {
 		return Written{}, planqerr.New(planqerr.NotFound, id, "no such record on global or any agent branch").
 			WithHint("'planq search WORDS' finds a record's id")
+	}
+	// A version on a ring has no current version to point at: each
+	// side would name the other.
+	if ring := readmodel.VersionRing(set.Records, id); ring != nil {
+		return Written{}, readmodel.RingError(id, ring)
 	}
 	for _, r := range set.Records {
 		switch {

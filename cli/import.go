@@ -57,7 +57,7 @@ directory (a FIFO, a link to another project's expertise), named whole ("line"
 0 in --json). With --strict nothing is imported and the exit code is 6.
 Promote the learnings to share them.
 
---json prints {"dir","source","records":[{"id","origin","file","line","domain","type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],"commit"};
+--json prints {"dir","source","records":[{"id","origin","file","line","domain","type","mulch_type","archived","status"}],"refused":[{"file","line","reason"}],"unlinked":[{"file","line","id","link","supersedes","problem"}],"commit"};
 status is imported, present, or archived (imported before, archived in mulch
 since: this import archives it).`,
 		Example: "  planq import mulch\n  planq import mulch ../other/.mulch --dry-run\n  planq import mulch ../other --source other --strict\n  planq context promote --all",
@@ -98,6 +98,9 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 		Strict: opts.strict, Write: agent.WriteOptions{AllowSecret: opts.allowSecret}})
 	for _, r := range res.Refused {
 		env.Log.Warn(r.String())
+	}
+	for _, u := range res.Unlinked {
+		env.Log.Warn(u.String())
 	}
 	if err != nil {
 		if opts.json && planqerr.KindOf(err) == planqerr.Corrupt {

@@ -26,6 +26,7 @@ import (
 	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -537,6 +538,9 @@ func rawNotes(recs []*changelog.Record, p Proposal) ([]*changelog.Record, error)
 		n := byID[id]
 		if n == nil {
 			return nil, invalid("cites note %s, which no branch holds", id).WithHint("the notes to curate are listed by: planq notes --state raw")
+		}
+		if ring := readmodel.VersionRing(recs, id); ring != nil {
+			return nil, readmodel.RingError(id, ring) // its newest version would be looked for forever
 		}
 		if later := next[id]; later != nil || n.Status != changelog.StatusRaw {
 			status := n.Status

@@ -10,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // The user layer's records are corrected, revalidated and retracted as a
@@ -131,6 +132,9 @@ func (l *Layer) find(id string) (rec *changelog.Record, replaced map[string]*cha
 			WithHint("'planq user list' shows the user layer's records; a project's are acted on without --scope user")
 	case rec.Tombstone:
 		return nil, nil, planqerr.New(planqerr.Invalid, id, "is a retraction, not a record")
+	}
+	if ring := readmodel.VersionRing(set.Records, id); ring != nil {
+		return nil, nil, readmodel.RingError(id, ring) // each side would name the other as its current version
 	}
 	return rec, replaced, nil
 }
