@@ -347,7 +347,35 @@ func sortOut(store *agent.Store, pieces []piece, h *heldSet, writer string, coun
 		counts[p.source].Created++
 		res.Created = append(res.Created, Bootstrapped{Source: p.source, Origin: r.Origin, ID: r.ID, Kind: r.Kind, Title: titleOf(r)})
 	}
+	breakRings(fresh)
 	return fresh
+}
+
+// breakRings drops, from each ring of supersessions among fresh (two ADRs
+// that each say they supersede the other), the link into the ring's newest
+// record, as import does: no version of a ring would be current, and the
+// commands that follow versions would refuse each. The link is kept as the
+// tag supersedes-ring:<id>, so the source's word is not lost.
+func breakRings(fresh []*changelog.Record) {
+	links := make(map[string]string, len(fresh))
+	byID := make(map[string]*changelog.Record, len(fresh))
+	for _, r := range fresh {
+		links[r.ID], byID[r.ID] = r.Supersedes, r
+	}
+	for _, ring := range changelog.RingsOfLinks(links) {
+		newest := byID[ring[0]]
+		for _, id := range ring[1:] {
+			if r := byID[id]; r.Timestamp.After(newest.Timestamp) || r.Timestamp.Equal(newest.Timestamp) && r.ID > newest.ID {
+				newest = r
+			}
+		}
+		for _, id := range ring {
+			if r := byID[id]; r.Supersedes == newest.ID {
+				r.Tags = append(r.Tags, "supersedes-ring:"+newest.ID)
+				r.Supersedes = ""
+			}
+		}
+	}
 }
 
 // titleOf is a record's one line: its subject, or its first sentence.
