@@ -69,20 +69,26 @@ func newUserPushCmd(env *Env) *cobra.Command {
 		Long: `Push the user layer to its remote (planq user remote URL), as 'planq state push'
 pushes a project's global: with a lease on what the remote last had, merging
 first what another machine pushed since, and refusing records that look like
-credentials before anything is sent (unless their writer allowed them, or
---allow-secret here).
+credentials before anything is sent. The user layer keeps no credential:
+nothing excuses one (a writer's allowance, or --allow-secret, which is
+refused); retract or edit the record with --scope user.
 
 --json prints {"remote","commit","pulls"}: the remote's URL, the commit pushed,
 and the merges needed because another machine pushed first.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runUserPush(cmd.Context(), env, opts) },
 	}
-	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "publish records even if they look like credentials")
+	// Kept, hidden, to answer with why rather than "unknown flag".
+	cmd.Flags().BoolVar(&opts.allowSecret, "allow-secret", false, "refused: the user layer keeps no credential")
+	_ = cmd.Flags().MarkHidden("allow-secret") // the flag exists: MarkHidden cannot fail
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
 }
 
 func runUserPush(ctx context.Context, env *Env, opts userSyncOptions) error {
+	if err := userlayer.CheckAllowSecret(opts.allowSecret); err != nil {
+		return err // before the layer is opened: a refusal makes nothing
+	}
 	return userSync(ctx, env, opts.json, "pushing the user layer", func(l *userlayer.Layer) (userPushed, error) {
 		res, err := l.Push(ctx, opts.allowSecret)
 		if err != nil {

@@ -420,6 +420,9 @@ type PushOptions struct {
 	// AllowSecret publishes records that look like credentials: the person
 	// pushing says they are none.
 	AllowSecret bool
+	// KeepsNoCredential is a store that may hold none (the user layer):
+	// a writer's allow_secret excuses nothing it would publish.
+	KeepsNoCredential bool
 	// AllowUnrelated merges, when the remote's global must be pulled first,
 	// one that shares no history with ours or names another project.
 	AllowUnrelated bool
@@ -451,7 +454,7 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 		if opts.AllowSecret {
 			return nil
 		}
-		return scanOutgoing(store, tip, since, also...)
+		return scanOutgoing(store, !opts.KeepsNoCredential, tip, since, also...)
 	}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
@@ -569,11 +572,11 @@ func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptio
 
 // scanOutgoing refuses to publish files that look like credentials, among
 // the files of tip that differ from since (everything when zero). A record
-// is excused when its writer allowed it (allow_secret) or when tip (or a
+// is excused when its writer allowed it (allow_secret, where writers may) or when tip (or a
 // commit of also) holds a later version or a retraction of it: the team no
 // longer reads it. So is a proposal dismissed or retracted, its record and
 // proposed files alike.
-func scanOutgoing(store *agent.Store, tip, since staterepo.Hash, also ...staterepo.Hash) error {
+func scanOutgoing(store *agent.Store, writersMayAllow bool, tip, since staterepo.Hash, also ...staterepo.Hash) error {
 	repo := store.Repo
 	known := map[string]staterepo.Hash{}
 	if !since.IsZero() {
@@ -602,7 +605,7 @@ func scanOutgoing(store *agent.Store, tip, since staterepo.Hash, also ...statere
 			continue
 		}
 		if ex == nil {
-			if ex, err = excusesOf(store, append([]staterepo.Hash{tip}, also...)); err != nil {
+			if ex, err = excusesOf(store, writersMayAllow, append([]staterepo.Hash{tip}, also...)); err != nil {
 				return err
 			}
 		}
@@ -627,7 +630,7 @@ type excuses struct {
 
 // excusesOf reads the records of commits, each ID once (the first
 // commit's copy first).
-func excusesOf(store *agent.Store, commits []staterepo.Hash) (*excuses, error) {
+func excusesOf(store *agent.Store, writersMayAllow bool, commits []staterepo.Hash) (*excuses, error) {
 	var recs []*changelog.Record
 	byID := map[string]*changelog.Record{}
 	next := map[string]*changelog.Record{} // each record's later version
@@ -649,7 +652,7 @@ func excusesOf(store *agent.Store, commits []staterepo.Hash) (*excuses, error) {
 	}
 	ex := &excuses{records: map[string]bool{}, proposal: map[string]string{}, newest: map[string]*changelog.Record{}}
 	for _, r := range recs {
-		if r.AllowSecret || next[r.ID] != nil {
+		if r.AllowSecret && writersMayAllow || next[r.ID] != nil {
 			ex.records[r.Path] = true
 		}
 		if r.Kind != changelog.KindProposal || byID[r.Supersedes] != nil {

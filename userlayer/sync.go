@@ -3,6 +3,7 @@ package userlayer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -74,12 +75,35 @@ func (l *Layer) remote(ctx context.Context) error {
 // Push publishes the user layer to its remote (team.Push: a lease on what
 // the remote last had, a merge first when another machine pushed since, a
 // credential scan before anything is sent).
+// The layer keeps no credential: --allow-secret is refused, and a record
+// whose writer allowed one (written before the layer refused them, or
+// pulled) stops the push as any other, with the user layer's way out.
 func (l *Layer) Push(ctx context.Context, allowSecret bool) (team.PushResult, error) {
+	if err := CheckAllowSecret(allowSecret); err != nil {
+		return team.PushResult{Remote: team.DefaultRemote, Agents: []string{}}, err
+	}
 	if err := l.remote(ctx); err != nil {
 		return team.PushResult{Remote: team.DefaultRemote, Agents: []string{}}, err
 	}
-	res, err := team.Push(ctx, l.Store, team.DefaultRemote, team.PushOptions{AllowSecret: allowSecret})
-	return res, rehint(err)
+	res, err := team.Push(ctx, l.Store, team.DefaultRemote, team.PushOptions{KeepsNoCredential: true})
+	return res, l.rehintCredential(rehint(err))
+}
+
+// rehintCredential gives push's refusal of a record that looks like a
+// credential the user layer's way out: team's hint names a project's
+// retraction and --allow-secret, which the layer has no use for.
+func (l *Layer) rehintCredential(err error) error {
+	var pe *planqerr.Error
+	if !errors.As(err, &pe) || pe.Kind != planqerr.Refused || pe.Err == nil || !strings.Contains(pe.Err.Error(), "looks like a credential") {
+		return err
+	}
+	path, _, _ := strings.Cut(pe.Subject, ":")
+	id := strings.TrimSuffix(filepath.Base(path), ".md")
+	if !changelog.ValidID(id) {
+		return err
+	}
+	pe.Hint = fmt.Sprintf("%s: retract it ('planq retract %s --scope user'), or write it again without the credential ('planq edit %s --scope user'), and push again", NoCredential, id, id)
+	return pe
 }
 
 // Pull merges the user layer's remote into it (team.Pull).
