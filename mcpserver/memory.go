@@ -20,6 +20,9 @@ import (
 	"github.com/planq-dev/planq/userlayer"
 )
 
+// memoryToolName is the memory tool's name over MCP.
+const memoryToolName = "planq_memory"
+
 // memoryIn is the memory-tool protocol's command, as planq memtool reads
 // it from stdin, with the agent and allow_secret every write tool takes.
 type memoryIn struct {
@@ -57,7 +60,7 @@ func (s *Server) registerMemory(srv *mcp.Server) {
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: planq_memory's input schema: %v", err)) // a programming error, caught by every test run
 	}
-	srv.AddTool(&mcp.Tool{Name: "planq_memory", Annotations: annotate("Memory tool (/memories)", overwrites),
+	srv.AddTool(&mcp.Tool{Name: memoryToolName, Annotations: annotate("Memory tool (/memories)", overwrites),
 		Description: "The memory tool's commands on your /memories folder, kept in git (a commit per change).",
 		InputSchema: schema},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -35,6 +37,7 @@ const firstUnbatchedVersion = "2025-06-18"
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
+	codeInvalidParams  = -32602
 )
 
 // lineGuard stands between stdin and the SDK, one newline-delimited message
@@ -140,6 +143,12 @@ func (g *lineGuard) check(line []byte) []byte {
 		if problem == "" && m.method == "initialize" && m.id != nil {
 			problem = g.startInitialize(m)
 		}
+		if problem == "" && m.method == "tools/call" && m.id != nil {
+			if why := nullArgument(trimmed); why != "" {
+				g.reply(m.rawID, codeInvalidParams, "Invalid params: "+why)
+				return nil
+			}
+		}
 		if problem != "" {
 			if m.isResponse() {
 				return nil // a response is never answered, and one the SDK cannot match is of no use to it
@@ -152,6 +161,33 @@ func (g *lineGuard) check(line []byte) []byte {
 		return nil
 	}
 	return append(trimmed, '\n')
+}
+
+// nullArgument says which argument of a tools/call request is null, ""
+// when none is. No tool's argument takes null (schemaFor leaves it out of
+// every type), and the SDK's validator would answer one with
+// "<invalid reflect.Value> has type null". The memory tool answers its own
+// in the protocol's voice.
+func nullArgument(raw []byte) string {
+	var call struct {
+		Params struct {
+			Name      string                     `json:"name"`
+			Arguments map[string]json.RawMessage `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &call) != nil || call.Params.Name == memoryToolName {
+		return ""
+	}
+	for _, name := range slices.Sorted(maps.Keys(call.Params.Arguments)) {
+		if bytes.Equal(bytes.TrimSpace(call.Params.Arguments[name]), []byte("null")) {
+			tool := call.Params.Name
+			if len(tool) > 64 {
+				tool = tool[:64] + "..."
+			}
+			return fmt.Sprintf("argument %q of tool %q is null: send a value of its type, or leave it out", name, tool)
+		}
+	}
+	return ""
 }
 
 // startInitialize notes an initialize request, so that its answer tells
