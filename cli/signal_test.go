@@ -55,14 +55,15 @@ func TestSignalEndsACommandBlockedOutsideItsContext(t *testing.T) {
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
+			var waitErr error
 			select {
-			case <-exited:
+			case waitErr = <-exited:
 			case <-time.After(20 * time.Second): // far beyond the grace: it would never end
 				_ = cmd.Process.Kill()
 				t.Fatalf("planq still running 20 s after %v:\n%s", sig, stderr.String())
 			}
 			if code := cmd.ProcessState.ExitCode(); code != ExitInterrupted {
-				t.Errorf("planq after %v: exit %d, want %d\n%s", sig, code, ExitInterrupted, stderr.String())
+				t.Errorf("planq after %v: exit %d (%v), want %d\n%s", sig, code, waitErr, ExitInterrupted, stderr.String())
 			}
 			if !strings.Contains(stderr.String(), "planq: interrupted;") {
 				t.Errorf("planq after %v should say it was interrupted, got:\n%s", sig, stderr.String())

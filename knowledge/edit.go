@@ -254,8 +254,11 @@ func checkMarkers(subject, name string, data []byte) error {
 // shellWord is s as a shell reads it as one word: quoted when it holds
 // anything but letters, digits and /._-+:@~.
 func shellWord(s string) string {
+	plain := func(c rune) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:@~", c)
+	}
 	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+:@~", c)) {
+		if !plain(c) {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 		}
 	}
