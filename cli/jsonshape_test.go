@@ -613,7 +613,11 @@ func newShapeFixture(t *testing.T) *shapeFixture {
 	f.planq(0, "", "proposals", "dismiss", dismissed)
 	pending := f.id("note", "keep commits small")
 	f.ids["pending"] = f.propose(fmt.Sprintf(`{"proposed_files":{"AGENTS.md":"# Agents\n\n- keep commits small\n"},"diff_summary":"small commits","entries_used":[%q],"entries_discarded":{}}`, pending))
-	f.write(".mulch/mulch.config.yaml", "version: '1'\ndomains:\n  ci: {}\n")
+	f.write(".mulch/mulch.config.yaml", "version: '1'\ndomains:\n  ci: {}\n  style: {}\n")
+	// Two records that supersede each other: imported without the link that
+	// would close the ring (unlinked).
+	f.write(".mulch/expertise/style.jsonl", `{"id":"mx-0000aa","type":"convention","content":"use tabs","classification":"foundational","recorded_at":"2026-01-01T00:00:00Z","supersedes":["mx-0000bb"]}`+"\n"+
+		`{"id":"mx-0000bb","type":"convention","content":"use spaces","classification":"foundational","recorded_at":"2026-01-02T00:00:00Z","supersedes":["mx-0000aa"]}`+"\n")
 	f.write(".mulch/expertise/ci.jsonl", `{"type":"guide","classification":"tactical","recorded_at":"2026-11-25T00:56:50.145Z","evidence":{"commit":"f50684e279e4bd5a1b14096bf04286fb1f56110a"},"name":"release checklist","description":"Tag, push the tag, then run ci/run.sh release","id":"mx-73eee9"}`+"\n"+
 		`{"type":"guide","name":"a line cut short`+"\n") // refused, and the rest imported
 	return f
