@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -47,18 +48,20 @@ const maxTranscript = 1 << 30
 // maxRemember is the longest message taken as something to remember.
 const maxRemember = 1000
 
-var rememberRE = regexp.MustCompile(`(?is)^(?:please\s+)?(?:remember\s+that\b|remember\s*[:,]|remember\s+to\b|note\s*:|for future reference\s*[:,]?)\s*`)
+var rememberRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?is)^(?:please\s+)?(?:remember\s+that\b|remember\s*[:,]|remember\s+to\b|note\s*:|for future reference\s*[:,]?)\s*`)
+})
 
 // rememberText is what the person's message asks to keep, without the
 // asking ("remember that deploys are on Tuesdays" keeps "Deploys are on
 // Tuesdays"), else "". "remember to ..." stays as it is: an instruction.
 func rememberText(text string) string {
 	t := strings.TrimSpace(text)
-	if len(t) > maxRemember || !rememberRE.MatchString(t) || strings.HasSuffix(t, "?") || strings.Count(t, "\n") > 5 {
+	if len(t) > maxRemember || !rememberRE().MatchString(t) || strings.HasSuffix(t, "?") || strings.Count(t, "\n") > 5 {
 		return ""
 	}
-	kept := strings.TrimSpace(rememberRE.ReplaceAllString(t, ""))
-	if m := rememberRE.FindString(t); strings.HasSuffix(strings.ToLower(strings.TrimSpace(m)), " to") {
+	kept := strings.TrimSpace(rememberRE().ReplaceAllString(t, ""))
+	if m := rememberRE().FindString(t); strings.HasSuffix(strings.ToLower(strings.TrimSpace(m)), " to") {
 		kept = t // "remember to ...": an instruction, kept whole
 	}
 	if len(strings.Fields(kept)) < 3 {
@@ -146,7 +149,7 @@ func readTranscript(ctx context.Context, f *found, dir, file, origin string, rea
 	decided := ofProject == nil
 	// Every read of the file asks ctx first: a transcript of a GiB, or
 	// one line as long, stops within a read of 64 KiB of Ctrl-C.
-	br := bufio.NewReaderSize(ctxReader{ctx, fh}, 64<<10)
+	br := bufio.NewReaderSize(untrusted.Until(ctx, fh), 64<<10)
 	at := fh.Stat().ModTime().UTC().Truncate(time.Second)
 	for n := 1; ; n++ {
 		line, long, last, err := nextLine(br)
@@ -197,19 +200,6 @@ func readTranscript(ctx context.Context, f *found, dir, file, origin string, rea
 	f.pieces = append(f.pieces, pieces...)
 	f.skipped = append(f.skipped, skipped...)
 	return nil
-}
-
-// ctxReader reads r until ctx ends.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // nextLine reads one line without its newline: long when it was longer

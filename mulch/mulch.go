@@ -196,14 +196,19 @@ var builtins = map[string]builtinType{
 // builtinNames are mulch's types, in the order its docs list them.
 const builtinNames = "convention, pattern, failure, decision, reference, guide"
 
-// baseFields are the fields every record may hold, whatever its type.
-var baseFields = map[string]bool{"id": true, "type": true, "classification": true, "recorded_at": true, "evidence": true,
-	"tags": true, "relates_to": true, "supersedes": true, "outcomes": true, "dir_anchors": true, "owner": true, "status": true,
-	"archived_at": true, "archive_reason": true, "supersession_demoted_at": true, "anchor_decay_demoted_at": true}
+// baseFields are the fields every record may hold, whatever its type. It and
+// typeFields are built on first use: only reading mulch needs them.
+var baseFields = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"id": true, "type": true, "classification": true, "recorded_at": true, "evidence": true,
+		"tags": true, "relates_to": true, "supersedes": true, "outcomes": true, "dir_anchors": true, "owner": true, "status": true,
+		"archived_at": true, "archive_reason": true, "supersession_demoted_at": true, "anchor_decay_demoted_at": true}
+})
 
 // typeFields are the fields of any built-in type: Record's own.
-var typeFields = map[string]bool{"content": true, "name": true, "description": true, "files": true, "resolution": true,
-	"title": true, "rationale": true, "date": true}
+var typeFields = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"content": true, "name": true, "description": true, "files": true, "resolution": true,
+		"title": true, "rationale": true, "date": true}
+})
 
 // Entry is a record as read from a domain's file, located by file and line.
 // Archived says the file is one of mulch's archive (.mulch/archive/), where
@@ -335,7 +340,7 @@ func (src *Source) readFile(ctx context.Context, path string, archived bool) err
 	}
 	defer func() { _ = f.Close() }()
 	domain := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	br := bufio.NewReaderSize(ctxReader{ctx, f}, 64<<10)
+	br := bufio.NewReaderSize(untrusted.Until(ctx, f), 64<<10)
 	for n := 1; ; n++ {
 		raw, long, err := nextLine(br)
 		if ctxErr := ctx.Err(); ctxErr != nil {
@@ -390,20 +395,6 @@ func nextLine(br *bufio.Reader) (line []byte, long bool, err error) {
 		}
 		return buf, long, err
 	}
-}
-
-// ctxReader reads r until ctx ends: an expertise file of many MiB stops
-// within a read of Ctrl-C.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 // DecodeLine decodes one line as a record of mulch's own six types (see
@@ -491,8 +482,8 @@ func (c Config) DecodeLine(line []byte) (Record, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !baseFields[k] && !own[k] {
-			if typeFields[k] {
+		if !baseFields()[k] && !own[k] {
+			if typeFields()[k] {
 				return Record{}, fmt.Errorf("unknown field %q: a %s has none", k, typ)
 			}
 			return Record{}, fmt.Errorf("unknown field %q", k)

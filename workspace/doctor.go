@@ -430,19 +430,7 @@ func checkBrokenTips(ctx context.Context, repo *staterepo.Repo, add func(Finding
 			add(Finding{Check: "tips", Problem: problem,
 				Fix: fmt.Sprintf("move it back to %s, its newest readable commit (read from %s), keeping the broken tip's hash in %s%s; what the worktree holds beyond it is committed again",
 					good.Commit.String()[:12], good.From, keep, aside)}, func() error {
-				if _, err := repo.KeepBroken(ctx, branch, bad, stamp); err != nil {
-					return err
-				}
-				if err := repo.MoveBranch(ctx, branch, good.Commit, bad,
-					fmt.Sprintf("planq doctor: move %s back from its unreadable tip %s to %s", branch, bad, good.Commit)); err != nil {
-					return err
-				}
-				for _, h := range damaged {
-					if _, err := repo.MoveDamagedAside(h, repo.BrokenTipFile(branch, stamp)+"-"+h.String()+".object"); err != nil {
-						return err
-					}
-				}
-				return nil
+				return moveBackFromBrokenTip(ctx, repo, branch, bad, good.Commit, damaged, stamp)
 			})
 		}
 	}

@@ -2,6 +2,7 @@ package untrusted
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -167,6 +168,22 @@ func (f *File) Close() error { return f.f.Close() }
 
 func (f *File) tooLarge() *Error {
 	return &Error{Path: f.name, Reason: TooLarge, Why: "larger than " + Size(f.max) + ": not read"}
+}
+
+// Until reads r until ctx ends: a file of many MiB read line by line
+// stops within one read of Ctrl-C.
+func Until(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // Size is n bytes in words: "1 MiB", "256 KiB", "100 bytes".
