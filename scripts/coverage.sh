@@ -13,7 +13,10 @@ profile=${COVERPROFILE:-$(mktemp)}
 # tests run planq through cli.Main).
 pkgs=$(go list ./... | grep -v -e '/scripts/' -e '/internal/testkit/' -e '/cmd/planq$' | paste -sd, -)
 status=0
-go test -count=1 -coverpkg="$pkgs" -coverprofile="$profile" "$@" ./... >"$profile.log" 2>&1 || status=$?
+# cli's end-to-end scripts run some 370 s alone on a quiet 2-core machine,
+# and slower beside the other packages and with coverage: go test's default
+# 10 minutes per package is too near to tell a hang from a slow machine.
+go test -count=1 -timeout 20m -coverpkg="$pkgs" -coverprofile="$profile" "$@" ./... >"$profile.log" 2>&1 || status=$?
 grep -v -e 'coverage: .* of statements' -e 'no test files' "$profile.log" || true
 if [ "$status" -ne 0 ]; then
   echo "tests failed"
