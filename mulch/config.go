@@ -87,7 +87,7 @@ func (ct CustomType) check(name string) error {
 		return errors.New("extends no type and requires no field")
 	}
 	for _, f := range append(slicesClip(ct.Required), ct.Optional...) {
-		if !customName().MatchString(f) || baseFields[f] {
+		if !customName().MatchString(f) || baseFields()[f] {
 			return fmt.Errorf("%q is not a field a custom type may declare", f)
 		}
 	}
