@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -292,8 +293,9 @@ func oneLine(field, s string, maxLen int, required bool) error {
 	return nil
 }
 
-// articleKeys are the frontmatter keys planq knows, from the struct tags.
-var articleKeys = func() []string {
+// articleKeys are the frontmatter keys planq knows, from the struct tags,
+// read on first use rather than at every process's start.
+var articleKeys = sync.OnceValue(func() []string {
 	var keys []string
 	t := reflect.TypeOf(Article{})
 	for i := range t.NumField() {
@@ -303,7 +305,7 @@ var articleKeys = func() []string {
 		}
 	}
 	return keys
-}()
+})
 
 // ParseArticle reads one article file strictly. path, when given, must be
 // knowledge/<topic>/<slug>.md with the topic the frontmatter names; the
@@ -387,7 +389,7 @@ func decodeArticle(block []byte, a *Article) (map[string]int, error) {
 			return nil, &lineError{line: k.Line, msg: fmt.Sprintf("duplicate key %q", k.Value), firstLine: prev}
 		}
 		lines[k.Value] = k.Line
-		if slices.Contains(articleKeys, k.Value) {
+		if slices.Contains(articleKeys(), k.Value) {
 			if v.Kind == yaml.AliasNode || v.Anchor != "" {
 				return nil, &lineError{line: v.Line, msg: k.Value + ": anchors and aliases are not allowed"}
 			}

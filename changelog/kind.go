@@ -380,7 +380,7 @@ func checkRows(rows []Spec) error {
 	list := map[Field]bool{}
 	for _, s := range rows {
 		for _, f := range s.Extra {
-			if !validExtraKey(string(f.Key)) || knownKeys[string(f.Key)] || slices.Contains(frontEndNames, string(f.Key)) {
+			if !validExtraKey(string(f.Key)) || knownKeys()[string(f.Key)] || slices.Contains(frontEndNames, string(f.Key)) {
 				return fmt.Errorf("kind %s: extra field %q is not a key of its own (lower-case letters, digits, '_'; no Record key, no name of %s)",
 					s.Kind, f.Key, strings.Join(frontEndNames, ", "))
 			}

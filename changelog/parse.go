@@ -47,8 +47,9 @@ func CheckContent(data []byte) error {
 	return nil
 }
 
-// knownKeys are the frontmatter keys of a record, from the struct tags.
-var knownKeys = func() map[string]bool {
+// knownKeys are the frontmatter keys of a record, from the struct tags,
+// read on first use rather than at every process's start.
+var knownKeys = sync.OnceValue(func() map[string]bool {
 	keys := map[string]bool{}
 	t := reflect.TypeOf(Record{})
 	for i := 0; i < t.NumField(); i++ {
@@ -58,7 +59,7 @@ var knownKeys = func() map[string]bool {
 		}
 	}
 	return keys
-}()
+})
 
 // strictYAML decodes a frontmatter block into a Record, refusing duplicate
 // keys, unknown keys and wrong types, and remembering each key's line.
@@ -86,7 +87,7 @@ func (s *strictYAML) unmarshal(data []byte, _ any) error {
 			return &lineError{line: k.Line, msg: fmt.Sprintf("duplicate key %q", k.Value), firstLine: prev}
 		}
 		s.lines[k.Value] = k.Line
-		if knownKeys[k.Value] {
+		if knownKeys()[k.Value] {
 			continue
 		}
 		if !isExtraKey(k.Value) {

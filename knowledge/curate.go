@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/agent"
@@ -234,8 +235,9 @@ const answerText = `Answer with one article at a time, each a Markdown file with
 	"'planq kb write --slug <slug> FILE' (or '-' for stdin), or the MCP tool planq_kb {\"action\": \"write\", \"slug\": \"<slug>\", \"article\": \"<the whole file>\"}. " +
 	`planq checks it and commits it to global, or says what to fix. Then ask for the next packet until no candidate is left.`
 
-// articleKeys are the frontmatter keys of an article, in planq's order.
-var articleKeys = func() []string {
+// articleKeys are the frontmatter keys of an article, in planq's order,
+// read on first use rather than at every process's start.
+var articleKeys = sync.OnceValue(func() []string {
 	var keys []string
 	t := reflect.TypeOf(changelog.Article{})
 	for i := range t.NumField() {
@@ -245,10 +247,10 @@ var articleKeys = func() []string {
 		}
 	}
 	return keys
-}()
+})
 
 func formatOf(topics []string) Format {
-	f := Format{Keys: articleKeys, Topics: topics, Sections: Sections,
+	f := Format{Keys: articleKeys(), Topics: topics, Sections: Sections,
 		Slug:    fmt.Sprintf("lower-case letters, digits and single hyphens inside, at most %d characters; the file is knowledge/<topic>/<slug>.md", changelog.MaxSlugLen),
 		Sources: "record IDs of learnings and decisions on global (pq-...), code commits (commit:<7 to 64 hex digits>), issues (issue:<reference>, like issue:#29)"}
 	for _, c := range changelog.Confidences {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -97,10 +98,16 @@ func notADR(name string) bool {
 }
 
 var (
-	adrNumberRE = regexp.MustCompile(`^(?i:adr)?[-\s]*\d+\s*[.:\-]?\s*`)
-	adrMetaRE   = regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\**\s*(.+?)\s*$`)
-	chosenRE    = regexp.MustCompile(`(?i)chosen option:?\s*"?([^",]+?)"?\s*(?:,\s*because\s+(.+))?$`)
-	mdLinkRE    = regexp.MustCompile(`\]\(([^)\s]+\.md)\)`)
+	// Compiled on first use: every planq process links the knowledge
+	// sources, and only reading those sources (kb bootstrap) needs them.
+	adrNumberRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:adr)?[-\s]*\d+\s*[.:\-]?\s*`) })
+	adrMetaRE   = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\**\s*(.+?)\s*$`)
+	})
+	chosenRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)chosen option:?\s*"?([^",]+?)"?\s*(?:,\s*because\s+(.+))?$`)
+	})
+	mdLinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\(([^)\s]+\.md)\)`) })
 )
 
 // errNotDecided is an ADR that decided nothing.
@@ -119,9 +126,9 @@ func adrPiece(rel, content string) (piece, error) {
 	section := ""
 	for _, line := range strings.Split(body, "\n") {
 		line = strings.TrimRight(line, "\r")
-		if m := headingRE.FindStringSubmatch(line); m != nil {
+		if m := headingRE().FindStringSubmatch(line); m != nil {
 			if len(m[1]) == 1 && title == "" {
-				title = strings.TrimSpace(adrNumberRE.ReplaceAllString(cleanHeading(m[2]), ""))
+				title = strings.TrimSpace(adrNumberRE().ReplaceAllString(cleanHeading(m[2]), ""))
 				if title == "" {
 					title = cleanHeading(m[2])
 				}
@@ -131,7 +138,7 @@ func adrPiece(rel, content string) (piece, error) {
 			continue
 		}
 		if section == "" {
-			if m := adrMetaRE.FindStringSubmatch(line); m != nil {
+			if m := adrMetaRE().FindStringSubmatch(line); m != nil {
 				switch strings.ToLower(m[1]) {
 				case "status":
 					if status == "" {
@@ -152,7 +159,7 @@ func adrPiece(rel, content string) (piece, error) {
 	}
 	if date.IsZero() {
 		for _, l := range sections["status"] {
-			if m := adrMetaRE.FindStringSubmatch(l); m != nil && strings.EqualFold(m[1], "date") {
+			if m := adrMetaRE().FindStringSubmatch(l); m != nil && strings.EqualFold(m[1], "date") {
 				date = dateField(m[2])
 			}
 		}
@@ -168,7 +175,7 @@ func adrPiece(rel, content string) (piece, error) {
 	decision, because := "", ""
 	outcome := firstOf(sections, "decision outcome", "decision")
 	for _, l := range outcome {
-		if m := chosenRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+		if m := chosenRE().FindStringSubmatch(strings.TrimSpace(l)); m != nil {
 			decision = strings.TrimSpace(m[1])
 			because = strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
 			if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(decision)) {
@@ -189,7 +196,7 @@ func adrPiece(rel, content string) (piece, error) {
 		return piece{}, errors.New("no title and no decision: not an ADR planq can read")
 	}
 	if because == "" {
-		if m := becauseRE.FindStringSubmatch(decision); m != nil && len(m[1]) > 10 {
+		if m := becauseRE().FindStringSubmatch(decision); m != nil && len(m[1]) > 10 {
 			decision, because = m[1], m[2]
 		}
 	}
@@ -202,8 +209,8 @@ func adrPiece(rel, content string) (piece, error) {
 	}
 	var alternatives []string
 	for _, l := range sections["considered options"] {
-		if bulletRE.MatchString(l) {
-			opt := strings.Trim(strings.TrimSpace(bulletRE.ReplaceAllString(l, "")), `"`)
+		if bulletRE().MatchString(l) {
+			opt := strings.Trim(strings.TrimSpace(bulletRE().ReplaceAllString(l, "")), `"`)
 			if opt != "" && !strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
 				alternatives = append(alternatives, changelog.Shorten(opt, 200))
 			}
@@ -233,7 +240,7 @@ func adrPiece(rel, content string) (piece, error) {
 	// "Supersedes [ADR 1](0001-x.md)" in the newer one, or "Superseded by
 	// [ADR 3](0003-y.md)" in the older: the link names the other file.
 	for _, l := range append([]string{status}, sections["status"]...) {
-		m := mdLinkRE.FindStringSubmatch(l)
+		m := mdLinkRE().FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -273,7 +280,7 @@ func firstParagraph(lines []string) string {
 		if strings.HasPrefix(t, "<!--") {
 			continue
 		}
-		words = append(words, strings.TrimSpace(bulletRE.ReplaceAllString(t, "")))
+		words = append(words, strings.TrimSpace(bulletRE().ReplaceAllString(t, "")))
 	}
 	return strings.Join(strings.Fields(strings.Join(words, " ")), " ")
 }

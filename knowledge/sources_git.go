@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -48,12 +49,18 @@ func gitSource(ctx context.Context, code string) (found, error) {
 }
 
 var (
-	conventionalRE = regexp.MustCompile(`^[a-zA-Z]+(?:\(([^()]+)\))?!?:\s*(.*)$`)
-	revertSubject  = regexp.MustCompile(`^(?i:revert)\s+"(.+)"\s*$`)
-	revertsLine    = regexp.MustCompile(`(?i)^This reverts commit ([0-9a-f]{7,64})\b.*$`)
-	labelRE        = regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(decision|decided|because|rationale|why|alternatives|alternatives considered|considered)\s*:\s*(.*)$`)
-	choseRE        = regexp.MustCompile(`(?i)\b(?:we\s+)?(?:chose|picked|went with|opted for|decided on)\s+(.+?)\s+over\s+(.+?)\s+because\s+(.+?)(?:\.\s|\.$|$)`)
-	becauseRE      = regexp.MustCompile(`(?i)^(.+?)[,;]?\s+because\s+(.+)$`)
+	// Compiled on first use: every planq process links the knowledge
+	// sources, and only reading those sources (kb bootstrap) needs them.
+	conventionalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z]+(?:\(([^()]+)\))?!?:\s*(.*)$`) })
+	revertSubject  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:revert)\s+"(.+)"\s*$`) })
+	revertsLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^This reverts commit ([0-9a-f]{7,64})\b.*$`) })
+	labelRE        = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(decision|decided|because|rationale|why|alternatives|alternatives considered|considered)\s*:\s*(.*)$`)
+	})
+	choseRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:we\s+)?(?:chose|picked|went with|opted for|decided on)\s+(.+?)\s+over\s+(.+?)\s+because\s+(.+?)(?:\.\s|\.$|$)`)
+	})
+	becauseRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^(.+?)[,;]?\s+because\s+(.+)$`) })
 )
 
 // mayState is a quick look at a message: only one that names a decision
@@ -77,7 +84,7 @@ func commitPieces(c staterepo.LoggedCommit) []piece {
 	subject, body, _ := strings.Cut(strings.ToValidUTF8(c.Message, "\uFFFD"), "\n")
 	subject = strings.TrimSpace(subject)
 	scope := ""
-	if m := conventionalRE.FindStringSubmatch(subject); m != nil {
+	if m := conventionalRE().FindStringSubmatch(subject); m != nil {
 		scope = strings.TrimSpace(m[1])
 	}
 	short := shortOf(c.Hash)
@@ -116,13 +123,13 @@ func commitPieces(c staterepo.LoggedCommit) []piece {
 // more than git's own line.
 func revertOf(subject, body, hash string) *changelog.Record {
 	what := ""
-	if m := revertSubject.FindStringSubmatch(subject); m != nil {
+	if m := revertSubject().FindStringSubmatch(subject); m != nil {
 		what = m[1]
 	}
 	reverted := ""
 	var why []string
 	for _, line := range strings.Split(body, "\n") {
-		if m := revertsLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+		if m := revertsLine().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
 			reverted = m[1]
 			continue
 		}
@@ -133,7 +140,7 @@ func revertOf(subject, body, hash string) *changelog.Record {
 	}
 	if what == "" {
 		what = subject
-		if m := conventionalRE.FindStringSubmatch(subject); m != nil && strings.HasPrefix(strings.ToLower(subject), "revert") {
+		if m := conventionalRE().FindStringSubmatch(subject); m != nil && strings.HasPrefix(strings.ToLower(subject), "revert") {
 			what = m[2]
 		}
 	}
@@ -148,7 +155,7 @@ func revertOf(subject, body, hash string) *changelog.Record {
 		text += "."
 	}
 	domain := "history"
-	if m := conventionalRE.FindStringSubmatch(what); m != nil && m[1] != "" {
+	if m := conventionalRE().FindStringSubmatch(what); m != nil && m[1] != "" {
 		if d := slugify(m[1]); project.ValidName(d) {
 			domain = d
 		}
@@ -179,7 +186,7 @@ func decisionsOf(body string) []stated {
 	var cur *segment
 	for _, line := range strings.Split(body, "\n") {
 		trimmed := strings.TrimSpace(line)
-		if m := labelRE.FindStringSubmatch(line); m != nil {
+		if m := labelRE().FindStringSubmatch(line); m != nil {
 			segs = append(segs, segment{label: strings.ToLower(m[1]), text: m[2]})
 			cur = &segs[len(segs)-1]
 			continue
@@ -204,7 +211,7 @@ func decisionsOf(body string) []stated {
 				continue
 			}
 			d := stated{decision: text}
-			if m := becauseRE.FindStringSubmatch(text); m != nil {
+			if m := becauseRE().FindStringSubmatch(text); m != nil {
 				d.decision, d.rationale = m[1], m[2]
 			}
 			out = append(out, d)
@@ -222,7 +229,7 @@ func decisionsOf(body string) []stated {
 				}
 			}
 		default:
-			for _, m := range choseRE.FindAllStringSubmatch(text, -1) {
+			for _, m := range choseRE().FindAllStringSubmatch(text, -1) {
 				out = append(out, stated{decision: "Chose " + m[1] + " over " + m[2], alternatives: []string{m[2]}, rationale: m[3]})
 			}
 			last = nil

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -49,11 +50,15 @@ func readableText(data []byte) string {
 }
 
 var (
-	headingRE = regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
-	bulletRE  = regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(```|~~~)")
-	ruleRE    = regexp.MustCompile(`^ {0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
-	yamlLine  = regexp.MustCompile(`line (\d+)`)
+	// Compiled on first use: every planq process links the knowledge
+	// sources, and only reading those sources (kb bootstrap) needs them.
+	headingRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$`) })
+	bulletRE  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s+|$)`) })
+	fenceRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^ {0,3}(```|~~~)") })
+	ruleRE    = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^ {0,3}(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$`)
+	})
+	yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 )
 
 // splitFrontmatter cuts YAML frontmatter ("---" lines around it) from the
@@ -93,7 +98,7 @@ func splitFrontmatter(content string) (map[string]any, string, int, error) {
 	fields := map[string]any{}
 	if err := yaml.Unmarshal([]byte(rest[:end]), &fields); err != nil {
 		line := 1
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 			n, _ := strconv.Atoi(m[1])
 			line += n
 		}
@@ -164,20 +169,20 @@ func markdownItems(body string, first int) []mdItem {
 		switch {
 		case strings.HasPrefix(trimmed, "<!--"):
 			comment = !strings.Contains(trimmed, "-->")
-		case fenceRE.MatchString(line):
-			fence = fenceRE.FindStringSubmatch(line)[1]
+		case fenceRE().MatchString(line):
+			fence = fenceRE().FindStringSubmatch(line)[1]
 			if cur == nil {
 				start(n, false)
 			}
 			text = append(text, line)
-		case headingRE.MatchString(line):
+		case headingRE().MatchString(line):
 			flush()
-			heading = cleanHeading(headingRE.FindStringSubmatch(line)[2])
-		case ruleRE.MatchString(line):
+			heading = cleanHeading(headingRE().FindStringSubmatch(line)[2])
+		case ruleRE().MatchString(line):
 			flush()
-		case bulletRE.MatchString(line):
+		case bulletRE().MatchString(line):
 			start(n, true)
-			text = append(text, strings.TrimSpace(bulletRE.ReplaceAllString(line, "")))
+			text = append(text, strings.TrimSpace(bulletRE().ReplaceAllString(line, "")))
 		case trimmed == "":
 			if cur != nil && !cur.bullet {
 				flush()

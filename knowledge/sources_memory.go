@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -151,9 +152,10 @@ func readMemoryDir(ctx context.Context, f *found, dir, prefix string, names []st
 }
 
 var (
+	// Compiled on first use, as the other sources' patterns.
 	// indexLinkRE is a line of MEMORY.md that points at a topic file.
-	indexLinkRE = regexp.MustCompile(`^\s*\[[^\]]*\]\(([^)\s]+\.md)\)`)
-	nameWordsRE = regexp.MustCompile(`[-_\s]+`)
+	indexLinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[[^\]]*\]\(([^)\s]+\.md)\)`) })
+	nameWordsRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-_\s]+`) })
 )
 
 // memoryPieces are the learnings of one memory file, named (in origins)
@@ -213,7 +215,7 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 	var out []piece
 	for _, it := range markdownItems(body, first) {
 		if index {
-			if m := indexLinkRE.FindStringSubmatch(it.text); m != nil && hasFile != nil && hasFile(m[1]) {
+			if m := indexLinkRE().FindStringSubmatch(it.text); m != nil && hasFile != nil && hasFile(m[1]) {
 				continue // the topic file is read itself
 			}
 		}
@@ -231,14 +233,14 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 // humanName is a memory's name in words ("api_conventions" is "api
 // conventions").
 func humanName(name string) string {
-	return strings.TrimSpace(nameWordsRE.ReplaceAllString(name, " "))
+	return strings.TrimSpace(nameWordsRE().ReplaceAllString(name, " "))
 }
 
 // firstHeading is the first heading of body that does not merely name the
 // file, "" for none.
 func firstHeading(body, file string) string {
 	for _, line := range strings.Split(body, "\n") {
-		if m := headingRE.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
+		if m := headingRE().FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil {
 			if h := cleanHeading(m[2]); !namesFile(h, file) {
 				return h
 			}

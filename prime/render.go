@@ -3,13 +3,13 @@ package prime
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
 	"github.com/planq-dev/planq/internal/plural"
 	"slices"
 	"sort"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/planqerr"
 )
@@ -229,10 +229,53 @@ func indent(s, prefix string) string {
 	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
 }
 
+// xmlText escapes s as encoding/xml's EscapeText does (a test holds it
+// to that), without linking encoding/xml, whose init every planq process
+// would pay for: the characters XML reserves, tab and line ends as
+// character references, and what XML cannot hold (invalid UTF-8, control
+// characters) as U+FFFD.
 func xmlText(s string) string {
-	var b bytes.Buffer
-	_ = xml.EscapeText(&b, []byte(s)) // writes to a buffer: cannot fail
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		var esc string
+		switch r {
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '\t':
+			esc = "&#x9;"
+		case '\n':
+			esc = "&#xA;"
+		case '\r':
+			esc = "&#xD;"
+		default:
+			if xmlChar(r) && (r != utf8.RuneError || width != 1) {
+				continue
+			}
+			esc = "\uFFFD"
+		}
+		b.WriteString(s[last : i-width])
+		b.WriteString(esc)
+		last = i
+	}
+	b.WriteString(s[last:])
 	return b.String()
+}
+
+// xmlChar says whether XML 1.0 can hold r (its Char production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // ParseTemplate reads a layout (the project's PRIME.md) for

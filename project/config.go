@@ -458,19 +458,23 @@ func yamlProblem(err error) string {
 		return fmt.Sprintf("%sunknown key %q (known: %s)", m[1], m[2], strings.Join(keys, ", "))
 	}
 	if m := wrongTypeRE().FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("%swrong type: %s where %s belongs", m[1], yamlKinds[m[2]], goKinds[m[3]])
+		return fmt.Sprintf("%swrong type: %s where %s belongs", m[1], yamlKinds()[m[2]], goKinds()[m[3]])
 	}
 	return strings.TrimPrefix(msg, "yaml: ")
 }
 
 var (
-	// Compiled on first use: only a malformed config needs them.
+	// Built on first use: only a malformed config needs them.
 	unknownFieldRE = lazyRegexp(`^(line \d+: )field (\S+) not found in type (\S+)`)
 	wrongTypeRE    = lazyRegexp(`^(line \d+: )cannot unmarshal (!!\w+)(?: \S+)? into (\S+)`)
-	yamlKinds      = map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
-	goKinds        = map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches",
-		"project.ShelfLife": "a mapping of classifications to shelf lives", "project.Search": "a mapping (model, endpoint)", "project.Knowledge": "a mapping (topics)", "[]string": "a list of text",
-		"project.SearchEndpoint": "a mapping (url, model, key_env, timeout)"}
+	yamlKinds      = sync.OnceValue(func() map[string]string {
+		return map[string]string{"!!str": "text", "!!int": "a number", "!!float": "a number", "!!bool": "true or false", "!!seq": "a list", "!!map": "a mapping", "!!null": "nothing"}
+	})
+	goKinds = sync.OnceValue(func() map[string]string {
+		return map[string]string{"string": "text", "bool": "true or false", "int": "a number", "project.Hooks": "a mapping of hook switches",
+			"project.ShelfLife": "a mapping of classifications to shelf lives", "project.Search": "a mapping (model, endpoint)", "project.Knowledge": "a mapping (topics)", "[]string": "a list of text",
+			"project.SearchEndpoint": "a mapping (url, model, key_env, timeout)"}
+	})
 )
 
 func lazyRegexp(expr string) func() *regexp.Regexp {

@@ -3,12 +3,13 @@ package review
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"html/template"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
-	"golang.org/x/net/html"
 )
 
 // markdown renders an article's body for the page. goldmark's defaults
@@ -27,57 +28,187 @@ func markdown(body string, sources map[string]bool) (template.HTML, error) {
 }
 
 var (
-	recordIDRE    = regexp.MustCompile(`\bpq-[0-9a-f]{4,64}\b`)
-	articleLinkRE = regexp.MustCompile(`^(?:\.\./)?(?:[a-z0-9-]+/)?([a-z0-9-]+)\.md$`)
+	recordIDRE    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bpq-[0-9a-f]{4,64}\b`) })
+	articleLinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:\.\./)?(?:[a-z0-9-]+/)?([a-z0-9-]+)\.md$`) })
 )
 
 // linkSources rewrites rendered HTML: record IDs among sources in text
 // outside <a>, <code> and <pre> link to #source-<id>; links to other
-// articles by their relative path open them on the page.
+// articles by their relative path open them on the page. It reads only
+// what goldmark writes (well-formed tags, text with < and & escaped), so a
+// small scanner does, where golang.org/x/net/html's tokenizer would make
+// every planq process build its entity table at start-up; a test holds it
+// to what that tokenizer gave, byte for byte.
 func linkSources(rendered string, sources map[string]bool) template.HTML {
-	z := html.NewTokenizer(strings.NewReader(rendered))
 	var b strings.Builder
 	skip := 0 // depth inside a, code, pre
-	for {
-		tt := z.Next()
-		switch tt {
-		case html.ErrorToken:
-			return template.HTML(b.String()) //nolint:gosec // goldmark's output, which escapes text and drops raw HTML; only links are added
-		case html.StartTagToken:
-			tok := z.Token()
-			switch tok.Data {
-			case "a":
-				skip++
-				for i, a := range tok.Attr {
-					if m := articleLinkRE.FindStringSubmatch(a.Val); a.Key == "href" && m != nil {
-						tok.Attr[i].Val = "/?article=" + m[1] + "#knowledge"
-					}
+	for rest := rendered; rest != ""; {
+		n := markupLen(rest)
+		if n == 0 { // text, up to the next tag or comment
+			n = len(rest)
+			for i := 1; i < len(rest); i++ {
+				if rest[i] == '<' && markupLen(rest[i:]) > 0 {
+					n = i
+					break
 				}
-				b.WriteString(tok.String())
-				continue
-			case "code", "pre":
-				skip++
 			}
-			b.Write(z.Raw())
-		case html.EndTagToken:
-			if name, _ := z.TagName(); skip > 0 && (string(name) == "a" || string(name) == "code" || string(name) == "pre") {
-				skip--
-			}
-			b.Write(z.Raw())
-		case html.TextToken:
-			raw := string(z.Raw())
 			if skip > 0 {
-				b.WriteString(raw)
-				continue
+				b.WriteString(rest[:n])
+			} else {
+				b.WriteString(recordIDRE().ReplaceAllStringFunc(rest[:n], func(id string) string {
+					if !sources[id] {
+						return id
+					}
+					return `<a class="source" href="#source-` + id + `">` + id + `</a>`
+				}))
 			}
-			b.WriteString(recordIDRE.ReplaceAllStringFunc(raw, func(id string) string {
-				if !sources[id] {
-					return id
+			rest = rest[n:]
+			continue
+		}
+		tag := rest[:n]
+		rest = rest[n:]
+		name, end := tagName(tag)
+		switch {
+		case strings.HasSuffix(tag, "/>") || name == "":
+		case end && skip > 0 && (name == "a" || name == "code" || name == "pre"):
+			skip--
+		case !end && name == "a":
+			skip++
+			b.WriteString(anchorTag(tag))
+			continue
+		case !end && (name == "code" || name == "pre"):
+			skip++
+		}
+		b.WriteString(tag)
+	}
+	return template.HTML(b.String()) //nolint:gosec // goldmark's output, which escapes text and drops raw HTML; only links are added
+}
+
+// markupLen is the length of the tag or comment s starts with, 0 when s
+// starts with text.
+func markupLen(s string) int {
+	switch {
+	case len(s) < 2 || s[0] != '<':
+		return 0
+	case strings.HasPrefix(s, "<!--"):
+		if i := strings.Index(s[4:], "-->"); i >= 0 {
+			return 4 + i + 3
+		}
+		return len(s)
+	case s[1] == '!' || s[1] == '?' || s[1] == '/' && len(s) > 2 && !isLetter(s[2]):
+		if i := strings.IndexByte(s, '>'); i >= 0 {
+			return i + 1
+		}
+		return len(s)
+	case isLetter(s[1]) || s[1] == '/' && len(s) > 2:
+		// A tag ends at the first > outside a quoted attribute value.
+		for i := 1; i < len(s); i++ {
+			switch s[i] {
+			case '>':
+				return i + 1
+			case '=':
+				j := i + 1
+				for j < len(s) && isSpace(rune(s[j])) {
+					j++
 				}
-				return `<a class="source" href="#source-` + id + `">` + id + `</a>`
-			}))
-		case html.SelfClosingTagToken, html.CommentToken, html.DoctypeToken:
-			b.Write(z.Raw())
+				if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+					k := strings.IndexByte(s[j+1:], s[j])
+					if k < 0 {
+						return len(s)
+					}
+					i = j + 1 + k
+				}
+			}
+		}
+		return len(s)
+	}
+	return 0
+}
+
+// tagName is tag's element name, lower-cased, and whether it is an end tag.
+func tagName(tag string) (string, bool) {
+	end := strings.HasPrefix(tag, "</")
+	s := strings.TrimPrefix(strings.TrimPrefix(tag, "</"), "<")
+	if s == "" || !isLetter(s[0]) {
+		return "", end
+	}
+	n := strings.IndexFunc(s, func(r rune) bool { return isSpace(r) || r == '/' || r == '>' })
+	if n < 0 {
+		n = len(s)
+	}
+	return strings.ToLower(s[:n]), end
+}
+
+// anchorTag writes an <a> start tag as the tokenizer's Token.String did:
+// each attribute key="value", the value escaped again; an href to another
+// article opens it on the page.
+func anchorTag(tag string) string {
+	var b strings.Builder
+	b.WriteString("<a")
+	s := strings.TrimSuffix(tag[2:], ">")
+	for {
+		s = strings.TrimLeftFunc(s, func(r rune) bool { return isSpace(r) || r == '/' })
+		if s == "" {
+			break
+		}
+		n := strings.IndexFunc(s[1:], func(r rune) bool { return isSpace(r) || r == '/' || r == '=' })
+		if n < 0 {
+			n = len(s)
+		} else {
+			n++
+		}
+		key, val := strings.ToLower(s[:n]), ""
+		s = strings.TrimLeftFunc(s[n:], isSpace)
+		if strings.HasPrefix(s, "=") {
+			s = strings.TrimLeftFunc(s[1:], isSpace)
+			if s != "" && (s[0] == '"' || s[0] == '\'') {
+				k := strings.IndexByte(s[1:], s[0])
+				if k < 0 {
+					k = len(s) - 1
+				}
+				val, s = s[1:1+k], s[min(len(s), 2+k):]
+			} else {
+				k := strings.IndexFunc(s, isSpace)
+				if k < 0 {
+					k = len(s)
+				}
+				val, s = s[:k], s[k:]
+			}
+			val = html.UnescapeString(val)
+		}
+		if m := articleLinkRE().FindStringSubmatch(val); key == "href" && m != nil {
+			val = "/?article=" + m[1] + "#knowledge"
+		}
+		b.WriteString(" " + key + `="` + escapeAttr(val) + `"`)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// escapeAttr escapes an attribute value as x/net/html does.
+func escapeAttr(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '&':
+			b.WriteString("&amp;")
+		case '\'':
+			b.WriteString("&#39;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&#34;")
+		case '\r':
+			b.WriteString("&#13;")
+		default:
+			b.WriteByte(s[i])
 		}
 	}
+	return b.String()
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -82,11 +83,11 @@ func Stack(dir string) []string {
 	}
 	if has["go.mod"] {
 		s.lang("go")
-		s.known(goModules, GoModRequires(read("go.mod")))
+		s.known(goModules(), GoModRequires(read("go.mod")))
 	}
 	if has["package.json"] {
 		s.lang("node")
-		s.known(npmPackages, PackageJSONDependencies(read("package.json")))
+		s.known(npmPackages(), PackageJSONDependencies(read("package.json")))
 		s.lockTools(has, "pnpm-lock.yaml", "pnpm", "yarn.lock", "yarn", "bun.lockb", "bun", "bun.lock", "bun")
 	}
 	if has["tsconfig.json"] {
@@ -98,22 +99,22 @@ func Stack(dir string) []string {
 	if has["Cargo.toml"] {
 		s.lang("rust")
 		s.tool("cargo")
-		s.known(crates, CargoDependencies(read("Cargo.toml")))
+		s.known(crates(), CargoDependencies(read("Cargo.toml")))
 	}
 	if has["pyproject.toml"] || has["requirements.txt"] || has["setup.py"] || has["setup.cfg"] || has["Pipfile"] {
 		s.lang("python")
-		s.known(pythonPackages, PyprojectDependencies(read("pyproject.toml")))
-		s.known(pythonPackages, RequirementsNames(read("requirements.txt")))
-		s.known(pythonPackages, RequirementsNames(read("requirements-dev.txt")))
+		s.known(pythonPackages(), PyprojectDependencies(read("pyproject.toml")))
+		s.known(pythonPackages(), RequirementsNames(read("requirements.txt")))
+		s.known(pythonPackages(), RequirementsNames(read("requirements-dev.txt")))
 		s.lockTools(has, "poetry.lock", "poetry", "uv.lock", "uv")
 	}
 	if has["Gemfile"] {
 		s.lang("ruby")
-		s.known(gems, GemfileGems(read("Gemfile")))
+		s.known(gems(), GemfileGems(read("Gemfile")))
 	}
 	if has["composer.json"] {
 		s.lang("php")
-		s.known(composerPackages, ComposerRequires(read("composer.json")))
+		s.known(composerPackages(), ComposerRequires(read("composer.json")))
 	}
 	if has["pom.xml"] {
 		s.lang("java")
@@ -391,180 +392,194 @@ func sortedKeys(maps ...map[string]any) []string {
 
 // The well-known dependencies of each ecosystem, by the name a person
 // writes of them. A key stands for every package under it too (lookup).
+// Each is built on first use: only a prime reads them, and every planq
+// process would otherwise pay for them at start-up.
 
-var goModules = map[string]string{
-	"github.com/spf13/cobra":                          "cobra",
-	"github.com/urfave/cli":                           "urfave-cli",
-	"github.com/gin-gonic/gin":                        "gin",
-	"github.com/labstack/echo":                        "echo",
-	"github.com/gofiber/fiber":                        "fiber",
-	"github.com/go-chi/chi":                           "chi",
-	"github.com/gorilla/mux":                          "gorilla",
-	"gorm.io/gorm":                                    "gorm",
-	"entgo.io/ent":                                    "ent",
-	"github.com/jackc/pgx":                            "postgres",
-	"github.com/lib/pq":                               "postgres",
-	"github.com/mattn/go-sqlite3":                     "sqlite",
-	"modernc.org/sqlite":                              "sqlite",
-	"github.com/redis/go-redis":                       "redis",
-	"go.mongodb.org/mongo-driver":                     "mongodb",
-	"google.golang.org/grpc":                          "grpc",
-	"google.golang.org/protobuf":                      "protobuf",
-	"github.com/stretchr/testify":                     "testify",
-	"github.com/rogpeppe/go-internal":                 "testscript",
-	"github.com/onsi/ginkgo":                          "ginkgo",
-	"go.uber.org/zap":                                 "zap",
-	"github.com/sirupsen/logrus":                      "logrus",
-	"github.com/prometheus/client_golang":             "prometheus",
-	"go.opentelemetry.io/otel":                        "opentelemetry",
-	"k8s.io/client-go":                                "kubernetes",
-	"sigs.k8s.io/controller-runtime":                  "kubernetes",
-	"github.com/aws/aws-sdk-go-v2":                    "aws",
-	"github.com/aws/aws-sdk-go":                       "aws",
-	"github.com/charmbracelet/bubbletea":              "bubbletea",
-	"github.com/go-git/go-git":                        "go-git",
-	"github.com/modelcontextprotocol/go-sdk":          "mcp",
-	"github.com/mark3labs/mcp-go":                     "mcp",
-	"github.com/spf13/viper":                          "viper",
-	"github.com/golang-migrate/migrate":               "migrate",
-	"github.com/jmoiron/sqlx":                         "sqlx",
-	"github.com/nats-io/nats.go":                      "nats",
-	"github.com/segmentio/kafka-go":                   "kafka",
-	"github.com/confluentinc/confluent-kafka-go":      "kafka",
-	"github.com/hashicorp/terraform-plugin-framework": "terraform",
-	"github.com/chromedp/chromedp":                    "chromedp",
-	"github.com/yuin/goldmark":                        "goldmark",
-}
+var goModules = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"github.com/spf13/cobra":                          "cobra",
+		"github.com/urfave/cli":                           "urfave-cli",
+		"github.com/gin-gonic/gin":                        "gin",
+		"github.com/labstack/echo":                        "echo",
+		"github.com/gofiber/fiber":                        "fiber",
+		"github.com/go-chi/chi":                           "chi",
+		"github.com/gorilla/mux":                          "gorilla",
+		"gorm.io/gorm":                                    "gorm",
+		"entgo.io/ent":                                    "ent",
+		"github.com/jackc/pgx":                            "postgres",
+		"github.com/lib/pq":                               "postgres",
+		"github.com/mattn/go-sqlite3":                     "sqlite",
+		"modernc.org/sqlite":                              "sqlite",
+		"github.com/redis/go-redis":                       "redis",
+		"go.mongodb.org/mongo-driver":                     "mongodb",
+		"google.golang.org/grpc":                          "grpc",
+		"google.golang.org/protobuf":                      "protobuf",
+		"github.com/stretchr/testify":                     "testify",
+		"github.com/rogpeppe/go-internal":                 "testscript",
+		"github.com/onsi/ginkgo":                          "ginkgo",
+		"go.uber.org/zap":                                 "zap",
+		"github.com/sirupsen/logrus":                      "logrus",
+		"github.com/prometheus/client_golang":             "prometheus",
+		"go.opentelemetry.io/otel":                        "opentelemetry",
+		"k8s.io/client-go":                                "kubernetes",
+		"sigs.k8s.io/controller-runtime":                  "kubernetes",
+		"github.com/aws/aws-sdk-go-v2":                    "aws",
+		"github.com/aws/aws-sdk-go":                       "aws",
+		"github.com/charmbracelet/bubbletea":              "bubbletea",
+		"github.com/go-git/go-git":                        "go-git",
+		"github.com/modelcontextprotocol/go-sdk":          "mcp",
+		"github.com/mark3labs/mcp-go":                     "mcp",
+		"github.com/spf13/viper":                          "viper",
+		"github.com/golang-migrate/migrate":               "migrate",
+		"github.com/jmoiron/sqlx":                         "sqlx",
+		"github.com/nats-io/nats.go":                      "nats",
+		"github.com/segmentio/kafka-go":                   "kafka",
+		"github.com/confluentinc/confluent-kafka-go":      "kafka",
+		"github.com/hashicorp/terraform-plugin-framework": "terraform",
+		"github.com/chromedp/chromedp":                    "chromedp",
+		"github.com/yuin/goldmark":                        "goldmark",
+	}
+})
 
-var npmPackages = map[string]string{
-	"react":                 "react",
-	"react-dom":             "react",
-	"react-native":          "react-native",
-	"next":                  "next.js",
-	"vue":                   "vue",
-	"nuxt":                  "nuxt",
-	"svelte":                "svelte",
-	"@sveltejs/kit":         "sveltekit",
-	"@angular/core":         "angular",
-	"solid-js":              "solid",
-	"astro":                 "astro",
-	"@remix-run":            "remix",
-	"express":               "express",
-	"fastify":               "fastify",
-	"koa":                   "koa",
-	"@nestjs/core":          "nestjs",
-	"hono":                  "hono",
-	"electron":              "electron",
-	"vite":                  "vite",
-	"webpack":               "webpack",
-	"esbuild":               "esbuild",
-	"typescript":            "typescript",
-	"jest":                  "jest",
-	"vitest":                "vitest",
-	"mocha":                 "mocha",
-	"@playwright/test":      "playwright",
-	"playwright":            "playwright",
-	"cypress":               "cypress",
-	"@testing-library":      "testing-library",
-	"eslint":                "eslint",
-	"prettier":              "prettier",
-	"@biomejs/biome":        "biome",
-	"tailwindcss":           "tailwind",
-	"prisma":                "prisma",
-	"@prisma/client":        "prisma",
-	"drizzle-orm":           "drizzle",
-	"typeorm":               "typeorm",
-	"mongoose":              "mongodb",
-	"pg":                    "postgres",
-	"graphql":               "graphql",
-	"@apollo/client":        "apollo",
-	"redux":                 "redux",
-	"@reduxjs/toolkit":      "redux",
-	"zod":                   "zod",
-	"@tanstack/react-query": "react-query",
-	"storybook":             "storybook",
-	"@storybook":            "storybook",
-	"three":                 "three.js",
-	"socket.io":             "socket.io",
-}
+var npmPackages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"react":                 "react",
+		"react-dom":             "react",
+		"react-native":          "react-native",
+		"next":                  "next.js",
+		"vue":                   "vue",
+		"nuxt":                  "nuxt",
+		"svelte":                "svelte",
+		"@sveltejs/kit":         "sveltekit",
+		"@angular/core":         "angular",
+		"solid-js":              "solid",
+		"astro":                 "astro",
+		"@remix-run":            "remix",
+		"express":               "express",
+		"fastify":               "fastify",
+		"koa":                   "koa",
+		"@nestjs/core":          "nestjs",
+		"hono":                  "hono",
+		"electron":              "electron",
+		"vite":                  "vite",
+		"webpack":               "webpack",
+		"esbuild":               "esbuild",
+		"typescript":            "typescript",
+		"jest":                  "jest",
+		"vitest":                "vitest",
+		"mocha":                 "mocha",
+		"@playwright/test":      "playwright",
+		"playwright":            "playwright",
+		"cypress":               "cypress",
+		"@testing-library":      "testing-library",
+		"eslint":                "eslint",
+		"prettier":              "prettier",
+		"@biomejs/biome":        "biome",
+		"tailwindcss":           "tailwind",
+		"prisma":                "prisma",
+		"@prisma/client":        "prisma",
+		"drizzle-orm":           "drizzle",
+		"typeorm":               "typeorm",
+		"mongoose":              "mongodb",
+		"pg":                    "postgres",
+		"graphql":               "graphql",
+		"@apollo/client":        "apollo",
+		"redux":                 "redux",
+		"@reduxjs/toolkit":      "redux",
+		"zod":                   "zod",
+		"@tanstack/react-query": "react-query",
+		"storybook":             "storybook",
+		"@storybook":            "storybook",
+		"three":                 "three.js",
+		"socket.io":             "socket.io",
+	}
+})
 
-var crates = map[string]string{
-	"tokio":        "tokio",
-	"serde":        "serde",
-	"axum":         "axum",
-	"actix-web":    "actix",
-	"rocket":       "rocket",
-	"warp":         "warp",
-	"clap":         "clap",
-	"reqwest":      "reqwest",
-	"sqlx":         "sqlx",
-	"diesel":       "diesel",
-	"bevy":         "bevy",
-	"tauri":        "tauri",
-	"anyhow":       "anyhow",
-	"thiserror":    "thiserror",
-	"tracing":      "tracing",
-	"wasm-bindgen": "wasm",
-	"tonic":        "grpc",
-	"proptest":     "proptest",
-	"criterion":    "criterion",
-}
+var crates = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"tokio":        "tokio",
+		"serde":        "serde",
+		"axum":         "axum",
+		"actix-web":    "actix",
+		"rocket":       "rocket",
+		"warp":         "warp",
+		"clap":         "clap",
+		"reqwest":      "reqwest",
+		"sqlx":         "sqlx",
+		"diesel":       "diesel",
+		"bevy":         "bevy",
+		"tauri":        "tauri",
+		"anyhow":       "anyhow",
+		"thiserror":    "thiserror",
+		"tracing":      "tracing",
+		"wasm-bindgen": "wasm",
+		"tonic":        "grpc",
+		"proptest":     "proptest",
+		"criterion":    "criterion",
+	}
+})
 
-var pythonPackages = map[string]string{
-	"django":              "django",
-	"djangorestframework": "django",
-	"flask":               "flask",
-	"fastapi":             "fastapi",
-	"starlette":           "starlette",
-	"pydantic":            "pydantic",
-	"sqlalchemy":          "sqlalchemy",
-	"alembic":             "alembic",
-	"celery":              "celery",
-	"pytest":              "pytest",
-	"hypothesis":          "hypothesis",
-	"numpy":               "numpy",
-	"pandas":              "pandas",
-	"polars":              "polars",
-	"scipy":               "scipy",
-	"scikit-learn":        "scikit-learn",
-	"torch":               "pytorch",
-	"tensorflow":          "tensorflow",
-	"jax":                 "jax",
-	"transformers":        "transformers",
-	"langchain":           "langchain",
-	"requests":            "requests",
-	"httpx":               "httpx",
-	"aiohttp":             "aiohttp",
-	"click":               "click",
-	"typer":               "typer",
-	"ruff":                "ruff",
-	"mypy":                "mypy",
-	"black":               "black",
-	"boto3":               "aws",
-	"psycopg":             "postgres",
-	"psycopg2":            "postgres",
-	"psycopg2-binary":     "postgres",
-	"redis":               "redis",
-	"jupyter":             "jupyter",
-	"streamlit":           "streamlit",
-}
+var pythonPackages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"django":              "django",
+		"djangorestframework": "django",
+		"flask":               "flask",
+		"fastapi":             "fastapi",
+		"starlette":           "starlette",
+		"pydantic":            "pydantic",
+		"sqlalchemy":          "sqlalchemy",
+		"alembic":             "alembic",
+		"celery":              "celery",
+		"pytest":              "pytest",
+		"hypothesis":          "hypothesis",
+		"numpy":               "numpy",
+		"pandas":              "pandas",
+		"polars":              "polars",
+		"scipy":               "scipy",
+		"scikit-learn":        "scikit-learn",
+		"torch":               "pytorch",
+		"tensorflow":          "tensorflow",
+		"jax":                 "jax",
+		"transformers":        "transformers",
+		"langchain":           "langchain",
+		"requests":            "requests",
+		"httpx":               "httpx",
+		"aiohttp":             "aiohttp",
+		"click":               "click",
+		"typer":               "typer",
+		"ruff":                "ruff",
+		"mypy":                "mypy",
+		"black":               "black",
+		"boto3":               "aws",
+		"psycopg":             "postgres",
+		"psycopg2":            "postgres",
+		"psycopg2-binary":     "postgres",
+		"redis":               "redis",
+		"jupyter":             "jupyter",
+		"streamlit":           "streamlit",
+	}
+})
 
-var gems = map[string]string{
-	"rails":       "rails",
-	"sinatra":     "sinatra",
-	"rspec":       "rspec",
-	"rspec-rails": "rspec",
-	"minitest":    "minitest",
-	"sidekiq":     "sidekiq",
-	"rubocop":     "rubocop",
-	"pg":          "postgres",
-	"puma":        "puma",
-	"hanami":      "hanami",
-}
+var gems = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"rails":       "rails",
+		"sinatra":     "sinatra",
+		"rspec":       "rspec",
+		"rspec-rails": "rspec",
+		"minitest":    "minitest",
+		"sidekiq":     "sidekiq",
+		"rubocop":     "rubocop",
+		"pg":          "postgres",
+		"puma":        "puma",
+		"hanami":      "hanami",
+	}
+})
 
-var composerPackages = map[string]string{
-	"laravel/framework": "laravel",
-	"symfony":           "symfony",
-	"phpunit/phpunit":   "phpunit",
-	"doctrine/orm":      "doctrine",
-}
+var composerPackages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"laravel/framework": "laravel",
+		"symfony":           "symfony",
+		"phpunit/phpunit":   "phpunit",
+		"doctrine/orm":      "doctrine",
+	}
+})

@@ -28,7 +28,7 @@ import (
 
 var (
 	runs     = flag.Int("runs", 21, "timed runs per measurement")
-	only     = flag.String("only", "", "comma-separated measurements: start,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime,memtool")
+	only     = flag.String("only", "", "comma-separated measurements: start,startup,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime,memtool")
 	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
@@ -58,7 +58,7 @@ func main() {
 	for _, m := range []struct {
 		name string
 		fn   func(string) bool
-	}{{"start", benchStart}, {"logadd", benchLogAdd}, {"memtool", benchMemtool}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
+	}{{"start", benchStart}, {"startup", benchStartup}, {"logadd", benchLogAdd}, {"memtool", benchMemtool}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
 		{"prime", benchPrime}, {"mcp", benchMCP}, {"search", benchSearch}, {"allprojects", benchAllProjects}, {"scale", benchScale},
 		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}, {"kb", benchKB}, {"userprime", benchUserPrime}} {
@@ -81,12 +81,7 @@ func main() {
 // an agent's payload on stdin, in a project with an agent and outside any
 // project (reported beside the same baseline; the first does a prime's work).
 func benchStart(dir string) bool {
-	hello := filepath.Join(dir, "hello")
-	check(os.MkdirAll(hello, 0o755))
-	check(os.WriteFile(filepath.Join(hello, "go.mod"), []byte("module hello\n\ngo 1.22\n"), 0o644))
-	check(os.WriteFile(filepath.Join(hello, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644))
-	helloBin := filepath.Join(dir, "hello-bin")
-	build(hello, helloBin, ".")
+	helloBin := helloWorld(dir)
 	agentDir := project(filepath.Join(dir, "project"), "st", []string{"a"}, 150)[0]
 	workspace := filepath.Dir(filepath.Dir(agentDir)) // where the agent's session starts
 	outside := filepath.Join(dir, "outside")

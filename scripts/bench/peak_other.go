@@ -11,6 +11,9 @@ import (
 // exitedPeakKiB is unknown here: the bench does not run (platformSupported).
 func exitedPeakKiB(*os.ProcessState) int64 { return 0 }
 
+// exitedMinorFaults is unknown here, as exitedPeakKiB.
+func exitedMinorFaults(*os.ProcessState) int64 { return 0 }
+
 // platformSupported says whether the bench can measure here: its memory
 // figures come from Unix process accounting.
 func platformSupported() error {

@@ -23,3 +23,13 @@ func exitedPeakKiB(ps *os.ProcessState) int64 {
 
 // platformSupported says whether the bench can measure here.
 func platformSupported() error { return nil }
+
+// exitedMinorFaults is the minor page faults of a process that has exited:
+// the pages of its binary and heap it touched.
+func exitedMinorFaults(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	return ru.Minflt
+}

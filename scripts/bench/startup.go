@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// helloWorld builds a Go hello-world in dir as planq is built: the
+// baseline of every start-up figure.
+func helloWorld(dir string) string {
+	hello := filepath.Join(dir, "hello")
+	check(os.MkdirAll(hello, 0o755))
+	check(os.WriteFile(filepath.Join(hello, "go.mod"), []byte("module hello\n\ngo 1.22\n"), 0o644))
+	check(os.WriteFile(filepath.Join(hello, "main.go"), []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hello\") }\n"), 0o644))
+	helloBin := filepath.Join(dir, "hello-bin")
+	build(hello, helloBin, ".")
+	return helloBin
+}
+
+// benchStartup: what a process that does nothing pays, the cost of every
+// hook and agent call before planq does its work (issue 38). planq
+// --version beside a Go hello-world built the same way, in alternating
+// pairs (target: at most 2x); the package initialisation Go runs before
+// main, the sum of GODEBUG=inittrace=1's clocks (target: at most 4 ms),
+// with the heaviest packages named; and the pages of the embedded search
+// model a command that does not search maps (target: its edges at most,
+// the model is read on first use).
+func benchStartup(dir string) bool {
+	helloBin := helloWorld(dir)
+	n := max(*runs, 101)
+	var version, base []time.Duration
+	var planqFaults, helloFaults []int64
+	for i := 0; i < n; i++ {
+		d, f := timedFaults(dir, planqBin, "--version")
+		version, planqFaults = append(version, d), append(planqFaults, f)
+		d, f = timedFaults(dir, helloBin)
+		base, helloFaults = append(base, d), append(helloFaults, f)
+	}
+	ratio := float64(median(version)) / float64(median(base))
+	fmt.Printf("startup: %d alternating pairs, medians\n", n)
+	fmt.Printf("  %-44s %7s  minor page faults %d\n", "Go hello-world", ms(median(base)), medianInt(helloFaults))
+	fmt.Printf("  %-44s %7s  minor page faults %d  %.2fx hello-world (target <= 2x)\n", "planq --version", ms(median(version)), medianInt(planqFaults), ratio)
+
+	planqInit := initTraces(dir, planqBin, max(*runs, 51), "--version")
+	helloInit := initTraces(dir, helloBin, max(*runs, 51))
+	total := planqInit.medianTotal()
+	fmt.Printf("  %-44s %7s  hello-world %s; planq allocates %d KiB in %d packages' inits\n", "package init (inittrace clocks summed)",
+		ms(total), ms(helloInit.medianTotal()), planqInit.bytes/1024, len(planqInit.clocks))
+	fmt.Print("  heaviest inits (median clock, bytes):")
+	for i, pkg := range planqInit.heaviest(10) {
+		if i%3 == 0 {
+			fmt.Print("\n     ")
+		}
+		fmt.Printf(" %s %.2fms %dKiB;", strings.TrimPrefix(pkg, "github.com/"), float64(median(planqInit.clocks[pkg]).Microseconds())/1000, planqInit.pkgBytes[pkg]/1024)
+	}
+	fmt.Println()
+
+	model := filepath.Join("embed", "model", "default.pqemb")
+	mapped, pages, err := modelPagesMapped(dir, planqBin, model, "mcp", "serve")
+	modelOK := true
+	switch {
+	case err != nil:
+		fmt.Printf("  embedded model: not measured (%v)\n", err)
+	default:
+		// Each fault maps up to 16 pages around it: the rodata either side
+		// of the model may bring in a few of its pages at each end.
+		modelOK = mapped <= 32
+		fmt.Printf("  embedded model (%s, %d pages): %d mapped by planq mcp serve waiting on stdin (target <= 32: its edges)\n", model, pages, mapped)
+	}
+	return report(ratio <= 2 && total <= 4*time.Millisecond && modelOK)
+}
+
+// timedFaults runs a command and returns its wall time and its minor page
+// faults: the pages of the binary and heap it touched.
+func timedFaults(dir, name string, args ...string) (time.Duration, int64) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", name, args, err, stderr.String())
+		os.Exit(2)
+	}
+	return d, exitedMinorFaults(cmd.ProcessState)
+}
+
+func medianInt(xs []int64) int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// inits is what GODEBUG=inittrace=1 reported over several runs.
+type inits struct {
+	totals   []time.Duration            // per run, every package's clock summed
+	clocks   map[string][]time.Duration // per package, one a run
+	pkgBytes map[string]int             // per package, from the last run
+	bytes    int                        // every package, the last run
+}
+
+func (in inits) medianTotal() time.Duration { return median(in.totals) }
+
+// heaviest are the n packages of the longest median init.
+func (in inits) heaviest(n int) []string {
+	var pkgs []string
+	for pkg := range in.clocks {
+		pkgs = append(pkgs, pkg)
+	}
+	slices.SortFunc(pkgs, func(a, b string) int { return int(median(in.clocks[b]) - median(in.clocks[a])) })
+	return pkgs[:min(n, len(pkgs))]
+}
+
+// initTraces runs bin runs times with GODEBUG=inittrace=1 and reads each
+// line, "init <pkg> @<t> ms, <clock> ms clock, <bytes> bytes, <allocs> allocs".
+func initTraces(dir, bin string, runs int, args ...string) inits {
+	in := inits{clocks: map[string][]time.Duration{}, pkgBytes: map[string]int{}}
+	for i := 0; i < runs; i++ {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = dir, append(slices.Clone(env), "GODEBUG=inittrace=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", bin, args, err, stderr.String())
+			os.Exit(2)
+		}
+		var total time.Duration
+		in.bytes = 0
+		sc := bufio.NewScanner(&stderr)
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) != 11 || f[0] != "init" || f[6] != "clock," || f[8] != "bytes," {
+				continue
+			}
+			clock, err1 := strconv.ParseFloat(f[4], 64)
+			b, err2 := strconv.Atoi(f[7])
+			if err1 != nil || err2 != nil {
+				fmt.Fprintf(os.Stderr, "cannot read inittrace line %q\n", sc.Text())
+				os.Exit(2)
+			}
+			d := time.Duration(clock * float64(time.Millisecond))
+			total += d
+			in.clocks[f[1]] = append(in.clocks[f[1]], d)
+			in.pkgBytes[f[1]] = b
+			in.bytes += b
+		}
+		in.totals = append(in.totals, total)
+	}
+	return in
+}
