@@ -54,21 +54,7 @@ func runKBSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	if err := checkSearchFlags(opts); err != nil {
 		return err
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
-		if err != nil {
-			return err
-		}
-		if w := h.Records.VectorWarning(); w != nil {
-			env.Log.Warn(w.Error())
-		}
-		noteUses(env, found.Unnoted)
-		if opts.json {
-			if err := env.writeJSON(found.Results); err != nil {
-				return err
-			}
-			return reportProblems(found.Problems)
-		}
+	return searchProject(ctx, env, opts, func(found session.Found) {
 		for i, hit := range found.Hits {
 			printHit(env, i, hit.Header(), hit, found.Texts, found.Phrasings)
 		}
@@ -82,7 +68,7 @@ func runKBSearch(ctx context.Context, env *Env, opts searchOptions) error {
 			env.Log.Info("no article matches", "query", strings.Join(opts.phrasings, " | "))
 			env.printf("next: planq kb search \"<other words>\" \"<a word the article would hold>\"\n")
 			env.printf("next: planq kb list   (every article, by topic)\n")
-			return reportProblems(found.Problems)
+			return
 		}
 		first := found.Hits[0]
 		env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
@@ -92,6 +78,5 @@ func runKBSearch(ctx context.Context, env *Env, opts searchOptions) error {
 		if found.Total > len(found.Hits) {
 			env.printf("next: planq kb search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
 		}
-		return reportProblems(found.Problems)
 	})
 }

@@ -123,6 +123,13 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	if opts.allProjects || opts.scope == scopeUser {
 		return runSearchAll(ctx, env, opts)
 	}
+	return searchProject(ctx, env, opts, func(found session.Found) { printHits(env, found, opts.phrasings) })
+}
+
+// searchProject runs one search of this project and prints what it found:
+// JSON, or the hits through print (plain search and kb search word their
+// next steps apart).
+func searchProject(ctx context.Context, env *Env, opts searchOptions, print func(session.Found)) error {
 	return withHandle(ctx, env, func(h *readmodel.Handle) error {
 		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
 		opts.asOf.report(env, found.AsOf)
@@ -137,9 +144,9 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 			if err := env.writeJSON(found.Results); err != nil {
 				return err
 			}
-			return reportProblems(found.Problems)
+		} else {
+			print(found)
 		}
-		printHits(env, found, opts.phrasings)
 		return reportProblems(found.Problems)
 	})
 }

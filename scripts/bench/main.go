@@ -348,6 +348,13 @@ func timed(dir, name string, args ...string) time.Duration {
 
 // timedRSS runs a command and returns its wall time and peak RSS in KiB.
 func timedRSS(dir, name string, args ...string) (time.Duration, int64) {
+	d, state := timedRun(dir, name, args...)
+	return d, exitedPeakKiB(state)
+}
+
+// timedRun runs a command, exiting the bench when it fails, and returns
+// its wall time and how it ended (for its peak RSS, its page faults).
+func timedRun(dir, name string, args ...string) (time.Duration, *os.ProcessState) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir, cmd.Env = dir, env
 	var stderr bytes.Buffer
@@ -359,8 +366,7 @@ func timedRSS(dir, name string, args ...string) (time.Duration, int64) {
 		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", name, args, err, stderr.String())
 		os.Exit(2)
 	}
-	rss := exitedPeakKiB(cmd.ProcessState)
-	return d, rss
+	return d, cmd.ProcessState
 }
 
 // build builds a Go program as the README's install builds planq.

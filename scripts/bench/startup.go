@@ -81,18 +81,8 @@ func benchStartup(dir string) bool {
 // timedFaults runs a command and returns its wall time and its minor page
 // faults: the pages of the binary and heap it touched.
 func timedFaults(dir, name string, args ...string) (time.Duration, int64) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir, cmd.Env = dir, env
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", name, args, err, stderr.String())
-		os.Exit(2)
-	}
-	return d, exitedMinorFaults(cmd.ProcessState)
+	d, state := timedRun(dir, name, args...)
+	return d, exitedMinorFaults(state)
 }
 
 func medianInt(xs []int64) int64 {
