@@ -21,6 +21,7 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 // Version is set at build time with -ldflags "-X github.com/planq-dev/planq/cli.Version=...".
@@ -51,6 +52,9 @@ type Env struct {
 	// stopInterrupts ends its catching of signals.
 	runCtx         context.Context
 	stopInterrupts context.CancelFunc
+	// svc is the project service, opened on first use and closed when the
+	// command ends.
+	svc *session.Project
 }
 
 // Main runs planq with the process's arguments and streams and returns the
@@ -75,6 +79,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	env.closeService()
 	// Read before stopInterrupts, which cancels the context it ends.
 	interrupted := ctx.Err() != nil || env.runCtx != nil && env.runCtx.Err() != nil
 	if env.stopInterrupts != nil {
@@ -328,6 +333,23 @@ func commandsFor(args []string) func(name string) bool {
 		}
 	}
 	return nil
+}
+
+// service is the project service for the directory the command acts in,
+// opened on first use; run closes it when the command ends.
+func (e *Env) service() *session.Project {
+	if e.svc == nil {
+		e.svc = session.Open(e.Dir)
+	}
+	return e.svc
+}
+
+// closeService saves the record cache; a failure there costs only speed.
+func (e *Env) closeService() {
+	if err := e.svc.Close(); err != nil {
+		e.Log.Debug("record cache not saved", "err", err)
+	}
+	e.svc = nil
 }
 
 // project finds the planq project the command runs in.

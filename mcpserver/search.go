@@ -145,7 +145,11 @@ func (s *Server) searchAll(ctx context.Context, a readmodel.Ref, in searchIn) (s
 	all := in.Scope == scopeAll
 	req := session.SearchAllRequest{SearchRequest: in.request(), User: true, Current: all, Projects: all}
 	req.Scope = ""
-	found, err := session.SearchAll(ctx, s.project.Home, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, req)
+	home, err := s.svc.Home()
+	if err != nil {
+		return "", err
+	}
+	found, err := session.SearchAll(ctx, home, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, req)
 	if err != nil {
 		return "", err
 	}

@@ -13,14 +13,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 // Server is planq's MCP server for one project.
 type Server struct {
-	mu      sync.Mutex // tool calls share one store; git work is serialised
-	project *project.Project
+	mu sync.Mutex // tool calls share one service; git work is serialised
+	// svc is the project service every tool goes through.
+	svc     *session.Project
 	store   *agent.Store
 	version string
 	// unavailable says why there is no store: the server was started
@@ -44,15 +45,15 @@ func (s *Server) OfferMemoryTool() *Server {
 // New opens the project at dir for serving; ctx's readmodel.Progress hears
 // of the read model's builds.
 func New(ctx context.Context, dir, version string) (*Server, error) {
-	p, err := project.Find(dir)
+	svc, err := session.OpenStore(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	store, err := agent.OpenStore(ctx, p)
+	store, err := svc.Store(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &Server{project: p, store: store, version: version}, nil
+	return &Server{svc: svc, store: store, version: version}, nil
 }
 
 // Unavailable is a server for a directory that is not a planq project: it
@@ -64,10 +65,7 @@ func Unavailable(why error, version string) *Server {
 
 // Close saves what the record cache learned.
 func (s *Server) Close() error {
-	if s.store == nil {
-		return nil
-	}
-	return s.store.Close()
+	return s.svc.Close()
 }
 
 // MCP builds the SDK server with every tool registered.

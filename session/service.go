@@ -1,0 +1,147 @@
+package session
+
+import (
+	"context"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
+)
+
+// Project is planq's project service: the one door every front end (the
+// command line, the MCP server, the review page, the hooks) goes through.
+// It has one method per capability; a front end turns its input into the
+// method's input type and presents what comes back, and never opens a
+// store, resolves an agent or walks git itself.
+//
+// A Project finds its planq project and opens its store on first use, so a
+// command that never touches the project (the user layer, the model) pays
+// nothing for it, and one outside any project fails only when it needs
+// one. It is not safe for concurrent use: the MCP server serialises its
+// calls.
+type Project struct {
+	dir string
+
+	located bool
+	found   *project.Project
+	findErr error
+
+	store *agent.Store
+}
+
+// Open returns the service for the planq project dir is in. Nothing is
+// read until a method needs it.
+func Open(dir string) *Project { return &Project{dir: dir} }
+
+// OpenStore returns the service with its project found and its store open
+// now: a long-lived front end (the MCP server) learns at start whether
+// there is a project to serve. ctx's readmodel.Progress hears of the read
+// model's builds.
+func OpenStore(ctx context.Context, dir string) (*Project, error) {
+	s := Open(dir)
+	if _, err := s.openStore(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close saves what the record cache learned; a failure there costs only
+// speed, and is returned for the caller to log.
+func (s *Project) Close() error {
+	if s == nil || s.store == nil {
+		return nil
+	}
+	err := s.store.Close()
+	s.store = nil
+	return err
+}
+
+// Dir is the directory the service was opened in.
+func (s *Project) Dir() string { return s.dir }
+
+// Workspace is the code checkout the project was found in.
+func (s *Project) Workspace() (string, error) {
+	p, err := s.project()
+	if err != nil {
+		return "", err
+	}
+	return p.Workspace, nil
+}
+
+// Home is planq's home ($PLANQ_HOME, default ~/.planq), which a project
+// and the user layer live under.
+func (s *Project) Home() (string, error) {
+	if p, err := s.project(); err == nil {
+		return p.Home, nil
+	}
+	return project.Home()
+}
+
+// project finds the planq project the service was opened in, once.
+func (s *Project) project() (*project.Project, error) {
+	if !s.located {
+		s.found, s.findErr = project.Find(s.dir)
+		s.located = true
+	}
+	return s.found, s.findErr
+}
+
+// InProject reports whether the service was opened inside a planq
+// project, and if not, why.
+func (s *Project) InProject() error {
+	_, err := s.project()
+	return err
+}
+
+// openStore opens the project's store and record cache, once.
+func (s *Project) openStore(ctx context.Context) (*agent.Store, error) {
+	if s.store != nil {
+		return s.store, nil
+	}
+	p, err := s.project()
+	if err != nil {
+		return nil, err
+	}
+	store, err := agent.OpenStore(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	s.store = store
+	return store, nil
+}
+
+// Store is the project's store, opened on first use and closed with the
+// service.
+//
+// Deprecated: it is the door front ends used before the service had a
+// method for what they do; it goes when the last of them has one.
+func (s *Project) Store(ctx context.Context) (*agent.Store, error) { return s.openStore(ctx) }
+
+// agent resolves the agent a write acts for: the one named, or the one
+// mounted where the service was opened (or $PLANQ_AGENT_DIR).
+func (s *Project) agent(ctx context.Context, name string) (*agent.Agent, error) {
+	store, err := s.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return store.Resolve(name)
+}
+
+// reader resolves whose view a read takes: the named or mounted agent's,
+// or the team's (global) where none is named or mounted.
+func (s *Project) reader(ctx context.Context, name string) (readmodel.Ref, error) {
+	store, err := s.openStore(ctx)
+	if err != nil {
+		return readmodel.Ref{}, err
+	}
+	return store.Reader(name)
+}
+
+// handle is the project's read handle.
+func (s *Project) handle(ctx context.Context) (*readmodel.Handle, error) {
+	store, err := s.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return store.Handle, nil
+}
