@@ -16,6 +16,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 // cookieName holds the token once the page was opened with it.
@@ -25,8 +26,11 @@ const cookieName = "planq_token"
 type Server struct {
 	// read is what the page shows, read without a writer; store writes
 	// what a person decides (apply, dismiss, promote).
-	read     *readmodel.Handle
-	store    *agent.Store
+	read  *readmodel.Handle
+	store *agent.Store
+	// svc is the project service over store, which what the page reads
+	// and writes goes through.
+	svc      *session.Project
 	codeRoot string
 	who      string
 	token    string
@@ -50,7 +54,7 @@ func New(store *agent.Store, codeRoot, who string) (*Server, error) {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("failed to draw a token: %w", err)
 	}
-	s := &Server{read: store.Handle, store: store, codeRoot: codeRoot, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux(), Now: time.Now}
+	s := &Server{read: store.Handle, store: store, svc: session.Wrap(store), codeRoot: codeRoot, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux(), Now: time.Now}
 	s.routes()
 	return s, nil
 }

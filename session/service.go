@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/project"
@@ -43,6 +44,21 @@ func OpenStore(ctx context.Context, dir string) (*Project, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Wrap is the service over a store a front end already opened; closing
+// the service closes it.
+//
+// Deprecated: it is for front ends built around a store before the
+// service; it goes with Store.
+func Wrap(store *agent.Store) *Project {
+	s := &Project{located: true, found: store.Project, store: store}
+	if store.Project != nil {
+		s.dir = store.Project.Workspace
+	} else {
+		s.findErr = errors.New("failed to find the project: its store was opened without one")
+	}
+	return s
 }
 
 // Close saves what the record cache learned; a failure there costs only
