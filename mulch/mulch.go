@@ -397,10 +397,6 @@ func nextLine(br *bufio.Reader) (line []byte, long bool, err error) {
 	}
 }
 
-// DecodeLine decodes one line as a record of mulch's own six types (see
-// Config.DecodeLine).
-func DecodeLine(line []byte) (Record, error) { return Config{}.DecodeLine(line) }
-
 // DecodeLine decodes one mulch record strictly, as mulch's validate does:
 // one JSON object, of one of mulch's types or of a type c declares, with
 // the fields its type requires present (an automated recorder leaves some

@@ -136,10 +136,5 @@ func IsBranchContextPath(p string) bool {
 	return ok && !strings.Contains(rest, "/") && strings.HasSuffix(rest, ".md") && rest != ReadmeFile
 }
 
-// AgentDir is where an agent is mounted in a code workspace.
-func AgentDir(workspace string) string {
-	return filepath.Join(workspace, filepath.FromSlash(AgentMount))
-}
-
 // WorkspaceOfAgentDir maps <workspace>/.planq/agent to <workspace>.
 func WorkspaceOfAgentDir(agentDir string) string { return filepath.Dir(filepath.Dir(agentDir)) }

@@ -18,10 +18,6 @@ type Layer struct {
 	Created bool
 }
 
-// Project is the user layer under home, as a project with no code
-// repository (project.UserLayer).
-func Project(home string) (*project.Project, error) { return project.UserLayer(home) }
-
 // Exists reports whether the user layer under home has been made.
 func Exists(home string) bool {
 	return staterepo.Exists(project.StateRepoPath(home, project.UserLayerName))
