@@ -24,7 +24,16 @@
 // one list: by reciprocal rank, plus, for each ranking's first hits, how
 // far their scores stand out from the rest of that ranking, so that one
 // phrasing's exact hit on a rare identifier or error code stays first
-// when the other phrasings rank other records moderately. The ranker is
-// one function over the index, and fusion one over rankings: a second
-// ranker (embeddings, some day) adds its rankings to the same fusion.
+// when the other phrasings rank other records moderately.
+//
+// The vector channel is the second ranker in the same fusion: each
+// document's vector (Vectors, int8 with a scale, built by the read model
+// from the static embedding table of package embed) is ranked by cosine to
+// the query's, and its ranking fused with the words'. Cosine and
+// AlikeCosine also serve the callers that compare records with each other
+// (dedupe's similar groups, the knowledge base's subjects).
+//
+// Besides records, the index holds knowledge-base articles (DocOfArticle)
+// and the memory tool's files (DocOfMemory), each weighted by the same
+// fields, so one search answers over all three.
 package search
