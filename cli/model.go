@@ -4,16 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 func newModelCmd(env *Env) *cobra.Command {
@@ -49,8 +44,10 @@ private or gated model): its model.safetensors, tokenizer.json and config.json,
 into $PLANQ_HOME/models/<owner>/<name>. The model is there whole or not at all:
 the files go into a directory beside it that takes its name once every one is
 there and reads as it should. A model already fetched is kept, unless --force.
-Prints the model's directory; search uses it once .planq/config says
-search: {model: NAME}.
+It is converted once to planq's own table format (in $PLANQ_HOME/models/.tables),
+which every search reads in milliseconds; so is a model directory search: names,
+at its first search and whenever its files change. Prints the model's directory;
+search uses it once .planq/config says search: {model: NAME}.
 
 --json prints {"name","dir","hub","files":[{"name","bytes","sha256"}]}.`,
 		Example: "  planq model fetch minishlab/potion-base-8M",
@@ -66,15 +63,11 @@ search: {model: NAME}.
 }
 
 func runModelFetch(ctx context.Context, env *Env, opts modelFetchOptions) error {
-	if err := embed.CheckHubName(opts.name); err != nil {
-		return err // before anything is made or asked
+	if err := session.CheckModelName(opts.name); err != nil {
+		return err // before anything is said
 	}
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
-	env.Log.Info("fetching model "+opts.name, "from", hubShown())
-	got, err := embed.Fetch(ctx, opts.name, modelsDir(home), embed.FetchOptions{Force: opts.force})
+	env.Log.Info("fetching model "+opts.name, "from", session.ModelHub())
+	got, err := env.service().FetchModel(ctx, opts.name, opts.force)
 	if err != nil {
 		return err
 	}
@@ -90,20 +83,6 @@ func runModelFetch(ctx context.Context, env *Env, opts modelFetchOptions) error 
 	env.printf("%s\n", got.Dir)
 	return nil
 }
-
-// hubShown is the hub a fetch downloads from, for its message.
-func hubShown() string {
-	if h := os.Getenv("HF_ENDPOINT"); h != "" {
-		return h
-	}
-	return embed.DefaultHub
-}
-
-// modelsDir is where fetched models live under PLANQ_HOME.
-func modelsDir(home string) string { return filepath.Join(home, "models") }
-
-// embedSettings are the settings of the model the project's search uses.
-func embedSettings(p *project.Project) embed.Settings { return readmodel.EmbedSettings(p) }
 
 type modelListOptions struct {
 	json bool
@@ -129,58 +108,20 @@ dir, endpoint or none.`,
 	return cmd
 }
 
-// modelRow is one model of 'planq model list'.
-type modelRow struct {
-	Name  string `json:"name"`
-	Kind  string `json:"kind"`
-	Dir   string `json:"dir,omitempty"`
-	Bytes int64  `json:"bytes,omitempty"`
-	InUse bool   `json:"in_use"`
-}
-
 func runModelList(env *Env, opts modelListOptions) error {
-	settings := embed.Settings{}
-	p, err := env.project()
-	switch {
-	case err == nil:
-		settings = embedSettings(p)
-	case planqerr.Is(err, planqerr.NotInitialized):
-		home, err := project.Home()
-		if err != nil {
-			return err
-		}
-		settings.ModelsDir = modelsDir(home)
-	default:
-		return err
-	}
-	rows := []modelRow{{Name: embed.KindDefault, Kind: embed.KindDefault}}
-	fetched, err := fetchedModels(settings.ModelsDir)
+	list, err := env.service().Models()
 	if err != nil {
 		return err
 	}
-	rows = append(rows, fetched...)
-	inUse, err := embed.Choose(settings)
-	if err != nil {
-		env.Log.Warn("search: in .planq/config names a model planq cannot use; search goes by words alone", "err", err, "hint", hintOf(err))
-	} else {
-		marked := false
-		for i := range rows {
-			if rows[i].Kind == inUse.Kind && rows[i].Name == inUse.Name {
-				rows[i].InUse, marked = true, true
-			}
-		}
-		if !marked { // a directory, an endpoint, or none
-			row := modelRow{Name: inUse.Name, Kind: inUse.Kind, Dir: inUse.Dir, InUse: true}
-			row.Bytes, _ = dirBytes(inUse.Dir)
-			rows = append(rows, row)
-		}
+	if list.Unusable != nil {
+		env.Log.Warn("search: in .planq/config names a model planq cannot use; search goes by words alone", "err", list.Unusable, "hint", hintOf(list.Unusable))
 	}
 	if opts.json {
-		return env.writeJSON(rows)
+		return env.writeJSON(list.Models)
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "IN USE\tNAME\tKIND\tSIZE\tDIR")
-	for _, r := range rows {
+	for _, r := range list.Models {
 		mark, size, dir := "", "-", r.Dir
 		if dir == "" {
 			dir = "-"
@@ -191,7 +132,7 @@ func runModelList(env *Env, opts modelListOptions) error {
 		if r.Bytes > 0 {
 			size = byteSize(r.Bytes)
 		}
-		if r.Kind == embed.KindDefault {
+		if r.Kind == session.ModelDefault {
 			dir = "(inside planq)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", mark, r.Name, r.Kind, size, dir)
@@ -206,60 +147,6 @@ func hintOf(err error) string {
 		return pe.Hint
 	}
 	return ""
-}
-
-// fetchedModels are the models under dir/<owner>/<name> that hold a
-// model.safetensors, by name; a download under way (a dot directory) is not one.
-func fetchedModels(dir string) ([]modelRow, error) {
-	owners, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", dir, err)
-	}
-	var rows []modelRow
-	for _, o := range owners {
-		if !o.IsDir() {
-			continue
-		}
-		names, err := os.ReadDir(filepath.Join(dir, o.Name()))
-		if err != nil {
-			return nil, fmt.Errorf("failed to read %s: %w", filepath.Join(dir, o.Name()), err)
-		}
-		for _, n := range names {
-			name := o.Name() + "/" + n.Name()
-			path := filepath.Join(dir, o.Name(), n.Name())
-			if !n.IsDir() || embed.CheckHubName(name) != nil {
-				continue
-			}
-			if _, err := os.Stat(filepath.Join(path, "model.safetensors")); err != nil {
-				continue
-			}
-			size, _ := dirBytes(path)
-			rows = append(rows, modelRow{Name: name, Kind: embed.KindHub, Dir: path, Bytes: size})
-		}
-	}
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Name < rows[j].Name })
-	return rows, nil
-}
-
-// dirBytes is the size of the files directly in dir.
-func dirBytes(dir string) (int64, error) {
-	if dir == "" {
-		return 0, nil
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return 0, err
-	}
-	var n int64
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
-			n += info.Size()
-		}
-	}
-	return n, nil
 }
 
 // byteSize writes a size the way people read it.

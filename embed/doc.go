@@ -16,8 +16,10 @@
 //
 // A Model is anything that embeds: a Table (planq's own format, "planq
 // embeddings v1", with int8 vectors; Default is the table built into
-// planq), a model2vec directory read in pure Go (LoadModel2Vec), or an
-// embeddings endpoint. Tokens is the one tokenizer of planq's tables, used
+// planq), or an embeddings endpoint. A model2vec directory is read in pure
+// Go (LoadModel2Vec) once, when it is fetched or first searched with, and
+// converted to a table that keeps its tokenizer; every process after reads
+// the table (LoadConverted). Tokens is the one tokenizer of planq's tables, used
 // both when a table is trained and when it is used, so that the words a
 // table knows are the words a text is cut into.
 package embed

@@ -101,7 +101,8 @@ func HubModelDir(models, name string) string {
 // <hub>/<owner>/<name>/resolve/main/<file>, within a size limit, into a
 // directory beside the model's that is renamed into place only once every
 // file is there and reads as what it should be: a model is there whole, or
-// not at all. A model already there is refused unless opts.Force.
+// not at all. A model already there is refused unless opts.Force. The
+// model is converted to a table then, which LoadConverted reads.
 func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, error) {
 	if err := CheckHubName(name); err != nil {
 		return Fetched{}, err
@@ -141,7 +142,8 @@ func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, 
 		}
 		out.Files = append(out.Files, got)
 	}
-	if err := checkModelDir(tmp); err != nil {
+	t, err := checkModelDir(tmp, final)
+	if err != nil {
 		return Fetched{}, fetchedUnreadable(subject, name, err)
 	}
 	if err := syncDir(tmp); err != nil {
@@ -154,6 +156,9 @@ func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, 
 		}
 		return Fetched{}, fmt.Errorf("failed to put the model in place: %w", err)
 	}
+	// Saved now, the table is what the first search reads, in
+	// milliseconds; unsaved, that search converts the model again.
+	_ = saveConverted(convertedPath(final, dest), t)
 	return out, syncDir(parent)
 }
 
@@ -301,18 +306,22 @@ func (f *fetcher) tooLarge(file string, limit int64) error {
 
 // checkModelDir checks that a downloaded model is one planq reads, loading
 // it as search would, so that neither an error page served as a file nor a
-// model of a tokenizer planq cannot reproduce is kept.
-func checkModelDir(dir string) error {
+// model of a tokenizer planq cannot reproduce is kept. It returns the
+// model's table, as converted for final, where the model goes.
+func checkModelDir(dir, final string) (*Table, error) {
 	data, err := os.ReadFile(filepath.Join(dir, Model2VecConfig))
 	if err != nil {
-		return fmt.Errorf("failed to read %s: %w", Model2VecConfig, err)
+		return nil, fmt.Errorf("failed to read %s: %w", Model2VecConfig, err)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(data, &obj); err != nil {
-		return planqerr.New(planqerr.Corrupt, Model2VecConfig, "is not a JSON object")
+		return nil, planqerr.New(planqerr.Corrupt, Model2VecConfig, "is not a JSON object")
 	}
-	_, err = LoadModel2Vec(dir)
-	return err
+	m, err := LoadModel2Vec(dir)
+	if err != nil {
+		return nil, err
+	}
+	return m.convert(dir, final)
 }
 
 // fetchedUnreadable says why a downloaded model is not kept: what the

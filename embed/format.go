@@ -45,6 +45,9 @@ type fileHeader struct {
 	Vectors string `json:"vectors"`
 	Weights string `json:"weights"`
 	Info
+	// Tokenizer, in a table converted from a model2vec model, cuts text as
+	// that model does; none: as Tokens does.
+	Tokenizer *tokenizerSpec `json:"tokenizer,omitempty"`
 }
 
 // WriteTable writes t to w in the "planq embeddings v1" format.
@@ -65,7 +68,11 @@ func WriteTable(w io.Writer, t *Table) error {
 
 // writePayload writes everything the checksum covers.
 func (t *Table) writePayload(w io.Writer) error {
-	hdr, err := json.Marshal(fileHeader{Dim: t.dim, Vocab: t.voc.len(), Vectors: vectorsInt8, Weights: weightsU16, Info: t.info})
+	fh := fileHeader{Dim: t.dim, Vocab: t.voc.len(), Vectors: vectorsInt8, Weights: weightsU16, Info: t.info}
+	if t.wp != nil {
+		fh.Tokenizer = &t.wp.spec
+	}
+	hdr, err := json.Marshal(fh)
 	if err != nil {
 		return err
 	}
@@ -245,6 +252,9 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 	}
 	t.vecs = data[p : p+n*d : p+n*d]
 	t.prepare()
+	if t.wp, err = h.Tokenizer.over(t.voc); err != nil {
+		return nil, fmt.Errorf("embeddings %q: %w", h.Name, err)
+	}
 	return t, nil
 }
 

@@ -230,9 +230,9 @@ func (e *notFiniteError) Error() string {
 // token is the token of id, for a message; "" when the vocabulary has
 // none (an added token).
 func (t *tokenizer) token(id int32) string {
-	for tok, i := range t.vocab {
+	for r, i := range t.id {
 		if i == id {
-			return tok
+			return t.voc.token(r)
 		}
 	}
 	return ""
@@ -262,7 +262,7 @@ func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, err
 	out := make([][]float32, len(texts))
 	buf := make([]float32, len(texts)*m.dim)
 	var (
-		ids   []int32
+		rows  []int32
 		words []string
 		piece []byte
 	)
@@ -272,18 +272,10 @@ func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, err
 				return nil, err
 			}
 		}
-		ids, words, piece = m.tok.ids(ids[:0], text, words, piece)
+		rows, words, piece = m.tok.rows(rows[:0], text, words, piece)
 		v := buf[i*m.dim : (i+1)*m.dim : (i+1)*m.dim]
-		for _, id := range ids {
-			w := float32(1)
-			if m.weights != nil {
-				w = m.weights[id]
-			}
-			r := int(id)
-			if m.mapping != nil {
-				r = int(m.mapping[id])
-			}
-			row := m.vecs[r*m.dim : (r+1)*m.dim]
+		for _, r := range rows {
+			w, row := m.vector(m.tok.id[r])
 			row = row[:len(v)]
 			for j, x := range row {
 				v[j] += w * x
@@ -293,4 +285,17 @@ func (m *Model2Vec) Embed(ctx context.Context, texts []string) ([][]float32, err
 		out[i] = v
 	}
 	return out, nil
+}
+
+// vector is the weight and the vector of the token of id.
+func (m *Model2Vec) vector(id int32) (float32, []float32) {
+	w := float32(1)
+	if m.weights != nil {
+		w = m.weights[id]
+	}
+	r := int(id)
+	if m.mapping != nil {
+		r = int(m.mapping[id])
+	}
+	return w, m.vecs[r*m.dim : (r+1)*m.dim]
 }

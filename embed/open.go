@@ -50,8 +50,8 @@ type Choice struct {
 // alone, which is no failure to report.
 var ErrOff = errors.New("semantic search is off (search: model: none)")
 
-// The loaders of the model inside planq and of a model2vec directory
-// (tests put others in their place).
+// The loaders of the model inside planq and of a model2vec directory, as
+// the table converted from it (tests put others in their place).
 var (
 	openDefault = func() (Model, error) {
 		t, err := Default()
@@ -60,12 +60,12 @@ var (
 		}
 		return t, nil
 	}
-	openModel2Vec = func(dir string) (Model, error) {
-		m, err := LoadModel2Vec(dir)
+	openModel2Vec = func(dir, models string) (Model, error) {
+		t, err := LoadConverted(dir, models)
 		if err != nil {
 			return nil, err
 		}
-		return m, nil
+		return t, nil
 	}
 )
 
@@ -173,7 +173,7 @@ func Open(ctx context.Context, s Settings) (Model, error) {
 		}
 		return m, nil
 	}
-	m, err := openModel2Vec(c.Dir)
+	m, err := openModel2Vec(c.Dir, s.ModelsDir)
 	if err != nil {
 		return nil, fmt.Errorf("failed to load the model in %s: %w", c.Dir, err)
 	}

@@ -39,7 +39,7 @@ func fakeLoaders(t *testing.T, defaultErr error) {
 		}
 		return fakeModel{"planq-default@test"}, nil
 	}
-	openModel2Vec = func(dir string) (Model, error) {
+	openModel2Vec = func(dir, _ string) (Model, error) {
 		if _, err := os.Stat(filepath.Join(dir, "model.safetensors")); err != nil {
 			return nil, errors.New("no model.safetensors")
 		}

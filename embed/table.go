@@ -37,6 +37,9 @@ type Table struct {
 	scales  []float32 // row -> the value of one int8 step
 	vecs    []byte    // rows*dim int8 values, row after row
 	mul     []float32 // row -> weight*scale, what pooling multiplies by
+	// wp cuts text as the model2vec model the table was converted from
+	// does (LoadConverted); nil: as Tokens does.
+	wp *tokenizer
 }
 
 var _ Model = (*Table)(nil)
@@ -89,31 +92,44 @@ func NewTable(info Info, tokens []string, weights []float32, vectors [][]float32
 		if len(v) != dim {
 			return nil, fmt.Errorf("embeddings %q: token %q has a vector of dimension %d, the first %d", info.Name, tok, len(v), dim)
 		}
-		var maxAbs float64
 		for _, x := range v {
 			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
 				return nil, fmt.Errorf("embeddings %q: token %q (row %d) has a vector with %v", info.Name, tok, i, x)
 			}
-			maxAbs = max(maxAbs, math.Abs(float64(x)))
 		}
-		if maxAbs == 0 {
-			continue
-		}
-		scale := maxAbs / 127
-		t.scales[i] = float32(scale)
-		row := t.vecs[i*dim : (i+1)*dim]
-		for j, x := range v {
-			q := math.Round(float64(x) / scale)
-			row[j] = byte(int8(max(-127, min(127, q))))
-		}
+		t.setRow(i, 1, v)
 	}
+	return t, t.seal()
+}
+
+// setRow stores w times v as row i's vector, in int8 with the row's scale.
+func (t *Table) setRow(i int, w float32, v []float32) {
+	var maxAbs float64
+	for _, x := range v {
+		maxAbs = max(maxAbs, math.Abs(float64(w)*float64(x)))
+	}
+	if maxAbs == 0 {
+		return
+	}
+	scale := maxAbs / 127
+	t.scales[i] = float32(scale)
+	row := t.vecs[i*t.dim : (i+1)*t.dim]
+	for j, x := range v {
+		q := math.Round(float64(w) * float64(x) / scale)
+		row[j] = byte(int8(max(-127, min(127, q))))
+	}
+}
+
+// seal makes a table built in memory what it is once written and read:
+// what pooling multiplies by, and the ID of its file.
+func (t *Table) seal() error {
 	t.prepare()
 	h := sha256.New()
 	if err := t.writePayload(h); err != nil {
-		return nil, err
+		return err
 	}
-	t.id = tableID(info.Name, h.Sum(nil))
-	return t, nil
+	t.id = tableID(t.info.Name, h.Sum(nil))
+	return nil
 }
 
 // checkInfo refuses a name that cannot stand in an ID or a header.
@@ -179,29 +195,45 @@ func (t *Table) Lookup(token string) (vec []float32, weight float32, ok bool) {
 func (t *Table) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
 	buf := make([]float32, len(texts)*t.dim)
-	var toks []string
+	var (
+		rows  []int32
+		toks  []string
+		piece []byte
+	)
 	for i, text := range texts {
 		if i%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		toks = appendTokens(toks[:0], text)
+		if t.wp != nil {
+			rows, toks, piece = t.wp.rows(rows[:0], text, toks, piece)
+		} else {
+			rows, toks = t.rows(rows[:0], text, toks)
+		}
 		v := buf[i*t.dim : (i+1)*t.dim : (i+1)*t.dim]
-		t.pool(v, toks)
+		t.pool(v, rows)
 		out[i] = v
 	}
 	return out, nil
 }
 
-// pool adds the weighted vectors of toks into v, then normalises v.
-func (t *Table) pool(v []float32, toks []string) {
-	d := t.dim
+// rows appends the rows of the tokens of text (as Tokens cuts it) the
+// table knows to dst.
+func (t *Table) rows(dst []int32, text string, toks []string) ([]int32, []string) {
+	toks = appendTokens(toks[:0], text)
 	for _, tok := range toks {
-		r, ok := t.voc.row(tok)
-		if !ok {
-			continue
+		if r, ok := t.voc.row(tok); ok {
+			dst = append(dst, r)
 		}
+	}
+	return dst, toks
+}
+
+// pool adds the weighted vectors of rows into v, then normalises v.
+func (t *Table) pool(v []float32, rows []int32) {
+	d := t.dim
+	for _, r := range rows {
 		m := t.mul[r]
 		if m == 0 {
 			continue

@@ -12,17 +12,29 @@ import (
 // tokenizer is the part of a Hugging Face tokenizer.json that a static
 // model needs: normalise a text, cut it into words, cut each word into the
 // vocabulary's pieces (WordPiece) or look it up whole (WordLevel), and
-// drop what the vocabulary does not know.
+// drop what the vocabulary does not know. Its vocabulary is a table's
+// (vocab), so that a table converted from the model cuts text with it.
 type tokenizer struct {
-	vocab     map[string]int32
-	size      int   // the number of ids, added tokens included
-	unk       int32 // the unknown token's id, -1 if none
-	prefix    string
-	maxChars  int
-	maxPiece  int // the longest token's length in bytes
+	spec      tokenizerSpec
+	voc       *vocab  // the vocabulary's tokens, by row
+	id        []int32 // row -> the token's id in tokenizer.json; nil: the row
+	size      int     // the number of ids, added tokens included
+	unk       int32   // the unknown token's row, -1 if none
+	maxPiece  int     // the longest token's length in bytes
 	wordLevel bool
 	normalize func(string) string
 	split     splitter
+}
+
+// tokenizerSpec is what a table converted from a model2vec model keeps of
+// its tokenizer.json beside the vocabulary: enough to cut text as the
+// model does without reading tokenizer.json again.
+type tokenizerSpec struct {
+	Type         string          `json:"type"` // WordPiece or WordLevel
+	Prefix       string          `json:"prefix,omitempty"`
+	MaxChars     int             `json:"max_chars,omitempty"`
+	Normalizer   json.RawMessage `json:"normalizer,omitempty"`
+	PreTokenizer json.RawMessage `json:"pre_tokenizer,omitempty"`
 }
 
 // splitter appends the words of s to dst.
@@ -53,45 +65,75 @@ type errUnsupported struct{ what string }
 func (e errUnsupported) Error() string { return e.what }
 
 // parseTokenizer reads a tokenizer.json of a WordPiece or WordLevel model
-// with BERT's or a simpler normaliser and pre-tokeniser.
+// with BERT's or a simpler normaliser and pre-tokeniser. A token of more
+// than 255 bytes, which no table holds, is left out: no word of at most
+// max_input_chars_per_word characters of a real vocabulary meets one.
 func parseTokenizer(data []byte) (*tokenizer, error) {
 	var f tokenizerFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a tokenizer.json: %w", err)
 	}
 	m := f.Model
-	typ := m.Type
-	if typ == "" && m.ContinuingSubwordPrefix != nil && m.Merges == nil {
-		typ = "WordPiece" // files of older tokenizers name no type
+	spec := tokenizerSpec{Type: m.Type, MaxChars: 100, Normalizer: f.Normalizer, PreTokenizer: f.PreTokenizer}
+	if spec.Type == "" && m.ContinuingSubwordPrefix != nil && m.Merges == nil {
+		spec.Type = "WordPiece" // files of older tokenizers name no type
 	}
-	t := &tokenizer{unk: -1, maxChars: 100}
-	switch typ {
+	switch spec.Type {
 	case "WordPiece":
-		t.prefix = "##"
+		spec.Prefix = "##"
 		if m.ContinuingSubwordPrefix != nil {
-			t.prefix = *m.ContinuingSubwordPrefix
+			spec.Prefix = *m.ContinuingSubwordPrefix
 		}
 		if m.MaxInputCharsPerWord != nil {
-			t.maxChars = *m.MaxInputCharsPerWord
+			spec.MaxChars = *m.MaxInputCharsPerWord
 		}
 	case "WordLevel":
-		t.wordLevel = true
+		spec.MaxChars = 0
 	case "":
 		return nil, errUnsupported{"its model names no type"}
 	default:
-		return nil, errUnsupported{fmt.Sprintf("a %s tokenizer: planq reads WordPiece and WordLevel tokenizers only", typ)}
+		return nil, errUnsupported{fmt.Sprintf("a %s tokenizer: planq reads WordPiece and WordLevel tokenizers only", spec.Type)}
 	}
-	if err := json.Unmarshal(m.Vocab, &t.vocab); err != nil {
+	var vocab map[string]int32
+	if err := json.Unmarshal(m.Vocab, &vocab); err != nil {
 		return nil, fmt.Errorf("tokenizer vocabulary: %w", err)
 	}
-	if len(t.vocab) == 0 {
+	if len(vocab) == 0 {
 		return nil, fmt.Errorf("tokenizer vocabulary: empty")
 	}
-	// Ids are 0 to n-1, each once: the vocabulary's and those of the added
-	// tokens outside it together (a model's rows are numbered by both).
+	byID, err := numberTokens(vocab, f)
+	if err != nil {
+		return nil, err
+	}
+	var text []byte
+	ids := make([]int32, 0, len(vocab))
+	for id, tok := range byID {
+		if _, ok := vocab[tok]; ok && tok != "" && len(tok) <= 255 {
+			text = append(append(text, byte(len(tok))), tok...)
+			ids = append(ids, int32(id))
+		}
+	}
+	voc, _, _ := newVocab(string(text), len(ids)) // the tokens are a map's keys: no two alike
+	t, err := spec.over(voc)
+	if err != nil {
+		return nil, err
+	}
+	t.id, t.size = ids, len(byID)
+	if m.UnkToken != nil {
+		if r, ok := voc.row(*m.UnkToken); ok {
+			t.unk = r
+		}
+	}
+	return t, nil
+}
+
+// numberTokens checks that the ids of the vocabulary's tokens and of the
+// added tokens outside it are 0 to n-1, each once (a model's rows are
+// numbered by both), and returns the tokens by id.
+func numberTokens(vocab map[string]int32, f tokenizerFile) ([]string, error) {
 	extra := map[int]string{}
 	for _, a := range f.AddedTokens {
-		if id, ok := t.vocab[a.Content]; ok {
+		if id, ok := vocab[a.Content]; ok {
 			if int(id) != a.ID {
 				return nil, fmt.Errorf("tokenizer: added token %q has id %d, the vocabulary %d", a.Content, a.ID, id)
 			}
@@ -102,39 +144,49 @@ func parseTokenizer(data []byte) (*tokenizer, error) {
 		}
 		extra[a.ID] = a.Content
 	}
-	t.size = len(t.vocab) + len(extra)
-	seen := make([]bool, t.size)
+	byID := make([]string, len(vocab)+len(extra))
+	seen := make([]bool, len(byID))
 	mark := func(tok string, id int) error {
-		if id < 0 || id >= t.size {
-			return fmt.Errorf("tokenizer: token %q has id %d, but there are %d tokens: not numbered from 0", tok, id, t.size)
+		if id < 0 || id >= len(byID) {
+			return fmt.Errorf("tokenizer: token %q has id %d, but there are %d tokens: not numbered from 0", tok, id, len(byID))
 		}
 		if seen[id] {
 			return fmt.Errorf("tokenizer: token %q has id %d, another token's", tok, id)
 		}
-		seen[id] = true
+		seen[id], byID[id] = true, tok
 		return nil
 	}
-	for tok, id := range t.vocab {
+	for tok, id := range vocab {
 		if err := mark(tok, int(id)); err != nil {
 			return nil, err
 		}
-		t.maxPiece = max(t.maxPiece, len(tok))
 	}
 	for id, tok := range extra {
 		if err := mark(tok, id); err != nil {
 			return nil, err
 		}
 	}
-	if m.UnkToken != nil {
-		if id, ok := t.vocab[*m.UnkToken]; ok {
-			t.unk = id
-		}
+	return byID, nil
+}
+
+// over is the tokenizer spec describes, over the vocabulary voc; none
+// for no spec: a table planq trained is cut by Tokens.
+func (spec *tokenizerSpec) over(voc *vocab) (*tokenizer, error) {
+	if spec == nil {
+		return nil, nil
+	}
+	if spec.Type != "WordPiece" && spec.Type != "WordLevel" {
+		return nil, errUnsupported{fmt.Sprintf("a %q tokenizer: planq reads WordPiece and WordLevel tokenizers only", spec.Type)}
+	}
+	t := &tokenizer{spec: *spec, voc: voc, unk: -1, wordLevel: spec.Type == "WordLevel"}
+	for r := range voc.len() {
+		t.maxPiece = max(t.maxPiece, len(voc.token(r)))
 	}
 	var err error
-	if t.normalize, err = parseNormalizer(f.Normalizer); err != nil {
+	if t.normalize, err = parseNormalizer(spec.Normalizer); err != nil {
 		return nil, err
 	}
-	if t.split, err = parsePreTokenizer(f.PreTokenizer); err != nil {
+	if t.split, err = parsePreTokenizer(spec.PreTokenizer); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -396,18 +448,18 @@ func stripAccents(s string) string {
 	}, s)
 }
 
-// ids appends the ids of text's tokens to dst, leaving out what the
+// rows appends the rows of text's tokens to dst, leaving out what the
 // vocabulary does not know.
-func (t *tokenizer) ids(dst []int32, text string, words []string, buf []byte) ([]int32, []string, []byte) {
+func (t *tokenizer) rows(dst []int32, text string, words []string, buf []byte) ([]int32, []string, []byte) {
 	words = t.split(words[:0], t.normalize(text))
 	for _, w := range words {
 		if t.wordLevel {
-			if id, ok := t.vocab[w]; ok && id != t.unk {
-				dst = append(dst, id)
+			if r, ok := t.voc.row(w); ok && r != t.unk {
+				dst = append(dst, r)
 			}
 			continue
 		}
-		if utf8.RuneCountInString(w) > t.maxChars {
+		if utf8.RuneCountInString(w) > t.spec.MaxChars {
 			continue // the unknown token
 		}
 		mark := len(dst)
@@ -421,11 +473,11 @@ func (t *tokenizer) ids(dst []int32, text string, words []string, buf []byte) ([
 			for start < end {
 				buf = buf[:0]
 				if start > 0 {
-					buf = append(buf, t.prefix...)
+					buf = append(buf, t.spec.Prefix...)
 				}
 				buf = append(buf, w[start:end]...)
-				if id, ok := t.vocab[string(buf)]; ok {
-					found = id
+				if r, ok := t.voc.row(string(buf)); ok {
+					found = r
 					break
 				}
 				_, size := utf8.DecodeLastRuneInString(w[start:end])
