@@ -58,20 +58,9 @@ type Rewrite struct {
 // another but a Rewrite of what global still holds. A record global cannot read back would wedge every reader of the
 // project.
 func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Hash, error) {
-	files := map[string][]byte{}
-	for p, data := range c.Files {
-		if err := GuardFile(p, data); err != nil {
-			return staterepo.ZeroHash, err
-		}
-		files[p] = data
-	}
-	for p, rw := range c.Rewrites {
-		if rw.Data == nil {
-			continue
-		}
-		if err := GuardFile(p, rw.Data); err != nil {
-			return staterepo.ZeroHash, err
-		}
+	files, err := guardFiles(c)
+	if err != nil {
+		return staterepo.ZeroHash, err
 	}
 	at := now()
 	for _, r := range c.Records {
@@ -83,36 +72,82 @@ func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Has
 		r.Path = changelog.RecordPath(r)
 		files[r.Path] = data
 	}
-	return s.CommitOnGlobal(ctx, c.Message, func(tree staterepo.Hash) (staterepo.Hash, error) {
-		edits := map[string]staterepo.Hash{}
-		for p, data := range files {
-			if _, err := s.Repo.BlobAt(tree, p); err == nil {
-				return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a file at this path exists on global already")
-			}
-			blob, err := s.Repo.WriteBlob(data)
-			if err != nil {
-				return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
-			}
-			edits[p] = blob
+	e := &globalEdit{repo: s.Repo, files: files, rewrites: c.Rewrites}
+	return s.CommitOnGlobal(ctx, c.Message, e.apply)
+}
+
+// guardFiles checks the files c adds or rewrites, as a file that is no
+// record is checked, and returns those it adds, by path.
+func guardFiles(c GlobalChange) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for p, data := range c.Files {
+		if err := GuardFile(p, data); err != nil {
+			return nil, err
 		}
-		for p, rw := range c.Rewrites {
-			was, err := s.Repo.BlobAt(tree, p)
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return staterepo.ZeroHash, err
-			}
-			if was != rw.Was {
-				return staterepo.ZeroHash, planqerr.New(planqerr.Busy, p, "changed on global since it was read; nothing was written").
-					WithHint("run the command again: it reads global anew")
-			}
-			edits[p] = staterepo.ZeroHash
-			if rw.Data != nil {
-				if edits[p], err = s.Repo.WriteBlob(rw.Data); err != nil {
-					return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
-				}
-			}
+		files[p] = data
+	}
+	for p, rw := range c.Rewrites {
+		if rw.Data == nil {
+			continue
 		}
-		return s.Repo.EditTree(tree, edits)
-	})
+		if err := GuardFile(p, rw.Data); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// globalEdit is what CommitGlobal writes on global's tree: new files, and
+// rewrites of files global still holds as they were read.
+type globalEdit struct {
+	repo     *staterepo.Repo
+	files    map[string][]byte
+	rewrites map[string]Rewrite
+}
+
+// apply edits tree: no new file replaces one, and no rewrite a file that
+// changed since it was read.
+func (e *globalEdit) apply(tree staterepo.Hash) (staterepo.Hash, error) {
+	edits := map[string]staterepo.Hash{}
+	for p, data := range e.files {
+		if _, err := e.repo.BlobAt(tree, p); err == nil {
+			return staterepo.ZeroHash, planqerr.New(planqerr.Exists, p, "a file at this path exists on global already")
+		}
+		blob, err := e.repo.WriteBlob(data)
+		if err != nil {
+			return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
+		}
+		edits[p] = blob
+	}
+	for p, rw := range e.rewrites {
+		blob, err := e.rewrite(tree, p, rw)
+		if err != nil {
+			return staterepo.ZeroHash, err
+		}
+		edits[p] = blob
+	}
+	return e.repo.EditTree(tree, edits)
+}
+
+// rewrite is the blob of rw's file at p (zero to delete it), refused when
+// global's tree no longer holds the blob it was read as.
+func (e *globalEdit) rewrite(tree staterepo.Hash, p string, rw Rewrite) (staterepo.Hash, error) {
+	was, err := e.repo.BlobAt(tree, p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return staterepo.ZeroHash, err
+	}
+	if was != rw.Was {
+		return staterepo.ZeroHash, planqerr.New(planqerr.Busy, p, "changed on global since it was read; nothing was written").
+			WithHint("run the command again: it reads global anew")
+	}
+	if rw.Data == nil {
+		return staterepo.ZeroHash, nil
+	}
+	blob, err := e.repo.WriteBlob(rw.Data)
+	if err != nil {
+		return staterepo.ZeroHash, fmt.Errorf("failed to write %s: %w", p, err)
+	}
+	return blob, nil
 }
 
 // CheckForGlobal is the check CommitGlobal puts a stamped record through

@@ -85,21 +85,7 @@ func (a *Agent) domainFiles(domain string) (int, error) {
 // too rare to be worth a domain (under 5% of the learnings) and words
 // nearly all of them share (90% or more: no split) are left out.
 func SubDomains(domain string, recs []*changelog.Record, n int) []string {
-	counts := map[string]int{}
-	for _, r := range recs {
-		text := r.Subject
-		if text == "" {
-			text = r.Title()
-		}
-		seen := map[string]bool{}
-		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
-			if len(w) < 3 || seen[w] || english.IsStopWord(w) || strings.Contains(domain, w) || !project.ValidName(domain+"-"+w) {
-				continue
-			}
-			seen[w] = true
-			counts[w]++
-		}
-	}
+	counts := subjectWords(domain, recs)
 	words := make([]string, 0, len(counts))
 	for w, c := range counts {
 		if c*20 >= len(recs) && c*10 < len(recs)*9 {
@@ -120,4 +106,26 @@ func SubDomains(domain string, recs []*changelog.Record, n int) []string {
 		out[i] = fmt.Sprintf("--domain %s-%s (%d of them)", domain, w, counts[w])
 	}
 	return out
+}
+
+// subjectWords counts, for each word of the learnings' subjects (or first
+// lines) that could name a sub-domain of domain, the learnings that have
+// it.
+func subjectWords(domain string, recs []*changelog.Record) map[string]int {
+	counts := map[string]int{}
+	for _, r := range recs {
+		text := r.Subject
+		if text == "" {
+			text = r.Title()
+		}
+		seen := map[string]bool{}
+		for _, w := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }) {
+			if len(w) < 3 || seen[w] || english.IsStopWord(w) || strings.Contains(domain, w) || !project.ValidName(domain+"-"+w) {
+				continue
+			}
+			seen[w] = true
+			counts[w]++
+		}
+	}
+	return counts
 }

@@ -32,16 +32,8 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 	if a.Dir == "" || a.store.Project == nil {
 		return nil, func() {}
 	}
-	journal := a.store.Project.UsesJournal(a.Name)
-	flushing := journal + ".flushing"
-	noted, err := os.ReadFile(flushing)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(noted) == 0) {
-		if os.Rename(journal, flushing) != nil {
-			return nil, func() {} // nothing noted
-		}
-		noted, err = os.ReadFile(flushing)
-	}
-	if err != nil || len(noted) == 0 {
+	flushing, noted := takeJournal(a.store.Project.UsesJournal(a.Name))
+	if len(noted) == 0 {
 		return nil, func() {}
 	}
 	rel := project.UsesPath(a.Name)
@@ -51,6 +43,36 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 		return nil, func() {}
 	}
 	uses := readmodel.ParseUses(old)
+	addUses(uses, noted)
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return nil, func() {}
+	}
+	if err := atomicfile.WriteFile(file, readmodel.FormatUses(uses), 0o644); err != nil {
+		return nil, func() {}
+	}
+	return []string{rel}, func() { _ = os.Remove(flushing) } // left behind, it is counted again: harmless
+}
+
+// takeJournal moves the journal aside, unless what a failed commit left
+// there waits, and returns where it is and what it notes (nothing when
+// nothing was noted or it does not read).
+func takeJournal(journal string) (string, []byte) {
+	flushing := journal + ".flushing"
+	noted, err := os.ReadFile(flushing)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(noted) == 0) {
+		if os.Rename(journal, flushing) != nil {
+			return flushing, nil // nothing noted
+		}
+		noted, err = os.ReadFile(flushing)
+	}
+	if err != nil {
+		return flushing, nil
+	}
+	return flushing, noted
+}
+
+// addUses counts in uses each use a journal's lines note ("<time>\t<ids>").
+func addUses(uses map[string]readmodel.Use, noted []byte) {
 	for _, line := range strings.Split(string(noted), "\n") {
 		stamp, ids, ok := strings.Cut(line, "\t")
 		at, err := time.Parse(time.RFC3339, stamp)
@@ -66,13 +88,6 @@ func (a *Agent) flushUses() (paths []string, committed func()) {
 			uses[id] = u
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return nil, func() {}
-	}
-	if err := atomicfile.WriteFile(file, readmodel.FormatUses(uses), 0o644); err != nil {
-		return nil, func() {}
-	}
-	return []string{rel}, func() { _ = os.Remove(flushing) } // left behind, it is counted again: harmless
 }
 
 // NoteUse records that the agent read the file at p, if p is a record (see

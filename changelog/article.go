@@ -255,17 +255,8 @@ func validateArticle(a *Article) error {
 			return fieldErr("tags", "%q is not a tag (one line of at most 100 characters)", t)
 		}
 	}
-	if a.Updated.IsZero() {
-		return fieldErr("updated", "is missing")
-	}
-	if a.Created.IsZero() {
-		return fieldErr("created", "is missing")
-	}
-	if a.Created.After(a.Updated) {
-		return fieldErr("created", "is after updated")
-	}
-	if !a.Timestamp.Equal(a.Updated) {
-		return fieldErr("timestamp", "is not updated's time (%s): the Open Knowledge Format's timestamp is the last meaningful change", a.Updated.UTC().Format(time.RFC3339))
+	if err := checkArticleTimes(a); err != nil {
+		return err
 	}
 	for _, s := range a.Sources {
 		if !ValidSource(s) {
@@ -279,6 +270,24 @@ func validateArticle(a *Article) error {
 		return err
 	}
 	return oneOf("curated_by", a.CuratedBy, Curators, true)
+}
+
+// checkArticleTimes holds a's times to the rules: created, then updated,
+// whose time the timestamp is.
+func checkArticleTimes(a *Article) error {
+	if a.Updated.IsZero() {
+		return fieldErr("updated", "is missing")
+	}
+	if a.Created.IsZero() {
+		return fieldErr("created", "is missing")
+	}
+	if a.Created.After(a.Updated) {
+		return fieldErr("created", "is after updated")
+	}
+	if !a.Timestamp.Equal(a.Updated) {
+		return fieldErr("timestamp", "is not updated's time (%s): the Open Knowledge Format's timestamp is the last meaningful change", a.Updated.UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 func oneLine(field, s string, maxLen int, required bool) error {

@@ -177,6 +177,40 @@ func CheckBody(r *Record) error {
 // validateFields is Validate without CheckBody: the frontmatter's rules,
 // which a file must keep to be read as a record at all.
 func validateFields(r *Record) error {
+	if err := checkHeader(r); err != nil {
+		return err
+	}
+	if err := checkLabels(r); err != nil {
+		return err
+	}
+	if r.Archived && !r.Tombstone {
+		return fieldErr("archived", "only a tombstone is archived")
+	}
+	spec, err := recordSpec(r)
+	if err != nil {
+		return err
+	}
+	if err := checkTypeAndStatus(r, spec); err != nil {
+		return err
+	}
+	if spec.check != nil {
+		if err := spec.check(r); err != nil {
+			return err
+		}
+	}
+	// A field of another kind is an error rather than data that silently
+	// means nothing: a typo'd or misplaced key.
+	for _, f := range fieldSet {
+		if f.set(r) && !slices.Contains(spec.Fields, f.field) {
+			return fieldErr(string(f.field), "a %s has no %s", r.Kind, f.field)
+		}
+	}
+	return checkExtra(r, spec)
+}
+
+// checkHeader checks the fields every record has: its ID, time and agent,
+// the records it names, its subject and its sources.
+func checkHeader(r *Record) error {
 	if !ValidID(r.ID) {
 		return fieldErr("id", "%q is not a record id (pq- and hex digits)", r.ID)
 	}
@@ -199,19 +233,24 @@ func validateFields(r *Record) error {
 			return fieldErr("sources", "%q from %q is not a record id and agent", s.ID, s.Agent)
 		}
 	}
-	if err := checkLabels(r); err != nil {
-		return err
-	}
-	if r.Archived && !r.Tombstone {
-		return fieldErr("archived", "only a tombstone is archived")
-	}
+	return nil
+}
+
+// recordSpec is the kind table's row of r's kind: refused for an unknown
+// kind, or a document's.
+func recordSpec(r *Record) (*Spec, error) {
 	spec := r.Kind.Spec()
 	if spec == nil {
-		return fieldErr("kind", "unknown record kind %q (want one of %s)", r.Kind, Join(Kinds, ", "))
+		return nil, fieldErr("kind", "unknown record kind %q (want one of %s)", r.Kind, Join(Kinds, ", "))
 	}
 	if spec.Document {
-		return fieldErr("kind", "a %s is no record: it is a document of its own (%s/<topic>/<slug>.md), not a record kind (want one of %s)", spec.Noun, spec.Dir, Join(Kinds, ", "))
+		return nil, fieldErr("kind", "a %s is no record: it is a document of its own (%s/<topic>/<slug>.md), not a record kind (want one of %s)", spec.Noun, spec.Dir, Join(Kinds, ", "))
 	}
+	return spec, nil
+}
+
+// checkTypeAndStatus holds r's type and status to its kind's.
+func checkTypeAndStatus(r *Record, spec *Spec) error {
 	if len(spec.Types) == 0 && r.Type != "" {
 		return fieldErr("type", "a %s has no type", r.Kind)
 	}
@@ -221,22 +260,7 @@ func validateFields(r *Record) error {
 	if len(spec.Statuses) == 0 && r.Status != "" {
 		return fieldErr("status", "a %s has no status", r.Kind)
 	}
-	if err := oneOf("status", r.Status, spec.Statuses, false); err != nil {
-		return err
-	}
-	if spec.check != nil {
-		if err := spec.check(r); err != nil {
-			return err
-		}
-	}
-	// A field of another kind is an error rather than data that silently
-	// means nothing: a typo'd or misplaced key.
-	for _, f := range fieldSet {
-		if f.set(r) && !slices.Contains(spec.Fields, f.field) {
-			return fieldErr(string(f.field), "a %s has no %s", r.Kind, f.field)
-		}
-	}
-	return checkExtra(r, spec)
+	return oneOf("status", r.Status, spec.Statuses, false)
 }
 
 // checkExtra holds r's extra fields to its row: each declared there, of

@@ -339,7 +339,6 @@ type ApplyOptions struct {
 // One apply runs at a time per state repository; the second finds the
 // proposal applied.
 func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, opts ApplyOptions) (Applied, error) {
-	edited := opts.Edited
 	unlock, err := store.Repo.Lock(ctx, "curation")
 	if err != nil {
 		return Applied{}, err
@@ -350,71 +349,148 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 		return Applied{}, err
 	}
 	id = first.ID
+	if err := applicable(r, id, opts.Edited); err != nil {
+		return Applied{}, err
+	}
+	code := staterepo.OpenCode(codeRoot)
+	head, err := checkCheckout(codeRoot, code)
+	if err != nil {
+		return Applied{}, err
+	}
+	paths := make([]string, len(r.Files))
+	for i, f := range r.Files {
+		paths[i] = f.Path
+	}
+	if err := checkUnchanged(ctx, code, paths); err != nil {
+		return Applied{}, err
+	}
+	done := Applied{Proposal: id, Files: paths, Branch: head.Branch}
+	done.AgentWorkspace, done.MainBranch = agentWorkspace(store, codeRoot)
+	writes, inPlace, err := planWrites(store, codeRoot, r, opts, &done)
+	if err != nil {
+		return Applied{}, err
+	}
+	applied, err := appliedStates(store, r, who)
+	if err != nil {
+		return Applied{}, err
+	}
+	switch {
+	case inPlace == len(r.Files):
+		done.Recorded = true
+		done.Commit = head.Commit
+	case inPlace > 0:
+		return Applied{}, planqerr.New(planqerr.Refused, r.ID, "some of its files are in the code repository as proposed and some are not").
+			WithHint("commit or revert those files by hand, then dismiss or apply again")
+	default:
+		if done.Commit, err = commitWrites(ctx, code, paths, writes, commitMessage(r, done)); err != nil {
+			return Applied{}, err
+		}
+	}
+	if _, err := record(ctx, store, r, applied); err != nil {
+		return done, fmt.Errorf("commit %s landed in the code repository, but failed to record proposal %s as applied (planq proposals apply %s records it): %w",
+			short(done.Commit), id, id, err)
+	}
+	return done, nil
+}
+
+// appliedStates is the records that mark r applied, checked before the
+// code repository is touched: a state global refuses would leave the files
+// committed and the proposal pending.
+func appliedStates(store *agent.Store, r *changelog.Record, who string) ([]*changelog.Record, error) {
+	applied, err := states(store, r, changelog.StatusApplied, who)
+	if err != nil {
+		return nil, err
+	}
+	for _, rec := range applied {
+		if _, err := store.CheckForGlobal(rec); err != nil {
+			return nil, err
+		}
+	}
+	return applied, nil
+}
+
+// applicable refuses proposal r (first recorded as id) unless it is
+// pending, changes a file, and edited names only its files, as text.
+func applicable(r *changelog.Record, id string, edited map[string]string) error {
 	if r.Status != changelog.StatusPending {
-		return Applied{}, planqerr.New(planqerr.Exists, id, "is %s already (%s)", r.Status, r.ID)
+		return planqerr.New(planqerr.Exists, id, "is %s already (%s)", r.Status, r.ID)
 	}
 	if len(r.Files) == 0 {
-		return Applied{}, planqerr.New(planqerr.Invalid, id, "changes no file: it only discards notes").
+		return planqerr.New(planqerr.Invalid, id, "changes no file: it only discards notes").
 			WithHint("planq proposals dismiss %s", r.ID)
 	}
 	for p := range edited {
 		if !slices.ContainsFunc(r.Files, func(f changelog.ProposedFile) bool { return f.Path == p }) {
-			return Applied{}, planqerr.New(planqerr.Invalid, p, "is not a file of proposal %s", r.ID)
+			return planqerr.New(planqerr.Invalid, p, "is not a file of proposal %s", r.ID)
 		}
 		if err := textFile(p, edited[p]); err != nil {
-			return Applied{}, err
+			return err
 		}
 	}
-	code := staterepo.OpenCode(codeRoot)
+	return nil
+}
+
+// checkCheckout refuses a checkout in the middle of a rebase, merge or the
+// like, or on a detached HEAD; else it returns its HEAD.
+func checkCheckout(codeRoot string, code *staterepo.CodeRepo) (staterepo.Head, error) {
 	what, err := code.InProgress()
 	if err != nil {
-		return Applied{}, err
+		return staterepo.Head{}, err
 	}
 	if what != "" {
-		return Applied{}, planqerr.New(planqerr.Refused, codeRoot, "is in the middle of %s", what).
+		return staterepo.Head{}, planqerr.New(planqerr.Refused, codeRoot, "is in the middle of %s", what).
 			WithHint("finish it or abort it, then apply again")
 	}
 	// A commit on a detached HEAD is on no branch: the next checkout leaves
 	// it behind, while the proposal would say applied.
 	head, err := staterepo.CodeHead(codeRoot)
 	if err != nil {
-		return Applied{}, err
+		return staterepo.Head{}, err
 	}
 	if head.Branch == "" {
-		return Applied{}, planqerr.New(planqerr.Refused, codeRoot, "has a detached HEAD (%s): a commit here would be on no branch", short(head.Commit)).
+		return staterepo.Head{}, planqerr.New(planqerr.Refused, codeRoot, "has a detached HEAD (%s): a commit here would be on no branch", short(head.Commit)).
 			WithHint("check out a branch first (git switch BRANCH, or git switch -c BRANCH to start one here), then apply again")
 	}
-	paths := make([]string, len(r.Files))
-	for i, f := range r.Files {
-		paths[i] = f.Path
-	}
+	return head, nil
+}
+
+// checkUnchanged refuses paths with uncommitted or staged changes.
+func checkUnchanged(ctx context.Context, code *staterepo.CodeRepo, paths []string) error {
 	changes, err := code.PathChanges(ctx, paths)
 	if err != nil {
-		return Applied{}, err
+		return err
 	}
 	if len(changes) > 0 {
-		return Applied{}, planqerr.New(planqerr.Refused, strings.Join(paths, ", "), "has uncommitted or staged changes: %s", strings.Join(changes, "; ")).
+		return planqerr.New(planqerr.Refused, strings.Join(paths, ", "), "has uncommitted or staged changes: %s", strings.Join(changes, "; ")).
 			WithHint("commit or stash them, then apply again")
 	}
-	type write struct {
-		path, full string
-		old, new   []byte
-		existed    bool
-	}
-	var writes []write
-	done := Applied{Proposal: id, Files: paths, Branch: head.Branch}
-	done.AgentWorkspace, done.MainBranch = agentWorkspace(store, codeRoot)
+	return nil
+}
+
+// fileWrite is one file an apply writes: its content before and after.
+type fileWrite struct {
+	path, full string
+	old, new   []byte
+	existed    bool
+}
+
+// planWrites is the writes proposal r makes in the checkout at codeRoot,
+// counted in done, and how many of its files are there as proposed
+// already (committed by an apply cut short). It refuses a file changed
+// since the proposal, and an edit that removes lines unless opts allow it.
+func planWrites(store *agent.Store, codeRoot string, r *changelog.Record, opts ApplyOptions, done *Applied) ([]fileWrite, int, error) {
+	var writes []fileWrite
 	inPlace := 0
 	for _, f := range r.Files {
 		old, exists, err := readInside(codeRoot, f.Path)
 		if err != nil {
-			return Applied{}, err
+			return nil, 0, err
 		}
 		proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
 		if err != nil {
-			return Applied{}, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
+			return nil, 0, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
 		}
-		content, ok := edited[f.Path]
+		content, ok := opts.Edited[f.Path]
 		if !ok {
 			content = string(proposed)
 		}
@@ -428,67 +504,49 @@ func Apply(ctx context.Context, store *agent.Store, codeRoot, who, id string, op
 			inPlace++ // committed by an apply cut short
 			continue
 		default:
-			return Applied{}, planqerr.New(planqerr.Refused, f.Path, "changed since proposal %s was made: %w", r.ID, ErrStale).
+			return nil, 0, planqerr.New(planqerr.Refused, f.Path, "changed since proposal %s was made: %w", r.ID, ErrStale).
 				WithHint("planq proposals dismiss %s, then planq curate to propose again from the file as it is", r.ID)
 		}
 		adds, dels := counts(string(old), content)
 		if dels > 0 && !opts.AllowRemovals {
-			return Applied{}, planqerr.New(planqerr.Invalid, f.Path, "applying it would remove %s of the file's %d (and add %d); a proposal only adds",
+			return nil, 0, planqerr.New(planqerr.Invalid, f.Path, "applying it would remove %s of the file's %d (and add %d); a proposal only adds",
 				plural.Of(dels, "line"), len(lines(string(old))), adds).
-				WithHint("keep the file's lines, or remove them on purpose: planq proposals apply %s --edit --allow-removals (on the review page, tick Allow removals)", id)
+				WithHint("keep the file's lines, or remove them on purpose: planq proposals apply %s --edit --allow-removals (on the review page, tick Allow removals)", done.Proposal)
 		}
 		done.Additions += adds
 		done.Removals += dels
-		writes = append(writes, write{path: f.Path, full: filepath.Join(codeRoot, filepath.FromSlash(f.Path)), old: old, new: []byte(content), existed: exists})
+		writes = append(writes, fileWrite{path: f.Path, full: filepath.Join(codeRoot, filepath.FromSlash(f.Path)), old: old, new: []byte(content), existed: exists})
 	}
-	// What global will record is checked before the code repository is
-	// touched: a state global refuses would leave the files committed and
-	// the proposal pending.
-	applied, err := states(store, r, changelog.StatusApplied, who)
+	return writes, inPlace, nil
+}
+
+// commitWrites writes the files and commits them, and only them, in one
+// commit; on a failure it puts the files back as they were.
+func commitWrites(ctx context.Context, code *staterepo.CodeRepo, paths []string, writes []fileWrite, message string) (string, error) {
+	for _, w := range writes {
+		if err := writeFile(w.full, w.new); err != nil {
+			restore(ctx, code, paths, writes)
+			return "", err
+		}
+	}
+	commit, err := code.CommitOnly(ctx, paths, message)
 	if err != nil {
-		return Applied{}, err
+		restore(ctx, code, paths, writes)
+		return "", err
 	}
-	for _, rec := range applied {
-		if _, err := store.CheckForGlobal(rec); err != nil {
-			return Applied{}, err
+	return commit, nil
+}
+
+// restore puts the files of writes back as they were, and unstages paths.
+func restore(ctx context.Context, code *staterepo.CodeRepo, paths []string, writes []fileWrite) {
+	for _, w := range writes {
+		if w.existed {
+			_ = atomicfile.WriteFile(w.full, w.old, 0o644)
+		} else {
+			_ = os.Remove(w.full)
 		}
 	}
-	switch {
-	case inPlace == len(r.Files):
-		done.Recorded = true
-		done.Commit = head.Commit
-	case inPlace > 0:
-		return Applied{}, planqerr.New(planqerr.Refused, r.ID, "some of its files are in the code repository as proposed and some are not").
-			WithHint("commit or revert those files by hand, then dismiss or apply again")
-	default:
-		restore := func() {
-			for _, w := range writes {
-				if w.existed {
-					_ = atomicfile.WriteFile(w.full, w.old, 0o644)
-				} else {
-					_ = os.Remove(w.full)
-				}
-			}
-			_ = code.Unstage(context.WithoutCancel(ctx), paths)
-		}
-		for _, w := range writes {
-			if err := writeFile(w.full, w.new); err != nil {
-				restore()
-				return Applied{}, err
-			}
-		}
-		commit, err := code.CommitOnly(ctx, paths, commitMessage(r, done))
-		if err != nil {
-			restore()
-			return Applied{}, err
-		}
-		done.Commit = commit
-	}
-	if _, err := record(ctx, store, r, applied); err != nil {
-		return done, fmt.Errorf("commit %s landed in the code repository, but failed to record proposal %s as applied (planq proposals apply %s records it): %w",
-			short(done.Commit), id, id, err)
-	}
-	return done, nil
+	_ = code.Unstage(context.WithoutCancel(ctx), paths)
 }
 
 // agentWorkspace names the agent whose workspace the checkout at codeRoot

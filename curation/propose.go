@@ -128,40 +128,17 @@ func invalid(format string, args ...any) *planqerr.Error {
 // credential in a file or in the proposal's text, and a record of at most
 // 64 KiB; agent.Store.CommitGlobal checks it all again before it writes.
 func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p Proposal) (*changelog.Record, error) {
-	if strings.TrimSpace(p.DiffSummary) == "" {
-		return nil, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
-	}
 	patterns := store.Project.Config.InstructionFiles()
-	named := len(p.ProposedFiles)
-	p, said := Settle(codeRoot, patterns, p)
-	if named > 0 && len(p.ProposedFiles) == 0 {
-		return nil, invalid("names no file planq can write: %s", strings.Join(said, "; ")).
-			WithHint("propose the file each link leads to, as planq curate names it")
-	}
-	if len(p.ProposedFiles) == 0 && len(p.EntriesDiscarded) == 0 {
-		return nil, invalid("proposes no file and discards no note").WithHint("send proposed_files, or entries_discarded for notes that add nothing")
-	}
-	if len(p.ProposedFiles) > 0 && len(p.EntriesUsed) == 0 {
-		return nil, invalid("changes files but names no note in entries_used").WithHint("list the notes the additions come from")
-	}
-	if len(p.ProposedFiles) == 0 && len(p.EntriesUsed) > 0 {
-		return nil, invalid("names notes in entries_used but proposes no file").
-			WithHint("propose the files the notes go to, or list the notes under entries_discarded with why")
+	p, err := settleAndCheck(codeRoot, patterns, p)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkText(p); err != nil {
 		return nil, err
 	}
-	files := make([]changelog.ProposedFile, 0, len(p.ProposedFiles))
-	blobs := map[string][]byte{}
-	for _, rel := range slices.Sorted(maps.Keys(p.ProposedFiles)) {
-		f, err := checkFile(codeRoot, rel, p.ProposedFiles[rel], patterns)
-		if err != nil {
-			return nil, err
-		}
-		blobs[rel] = []byte(p.ProposedFiles[rel])
-		// The blob is written with the commit, once every check has passed.
-		f.Blob = staterepo.BlobHash(blobs[rel]).String()
-		files = append(files, f)
+	files, blobs, err := checkFiles(codeRoot, patterns, p)
+	if err != nil {
+		return nil, err
 	}
 	notes, err := store.Records.All(changelog.KindNote, changelog.KindProposal)
 	if err != nil {
@@ -199,6 +176,47 @@ func Propose(ctx context.Context, store *agent.Store, codeRoot, writer string, p
 		return nil, err
 	}
 	return rec, nil
+}
+
+// settleAndCheck is p with its files settled (see Settle), refused unless it
+// says what it adds, and proposes files from notes or discards notes.
+func settleAndCheck(codeRoot string, patterns []string, p Proposal) (Proposal, error) {
+	if strings.TrimSpace(p.DiffSummary) == "" {
+		return p, invalid("has no diff_summary").WithHint("say in a line or two what the proposal adds")
+	}
+	named := len(p.ProposedFiles)
+	p, said := Settle(codeRoot, patterns, p)
+	switch {
+	case named > 0 && len(p.ProposedFiles) == 0:
+		return p, invalid("names no file planq can write: %s", strings.Join(said, "; ")).
+			WithHint("propose the file each link leads to, as planq curate names it")
+	case len(p.ProposedFiles) == 0 && len(p.EntriesDiscarded) == 0:
+		return p, invalid("proposes no file and discards no note").WithHint("send proposed_files, or entries_discarded for notes that add nothing")
+	case len(p.ProposedFiles) > 0 && len(p.EntriesUsed) == 0:
+		return p, invalid("changes files but names no note in entries_used").WithHint("list the notes the additions come from")
+	case len(p.ProposedFiles) == 0 && len(p.EntriesUsed) > 0:
+		return p, invalid("names notes in entries_used but proposes no file").
+			WithHint("propose the files the notes go to, or list the notes under entries_discarded with why")
+	}
+	return p, nil
+}
+
+// checkFiles checks each file p proposes against the code repository at
+// codeRoot: the proposed files, sorted, and their content by path.
+func checkFiles(codeRoot string, patterns []string, p Proposal) ([]changelog.ProposedFile, map[string][]byte, error) {
+	files := make([]changelog.ProposedFile, 0, len(p.ProposedFiles))
+	blobs := map[string][]byte{}
+	for _, rel := range slices.Sorted(maps.Keys(p.ProposedFiles)) {
+		f, err := checkFile(codeRoot, rel, p.ProposedFiles[rel], patterns)
+		if err != nil {
+			return nil, nil, err
+		}
+		blobs[rel] = []byte(p.ProposedFiles[rel])
+		// The blob is written with the commit, once every check has passed.
+		f.Blob = staterepo.BlobHash(blobs[rel]).String()
+		files = append(files, f)
+	}
+	return files, blobs, nil
 }
 
 // checkText puts the proposal's own text, each field on its own, through

@@ -72,36 +72,13 @@ func (j JSONEntries) Install(data []byte, exists bool) ([]byte, error) {
 	// white space as it was.
 	text, trail := splitTrail(text)
 	for _, path := range sortedKeys(j.Members) {
-		want := mustRaw(j.Members[path])
-		if cur := gjson.Get(text, path); cur.Exists() && compact(cur.Raw) == want {
-			continue
-		}
-		if text, err = sjson.SetRaw(text, path, want); err != nil {
-			return nil, fmt.Errorf("failed to set %s: %w", path, err)
+		if text, err = setMember(text, path, mustRaw(j.Members[path])); err != nil {
+			return nil, err
 		}
 	}
 	for _, path := range sortedKeys(j.Elements) {
-		want := mustRaw(j.Elements[path])
-		arr := gjson.Get(text, path)
-		if arr.Exists() && !arr.IsArray() {
-			return nil, fmt.Errorf("%s is not a list", path)
-		}
-		var ours []int
-		for i, el := range arr.Array() {
-			if j.Owns(el.Raw) {
-				ours = append(ours, i)
-			}
-		}
-		if len(ours) == 1 && compact(arr.Array()[ours[0]].Raw) == want {
-			continue
-		}
-		for k := len(ours) - 1; k >= 0; k-- {
-			if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, ours[k])); err != nil {
-				return nil, err
-			}
-		}
-		if text, err = sjson.SetRaw(text, path+".-1", want); err != nil {
-			return nil, fmt.Errorf("failed to add to %s: %w", path, err)
+		if text, err = j.setElement(text, path, mustRaw(j.Elements[path])); err != nil {
+			return nil, err
 		}
 	}
 	if created {
@@ -111,6 +88,48 @@ func (j JSONEntries) Install(data []byte, exists bool) ([]byte, error) {
 		}
 	}
 	return []byte(text + trail), nil
+}
+
+// setMember sets the member at path to want, unless it is so already.
+func setMember(text, path, want string) (string, error) {
+	if cur := gjson.Get(text, path); cur.Exists() && compact(cur.Raw) == want {
+		return text, nil
+	}
+	out, err := sjson.SetRaw(text, path, want)
+	if err != nil {
+		return text, fmt.Errorf("failed to set %s: %w", path, err)
+	}
+	return out, nil
+}
+
+// setElement makes want planq's one element of the list at path: the
+// elements planq owns there go, and want is appended, unless it is there
+// already as planq's only one.
+func (j JSONEntries) setElement(text, path, want string) (string, error) {
+	arr := gjson.Get(text, path)
+	if arr.Exists() && !arr.IsArray() {
+		return text, fmt.Errorf("%s is not a list", path)
+	}
+	var ours []int
+	for i, el := range arr.Array() {
+		if j.Owns(el.Raw) {
+			ours = append(ours, i)
+		}
+	}
+	if len(ours) == 1 && compact(arr.Array()[ours[0]].Raw) == want {
+		return text, nil
+	}
+	var err error
+	for k := len(ours) - 1; k >= 0; k-- {
+		if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, ours[k])); err != nil {
+			return text, err
+		}
+	}
+	out, err := sjson.SetRaw(text, path+".-1", want)
+	if err != nil {
+		return text, fmt.Errorf("failed to add to %s: %w", path, err)
+	}
+	return out, nil
 }
 
 func splitTrail(text string) (string, string) {

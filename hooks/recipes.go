@@ -68,88 +68,16 @@ func ownsHook(raw string) bool { return strings.Contains(raw, "planq hook ") }
 
 // Recipe returns the edits that set agent up.
 func Recipe(agent string, t Target) ([]Edit, error) {
+	recipe, ok := recipes[agent]
+	if !ok {
+		return nil, planqerr.New(planqerr.Invalid, `agent "`+agent+`"`, "is not an agent planq sets up").
+			WithHint("one of: %s", strings.Join(SetupAgents, ", "))
+	}
 	base := t.Root
 	if t.Global {
 		base = t.Home
 	}
-	var edits, mcp []Edit
-	switch agent {
-	case "claude":
-		settings := filepath.Join(base, ".claude", "settings.json")
-		if t.Local && !t.Global {
-			settings = filepath.Join(base, ".claude", "settings.local.json")
-		}
-		edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
-			"hooks.SessionStart": claudeGroup("session-start", "claude", ""),
-			"hooks.PreCompact":   claudeGroup("pre-compact", "claude", ""),
-			"hooks.SessionEnd":   claudeGroup("session-end", "claude", ""),
-		}})
-		mcpFile := filepath.Join(base, ".mcp.json")
-		if t.Global {
-			mcpFile = filepath.Join(base, ".claude.json")
-		}
-		mcp = append(mcp, JSONEntries{Path: mcpFile, Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(claudeProjectDir)},
-		}})
-	case "codex":
-		dir := filepath.Join(base, ".codex")
-		edits = append(edits, JSONEntries{Path: filepath.Join(dir, "hooks.json"), Owns: ownsHook, Elements: map[string]any{
-			"hooks.SessionStart": claudeGroup("session-start", "codex", ""),
-			"hooks.Stop":         claudeGroup("stop", "codex", ""),
-		}})
-		agents := filepath.Join(base, "AGENTS.md")
-		if t.Global {
-			agents = filepath.Join(dir, "AGENTS.md")
-		}
-		edits = append(edits, MarkdownBlock{Path: agents, Content: Snippet, User: agent})
-		mcp = append(mcp, TOMLBlock{Path: filepath.Join(dir, "config.toml"), Table: "mcp_servers.planq",
-			Content: "[mcp_servers.planq]\ncommand = \"planq\"\nargs = [\"mcp\", \"serve\"]"})
-	case "gemini":
-		settings := filepath.Join(base, ".gemini", "settings.json")
-		edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
-			"hooks.SessionStart": geminiGroup("session-start"),
-			"hooks.PreCompress":  geminiGroup("pre-compact"),
-			"hooks.SessionEnd":   geminiGroup("session-end"),
-		}})
-		md := filepath.Join(base, "GEMINI.md")
-		if t.Global {
-			md = filepath.Join(base, ".gemini", "GEMINI.md")
-		}
-		edits = append(edits, MarkdownBlock{Path: md, Content: Snippet, User: agent})
-		mcp = append(mcp, JSONEntries{Path: settings, Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(""), Timeout: 30000},
-		}})
-	case "cursor":
-		// Rules and MCP only: Cursor also runs Claude's hooks, and planq's
-		// session hooks must not run twice in one session.
-		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".cursor", "rules", "planq.mdc"), Content: cursorRule})
-		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".cursor", "mcp.json"), Owns: ownsHook, Members: map[string]any{
-			"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
-		}})
-	case "opencode":
-		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, "AGENTS.md"), Content: Snippet, User: agent})
-		cfg := filepath.Join(base, "opencode.json")
-		if t.Global {
-			cfg = filepath.Join(base, ".config", "opencode", "opencode.json")
-		}
-		mcp = append(mcp, JSONEntries{Path: cfg, Owns: ownsHook, Members: map[string]any{
-			"mcp.planq": localServer{Type: "local", Command: mcpCommand, Enabled: true},
-		}})
-	case "windsurf":
-		edits = append(edits, OwnedFile{Path: filepath.Join(base, ".windsurf", "rules", "planq.md"), Content: windsurfRule})
-	case "copilot":
-		edits = append(edits, MarkdownBlock{Path: filepath.Join(base, ".github", "copilot-instructions.md"), Content: Snippet, User: agent})
-		mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".vscode", "mcp.json"), Owns: ownsHook, Members: map[string]any{
-			"servers.planq": stdioServer{Type: "stdio", Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
-		}})
-	case "aider":
-		edits = append(edits,
-			OwnedFile{Path: filepath.Join(base, ".planq", "instructions.md"), Content: "<!-- " + ownedMarker + ": written by 'planq setup aider' -->\n" + Snippet},
-			YAMLListItem{Path: filepath.Join(base, ".aider.conf.yml"), Key: "read", Item: ".planq/instructions.md"})
-	default:
-		return nil, planqerr.New(planqerr.Invalid, `agent "`+agent+`"`, "is not an agent planq sets up").
-			WithHint("one of: %s", strings.Join(SetupAgents, ", "))
-	}
+	edits, mcp := recipe(base, t)
 	if t.MCPOnly {
 		if len(mcp) == 0 {
 			return nil, planqerr.New(planqerr.Invalid, `agent "`+agent+`"`, "has no MCP configuration planq knows")
@@ -157,6 +85,109 @@ func Recipe(agent string, t Target) ([]Edit, error) {
 		return mcp, nil
 	}
 	return mergeJSON(append(edits, mcp...)), nil
+}
+
+// recipes are the edits that set up each agent of SetupAgents, in the
+// directory base (the project's, or with t.Global the home directory):
+// its hooks and instructions, and its MCP configuration.
+var recipes = map[string]func(base string, t Target) (edits, mcp []Edit){
+	"claude": claudeRecipe, "codex": codexRecipe, "gemini": geminiRecipe, "cursor": cursorRecipe,
+	"opencode": opencodeRecipe, "windsurf": windsurfRecipe, "copilot": copilotRecipe, "aider": aiderRecipe,
+}
+
+func claudeRecipe(base string, t Target) (edits, mcp []Edit) {
+	settings := filepath.Join(base, ".claude", "settings.json")
+	if t.Local && !t.Global {
+		settings = filepath.Join(base, ".claude", "settings.local.json")
+	}
+	edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
+		"hooks.SessionStart": claudeGroup("session-start", "claude", ""),
+		"hooks.PreCompact":   claudeGroup("pre-compact", "claude", ""),
+		"hooks.SessionEnd":   claudeGroup("session-end", "claude", ""),
+	}})
+	mcpFile := filepath.Join(base, ".mcp.json")
+	if t.Global {
+		mcpFile = filepath.Join(base, ".claude.json")
+	}
+	mcp = append(mcp, JSONEntries{Path: mcpFile, Owns: ownsHook, Members: map[string]any{
+		"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(claudeProjectDir)},
+	}})
+	return edits, mcp
+}
+
+func codexRecipe(base string, t Target) (edits, mcp []Edit) {
+	dir := filepath.Join(base, ".codex")
+	edits = append(edits, JSONEntries{Path: filepath.Join(dir, "hooks.json"), Owns: ownsHook, Elements: map[string]any{
+		"hooks.SessionStart": claudeGroup("session-start", "codex", ""),
+		"hooks.Stop":         claudeGroup("stop", "codex", ""),
+	}})
+	agents := filepath.Join(base, "AGENTS.md")
+	if t.Global {
+		agents = filepath.Join(dir, "AGENTS.md")
+	}
+	edits = append(edits, MarkdownBlock{Path: agents, Content: Snippet, User: "codex"})
+	mcp = append(mcp, TOMLBlock{Path: filepath.Join(dir, "config.toml"), Table: "mcp_servers.planq",
+		Content: "[mcp_servers.planq]\ncommand = \"planq\"\nargs = [\"mcp\", \"serve\"]"})
+	return edits, mcp
+}
+
+func geminiRecipe(base string, t Target) (edits, mcp []Edit) {
+	settings := filepath.Join(base, ".gemini", "settings.json")
+	edits = append(edits, JSONEntries{Path: settings, Owns: ownsHook, Elements: map[string]any{
+		"hooks.SessionStart": geminiGroup("session-start"),
+		"hooks.PreCompress":  geminiGroup("pre-compact"),
+		"hooks.SessionEnd":   geminiGroup("session-end"),
+	}})
+	md := filepath.Join(base, "GEMINI.md")
+	if t.Global {
+		md = filepath.Join(base, ".gemini", "GEMINI.md")
+	}
+	edits = append(edits, MarkdownBlock{Path: md, Content: Snippet, User: "gemini"})
+	mcp = append(mcp, JSONEntries{Path: settings, Owns: ownsHook, Members: map[string]any{
+		"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(""), Timeout: 30000},
+	}})
+	return edits, mcp
+}
+
+// cursorRecipe is rules and MCP only: Cursor also runs Claude's hooks, and
+// planq's session hooks must not run twice in one session.
+func cursorRecipe(base string, _ Target) (edits, mcp []Edit) {
+	edits = append(edits, OwnedFile{Path: filepath.Join(base, ".cursor", "rules", "planq.mdc"), Content: cursorRule})
+	mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".cursor", "mcp.json"), Owns: ownsHook, Members: map[string]any{
+		"mcpServers.planq": stdioServer{Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
+	}})
+	return edits, mcp
+}
+
+func opencodeRecipe(base string, t Target) (edits, mcp []Edit) {
+	edits = append(edits, MarkdownBlock{Path: filepath.Join(base, "AGENTS.md"), Content: Snippet, User: "opencode"})
+	cfg := filepath.Join(base, "opencode.json")
+	if t.Global {
+		cfg = filepath.Join(base, ".config", "opencode", "opencode.json")
+	}
+	mcp = append(mcp, JSONEntries{Path: cfg, Owns: ownsHook, Members: map[string]any{
+		"mcp.planq": localServer{Type: "local", Command: mcpCommand, Enabled: true},
+	}})
+	return edits, mcp
+}
+
+func windsurfRecipe(base string, _ Target) (edits, mcp []Edit) {
+	return []Edit{OwnedFile{Path: filepath.Join(base, ".windsurf", "rules", "planq.md"), Content: windsurfRule}}, nil
+}
+
+func copilotRecipe(base string, _ Target) (edits, mcp []Edit) {
+	edits = append(edits, MarkdownBlock{Path: filepath.Join(base, ".github", "copilot-instructions.md"), Content: Snippet, User: "copilot"})
+	mcp = append(mcp, JSONEntries{Path: filepath.Join(base, ".vscode", "mcp.json"), Owns: ownsHook, Members: map[string]any{
+		"servers.planq": stdioServer{Type: "stdio", Command: mcpCommand[0], Args: mcpArgs(editorProjectDir)},
+	}})
+	return edits, mcp
+}
+
+func aiderRecipe(base string, _ Target) (edits, mcp []Edit) {
+	return []Edit{
+		OwnedFile{Path: filepath.Join(base, ".planq", "instructions.md"), Content: "<!-- " + ownedMarker + ": written by 'planq setup aider' -->\n" + Snippet},
+		YAMLListItem{Path: filepath.Join(base, ".aider.conf.yml"), Key: "read", Item: ".planq/instructions.md"},
+	}, nil
 }
 
 // mergeJSON makes the JSON edits of one file one edit (Gemini keeps hooks

@@ -70,82 +70,102 @@ func Apply(edits []Edit, mode Mode, tracked Tracked) ([]FileState, error) {
 }
 
 func applyOne(e Edit, mode Mode, tracked Tracked) (FileState, error) {
-	path := e.File()
-	st := FileState{File: path}
-	info, err := os.Lstat(path)
-	exists := err == nil
+	f := settingFile{path: e.File()}
+	st := FileState{File: f.path}
+	info, err := os.Lstat(f.path)
+	f.info, f.exists = info, err == nil
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return st, fmt.Errorf("failed to inspect %s: %w", path, err)
+		return st, fmt.Errorf("failed to inspect %s: %w", f.path, err)
 	}
-	if exists && info.Mode()&os.ModeSymlink != 0 {
+	if f.exists && info.Mode()&os.ModeSymlink != 0 {
 		st.State, st.Detail = "skipped", "a symbolic link: planq leaves it alone; edit the file it points to by hand"
 		return st, nil
 	}
-	var data []byte
-	if exists {
-		if data, err = os.ReadFile(path); err != nil {
-			return st, fmt.Errorf("failed to read %s: %w", path, err)
+	if f.exists {
+		if f.data, err = os.ReadFile(f.path); err != nil {
+			return st, fmt.Errorf("failed to read %s: %w", f.path, err)
 		}
 	}
 	switch mode {
 	case ModeRemove:
-		if !exists {
-			st.State = "unchanged"
-			return st, nil
-		}
-		out, remove, err := e.Remove(data)
-		if err != nil {
-			return st, refuse(path, err)
-		}
-		switch {
-		case remove && tracked != nil && tracked(path):
-			st.State, st.Detail = "updated", "git tracks it: planq's part taken out, the file kept"
-			return st, writeAtomic(path, out, info)
-		case remove:
-			st.State = "removed"
-			if err := os.Remove(path); err != nil {
-				return st, err
-			}
-			removeEmptyAgentDirs(filepath.Dir(path))
-			return st, nil
-		case bytes.Equal(out, data):
-			st.State = "unchanged"
-			return st, nil
-		}
-		st.State = "updated"
-		return st, writeAtomic(path, out, info)
+		return f.remove(e, tracked)
 	case ModeInstall, ModeCheck, ModeDryRun:
-		out, err := e.Install(data, exists)
-		if err != nil {
-			return st, refuse(path, err)
-		}
-		switch {
-		case exists && bytes.Equal(out, data):
-			st.State = map[Mode]string{ModeCheck: "installed"}[mode]
-			if st.State == "" {
-				st.State = "unchanged"
-			}
-			return st, nil
-		case mode == ModeCheck:
-			st.State = "missing"
-			if exists && containsMarker(data) {
-				st.State = "stale"
-			}
-			return st, nil
-		case mode == ModeDryRun:
-			st.State, st.Detail = "would change", diffSummary(data, out)
-			return st, nil
-		}
-		st.State = "updated"
-		if !exists {
-			st.State = "created"
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				return st, fmt.Errorf("failed to create %s: %w", filepath.Dir(path), err)
-			}
-		}
-		return st, writeAtomic(path, out, info)
+		return f.install(e, mode)
 	}
 	return st, fmt.Errorf("unknown setup mode %d", mode)
+}
+
+// settingFile is a settings file as setup found it: its content, when it
+// exists.
+type settingFile struct {
+	path   string
+	info   os.FileInfo
+	exists bool
+	data   []byte
+}
+
+// remove takes planq's part out of the file: the file goes when planq
+// made it and nothing else is left, unless git tracks it.
+func (f settingFile) remove(e Edit, tracked Tracked) (FileState, error) {
+	st := FileState{File: f.path, State: "unchanged"}
+	if !f.exists {
+		return st, nil
+	}
+	out, remove, err := e.Remove(f.data)
+	if err != nil {
+		return st, refuse(f.path, err)
+	}
+	switch {
+	case remove && tracked != nil && tracked(f.path):
+		st.State, st.Detail = "updated", "git tracks it: planq's part taken out, the file kept"
+		return st, writeAtomic(f.path, out, f.info)
+	case remove:
+		st.State = "removed"
+		if err := os.Remove(f.path); err != nil {
+			return st, err
+		}
+		removeEmptyAgentDirs(filepath.Dir(f.path))
+		return st, nil
+	case bytes.Equal(out, f.data):
+		return st, nil
+	}
+	st.State = "updated"
+	return st, writeAtomic(f.path, out, f.info)
+}
+
+// install puts planq's part in the file; with ModeCheck it only says
+// whether it is there, with ModeDryRun what would change.
+func (f settingFile) install(e Edit, mode Mode) (FileState, error) {
+	st := FileState{File: f.path}
+	out, err := e.Install(f.data, f.exists)
+	if err != nil {
+		return st, refuse(f.path, err)
+	}
+	switch {
+	case f.exists && bytes.Equal(out, f.data) && mode == ModeCheck:
+		st.State = "installed"
+		return st, nil
+	case f.exists && bytes.Equal(out, f.data):
+		st.State = "unchanged"
+		return st, nil
+	case mode == ModeCheck:
+		st.State = "missing"
+		if f.exists && containsMarker(f.data) {
+			st.State = "stale"
+		}
+		return st, nil
+	case mode == ModeDryRun:
+		st.State, st.Detail = "would change", diffSummary(f.data, out)
+		return st, nil
+	}
+	st.State = "updated"
+	if !f.exists {
+		st.State = "created"
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			return st, fmt.Errorf("failed to create %s: %w", filepath.Dir(f.path), err)
+		}
+	}
+	return st, writeAtomic(f.path, out, f.info)
 }
 
 func refuse(path string, err error) error {

@@ -49,58 +49,14 @@ var enumLine = sync.OnceValue(func() *regexp.Regexp {
 // record; nothing else is changed: what is left is for a person (Validate
 // names it).
 func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
-	changes := map[string][]byte{}
-	var res FixResult
+	w := &fixWalk{dir: a.Dir, changes: map[string][]byte{}}
 	for _, dir := range changelog.Dirs() {
-		root := filepath.Join(a.Dir, dir)
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				if errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			if d.IsDir() || d.Name() == project.ReadmeFile || !strings.HasSuffix(d.Name(), ".md") {
-				return nil
-			}
-			rel, err := filepath.Rel(a.Dir, p)
-			if err != nil {
-				return err
-			}
-			rel = filepath.ToSlash(rel)
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return fmt.Errorf("failed to read %s: %w", rel, err)
-			}
-			if _, err := changelog.Parse(rel, data); err == nil {
-				return nil
-			}
-			fixed, what := normalize(data)
-			rec, err := changelog.Parse("", fixed)
-			if err != nil {
-				return nil // not safe to repair: left for a person
-			}
-			want := changelog.RecordPath(rec)
-			if want != rel {
-				if _, taken := changes[want]; taken {
-					return nil
-				}
-				if _, err := os.Stat(filepath.Join(a.Dir, filepath.FromSlash(want))); err == nil {
-					return nil
-				}
-				changes[rel], changes[want] = nil, fixed
-				res.Fixed = append(res.Fixed, Fixed{Path: rel, To: want, What: strings.Join(append(what, "moved to where its kind, shard and ID say"), "; ")})
-				return nil
-			}
-			changes[rel] = fixed
-			res.Fixed = append(res.Fixed, Fixed{Path: rel, What: strings.Join(what, "; ")})
-			return nil
-		})
-		if err != nil {
+		if err := filepath.WalkDir(filepath.Join(a.Dir, dir), w.visit); err != nil {
 			return FixResult{}, err
 		}
 	}
-	cuts, err := ringfix.Plan(a, changes)
+	res := FixResult{Fixed: w.fixed}
+	cuts, err := ringfix.Plan(a, w.changes)
 	if err != nil {
 		return FixResult{}, err
 	}
@@ -108,15 +64,75 @@ func Fix(ctx context.Context, a *agent.Agent) (FixResult, error) {
 		res.Fixed = append(res.Fixed, Fixed{Path: c.Path, What: c.What})
 	}
 	sort.Slice(res.Fixed, func(i, j int) bool { return res.Fixed[i].Path < res.Fixed[j].Path })
-	if len(changes) == 0 {
+	if len(w.changes) == 0 {
 		return res, nil
 	}
-	commit, err := a.Rewrite(ctx, changes, ringfix.Message("validate --fix: repair "+plural.Of(len(res.Fixed), "record file"), cuts))
+	commit, err := a.Rewrite(ctx, w.changes, ringfix.Message("validate --fix: repair "+plural.Of(len(res.Fixed), "record file"), cuts))
 	if err != nil {
 		return FixResult{}, err
 	}
 	res.Commit = commit.String()
 	return res, nil
+}
+
+// fixWalk gathers the repairs of the record files of the worktree at dir:
+// the files changed (nil to delete), by path, and what was fixed.
+type fixWalk struct {
+	dir     string
+	changes map[string][]byte
+	fixed   []Fixed
+}
+
+// visit repairs the file at p, if it is a record file that does not read.
+func (w *fixWalk) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	if d.IsDir() || d.Name() == project.ReadmeFile || !strings.HasSuffix(d.Name(), ".md") {
+		return nil
+	}
+	rel, err := filepath.Rel(w.dir, p)
+	if err != nil {
+		return err
+	}
+	rel = filepath.ToSlash(rel)
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("failed to read %s: %w", rel, err)
+	}
+	if _, err := changelog.Parse(rel, data); err == nil {
+		return nil
+	}
+	w.repair(rel, data)
+	return nil
+}
+
+// repair normalizes the record file at rel and moves it where its kind,
+// shard and ID say, when it then reads and that place is free; else it is
+// not safe to repair, and left for a person.
+func (w *fixWalk) repair(rel string, data []byte) {
+	fixed, what := normalize(data)
+	rec, err := changelog.Parse("", fixed)
+	if err != nil {
+		return
+	}
+	want := changelog.RecordPath(rec)
+	if want == rel {
+		w.changes[rel] = fixed
+		w.fixed = append(w.fixed, Fixed{Path: rel, What: strings.Join(what, "; ")})
+		return
+	}
+	if _, taken := w.changes[want]; taken {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(want))); err == nil {
+		return
+	}
+	w.changes[rel], w.changes[want] = nil, fixed
+	w.fixed = append(w.fixed, Fixed{Path: rel, To: want, What: strings.Join(append(what, "moved to where its kind, shard and ID say"), "; ")})
 }
 
 // normalize puts the values of fixed sets in a record file's frontmatter

@@ -176,38 +176,7 @@ func ImportMulch(ctx context.Context, a *agent.Agent, dir, codeDir string, opts 
 // lines refused, and the records to write. With checked, each learning is
 // checked as a write would check it, and those it would refuse are refused.
 func plan(src *mulch.Source, source string, held held, agentName string, opts ImportOptions, checked bool) (ImportResult, []*changelog.Record, error) {
-	refused := slices.Clone(src.Refused)
-	out := map[string]bool{} // file:line of the entries refused
-	leftOut := func(e mulch.Entry) bool { return out[fmt.Sprintf("%s:%d", e.File, e.Line)] }
-	var conv []mulch.Converted
-	// Convert, and refuse what planq cannot store; then again without what
-	// was refused, so that no learning links to one that is not written.
-	for {
-		var more []mulch.Refusal
-		conv, more = mulch.ToPlanq(src.Config, source, src.Entries, leftOut)
-		for _, c := range conv {
-			if !checked {
-				break
-			}
-			if why, kind := storable(agentName, c, held, opts.Write); why != "" {
-				more = append(more, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why, Kind: kind})
-			}
-		}
-		more = append(more, held.rings(conv)...)
-		if len(more) == 0 {
-			break
-		}
-		refused = append(refused, more...)
-		for _, r := range more {
-			out[fmt.Sprintf("%s:%d", r.File, r.Line)] = true
-		}
-	}
-	slices.SortStableFunc(refused, func(x, y mulch.Refusal) int {
-		if c := strings.Compare(x.File, y.File); c != 0 {
-			return c
-		}
-		return x.Line - y.Line
-	})
+	conv, refused := convertStorable(src, source, held, agentName, opts, checked)
 	res := ImportResult{Dir: src.Dir, Source: source, Records: []ImportedRecord{}, Refused: refused, Unlinked: []Unlinked{}}
 	if refused == nil {
 		res.Refused = []mulch.Refusal{}
@@ -219,27 +188,7 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 	var fresh []*changelog.Record
 	alias := map[string]string{} // a record's ID to that of the copy an older import wrote
 	for _, c := range conv {
-		r, status := c.Record, "imported"
-		if id, ok := held.present(c); ok {
-			status = "present"
-			if id != r.ID {
-				alias[r.ID] = id
-			}
-		} else {
-			fresh = append(fresh, r)
-		}
-		if m := c.Archive; m != nil && !held.ids[m.ID] {
-			if status == "present" {
-				status = "archived"
-			}
-			fresh = append(fresh, m)
-		}
-		res.Records = append(res.Records, ImportedRecord{ID: held.resolve(r.ID, alias), Origin: r.Origin, File: c.Entry.File, Line: c.Entry.Line,
-			Domain: r.Domain, Type: r.Type, MulchType: c.Entry.Record.Type, Archived: c.Entry.Archived, Status: status})
-		if u := c.Unlinked; u != nil && status == "imported" {
-			res.Unlinked = append(res.Unlinked, Unlinked{File: c.Entry.File, Line: c.Entry.Line, ID: r.ID, Link: u.Link,
-				Supersedes: u.Supersedes, Problem: readmodel.RingProblem(u.Ring)})
-		}
+		fresh = append(fresh, held.importOne(c, alias, &res)...)
 	}
 	for i, u := range res.Unlinked {
 		res.Unlinked[i].Supersedes = held.resolve(u.Supersedes, alias)
@@ -251,6 +200,82 @@ func plan(src *mulch.Source, source string, held held, agentName string, opts Im
 		}
 	}
 	return res, fresh, nil
+}
+
+// refusedLines are the entries refused, by file:line.
+type refusedLines map[string]bool
+
+func (out refusedLines) leftOut(e mulch.Entry) bool { return out[fmt.Sprintf("%s:%d", e.File, e.Line)] }
+
+// convertStorable converts src's entries, refusing what planq cannot
+// store (with checked, each learning as a write would check it); then
+// again without what was refused, so that no learning links to one that
+// is not written. It returns the conversions and every line refused, by
+// file and line.
+func convertStorable(src *mulch.Source, source string, held held, agentName string, opts ImportOptions, checked bool) ([]mulch.Converted, []mulch.Refusal) {
+	refused := slices.Clone(src.Refused)
+	out := refusedLines{}
+	for {
+		conv, more := mulch.ToPlanq(src.Config, source, src.Entries, out.leftOut)
+		if checked {
+			more = append(more, held.unstorable(agentName, conv, opts.Write)...)
+		}
+		more = append(more, held.rings(conv)...)
+		if len(more) == 0 {
+			slices.SortStableFunc(refused, func(x, y mulch.Refusal) int {
+				if c := strings.Compare(x.File, y.File); c != 0 {
+					return c
+				}
+				return x.Line - y.Line
+			})
+			return conv, refused
+		}
+		refused = append(refused, more...)
+		for _, r := range more {
+			out[fmt.Sprintf("%s:%d", r.File, r.Line)] = true
+		}
+	}
+}
+
+// unstorable refuses each learning of conv a write would refuse.
+func (h held) unstorable(agentName string, conv []mulch.Converted, opts agent.WriteOptions) []mulch.Refusal {
+	var out []mulch.Refusal
+	for _, c := range conv {
+		if why, kind := storable(agentName, c, h, opts); why != "" {
+			out = append(out, mulch.Refusal{File: c.Entry.File, Line: c.Entry.Line, Reason: why, Kind: kind})
+		}
+	}
+	return out
+}
+
+// importOne adds c to res, with its status (imported, present, archived),
+// and returns what of it is to write: its learning unless an earlier
+// import wrote it (whose ID alias then maps it to), and its archive
+// record unless written.
+func (h held) importOne(c mulch.Converted, alias map[string]string, res *ImportResult) []*changelog.Record {
+	var fresh []*changelog.Record
+	r, status := c.Record, "imported"
+	if id, ok := h.present(c); ok {
+		status = "present"
+		if id != r.ID {
+			alias[r.ID] = id
+		}
+	} else {
+		fresh = append(fresh, r)
+	}
+	if m := c.Archive; m != nil && !h.ids[m.ID] {
+		if status == "present" {
+			status = "archived"
+		}
+		fresh = append(fresh, m)
+	}
+	res.Records = append(res.Records, ImportedRecord{ID: h.resolve(r.ID, alias), Origin: r.Origin, File: c.Entry.File, Line: c.Entry.Line,
+		Domain: r.Domain, Type: r.Type, MulchType: c.Entry.Record.Type, Archived: c.Entry.Archived, Status: status})
+	if u := c.Unlinked; u != nil && status == "imported" {
+		res.Unlinked = append(res.Unlinked, Unlinked{File: c.Entry.File, Line: c.Entry.Line, ID: r.ID, Link: u.Link,
+			Supersedes: u.Supersedes, Problem: readmodel.RingProblem(u.Ring)})
+	}
+	return fresh
 }
 
 // importMessage is the import's commit message: its subject, and the links

@@ -78,19 +78,8 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 	var res PruneResult
 	var markers []*changelog.Record
 	for _, r := range current {
-		var reason string
-		switch {
-		case lives.Expired(r, lastUse[r.ID], opts.Now):
-			reason = fmt.Sprintf("past its shelf life (%s, %s", r.Classification, days(lives[r.Classification]))
-			if used, ok := lastUse[r.ID]; ok {
-				reason += "; last used " + used.UTC().Format(time.DateOnly)
-			} else {
-				reason += "; never used"
-			}
-			reason += ")"
-		case gone[r.ID]:
-			reason = "every file it is anchored to is gone from the code"
-		default:
+		reason := pruneReason(r, lives, lastUse, gone, opts.Now)
+		if reason == "" {
 			continue
 		}
 		a := Archived{ID: r.ID, Kind: r.Kind, Domain: r.Domain, Type: r.Type, Classification: r.Classification, Title: r.Headline(),
@@ -131,6 +120,24 @@ func Prune(ctx context.Context, store *agent.Store, opts PruneOptions) (PruneRes
 		res.Archived[i].Marker, res.Archived[i].ArchivedAt = m.ID, &at
 	}
 	return res, nil
+}
+
+// pruneReason is why learning r is archived at now: past its shelf life,
+// or anchored to files all gone; "" when it is not.
+func pruneReason(r *changelog.Record, lives readmodel.ShelfLives, lastUse map[string]time.Time, gone map[string]bool, now time.Time) string {
+	switch {
+	case lives.Expired(r, lastUse[r.ID], now):
+		reason := fmt.Sprintf("past its shelf life (%s, %s", r.Classification, days(lives[r.Classification]))
+		if used, ok := lastUse[r.ID]; ok {
+			reason += "; last used " + used.UTC().Format(time.DateOnly)
+		} else {
+			reason += "; never used"
+		}
+		return reason + ")"
+	case gone[r.ID]:
+		return "every file it is anchored to is gone from the code"
+	}
+	return ""
 }
 
 // decidedNotes finds global's notes applied or dismissed longer ago than

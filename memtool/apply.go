@@ -163,65 +163,83 @@ func numbered(header string, lines []string, from, to int) string {
 // says the same on every machine and file system.
 func (f *Folder) listing(p string, s spot) (string, error) {
 	base := display(s.rel)
-	type item struct {
-		path string
-		size int64
-	}
-	var items []item
-	var walk func(dir, rel string, depth int) (int64, error)
-	walk = func(dir, rel string, depth int) (int64, error) {
-		entries, err := os.ReadDir(dir)
-		if os.IsNotExist(err) {
-			return 0, nil
-		}
-		if err != nil {
-			return 0, fmt.Errorf("failed to read %s: %w", dir, err)
-		}
-		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-		var total int64
-		for _, e := range entries {
-			name := e.Name()
-			if strings.HasPrefix(name, ".") || name == "node_modules" || e.Type()&os.ModeSymlink != 0 {
-				continue
-			}
-			sub := name
-			if rel != "" {
-				sub = rel + "/" + name
-			}
-			at := len(items)
-			if depth <= 2 {
-				items = append(items, item{path: sub})
-			}
-			var size int64
-			if e.IsDir() {
-				if depth <= 2 {
-					items[at].path += "/"
-				}
-				size, err = walk(filepath.Join(dir, name), sub, depth+1)
-				if err != nil {
-					return 0, err
-				}
-			} else if info, err := e.Info(); err == nil {
-				size = info.Size()
-			}
-			if depth <= 2 {
-				items[at].size = size
-			}
-			total += size
-		}
-		return total, nil
-	}
-	total, err := walk(s.full, "", 1)
+	w := &dirWalk{}
+	total, err := w.walk(s.full, "", 1)
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	b.WriteString(listingHeader(p))
 	fmt.Fprintf(&b, "\n%s\t%s", humanSize(total), base)
-	for _, it := range items {
+	for _, it := range w.items {
 		fmt.Fprintf(&b, "\n%s\t%s/%s", humanSize(it.size), base, it.path)
 	}
 	return b.String(), nil
+}
+
+// dirWalk gathers the items of a listing: each path two levels deep, and
+// its size.
+type dirWalk struct {
+	items []listedItem
+}
+
+type listedItem struct {
+	path string
+	size int64
+}
+
+// walk lists the directory dir, at rel, depth levels down, and returns
+// the size of the files under it.
+func (w *dirWalk) walk(dir, rel string, depth int) (int64, error) {
+	entries, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("failed to read %s: %w", dir, err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	var total int64
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || name == "node_modules" || e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		size, err := w.entry(dir, rel, depth, e)
+		if err != nil {
+			return 0, err
+		}
+		total += size
+	}
+	return total, nil
+}
+
+// entry lists e, in dir at rel, depth levels down, and returns its size.
+func (w *dirWalk) entry(dir, rel string, depth int, e os.DirEntry) (int64, error) {
+	sub := e.Name()
+	if rel != "" {
+		sub = rel + "/" + sub
+	}
+	at := len(w.items)
+	if depth <= 2 {
+		w.items = append(w.items, listedItem{path: sub})
+	}
+	var size int64
+	if e.IsDir() {
+		if depth <= 2 {
+			w.items[at].path += "/"
+		}
+		var err error
+		if size, err = w.walk(filepath.Join(dir, e.Name()), sub, depth+1); err != nil {
+			return 0, err
+		}
+	} else if info, err := e.Info(); err == nil {
+		size = info.Size()
+	}
+	if depth <= 2 {
+		w.items[at].size = size
+	}
+	return size, nil
 }
 
 // humanSize writes a size as the protocol's listings do: 0B, 512B, 1K,
@@ -426,19 +444,8 @@ func (f *Folder) rename(c Command) (edit, error) {
 	if err != nil {
 		return edit{}, err
 	}
-	switch {
-	case from.rel == "":
-		return edit{}, renameRoot()
-	case from.info == nil:
-		return edit{}, notFound(c.OldPath)
-	case to.info != nil || to.rel == "":
-		return edit{}, destinationExists(c.NewPath)
-	case to.fileAbove != "":
-		return edit{}, notDirectory(c.NewPath, to.fileAbove)
-	case strings.HasPrefix(to.rel, from.rel+"/"):
-		return edit{}, intoItself(c.OldPath, c.NewPath)
-	case strings.HasSuffix(c.NewPath, "/") && !from.info.IsDir():
-		return edit{}, renameFileToDirectory(c.OldPath, c.NewPath)
+	if err := checkRename(c, from, to); err != nil {
+		return edit{}, err
 	}
 	moved := []string{from.rel}
 	if from.info.IsDir() {
@@ -466,4 +473,24 @@ func (f *Folder) rename(c Command) (edit, error) {
 	sort.Strings(changed)
 	return edit{text: renamed(c.OldPath, c.NewPath), before: before, changed: changed,
 		subject: "rename " + display(from.rel) + " to " + display(to.rel)}, nil
+}
+
+// checkRename refuses a rename of the root or of nothing, onto something,
+// under a file, into itself, or of a file to a directory.
+func checkRename(c Command, from, to spot) error {
+	switch {
+	case from.rel == "":
+		return renameRoot()
+	case from.info == nil:
+		return notFound(c.OldPath)
+	case to.info != nil || to.rel == "":
+		return destinationExists(c.NewPath)
+	case to.fileAbove != "":
+		return notDirectory(c.NewPath, to.fileAbove)
+	case strings.HasPrefix(to.rel, from.rel+"/"):
+		return intoItself(c.OldPath, c.NewPath)
+	case strings.HasSuffix(c.NewPath, "/") && !from.info.IsDir():
+		return renameFileToDirectory(c.OldPath, c.NewPath)
+	}
+	return nil
 }

@@ -211,13 +211,37 @@ func ConfigYAML(domains []string, recs []Record) []byte {
 	for _, d := range domains {
 		fmt.Fprintf(&b, "  %s: {}\n", d)
 	}
-	type seen struct {
-		extends string
-		count   int
-		fields  map[string]int
-		order   []string
+	types, names := customTypesOf(recs)
+	if len(names) == 0 {
+		return []byte(b.String())
 	}
-	types := map[string]*seen{}
+	b.WriteString("custom_types:\n")
+	for _, name := range names {
+		t := types[name]
+		fmt.Fprintf(&b, "  %s:\n", name)
+		required, optional := t.split()
+		if t.extends != "" {
+			fmt.Fprintf(&b, "    extends: %s\n", t.extends)
+		} else if len(required) > 0 {
+			fmt.Fprintf(&b, "    dedup_key: %s\n    summary: '{%s}'\n", required[0], required[0])
+		}
+		writeList(&b, "required", required)
+		writeList(&b, "optional", optional)
+	}
+	return []byte(b.String())
+}
+
+// seenType is a custom type as the records of an export show it.
+type seenType struct {
+	extends string
+	count   int
+	fields  map[string]int
+	order   []string
+}
+
+// customTypesOf is the custom types recs are of, and their names, sorted.
+func customTypesOf(recs []Record) (map[string]*seenType, []string) {
+	types := map[string]*seenType{}
 	var names []string
 	for _, r := range recs {
 		if _, builtin := builtins[r.Type]; builtin || !customName().MatchString(r.Type) {
@@ -225,7 +249,7 @@ func ConfigYAML(domains []string, recs []Record) []byte {
 		}
 		t := types[r.Type]
 		if t == nil {
-			t = &seen{extends: r.Extends, fields: map[string]int{}}
+			t = &seenType{extends: r.Extends, fields: map[string]int{}}
 			types[r.Type] = t
 			names = append(names, r.Type)
 		}
@@ -237,34 +261,25 @@ func ConfigYAML(domains []string, recs []Record) []byte {
 			t.fields[f]++
 		}
 	}
-	if len(names) == 0 {
-		return []byte(b.String())
-	}
 	sort.Strings(names)
-	b.WriteString("custom_types:\n")
-	list := func(key string, fields []string) {
-		if len(fields) > 0 {
-			fmt.Fprintf(&b, "    %s: [%s]\n", key, strings.Join(fields, ", "))
+	return types, names
+}
+
+// split is t's fields, required (those every record of a type that
+// extends none holds) and optional.
+func (t *seenType) split() (required, optional []string) {
+	for _, f := range t.order {
+		if t.extends == "" && t.fields[f] == t.count {
+			required = append(required, f)
+		} else {
+			optional = append(optional, f)
 		}
 	}
-	for _, name := range names {
-		t := types[name]
-		fmt.Fprintf(&b, "  %s:\n", name)
-		var required, optional []string
-		for _, f := range t.order {
-			if t.extends == "" && t.fields[f] == t.count {
-				required = append(required, f)
-			} else {
-				optional = append(optional, f)
-			}
-		}
-		if t.extends != "" {
-			fmt.Fprintf(&b, "    extends: %s\n", t.extends)
-		} else if len(required) > 0 {
-			fmt.Fprintf(&b, "    dedup_key: %s\n    summary: '{%s}'\n", required[0], required[0])
-		}
-		list("required", required)
-		list("optional", optional)
+	return required, optional
+}
+
+func writeList(b *strings.Builder, key string, fields []string) {
+	if len(fields) > 0 {
+		fmt.Fprintf(b, "    %s: [%s]\n", key, strings.Join(fields, ", "))
 	}
-	return []byte(b.String())
 }

@@ -92,19 +92,7 @@ func Origins(project string, entries []Entry) []string {
 // are (leftOut may be nil).
 func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bool) ([]Converted, []Refusal) {
 	origins := Origins(project, entries)
-	links := map[string]string{} // mulch id, and domain:id, to the planq ID of its first record
-	for i, e := range entries {
-		if leftOut != nil && leftOut(e) {
-			continue
-		}
-		if id := e.Record.ID; id != "" {
-			for _, k := range []string{id, e.Domain + ":" + id} {
-				if _, ok := links[k]; !ok {
-					links[k] = IDOf(origins[i])
-				}
-			}
-		}
-	}
+	links := linkMap(entries, origins, leftOut)
 	out := make([]Converted, 0, len(entries))
 	var refused []Refusal
 	first := map[string]bool{}
@@ -112,26 +100,53 @@ func ToPlanq(cfg Config, project string, entries []Entry, leftOut func(Entry) bo
 		if leftOut != nil && leftOut(e) {
 			continue
 		}
-		r, err := toPlanq(cfg, e, origins[i], links, false)
-		if err == nil && e.Archived {
-			var marker *changelog.Record
-			if marker, err = archiveOf(e, r); err == nil {
-				out = append(out, Converted{Entry: e, Record: r, Archive: marker})
-			}
-		} else if err == nil {
-			out = append(out, Converted{Entry: e, Record: r})
-		}
+		c, err := convertEntry(cfg, e, origins[i], links)
 		if err != nil {
 			refused = append(refused, Refusal{File: e.File, Line: e.Line, Reason: err.Error(), Kind: planqerr.Invalid})
 			continue
 		}
 		if id := e.Record.ID; id != "" && !first[id] {
 			first[id] = true
-			out[len(out)-1].Legacy = "mulch:" + id
+			c.Legacy = "mulch:" + id
 		}
+		out = append(out, c)
 	}
 	unlinkRings(cfg, out, links)
 	return out, refused
+}
+
+// linkMap maps each mulch id of entries, and domain:id, to the planq ID
+// of its first record.
+func linkMap(entries []Entry, origins []string, leftOut func(Entry) bool) map[string]string {
+	links := map[string]string{}
+	for i, e := range entries {
+		id := e.Record.ID
+		if id == "" || (leftOut != nil && leftOut(e)) {
+			continue
+		}
+		for _, k := range []string{id, e.Domain + ":" + id} {
+			if _, ok := links[k]; !ok {
+				links[k] = IDOf(origins[i])
+			}
+		}
+	}
+	return links
+}
+
+// convertEntry is e's learning, and for a record of mulch's archive, its
+// archive record.
+func convertEntry(cfg Config, e Entry, origin string, links map[string]string) (Converted, error) {
+	r, err := toPlanq(cfg, e, origin, links, false)
+	if err != nil {
+		return Converted{}, err
+	}
+	c := Converted{Entry: e, Record: r}
+	if e.Archived {
+		if c.Archive, err = archiveOf(e, r); err != nil {
+			return Converted{}, err
+		}
+	}
+	return c, nil
 }
 
 // unlinkRings drops, of each ring of versions the links of out make (two
@@ -202,27 +217,53 @@ func toPlanq(cfg Config, e Entry, origin string, links map[string]string, unlink
 	if err != nil {
 		return nil, err
 	}
-	base, custom := m.Type, CustomType{}
-	if _, builtin := builtins[m.Type]; !builtin {
-		custom = cfg.CustomTypes[m.Type]
-		if m.Extends != "" {
-			custom.Extends = m.Extends
-		}
-		base = custom.nearest()
-	}
+	base, custom := baseType(cfg, m)
 	r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.Type(base), Timestamp: at, Domain: domain,
 		Classification: changelog.Classification(m.Classification), Origin: origin}
 	r.ID = IDOf(r.Origin)
-	extra := func(field, value string) {
-		if value == "" {
-			return
-		}
-		if strings.ContainsAny(value, "\n\r") || strings.HasPrefix(value, `"`) {
-			q, _ := json.Marshal(value)
-			value = string(q)
-		}
-		r.Tags = append(r.Tags, extraTag+field+"="+value)
+	setText(r, base, custom, m)
+	if strings.TrimSpace(r.Body) == "" {
+		return nil, fmt.Errorf("a %s without text: planq keeps none (its %s are empty)", m.Type, strings.Join(textFields(base, custom, m), " and "))
 	}
+	r.Tags = append(r.Tags, m.Tags...)
+	if base != m.Type {
+		keepCustomType(r, m)
+	}
+	linkTo(r, m, links, unlinked)
+	if err := keepExtras(r, m); err != nil {
+		return nil, err
+	}
+	files := keepEvidence(r, m.Evidence)
+	for _, f := range m.Files {
+		addExtra(r, "file", f)
+	}
+	if r.Anchors, err = changelog.AnchorsOf(append(files, m.Files...), nil); err != nil {
+		r.Anchors = nil // a path planq cannot anchor stays a tag (mulch:file): no learning is refused for it
+	}
+	stamped := *r
+	stamped.Agent = "mulch" // the importing agent's name is stamped at the write
+	if err := changelog.Validate(&stamped); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// baseType is the built-in type planq gives m (a custom type's nearest:
+// the built-in it extends), and m's custom type, zero for a built-in.
+func baseType(cfg Config, m Record) (string, CustomType) {
+	if _, builtin := builtins[m.Type]; builtin {
+		return m.Type, CustomType{}
+	}
+	custom := cfg.CustomTypes[m.Type]
+	if m.Extends != "" {
+		custom.Extends = m.Extends
+	}
+	return custom.nearest(), custom
+}
+
+// setText fills r's body, subject and resolution from the fields of m its
+// base type reads.
+func setText(r *changelog.Record, base string, custom CustomType, m Record) {
 	switch {
 	case base != m.Type && m.Extends == "": // a custom type of its own: its summary, then its fields
 		summary := custom.summary(m)
@@ -245,27 +286,45 @@ func toPlanq(cfg Config, e Entry, origin string, links map[string]string, unlink
 	if base == "failure" && strings.TrimSpace(r.Resolution) == "" {
 		r.Resolution = noResolution // planq's failures say how they were resolved; this one says none was recorded
 	}
-	if strings.TrimSpace(r.Body) == "" {
-		return nil, fmt.Errorf("a %s without text: planq keeps none (its %s are empty)", m.Type, strings.Join(textFields(base, custom, m), " and "))
+}
+
+// addExtra keeps value, unless empty, as the tag "mulch:<field>=<value>";
+// a value of more than one line (or one that starts as JSON would) as a
+// JSON string.
+func addExtra(r *changelog.Record, field, value string) {
+	if value == "" {
+		return
 	}
-	r.Tags = append(r.Tags, m.Tags...)
-	if base != m.Type {
-		extra("type", m.Type)
-		extra("extends", m.Extends)
-		for _, f := range sortedFields(m) {
-			switch v := m.Fields[f].(type) {
-			case string:
-				if v == "" {
-					r.Tags = append(r.Tags, extraTag+"field."+f+"=")
-				}
-				extra("field."+f, v)
-			case []string:
-				for _, p := range v {
-					extra("field."+f+"[]", p)
-				}
+	if strings.ContainsAny(value, "\n\r") || strings.HasPrefix(value, `"`) {
+		q, _ := json.Marshal(value)
+		value = string(q)
+	}
+	r.Tags = append(r.Tags, extraTag+field+"="+value)
+}
+
+// keepCustomType keeps m's custom type, the built-in it extends, and its
+// own fields as tags.
+func keepCustomType(r *changelog.Record, m Record) {
+	addExtra(r, "type", m.Type)
+	addExtra(r, "extends", m.Extends)
+	for _, f := range sortedFields(m) {
+		switch v := m.Fields[f].(type) {
+		case string:
+			if v == "" {
+				r.Tags = append(r.Tags, extraTag+"field."+f+"=")
+			}
+			addExtra(r, "field."+f, v)
+		case []string:
+			for _, p := range v {
+				addExtra(r, "field."+f+"[]", p)
 			}
 		}
 	}
+}
+
+// linkTo links r to the records of the import m's supersedes and
+// relates_to name; a link it does not make is kept as a tag.
+func linkTo(r *changelog.Record, m Record, links map[string]string, unlinked bool) {
 	linked := false
 	for i, raw := range m.Supersedes {
 		id := resolve(raw, links)
@@ -275,59 +334,59 @@ func toPlanq(cfg Config, e Entry, origin string, links map[string]string, unlink
 				continue // the first link, as mulch wrote it: export gives it back from supersedes
 			}
 		}
-		extra("supersedes", raw)
+		addExtra(r, "supersedes", raw)
 	}
 	for _, raw := range m.RelatesTo {
 		if id := resolve(raw, links); id != "" && id != r.ID && !strings.Contains(raw, ":") && !slices.Contains(r.DependsOn, id) {
 			r.DependsOn = append(r.DependsOn, id)
 		} else {
-			extra("relates_to", raw)
+			addExtra(r, "relates_to", raw)
 		}
 	}
+}
+
+// keepExtras keeps, as tags, the fields of m planq has no place for.
+func keepExtras(r *changelog.Record, m Record) error {
 	for _, o := range m.Outcomes {
 		data, err := json.Marshal(o)
 		if err != nil {
-			return nil, fmt.Errorf("outcome: %w", err)
+			return fmt.Errorf("outcome: %w", err)
 		}
-		extra("outcome", string(data))
+		addExtra(r, "outcome", string(data))
 	}
 	for _, d := range m.DirAnchors {
-		extra("dir_anchor", d)
+		addExtra(r, "dir_anchor", d)
 	}
-	extra("owner", m.Owner)
-	extra("status", m.Status)
-	extra("date", m.Date)
-	extra("archived_at", m.ArchivedAt)
-	extra("archive_reason", m.ArchiveReason)
-	extra("supersession_demoted_at", m.SupersessionDemotedAt)
-	extra("anchor_decay_demoted_at", m.AnchorDecayDemotedAt)
+	addExtra(r, "owner", m.Owner)
+	addExtra(r, "status", m.Status)
+	addExtra(r, "date", m.Date)
+	addExtra(r, "archived_at", m.ArchivedAt)
+	addExtra(r, "archive_reason", m.ArchiveReason)
+	addExtra(r, "supersession_demoted_at", m.SupersessionDemotedAt)
+	addExtra(r, "anchor_decay_demoted_at", m.AnchorDecayDemotedAt)
+	return nil
+}
+
+// keepEvidence gives r the evidence of ev planq keeps, the rest as tags,
+// and returns the file it names, if any, for r's anchors.
+func keepEvidence(r *changelog.Record, ev *Evidence) []string {
+	if ev == nil {
+		return nil
+	}
 	var files []string
-	if ev := m.Evidence; ev != nil {
-		if ev.Commit != "" || ev.Issue != "" || ev.File != "" {
-			r.Evidence = &changelog.Evidence{Commit: ev.Commit, Issue: ev.Issue}
-		}
-		if ev.File != "" {
-			r.Evidence.Files = []string{ev.File}
-			files = append(files, ev.File)
-		}
-		extra("evidence.date", ev.Date)
-		extra("evidence.bead", ev.Bead)
-		extra("evidence.seeds", ev.Seeds)
-		extra("evidence.gh", ev.GH)
-		extra("evidence.linear", ev.Linear)
+	if ev.Commit != "" || ev.Issue != "" || ev.File != "" {
+		r.Evidence = &changelog.Evidence{Commit: ev.Commit, Issue: ev.Issue}
 	}
-	for _, f := range m.Files {
-		extra("file", f)
+	if ev.File != "" {
+		r.Evidence.Files = []string{ev.File}
+		files = append(files, ev.File)
 	}
-	if r.Anchors, err = changelog.AnchorsOf(append(files, m.Files...), nil); err != nil {
-		r.Anchors = nil // a path planq cannot anchor stays a tag (mulch:file): no learning is refused for it
-	}
-	stamped := *r
-	stamped.Agent = "mulch" // the importing agent's name is stamped at the write
-	if err := changelog.Validate(&stamped); err != nil {
-		return nil, err
-	}
-	return r, nil
+	addExtra(r, "evidence.date", ev.Date)
+	addExtra(r, "evidence.bead", ev.Bead)
+	addExtra(r, "evidence.seeds", ev.Seeds)
+	addExtra(r, "evidence.gh", ev.GH)
+	addExtra(r, "evidence.linear", ev.Linear)
+	return files
 }
 
 // resolve is the planq ID of the record a mulch link names ("mx-1a2b3c",
@@ -385,6 +444,35 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 	m := Record{ID: ID(r), Type: string(r.Type), Classification: string(r.Classification),
 		RecordedAt: r.Timestamp.UTC().Format("2006-01-02T15:04:05.000Z")}
 	imported := strings.HasPrefix(r.Origin, "mulch:")
+	setFields(&m, r, imported)
+	for _, d := range r.DependsOn {
+		m.RelatesTo = append(m.RelatesTo, idOf(d))
+	}
+	ev := evidenceFrom(r)
+	custom := readExtras(&m, &ev, r.Tags)
+	if r.Supersedes != "" {
+		listSupersedes(&m, idOf(r.Supersedes))
+	}
+	if custom != "" {
+		m.Type = custom
+		if m.Extends == "" { // its text was made of its fields, which the tags hold
+			m.Content, m.Name, m.Description, m.Resolution, m.Title, m.Rationale = "", "", "", "", "", ""
+		}
+	}
+	if !imported && (r.Type == changelog.TypePattern || r.Type == changelog.TypeReference) {
+		for _, a := range r.Anchors { // a native learning's anchors are its files
+			m.Files = append(m.Files, a.Path)
+		}
+	}
+	if ev != (Evidence{}) {
+		m.Evidence = &ev
+	}
+	return m
+}
+
+// setFields fills the text fields of m r's type has from r's body,
+// subject and resolution.
+func setFields(m *Record, r *changelog.Record, imported bool) {
 	title, rest, _ := strings.Cut(r.Body, "\n\n")
 	switch {
 	case !imported:
@@ -408,9 +496,10 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 		changelog.TypeOperational, changelog.TypeCodebase, changelog.TypeArticle:
 		m.Content = r.Body // other kinds' types: no learning has one
 	}
-	for _, d := range r.DependsOn {
-		m.RelatesTo = append(m.RelatesTo, idOf(d))
-	}
+}
+
+// evidenceFrom is the mulch evidence of r's that planq keeps.
+func evidenceFrom(r *changelog.Record) Evidence {
 	ev := Evidence{}
 	if r.Evidence != nil {
 		ev.Commit, ev.Issue = r.Evidence.Commit, r.Evidence.Issue
@@ -418,88 +507,86 @@ func FromPlanq(r *changelog.Record, idOf func(string) string) Record {
 			ev.File = r.Evidence.Files[0]
 		}
 	}
-	fromTag := map[string]*string{"owner": &m.Owner, "status": &m.Status, "date": &m.Date, "archived_at": &m.ArchivedAt,
-		"archive_reason": &m.ArchiveReason, "supersession_demoted_at": &m.SupersessionDemotedAt,
-		"anchor_decay_demoted_at": &m.AnchorDecayDemotedAt, "evidence.date": &ev.Date, "evidence.bead": &ev.Bead,
-		"evidence.seeds": &ev.Seeds, "evidence.gh": &ev.GH, "evidence.linear": &ev.Linear}
+	return ev
+}
+
+// readExtras gives back to m and ev what the tags "mulch:<field>=<value>"
+// keep, the other tags as tags, and returns the custom type they name, ""
+// for none.
+func readExtras(m *Record, ev *Evidence, tags []string) string {
 	custom := ""
-	for _, t := range r.Tags {
-		field, value, isExtra := strings.Cut(strings.TrimPrefix(t, extraTag), "=")
-		if !strings.HasPrefix(t, extraTag) || !isExtra {
-			m.Tags = append(m.Tags, t)
-			continue
-		}
-		if strings.HasPrefix(value, `"`) {
-			var s string
-			if json.Unmarshal([]byte(value), &s) == nil {
-				value = s
-			}
-		}
+	scalars := map[string]*string{"type": &custom, "extends": &m.Extends, "owner": &m.Owner, "status": &m.Status,
+		"date": &m.Date, "archived_at": &m.ArchivedAt, "archive_reason": &m.ArchiveReason,
+		"supersession_demoted_at": &m.SupersessionDemotedAt, "anchor_decay_demoted_at": &m.AnchorDecayDemotedAt,
+		"evidence.date": &ev.Date, "evidence.bead": &ev.Bead, "evidence.seeds": &ev.Seeds, "evidence.gh": &ev.GH,
+		"evidence.linear": &ev.Linear}
+	lists := map[string]*[]string{"supersedes": &m.Supersedes, "relates_to": &m.RelatesTo,
+		"dir_anchor": &m.DirAnchors, "file": &m.Files}
+	for _, t := range tags {
+		field, value, ok := cutExtra(t)
 		switch name, isField := strings.CutPrefix(field, "field."); {
-		case isField && strings.HasSuffix(name, "[]"):
-			if m.Fields == nil {
-				m.Fields = map[string]any{}
-			}
-			list, _ := m.Fields[strings.TrimSuffix(name, "[]")].([]string)
-			m.Fields[strings.TrimSuffix(name, "[]")] = append(list, value)
+		case !ok:
+			m.Tags = append(m.Tags, t)
 		case isField:
-			if m.Fields == nil {
-				m.Fields = map[string]any{}
-			}
-			m.Fields[name] = value
-		case field == "type":
-			custom = value
-		case field == "extends":
-			m.Extends = value
-		case field == "supersedes":
-			m.Supersedes = append(m.Supersedes, value)
-		case field == "relates_to":
-			m.RelatesTo = append(m.RelatesTo, value)
-		case field == "dir_anchor":
-			m.DirAnchors = append(m.DirAnchors, value)
-		case field == "file":
-			m.Files = append(m.Files, value)
+			m.setField(name, value)
+		case scalars[field] != nil:
+			*scalars[field] = value
+		case lists[field] != nil:
+			*lists[field] = append(*lists[field], value)
 		case field == "outcome":
 			var o Outcome
 			if json.Unmarshal([]byte(value), &o) == nil {
 				m.Outcomes = append(m.Outcomes, o)
 			}
 		default:
-			if p, ok := fromTag[field]; ok {
-				*p = value
-			} else {
-				m.Tags = append(m.Tags, t)
-			}
+			m.Tags = append(m.Tags, t)
 		}
 	}
-	if r.Supersedes != "" {
-		id, listed := idOf(r.Supersedes), false
-		for _, s := range m.Supersedes {
-			if mm := mulchLink().FindStringSubmatch(s); mm != nil && mm[2] == id {
-				listed = true
-			}
-		}
-		if !listed {
-			m.Supersedes = append([]string{id}, m.Supersedes...)
-		}
+	return custom
+}
+
+// cutExtra is the field and value a tag "mulch:<field>=<value>" keeps,
+// its value unquoted; false for another tag.
+func cutExtra(tag string) (field, value string, ok bool) {
+	rest, isExtra := strings.CutPrefix(tag, extraTag)
+	if !isExtra {
+		return "", "", false
 	}
-	if custom != "" {
-		m.Type = custom
-		if m.Extends == "" { // its text was made of its fields, which the tags hold
-			m.Content, m.Name, m.Description, m.Resolution, m.Title, m.Rationale = "", "", "", "", "", ""
-		}
+	if field, value, ok = strings.Cut(rest, "="); !ok {
+		return "", "", false
 	}
-	if !imported {
-		for _, a := range r.Anchors { // a native learning's anchors are its files
-			if r.Type == changelog.TypePattern || r.Type == changelog.TypeReference {
-				m.Files = append(m.Files, a.Path)
-			}
+	if strings.HasPrefix(value, `"`) {
+		var s string
+		if json.Unmarshal([]byte(value), &s) == nil {
+			value = s
 		}
 	}
-	if ev != (Evidence{}) {
-		m.Evidence = &ev
+	return field, value, true
+}
+
+// setField sets a custom type's field from its tag: a name ending "[]"
+// adds a path to a list.
+func (m *Record) setField(name, value string) {
+	if m.Fields == nil {
+		m.Fields = map[string]any{}
 	}
-	return m
+	if list, isList := strings.CutSuffix(name, "[]"); isList {
+		paths, _ := m.Fields[list].([]string)
+		m.Fields[list] = append(paths, value)
+		return
+	}
+	m.Fields[name] = value
+}
+
+// listSupersedes puts id first in m's supersedes, unless a link there
+// names it already.
+func listSupersedes(m *Record, id string) {
+	for _, s := range m.Supersedes {
+		if mm := mulchLink().FindStringSubmatch(s); mm != nil && mm[2] == id {
+			return
+		}
+	}
+	m.Supersedes = append([]string{id}, m.Supersedes...)
 }
 
 func orSame(s, fallback string) string {

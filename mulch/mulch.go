@@ -405,85 +405,30 @@ func nextLine(br *bufio.Reader) (line []byte, long bool, err error) {
 // names (aliases) are read as their current ones, and a legacy "outcome"
 // as "outcomes", as mulch reads them.
 func (c Config) DecodeLine(line []byte) (Record, error) {
-	var raw map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&raw); err != nil {
-		return Record{}, fmt.Errorf("not a mulch record: %w", err)
+	raw, typ, err := decodeObject(line)
+	if err != nil {
+		return Record{}, err
 	}
-	if raw == nil {
-		return Record{}, errors.New("not a mulch record: not a JSON object")
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Record{}, errors.New("not a mulch record: more than one JSON value on the line")
-	}
-	var typ string
-	if t, ok := raw["type"]; !ok || json.Unmarshal(t, &typ) != nil {
-		return Record{}, errors.New("not a mulch record: it has no type")
-	}
-	if old, ok := raw["outcome"]; ok {
-		if _, both := raw["outcomes"]; !both && string(old) != "null" {
-			raw["outcomes"] = append(append([]byte{'['}, old...), ']')
-		}
-		delete(raw, "outcome")
-	}
+	foldOutcome(raw)
 	var r Record
 	required, own := builtins[typ].required, map[string]bool{}
 	if t, ok := builtins[typ]; ok {
-		for _, f := range append(t.required, t.optional...) {
-			own[f] = true
-		}
+		markOwn(own, t)
 	} else {
 		ct, ok := c.CustomTypes[typ]
 		if !ok {
 			return Record{}, fmt.Errorf("type %q is not one of mulch's (%s) and mulch.config.yaml declares no such custom type", typ, builtinNames)
 		}
 		ct.applyAliases(raw)
-		parent := builtins[ct.Extends]
-		for _, f := range append(parent.required, parent.optional...) {
-			own[f] = true
-		}
-		required = append(slicesClip(parent.required), ct.Required...)
+		markOwn(own, builtins[ct.Extends])
+		required = append(slicesClip(builtins[ct.Extends].required), ct.Required...)
 		r.Extends = ct.Extends
-		for _, f := range append(slicesClip(ct.Required), ct.Optional...) {
-			if own[f] {
-				continue // a parent's field the custom type names again
-			}
-			v, ok := raw[f]
-			if !ok {
-				continue
-			}
-			val, err := ct.value(f, v)
-			if err != nil {
-				return Record{}, err
-			}
-			if r.Fields == nil {
-				r.Fields = map[string]any{}
-			}
-			r.Fields[f] = val
-			delete(raw, f)
+		if r.Fields, err = ct.takeFields(raw, own); err != nil {
+			return Record{}, err
 		}
 	}
-	var absent []string
-	for _, f := range required {
-		if _, ok := raw[f]; !ok && r.Fields[f] == nil {
-			absent = append(absent, f)
-		}
-	}
-	if len(absent) > 0 {
-		return Record{}, fmt.Errorf("a %s needs %s", typ, strings.Join(absent, " and "))
-	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !baseFields()[k] && !own[k] {
-			if typeFields()[k] {
-				return Record{}, fmt.Errorf("unknown field %q: a %s has none", k, typ)
-			}
-			return Record{}, fmt.Errorf("unknown field %q", k)
-		}
+	if err := checkFields(typ, raw, required, own, r.Fields); err != nil {
+		return Record{}, err
 	}
 	rest, err := json.Marshal(raw)
 	if err != nil {
@@ -495,6 +440,98 @@ func (c Config) DecodeLine(line []byte) (Record, error) {
 		return Record{}, fmt.Errorf("not a mulch record: %w", err)
 	}
 	return r, r.check()
+}
+
+// decodeObject decodes line as one JSON object with a type: its fields,
+// undecoded, and its type.
+func decodeObject(line []byte) (map[string]json.RawMessage, string, error) {
+	var raw map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&raw); err != nil {
+		return nil, "", fmt.Errorf("not a mulch record: %w", err)
+	}
+	if raw == nil {
+		return nil, "", errors.New("not a mulch record: not a JSON object")
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return nil, "", errors.New("not a mulch record: more than one JSON value on the line")
+	}
+	var typ string
+	if t, ok := raw["type"]; !ok || json.Unmarshal(t, &typ) != nil {
+		return nil, "", errors.New("not a mulch record: it has no type")
+	}
+	return raw, typ, nil
+}
+
+// foldOutcome reads a legacy "outcome" as a list of one in "outcomes",
+// unless the record has both.
+func foldOutcome(raw map[string]json.RawMessage) {
+	old, ok := raw["outcome"]
+	if !ok {
+		return
+	}
+	if _, both := raw["outcomes"]; !both && string(old) != "null" {
+		raw["outcomes"] = append(append([]byte{'['}, old...), ']')
+	}
+	delete(raw, "outcome")
+}
+
+// markOwn marks the fields of the built-in type t as own.
+func markOwn(own map[string]bool, t builtinType) {
+	for _, f := range append(slicesClip(t.required), t.optional...) {
+		own[f] = true
+	}
+}
+
+// takeFields takes out of raw the fields of ct's own (not those of the
+// built-in it extends, which own marks), decoded.
+func (ct CustomType) takeFields(raw map[string]json.RawMessage, own map[string]bool) (map[string]any, error) {
+	var fields map[string]any
+	for _, f := range append(slicesClip(ct.Required), ct.Optional...) {
+		v, ok := raw[f]
+		if own[f] || !ok {
+			continue // a parent's field the custom type names again, or one the record has not
+		}
+		val, err := ct.value(f, v)
+		if err != nil {
+			return nil, err
+		}
+		if fields == nil {
+			fields = map[string]any{}
+		}
+		fields[f] = val
+		delete(raw, f)
+	}
+	return fields, nil
+}
+
+// checkFields refuses a record of typ without a field it requires, or
+// with one it does not have.
+func checkFields(typ string, raw map[string]json.RawMessage, required []string, own map[string]bool, custom map[string]any) error {
+	var absent []string
+	for _, f := range required {
+		if _, ok := raw[f]; !ok && custom[f] == nil {
+			absent = append(absent, f)
+		}
+	}
+	if len(absent) > 0 {
+		return fmt.Errorf("a %s needs %s", typ, strings.Join(absent, " and "))
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if baseFields()[k] || own[k] {
+			continue
+		}
+		if typeFields()[k] {
+			return fmt.Errorf("unknown field %q: a %s has none", k, typ)
+		}
+		return fmt.Errorf("unknown field %q", k)
+	}
+	return nil
 }
 
 func slicesClip(s []string) []string { return s[:len(s):len(s)] }

@@ -15,75 +15,100 @@ import (
 // in prime, with where to read it whole, and is marked when the code it
 // cites moved on (stale).
 func Expertise(project string, recs []*changelog.Record, format string, stale readmodel.Staleness) (string, error) {
-	type learning struct {
-		*changelog.Record
-		Stale []string `json:"stale,omitempty"`
-	}
-	type group struct {
-		Domain    string     `json:"domain"`
-		Learnings []learning `json:"learnings"`
-	}
-	line := func(r learning) string {
-		if mark := stale.Mark(r.ID); mark != "" {
-			return indexLine(r.Record, " "+mark)
-		}
-		return indexLine(r.Record, "")
-	}
-	var groups []*group
-	at := map[string]*group{}
+	var groups []*expertGroup
+	at := map[string]*expertGroup{}
 	for _, r := range recs {
 		g := at[r.Domain]
 		if g == nil {
-			g = &group{Domain: r.Domain}
+			g = &expertGroup{Domain: r.Domain}
 			at[r.Domain] = g
 			groups = append(groups, g)
 		}
-		g.Learnings = append(g.Learnings, learning{r, stale.Notes[r.ID]})
+		g.Learnings = append(g.Learnings, expertLearning{r, stale.Notes[r.ID]})
 	}
-	var b strings.Builder
 	switch format {
 	case "", "markdown":
-		fmt.Fprintf(&b, "# planq: %s, expertise\n", project)
-		for _, g := range groups {
-			fmt.Fprintf(&b, "\n## %s (%d)\n", g.Domain, len(g.Learnings))
-			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "- %s\n", indent(line(r), "  "))
-			}
-		}
+		return expertiseMarkdown(project, groups, stale), nil
 	case "plain":
-		fmt.Fprintf(&b, "planq: %s, expertise\n", project)
-		for _, g := range groups {
-			fmt.Fprintf(&b, "\n%s (%d):\n", strings.ToUpper(g.Domain), len(g.Learnings))
-			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "  %s\n", indent(line(r), "  "))
-			}
-		}
+		return expertisePlain(project, groups, stale), nil
 	case "xml":
-		fmt.Fprintf(&b, "<planq-expertise project=%q>\n", xmlText(project))
-		for _, g := range groups {
-			fmt.Fprintf(&b, "<domain name=%q count=\"%d\">\n", xmlText(g.Domain), len(g.Learnings))
-			for _, r := range g.Learnings {
-				fmt.Fprintf(&b, "<learning id=%q path=%q>%s</learning>\n", r.ID, xmlText(r.Path), xmlText(line(r)))
-			}
-			b.WriteString("</domain>\n")
-		}
-		b.WriteString("</planq-expertise>\n")
+		return expertiseXML(project, groups, stale), nil
 	case "json":
-		out := struct {
-			Project string   `json:"project"`
-			Domains []*group `json:"domains"`
-		}{project, groups}
-		if out.Domains == nil {
-			out.Domains = []*group{}
-		}
-		data, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return "", fmt.Errorf("failed to encode expertise: %w", err)
-		}
-		b.Write(data)
-		b.WriteString("\n")
-	default:
-		return "", CheckFormat(format)
+		return expertiseJSON(project, groups)
 	}
-	return b.String(), nil
+	return "", CheckFormat(format)
+}
+
+// expertLearning is a learning of Expertise, and what it cites that moved
+// on.
+type expertLearning struct {
+	*changelog.Record
+	Stale []string `json:"stale,omitempty"`
+}
+
+// expertGroup is one domain's learnings.
+type expertGroup struct {
+	Domain    string           `json:"domain"`
+	Learnings []expertLearning `json:"learnings"`
+}
+
+// expertLine is a learning as Expertise lists it, marked when stale.
+func expertLine(r expertLearning, stale readmodel.Staleness) string {
+	if mark := stale.Mark(r.ID); mark != "" {
+		return indexLine(r.Record, " "+mark)
+	}
+	return indexLine(r.Record, "")
+}
+
+func expertiseMarkdown(project string, groups []*expertGroup, stale readmodel.Staleness) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# planq: %s, expertise\n", project)
+	for _, g := range groups {
+		fmt.Fprintf(&b, "\n## %s (%d)\n", g.Domain, len(g.Learnings))
+		for _, r := range g.Learnings {
+			fmt.Fprintf(&b, "- %s\n", indent(expertLine(r, stale), "  "))
+		}
+	}
+	return b.String()
+}
+
+func expertisePlain(project string, groups []*expertGroup, stale readmodel.Staleness) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "planq: %s, expertise\n", project)
+	for _, g := range groups {
+		fmt.Fprintf(&b, "\n%s (%d):\n", strings.ToUpper(g.Domain), len(g.Learnings))
+		for _, r := range g.Learnings {
+			fmt.Fprintf(&b, "  %s\n", indent(expertLine(r, stale), "  "))
+		}
+	}
+	return b.String()
+}
+
+func expertiseXML(project string, groups []*expertGroup, stale readmodel.Staleness) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<planq-expertise project=%q>\n", xmlText(project))
+	for _, g := range groups {
+		fmt.Fprintf(&b, "<domain name=%q count=\"%d\">\n", xmlText(g.Domain), len(g.Learnings))
+		for _, r := range g.Learnings {
+			fmt.Fprintf(&b, "<learning id=%q path=%q>%s</learning>\n", r.ID, xmlText(r.Path), xmlText(expertLine(r, stale)))
+		}
+		b.WriteString("</domain>\n")
+	}
+	b.WriteString("</planq-expertise>\n")
+	return b.String()
+}
+
+func expertiseJSON(project string, groups []*expertGroup) (string, error) {
+	out := struct {
+		Project string         `json:"project"`
+		Domains []*expertGroup `json:"domains"`
+	}{project, groups}
+	if out.Domains == nil {
+		out.Domains = []*expertGroup{}
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("failed to encode expertise: %w", err)
+	}
+	return string(data) + "\n", nil
 }

@@ -72,33 +72,85 @@ var indexPath = changelog.KindArticle.Dir() + "/_index.md"
 // the text of the other articles the task found is 3, so it goes before
 // any of the index.
 func knowledgeItems(doc *Document, k Knowledge) {
-	live := make([]readmodel.Article, 0, len(k.Articles))
+	kb := newKnowledgeView(k)
+	if len(kb.live) == 0 {
+		return
+	}
+	listed := kb.indexed(k.Topics)
+	doc.OmittedArticles = max(0, len(kb.live)-MaxIndex)
+	// The preferences first: within one priority, what is added last is
+	// dropped first (sections render in their own order).
+	for _, a := range kb.live {
+		if a.Topic == PreferencesTopic {
+			addArticle(doc, sectionPreferences, 1, a.Path, articleText(a))
+		}
+	}
+	addArticle(doc, sectionKnowledge, 1, "", fmt.Sprintf("The team's knowledge base: %s on global, each gathering what the records say on one subject. Read one whole with planq get PATH; find more with planq search WORDS --kind article.",
+		plural.Of(len(kb.live), "article")))
+	// The text of the article best for the task is worth more than the
+	// index lines of the articles the task did not find: it goes after
+	// them, and before the other articles' text and the task's lines.
+	best := ""
+	if len(kb.hits) > 0 && kb.hits[0].Topic != PreferencesTopic {
+		best = kb.hits[0].Path
+		addArticle(doc, sectionArticles, 2, best, articleText(kb.hits[0]))
+	}
+	for _, a := range listed {
+		priority := 2
+		if kb.key(a) {
+			priority = 1
+		}
+		addArticle(doc, knowledgeTopic+a.Topic, priority, "", articleLine(a))
+	}
+	for i, a := range kb.hits {
+		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) || a.Path == best {
+			continue
+		}
+		addArticle(doc, sectionArticles, 3, a.Path, articleText(a))
+	}
+}
+
+// knowledgeView is what a session start shows of the knowledge base: the
+// articles not deprecated (what all its sources no longer say: search
+// finds it, prime does not), and those of them the task found, best
+// first.
+type knowledgeView struct {
+	live  []readmodel.Article
+	found map[string]bool
+	hits  []readmodel.Article
+}
+
+func newKnowledgeView(k Knowledge) *knowledgeView {
+	kb := &knowledgeView{live: make([]readmodel.Article, 0, len(k.Articles)), found: map[string]bool{}}
 	byPath := map[string]readmodel.Article{}
 	for _, a := range k.Articles {
-		if a.Status != changelog.StatusDeprecated { // what all its sources no longer say: search finds it, prime does not
-			live = append(live, a)
+		if a.Status != changelog.StatusDeprecated {
+			kb.live = append(kb.live, a)
 			byPath[a.Path] = a
 		}
 	}
-	if len(live) == 0 {
-		return
-	}
-	found := map[string]bool{}
-	var hits []readmodel.Article
 	for _, h := range k.Relevant {
-		if a, ok := byPath[h.Path]; ok && !found[h.Path] {
-			found[h.Path] = true
-			hits = append(hits, a)
+		if a, ok := byPath[h.Path]; ok && !kb.found[h.Path] {
+			kb.found[h.Path] = true
+			kb.hits = append(kb.hits, a)
 		}
 	}
-	key := func(a readmodel.Article) bool {
-		return found[a.Path] || a.Topic == PreferencesTopic || a.Status == changelog.StatusDisputed
-	}
-	// Which articles the index lists: the key ones, then the most recently
-	// updated, up to MaxIndex.
-	listed := slices.Clone(live)
+	return kb
+}
+
+// key says the index lists a first, and at priority 1: the task found it,
+// it is a preference, or disputed.
+func (kb *knowledgeView) key(a readmodel.Article) bool {
+	return kb.found[a.Path] || a.Topic == PreferencesTopic || a.Status == changelog.StatusDisputed
+}
+
+// indexed is the articles the index lists: the key ones, then the most
+// recently updated, up to MaxIndex; by topic (in the order of topics),
+// then path.
+func (kb *knowledgeView) indexed(topics []string) []readmodel.Article {
+	listed := slices.Clone(kb.live)
 	slices.SortStableFunc(listed, func(x, y readmodel.Article) int {
-		if kx, ky := key(x), key(y); kx != ky {
+		if kx, ky := kb.key(x), kb.key(y); kx != ky {
 			if kx {
 				return -1
 			}
@@ -106,52 +158,28 @@ func knowledgeItems(doc *Document, k Knowledge) {
 		}
 		return y.Updated.Compare(x.Updated)
 	})
-	doc.OmittedArticles = max(0, len(listed)-MaxIndex)
 	listed = listed[:min(len(listed), MaxIndex)]
-	order := topicOrder(k.Topics, listed)
+	order := topicOrder(topics, listed)
 	slices.SortStableFunc(listed, func(x, y readmodel.Article) int {
 		if c := order[x.Topic] - order[y.Topic]; c != 0 {
 			return c
 		}
 		return strings.Compare(x.Path, y.Path)
 	})
-	add := func(section string, priority int, path, text string) {
-		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: text, Article: path})
+	return listed
+}
+
+func addArticle(doc *Document, section string, priority int, path, text string) {
+	doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: text, Article: path})
+}
+
+// articleLine is an article as the index lists it.
+func articleLine(a readmodel.Article) string {
+	line := readmodel.Shorten(a.Title, 80) + " — " + readmodel.Shorten(a.Description, 120)
+	if a.Status == changelog.StatusDisputed {
+		line += " [disputed]"
 	}
-	// The preferences first: within one priority, what is added last is
-	// dropped first (sections render in their own order).
-	for _, a := range live {
-		if a.Topic == PreferencesTopic {
-			add(sectionPreferences, 1, a.Path, articleText(a))
-		}
-	}
-	add(sectionKnowledge, 1, "", fmt.Sprintf("The team's knowledge base: %s on global, each gathering what the records say on one subject. Read one whole with planq get PATH; find more with planq search WORDS --kind article.",
-		plural.Of(len(live), "article")))
-	// The text of the article best for the task is worth more than the
-	// index lines of the articles the task did not find: it goes after
-	// them, and before the other articles' text and the task's lines.
-	var best *readmodel.Article
-	if len(hits) > 0 && hits[0].Topic != PreferencesTopic {
-		best = &hits[0]
-		add(sectionArticles, 2, best.Path, articleText(*best))
-	}
-	for _, a := range listed {
-		priority := 2
-		if key(a) {
-			priority = 1
-		}
-		line := readmodel.Shorten(a.Title, 80) + " — " + readmodel.Shorten(a.Description, 120)
-		if a.Status == changelog.StatusDisputed {
-			line += " [disputed]"
-		}
-		add(knowledgeTopic+a.Topic, priority, "", line+" — planq get "+a.Path)
-	}
-	for i, a := range hits {
-		if a.Topic == PreferencesTopic || (i >= MaxArticleBodies && a.Status != changelog.StatusDisputed) || best != nil && a.Path == best.Path {
-			continue
-		}
-		add(sectionArticles, 3, a.Path, articleText(a))
-	}
+	return line + " — planq get " + a.Path
 }
 
 // topicOrder numbers the topics of the articles: the project's in its

@@ -143,87 +143,123 @@ func Build(in *Input, opts Options) (*Document, error) {
 			doc.For = in.Person + " (lead)"
 		}
 	}
-	// Global is a branch, not someone: what it wrote, the lead wrote.
-	by := func(agent string) string {
-		switch {
-		case agent == "" || agent != in.GlobalWriter:
-			return agent
-		case in.Person != "":
-			return in.Person
-		}
-		return "the lead"
-	}
-	recovering := opts.Recovering()
-	add := func(section string, priority int, format string, args ...any) {
-		doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
-	}
-	if in.Global && opts.Role == RoleAgent {
-		add("No agent", 0, "No agent is mounted in this checkout, so this is the team's memory (global), read only. To record your own work, create an agent: eval \"$(planq create NAME)\" makes a workspace of its own, planq create NAME --here mounts it in this checkout.")
-	}
-	if recovering {
-		add("Recovery", 0, "This session resumes after a %s. Before going on, record what you learned before it that is not recorded yet: planq learn \"...\" --type ... --domain ..., planq decide \"...\" --because \"...\", planq log add \"...\".", map[bool]string{true: "compaction", false: "pause"}[opts.Source == SourceCompact])
-	}
-	if h := s.Handoff; h != nil {
-		add("Handoff", 0, "From %s (%s): %s\nAcknowledge it once you have picked it up: planq handoff ack %s", by(h.Agent), h.ID, strings.TrimSpace(h.Body), h.ID)
-	}
-	if s.Focus != "" {
-		add("Focus", 1, "%s", s.Focus)
-	}
-	if in.Plan != "" {
-		add("Plan", 1, "%s", strings.TrimSpace(in.Plan))
-	}
-	if c := s.BranchContext; c != nil {
-		add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))
-	} else if s.Code.Branch != "" {
-		add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
-	}
+	b := &builder{doc: doc, in: in}
+	b.openingItems(opts)
 	knowledgeItems(doc, in.Knowledge)
 	memoryItems(doc, in.Memories)
-	stale := in.Stale
-	for _, h := range in.Relevant {
+	b.relevantItems()
+	learnings := teamLearnings(s, opts)
+	if opts.Lead() {
+		leadItems(in, b.by, b.add)
+		b.staleItems(Cited(in, opts))
+	}
+	doc.Omitted = s.TeamTotal - len(learnings)
+	for _, r := range learnings {
+		b.addRecord(r.ID, "Learnings", readmodel.Priority(r), "%s", indexLine(r, withMark(in.Stale.Mark(r.ID))))
+	}
+	for _, r := range s.Learnings {
+		b.addRecord(r.ID, "Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"+withMark(in.Stale.Mark(r.ID))))
+	}
+	if !opts.Recovering() {
+		b.workItems()
+	}
+	userItems(doc, in.User)
+	b.add("Recording", 1, "%s", recordingGuide)
+	var err error
+	doc.Text, err = fit(doc, opts)
+	return doc, err
+}
+
+// builder adds the items of a document of in.
+type builder struct {
+	doc *Document
+	in  *Input
+}
+
+func (b *builder) add(section string, priority int, format string, args ...any) {
+	b.doc.Items = append(b.doc.Items, Item{Section: section, Priority: priority, Text: fmt.Sprintf(format, args...)})
+}
+
+// addRecord adds the item of record id.
+func (b *builder) addRecord(id, section string, priority int, format string, args ...any) {
+	b.add(section, priority, format, args...)
+	b.doc.Items[len(b.doc.Items)-1].Record = id
+}
+
+// by names who wrote as agent. Global is a branch, not someone: what it
+// wrote, the lead wrote.
+func (b *builder) by(agent string) string {
+	switch {
+	case agent == "" || agent != b.in.GlobalWriter:
+		return agent
+	case b.in.Person != "":
+		return b.in.Person
+	}
+	return "the lead"
+}
+
+// openingItems are what the session starts from: that no agent is
+// mounted, that it resumes, its handoff, focus, plan and branch.
+func (b *builder) openingItems(opts Options) {
+	in, s := b.in, b.in.Summary
+	if in.Global && opts.Role == RoleAgent {
+		b.add("No agent", 0, "No agent is mounted in this checkout, so this is the team's memory (global), read only. To record your own work, create an agent: eval \"$(planq create NAME)\" makes a workspace of its own, planq create NAME --here mounts it in this checkout.")
+	}
+	if opts.Recovering() {
+		b.add("Recovery", 0, "This session resumes after a %s. Before going on, record what you learned before it that is not recorded yet: planq learn \"...\" --type ... --domain ..., planq decide \"...\" --because \"...\", planq log add \"...\".", map[bool]string{true: "compaction", false: "pause"}[opts.Source == SourceCompact])
+	}
+	if h := s.Handoff; h != nil {
+		b.add("Handoff", 0, "From %s (%s): %s\nAcknowledge it once you have picked it up: planq handoff ack %s", b.by(h.Agent), h.ID, strings.TrimSpace(h.Body), h.ID)
+	}
+	if s.Focus != "" {
+		b.add("Focus", 1, "%s", s.Focus)
+	}
+	if in.Plan != "" {
+		b.add("Plan", 1, "%s", strings.TrimSpace(in.Plan))
+	}
+	if c := s.BranchContext; c != nil {
+		b.add("Branch", 2, "%s (%s): %s", c.Branch, c.Status, strings.TrimSpace(c.Body))
+	} else if s.Code.Branch != "" {
+		b.add("Branch", 6, "%s (no context recorded yet: planq branch append \"...\")", s.Code.Branch)
+	}
+}
+
+// relevantItems are the records relevant to the agent's task.
+func (b *builder) relevantItems() {
+	for _, h := range b.in.Relevant {
 		title := h.Title
 		if r := h.Record(); r != nil && r.Title() == title {
 			title = teaching(r)
 		}
-		add("Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(title, 160), h.Kind, by(h.Agent),
-			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(stale.Mark(h.ID)))
-		doc.Items[len(doc.Items)-1].Record = h.ID
+		b.addRecord(h.ID, "Relevant to your task", 1, "%s (%s by %s, %s): planq get %s:%d-%d%s", readmodel.Shorten(title, 160), h.Kind, b.by(h.Agent),
+			h.Time.UTC().Format("2006-01-02"), h.Path, h.From, h.To, withMark(b.in.Stale.Mark(h.ID)))
 	}
-	learnings := teamLearnings(s, opts)
-	if opts.Lead() {
-		leadItems(in, by, add)
-		for _, r := range Cited(in, opts) {
-			if mark := stale.Mark(r.ID); mark != "" {
-				add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
-			}
+}
+
+// staleItems are the records shown whose code moved on, for the lead to
+// check.
+func (b *builder) staleItems(cited []*changelog.Record) {
+	for _, r := range cited {
+		if mark := b.in.Stale.Mark(r.ID); mark != "" {
+			b.add("Stale", 3, "%s %s: check it against the code, then planq revalidate %s (or planq edit, planq retract)", indexLine(r, ""), mark, r.ID)
 		}
 	}
-	doc.Omitted = s.TeamTotal - len(learnings)
-	for _, r := range learnings {
-		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, withMark(stale.Mark(r.ID))))
-		doc.Items[len(doc.Items)-1].Record = r.ID
+}
+
+// workItems are the decisions, the agent's recent work and the other
+// agents', which a resuming session had before.
+func (b *builder) workItems() {
+	s := b.in.Summary
+	for i, r := range s.TeamDecisions {
+		b.add("Decisions", 5+i/5, "%s", indexLine(r, ""))
 	}
-	for _, r := range s.Learnings {
-		add("Learnings", readmodel.Priority(r), "%s", indexLine(r, " (yours, not promoted yet)"+withMark(stale.Mark(r.ID))))
-		doc.Items[len(doc.Items)-1].Record = r.ID
+	for i, r := range s.Decisions {
+		b.add("Decisions", 6+i/5, "%s", indexLine(r, ""))
 	}
-	if !recovering {
-		for i, r := range s.TeamDecisions {
-			add("Decisions", 5+i/5, "%s", indexLine(r, ""))
-		}
-		for i, r := range s.Decisions {
-			add("Decisions", 6+i/5, "%s", indexLine(r, ""))
-		}
-		for i, r := range s.RecentLog {
-			add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
-		}
-		otherAgents(in.Activity, s.Agent, by, add)
+	for i, r := range s.RecentLog {
+		b.add("Your recent work", 6+i/3, "%s %s", r.Timestamp.Format(readmodel.TimeLayout), readmodel.Line(r))
 	}
-	userItems(doc, in.User)
-	add("Recording", 1, "%s", recordingGuide)
-	var err error
-	doc.Text, err = fit(doc, opts)
-	return doc, err
+	otherAgents(b.in.Activity, s.Agent, b.by, b.add)
 }
 
 // teamLearnings are the team's learnings the document lists: s.Team, ranked

@@ -24,34 +24,13 @@ const TemplatePath = ".planq/PRIME.md"
 // important first, and within one priority the last added first. It returns
 // the rendered text.
 func fit(doc *Document, opts Options) (string, error) {
-	format, budget, tmpl := opts.Format, opts.Budget, opts.Template
-	if budget <= 0 {
-		budget = DefaultBudget
+	f := &fitter{doc: doc, format: opts.Format, budget: opts.Budget, tmpl: opts.Template}
+	if f.budget <= 0 {
+		f.budget = DefaultBudget
 	}
-	order := make([]int, len(doc.Items))
-	for i := range order {
-		order[i] = i
-	}
-	// Drop order: highest priority number first, later items before earlier.
-	sort.SliceStable(order, func(a, b int) bool {
-		ia, ib := doc.Items[order[a]], doc.Items[order[b]]
-		if ia.Priority != ib.Priority {
-			return ia.Priority > ib.Priority
-		}
-		return order[a] > order[b]
-	})
-	droppable := 0 // what must be said (priority 0) is never dropped
-	for droppable < len(order) && doc.Items[order[droppable]].Priority > 0 {
-		droppable++
-	}
-	drop := func(k int) (string, error) {
-		for i, idx := range order {
-			doc.Items[idx].Dropped = i < k
-		}
-		return render(doc, format, budget, tmpl)
-	}
-	out, err := drop(0)
-	if err != nil || len(out) <= budget {
+	droppable := f.dropOrder()
+	out, err := f.drop(0)
+	if err != nil || len(out) <= f.budget {
 		return out, err
 	}
 	doc.fullSize = len(out)
@@ -59,10 +38,10 @@ func fit(doc *Document, opts Options) (string, error) {
 	lo, hi := 1, droppable
 	for lo < hi {
 		mid := (lo + hi) / 2
-		if out, err = drop(mid); err != nil {
+		if out, err = f.drop(mid); err != nil {
 			return "", err
 		}
-		if len(out) <= budget {
+		if len(out) <= f.budget {
 			hi = mid
 		} else {
 			lo = mid + 1
@@ -71,11 +50,51 @@ func fit(doc *Document, opts Options) (string, error) {
 	// What was left out is named in the closing, which so grows a little
 	// with some drops: past the search, drop on until it fits.
 	for {
-		if out, err = drop(lo); err != nil || len(out) <= budget || lo >= droppable {
+		if out, err = f.drop(lo); err != nil || len(out) <= f.budget || lo >= droppable {
 			return out, err
 		}
 		lo++
 	}
+}
+
+// fitter renders doc with some of its items dropped, in order.
+type fitter struct {
+	doc    *Document
+	format string
+	budget int
+	tmpl   *template.Template
+	order  []int
+}
+
+// dropOrder orders the items as they are dropped: highest priority number
+// first, later items before earlier; and counts those that may be (what
+// must be said, priority 0, never is).
+func (f *fitter) dropOrder() int {
+	items := f.doc.Items
+	f.order = make([]int, len(items))
+	for i := range f.order {
+		f.order[i] = i
+	}
+	sort.SliceStable(f.order, func(a, b int) bool {
+		ia, ib := items[f.order[a]], items[f.order[b]]
+		if ia.Priority != ib.Priority {
+			return ia.Priority > ib.Priority
+		}
+		return f.order[a] > f.order[b]
+	})
+	droppable := 0
+	for droppable < len(f.order) && items[f.order[droppable]].Priority > 0 {
+		droppable++
+	}
+	return droppable
+}
+
+// drop renders the document without its first k items in drop order.
+func (f *fitter) drop(k int) (string, error) {
+	for i, idx := range f.order {
+		f.doc.Items[idx].Dropped = i < k
+	}
+	return render(f.doc, f.format, f.budget, f.tmpl)
 }
 
 // Dropped counts the items left out.
@@ -141,78 +160,100 @@ func (d *Document) closing(budget int) string {
 
 func render(d *Document, format string, budget int, tmpl *template.Template) (string, error) {
 	if tmpl != nil {
-		var b bytes.Buffer
-		err := tmpl.Execute(&b, map[string]any{
-			"Project": d.Project, "Agent": d.Agent, "For": d.For, "Role": d.Role, "Source": d.Source,
-			"Sections": d.sections(), "Closing": d.closing(budget),
-		})
-		if err != nil {
-			return "", planqerr.New(planqerr.Invalid, TemplatePath, "%w", err).WithHint("fix the template; it uses Go's text/template syntax")
-		}
-		return b.String(), nil
+		return renderTemplate(d, budget, tmpl)
 	}
-	var b strings.Builder
 	switch format {
 	case "", "markdown":
-		fmt.Fprintf(&b, "# planq: %s, %s\n", d.Project, d.For)
-		for _, s := range d.sections() {
-			fmt.Fprintf(&b, "\n## %s\n", s.Title)
-			for _, it := range s.Items {
-				fmt.Fprintf(&b, "- %s\n", indent(it, "  "))
-			}
-		}
-		if c := d.closing(budget); c != "" {
-			fmt.Fprintf(&b, "\n%s\n", c)
-		}
+		return renderMarkdown(d, budget), nil
 	case "plain":
-		fmt.Fprintf(&b, "planq: %s, %s\n", d.Project, d.For)
-		for _, s := range d.sections() {
-			fmt.Fprintf(&b, "\n%s:\n", strings.ToUpper(s.Title))
-			for _, it := range s.Items {
-				fmt.Fprintf(&b, "  %s\n", indent(it, "  "))
-			}
-		}
-		if c := d.closing(budget); c != "" {
-			fmt.Fprintf(&b, "\n%s\n", c)
-		}
+		return renderPlain(d, budget), nil
 	case "xml":
-		if d.global {
-			fmt.Fprintf(&b, "<planq-context project=%q for=%q>\n", xmlText(d.Project), xmlText(d.For))
-		} else {
-			fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))
-		}
-		for _, s := range d.sections() {
-			fmt.Fprintf(&b, "<section name=%q>\n", xmlText(s.Title))
-			for _, it := range s.Items {
-				fmt.Fprintf(&b, "<item>%s</item>\n", xmlText(it))
-			}
-			b.WriteString("</section>\n")
-		}
-		if c := d.closing(budget); c != "" {
-			fmt.Fprintf(&b, "<omitted>%s</omitted>\n", xmlText(c))
-		}
-		b.WriteString("</planq-context>\n")
+		return renderXML(d, budget), nil
 	case "json":
-		type out struct {
-			Project  string    `json:"project"`
-			Agent    string    `json:"agent"`
-			For      string    `json:"for"`
-			Role     string    `json:"role"`
-			Source   string    `json:"source"`
-			Sections []section `json:"sections"`
-			Omitted  int       `json:"omitted"`
-			Closing  string    `json:"closing,omitempty"`
-		}
-		data, err := json.MarshalIndent(out{d.Project, d.Agent, d.For, d.Role, d.Source, d.sections(), d.Dropped(), d.closing(budget)}, "", "  ")
-		if err != nil {
-			return "", fmt.Errorf("failed to encode prime: %w", err)
-		}
-		b.Write(data)
-		b.WriteString("\n")
-	default:
-		return "", CheckFormat(format)
+		return renderJSON(d, budget)
+	}
+	return "", CheckFormat(format)
+}
+
+func renderTemplate(d *Document, budget int, tmpl *template.Template) (string, error) {
+	var b bytes.Buffer
+	err := tmpl.Execute(&b, map[string]any{
+		"Project": d.Project, "Agent": d.Agent, "For": d.For, "Role": d.Role, "Source": d.Source,
+		"Sections": d.sections(), "Closing": d.closing(budget),
+	})
+	if err != nil {
+		return "", planqerr.New(planqerr.Invalid, TemplatePath, "%w", err).WithHint("fix the template; it uses Go's text/template syntax")
 	}
 	return b.String(), nil
+}
+
+func renderMarkdown(d *Document, budget int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# planq: %s, %s\n", d.Project, d.For)
+	for _, s := range d.sections() {
+		fmt.Fprintf(&b, "\n## %s\n", s.Title)
+		for _, it := range s.Items {
+			fmt.Fprintf(&b, "- %s\n", indent(it, "  "))
+		}
+	}
+	if c := d.closing(budget); c != "" {
+		fmt.Fprintf(&b, "\n%s\n", c)
+	}
+	return b.String()
+}
+
+func renderPlain(d *Document, budget int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "planq: %s, %s\n", d.Project, d.For)
+	for _, s := range d.sections() {
+		fmt.Fprintf(&b, "\n%s:\n", strings.ToUpper(s.Title))
+		for _, it := range s.Items {
+			fmt.Fprintf(&b, "  %s\n", indent(it, "  "))
+		}
+	}
+	if c := d.closing(budget); c != "" {
+		fmt.Fprintf(&b, "\n%s\n", c)
+	}
+	return b.String()
+}
+
+func renderXML(d *Document, budget int) string {
+	var b strings.Builder
+	if d.global {
+		fmt.Fprintf(&b, "<planq-context project=%q for=%q>\n", xmlText(d.Project), xmlText(d.For))
+	} else {
+		fmt.Fprintf(&b, "<planq-context project=%q agent=%q>\n", xmlText(d.Project), xmlText(d.Agent))
+	}
+	for _, s := range d.sections() {
+		fmt.Fprintf(&b, "<section name=%q>\n", xmlText(s.Title))
+		for _, it := range s.Items {
+			fmt.Fprintf(&b, "<item>%s</item>\n", xmlText(it))
+		}
+		b.WriteString("</section>\n")
+	}
+	if c := d.closing(budget); c != "" {
+		fmt.Fprintf(&b, "<omitted>%s</omitted>\n", xmlText(c))
+	}
+	b.WriteString("</planq-context>\n")
+	return b.String()
+}
+
+func renderJSON(d *Document, budget int) (string, error) {
+	type out struct {
+		Project  string    `json:"project"`
+		Agent    string    `json:"agent"`
+		For      string    `json:"for"`
+		Role     string    `json:"role"`
+		Source   string    `json:"source"`
+		Sections []section `json:"sections"`
+		Omitted  int       `json:"omitted"`
+		Closing  string    `json:"closing,omitempty"`
+	}
+	data, err := json.MarshalIndent(out{d.Project, d.Agent, d.For, d.Role, d.Source, d.sections(), d.Dropped(), d.closing(budget)}, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("failed to encode prime: %w", err)
+	}
+	return string(data) + "\n", nil
 }
 
 // CheckFormat is nil for a format prime renders, else the error that says

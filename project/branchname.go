@@ -12,23 +12,8 @@ import (
 // A code branch's context is stored under its name, so a name git cannot
 // have would only ever hold a context no checkout reaches.
 func CodeBranchProblem(name string) string {
-	switch {
-	case name == "":
-		return "is empty"
-	case name == "HEAD":
-		return "is HEAD, which names what is checked out, not a branch"
-	case strings.HasPrefix(name, "-"):
-		return "starts with '-'"
-	case strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/"):
-		return "starts or ends with '/'"
-	case strings.Contains(name, "//"):
-		return "has an empty part between two '/'"
-	case strings.Contains(name, ".."):
-		return "contains '..'"
-	case strings.Contains(name, "@{"):
-		return "contains '@{'"
-	case strings.HasSuffix(name, "."):
-		return "ends with '.'"
+	if p := branchShapeProblem(name); p != "" {
+		return p
 	}
 	for _, r := range name {
 		switch {
@@ -47,6 +32,30 @@ func CodeBranchProblem(name string) string {
 		case strings.HasSuffix(part, ".lock"):
 			return fmt.Sprintf("has a part that ends with '.lock' (%q)", part)
 		}
+	}
+	return ""
+}
+
+// branchShapeProblem is what git refuses of a branch name as a whole,
+// before its characters and parts are looked at.
+func branchShapeProblem(name string) string {
+	switch {
+	case name == "":
+		return "is empty"
+	case name == "HEAD":
+		return "is HEAD, which names what is checked out, not a branch"
+	case strings.HasPrefix(name, "-"):
+		return "starts with '-'"
+	case strings.HasPrefix(name, "/") || strings.HasSuffix(name, "/"):
+		return "starts or ends with '/'"
+	case strings.Contains(name, "//"):
+		return "has an empty part between two '/'"
+	case strings.Contains(name, ".."):
+		return "contains '..'"
+	case strings.Contains(name, "@{"):
+		return "contains '@{'"
+	case strings.HasSuffix(name, "."):
+		return "ends with '.'"
 	}
 	return ""
 }

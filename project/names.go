@@ -14,6 +14,27 @@ const MaxNameLen = 40
 // components, so only letters, digits, '-' and '_' are allowed, starting with
 // a letter or digit.
 func NameProblem(name string) string {
+	if p := nameShapeProblem(name); p != "" {
+		return p
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
+		if !ok {
+			return "name contains " + `"` + string(r) + `"`
+		}
+	}
+	if name == UserLayerName {
+		return "name is reserved for the user layer"
+	}
+	if name[0] == '_' {
+		return "name starts with '_'"
+	}
+	return ""
+}
+
+// nameShapeProblem is what is wrong with a name as a whole, before its
+// characters are looked at one by one.
+func nameShapeProblem(name string) string {
 	switch {
 	case name == "":
 		return "name is empty"
@@ -27,18 +48,6 @@ func NameProblem(name string) string {
 		return "name starts with '-'"
 	case len(name) > MaxNameLen:
 		return "name is longer than 40 characters"
-	}
-	for _, r := range name {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_'
-		if !ok {
-			return "name contains " + `"` + string(r) + `"`
-		}
-	}
-	if name == UserLayerName {
-		return "name is reserved for the user layer"
-	}
-	if name[0] == '_' {
-		return "name starts with '_'"
 	}
 	return ""
 }

@@ -95,18 +95,9 @@ func (rd *Reader) ArticlesForTask(ctx context.Context, task []string, records []
 			rankOf[h.ID] = i
 		}
 	}
-	score := map[string]float64{}
-	hits := map[string]Hit{}
-	var order []string
-	add := func(h Hit, s float64) {
-		if _, ok := hits[h.Path]; !ok {
-			hits[h.Path] = h
-			order = append(order, h.Path)
-		}
-		score[h.Path] += s
-	}
+	fused := &fusion{score: map[string]float64{}, hits: map[string]Hit{}}
 	for i, h := range found {
-		add(h, 1/float64(articleRRFK+i+1))
+		fused.add(h, 1/float64(articleRRFK+i+1))
 	}
 	// Each of the task's records an article cites counts for it as it
 	// ranked: the article that gathers several of them gathers the answer.
@@ -114,18 +105,44 @@ func (rd *Reader) ArticlesForTask(ctx context.Context, task []string, records []
 		if f.Status == changelog.StatusDeprecated {
 			continue
 		}
-		s := 0.0
-		for _, id := range f.Sources {
-			if r, ok := rankOf[id]; ok {
-				s += 1 / float64(articleRRFK+r+1)
-			}
-		}
-		if s > 0 {
-			add(Hit{Path: f.Path, Kind: changelog.KindArticle, Time: f.Updated, Status: f.Status, Title: f.Title}, s)
+		if s := citedScore(f.Sources, rankOf); s > 0 {
+			fused.add(Hit{Path: f.Path, Kind: changelog.KindArticle, Time: f.Updated, Status: f.Status, Title: f.Title}, s)
 		}
 	}
-	slices.SortStableFunc(order, func(a, b string) int {
-		switch sa, sb := score[a], score[b]; {
+	return fused.best(limit), nil
+}
+
+// citedScore is what the records of sources add to an article that cites
+// them: each its reciprocal rank among the task's records.
+func citedScore(sources []string, rankOf map[string]int) float64 {
+	s := 0.0
+	for _, id := range sources {
+		if r, ok := rankOf[id]; ok {
+			s += 1 / float64(articleRRFK+r+1)
+		}
+	}
+	return s
+}
+
+// fusion sums the scores of hits by path, in the order first met.
+type fusion struct {
+	score map[string]float64
+	hits  map[string]Hit
+	order []string
+}
+
+func (f *fusion) add(h Hit, s float64) {
+	if _, ok := f.hits[h.Path]; !ok {
+		f.hits[h.Path] = h
+		f.order = append(f.order, h.Path)
+	}
+	f.score[h.Path] += s
+}
+
+// best is the limit hits of the highest scores, ties to the first met.
+func (f *fusion) best(limit int) []Hit {
+	slices.SortStableFunc(f.order, func(a, b string) int {
+		switch sa, sb := f.score[a], f.score[b]; {
 		case sa > sb:
 			return -1
 		case sa < sb:
@@ -133,11 +150,11 @@ func (rd *Reader) ArticlesForTask(ctx context.Context, task []string, records []
 		}
 		return 0
 	})
-	out := make([]Hit, 0, min(limit, len(order)))
-	for _, p := range order[:min(limit, len(order))] {
-		out = append(out, hits[p])
+	out := make([]Hit, 0, min(limit, len(f.order)))
+	for _, p := range f.order[:min(limit, len(f.order))] {
+		out = append(out, f.hits[p])
 	}
-	return out, nil
+	return out
 }
 
 // articleRRFK is the constant of ArticlesForTask's fusion: search's own

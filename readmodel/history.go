@@ -18,39 +18,11 @@ type Version struct {
 // first, as global and every agent branch hold them. Each names what
 // superseded it, if anything did.
 func (rd *Reader) History(id string, older bool) ([]Version, error) {
-	tips, err := rd.e.Tips()
+	ix, err := rd.versions()
 	if err != nil {
 		return nil, err
 	}
-	segs, _, err := rd.e.Segments(tips, nil)
-	if err != nil {
-		return nil, err
-	}
-	byID := map[uint64]engine.Ref{}
-	supersededBy := map[uint64][]engine.Ref{}
-	for _, s := range segs {
-		for i := range s.Len() {
-			r := engine.RefAt(s, i)
-			if _, ok := byID[r.ID()]; !ok {
-				byID[r.ID()] = r
-			}
-			if r.Supersedes() != 0 {
-				supersededBy[r.Supersedes()] = append(supersededBy[r.Supersedes()], r)
-			}
-		}
-	}
-	find := func(id string) (*changelog.Record, error) {
-		r, ok := byID[engine.IDHash(id)]
-		if !ok {
-			return nil, nil
-		}
-		recs, err := rd.e.Decode([]engine.Ref{r})
-		if err != nil || recs[0].ID != id {
-			return nil, err
-		}
-		return recs[0], nil
-	}
-	first, err := find(id)
+	first, err := rd.version(ix, id)
 	if err != nil {
 		return nil, err
 	}
@@ -60,9 +32,8 @@ func (rd *Reader) History(id string, older bool) ([]Version, error) {
 	}
 	out := []Version{{Record: first}}
 	// What superseded the record asked for: the newest of what names it.
-	if later := supersededBy[engine.IDHash(id)]; len(later) > 0 {
-		newest := engine.FirstBy(later, 1, engine.NewestFirst)
-		recs, err := rd.e.Decode(newest)
+	if later := ix.supersededBy[engine.IDHash(id)]; len(later) > 0 {
+		recs, err := rd.e.Decode(engine.FirstBy(later, 1, engine.NewestFirst))
 		if err != nil {
 			return nil, err
 		}
@@ -70,7 +41,7 @@ func (rd *Reader) History(id string, older bool) ([]Version, error) {
 	}
 	seen := map[string]bool{id: true}
 	for cur := first; older && cur.Supersedes != "" && !seen[cur.Supersedes]; {
-		prev, err := find(cur.Supersedes)
+		prev, err := rd.version(ix, cur.Supersedes)
 		if err != nil {
 			return nil, err
 		}
@@ -82,4 +53,49 @@ func (rd *Reader) History(id string, older bool) ([]Version, error) {
 		cur = prev
 	}
 	return out, nil
+}
+
+// versionIndex is every record of global and every agent branch, by ID
+// (hashed), and what names each as the version it supersedes.
+type versionIndex struct {
+	byID         map[uint64]engine.Ref
+	supersededBy map[uint64][]engine.Ref
+}
+
+// versions indexes the records of every branch's rows.
+func (rd *Reader) versions() (*versionIndex, error) {
+	tips, err := rd.e.Tips()
+	if err != nil {
+		return nil, err
+	}
+	segs, _, err := rd.e.Segments(tips, nil)
+	if err != nil {
+		return nil, err
+	}
+	ix := &versionIndex{byID: map[uint64]engine.Ref{}, supersededBy: map[uint64][]engine.Ref{}}
+	for _, s := range segs {
+		for i := range s.Len() {
+			r := engine.RefAt(s, i)
+			if _, ok := ix.byID[r.ID()]; !ok {
+				ix.byID[r.ID()] = r
+			}
+			if r.Supersedes() != 0 {
+				ix.supersededBy[r.Supersedes()] = append(ix.supersededBy[r.Supersedes()], r)
+			}
+		}
+	}
+	return ix, nil
+}
+
+// version is record id, decoded; nil when no branch holds it.
+func (rd *Reader) version(ix *versionIndex, id string) (*changelog.Record, error) {
+	r, ok := ix.byID[engine.IDHash(id)]
+	if !ok {
+		return nil, nil
+	}
+	recs, err := rd.e.Decode([]engine.Ref{r})
+	if err != nil || recs[0].ID != id {
+		return nil, err
+	}
+	return recs[0], nil
 }

@@ -147,71 +147,23 @@ func (rd *Reader) Search(q Query) (Results, error) { return rd.SearchContext(con
 // the search to words alone: Results.Vector says so.
 func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	phrasings := q.phrasings()
-	if len(phrasings) == 0 {
-		return Results{}, planqerr.New(planqerr.Invalid, "query", "is empty").
-			WithHint("say what you are looking for: planq search WORDS (two or three phrasings, each quoted, over MCP query and queries)")
-	}
-	for _, p := range phrasings {
-		if len(p) > maxQuery {
-			return Results{}, planqerr.New(planqerr.Invalid, "query", "is %d bytes; at most %d", len(p), maxQuery).
-				WithHint("ask in a sentence or a few words, like: token refresh")
-		}
-	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultSearchLimit
-	}
-	limit = min(limit, MaxSearchLimit)
-	kinds := SearchedKinds()
-	asked, memories := memoryKinds(q.Kinds)
-	if len(asked) > 0 {
-		for _, k := range asked {
-			if k.Spec() == nil {
-				return Results{}, planqerr.New(planqerr.Invalid, "kind", "unknown kind %q", k).
-					WithHint("use one of %s", changelog.Join(changelog.Kinds, ", "))
-			}
-		}
-		kinds = asked
-	} else if len(q.Kinds) > 0 {
-		kinds = nil // memories alone
-	}
-	if q.Branch != "" && q.Branch != project.GlobalBranch {
-		// Articles are global's alone.
-		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k changelog.Kind) bool { return k == changelog.KindArticle })
-	}
-	if err := checkTypes(q.Types, kinds); err != nil {
+	if err := checkPhrasings(phrasings); err != nil {
 		return Results{}, err
 	}
-	var tips []staterepo.Hash
-	if q.Branch != "" {
-		tip, err := rd.e.Tip(q.Branch)
-		if err != nil {
-			return Results{}, err
-		}
-		tips = []staterepo.Hash{tip}
-	} else {
-		var err error
-		if tips, err = rd.e.Tips(); err != nil {
-			return Results{}, err
-		}
+	kinds, memories, err := q.searchKinds()
+	if err != nil {
+		return Results{}, err
+	}
+	tips, err := rd.searchTips(q.Branch)
+	if err != nil {
+		return Results{}, err
 	}
 	filters := q.Filters
 	filters.Kinds = nil // read by kind already
-	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: limit, Explain: q.Explain, VectorOnly: q.VectorOnly}
-	// The model loads while the search reads its segments.
-	type opened struct {
-		model  embed.Model
-		status VectorStatus
-	}
-	loading := make(chan opened, 1)
-	go func() {
-		m, st := rd.searchModel(ctx)
-		loading <- opened{m, st}
-	}()
-	got := sync.OnceValue(func() opened { return <-loading })
+	sq := search.Query{Phrasings: phrasings, Filters: filters, Limit: searchLimit(q.Limit), Explain: q.Explain, VectorOnly: q.VectorOnly}
+	got := rd.startModel(ctx) // the model loads while the search reads its segments
 	var mems []engine.MemorySource
 	if memories {
-		var err error
 		if mems, err = rd.memorySources(q.Branch); err != nil {
 			return Results{}, err
 		}
@@ -220,11 +172,11 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return Results{}, err
 	}
-	model, vector := got().model, got().status
+	vector := got().status
 	switch {
 	case found.VectorOff != nil:
 		vector = offStatus(found.VectorOff)
-	case model != nil && !found.Vector:
+	case got().model != nil && !found.Vector:
 		vector = VectorStatus{Off: "the model knows none of the query's words"}
 	}
 	rd.noteVector(vector, found.VectorOff)
@@ -241,23 +193,105 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		res.Phrasings = nil
 	}
 	for _, h := range found.Hits {
-		from, to, snippet := search.Snippet(string(h.Text), found.Terms, maxSnippet)
-		if a := h.Article; a != nil {
-			res.Hits = append(res.Hits, Hit{Path: a.Path, Kind: changelog.KindArticle, Time: a.Updated, Status: a.Status,
-				Title: a.Title, Score: h.Score, From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)})
-			continue
-		}
-		if m := h.Memory; m != nil {
-			res.Hits = append(res.Hits, Hit{Path: m.Path, Kind: KindMemory, Agent: h.MemoryAgent, Title: m.Title, Score: h.Score,
-				From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)})
-			continue
-		}
-		r := h.Record
-		res.Hits = append(res.Hits, Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
-			Status: r.Status, Title: r.Headline(), Score: h.Score, From: from, To: to, Snippet: snippet,
-			SupersedesRing: h.InRing, Explain: hitExplain(h.Explain), record: r})
+		res.Hits = append(res.Hits, hitOf(h, found.Terms))
 	}
 	return res, nil
+}
+
+// checkPhrasings refuses a query without a phrasing, or with one too long.
+func checkPhrasings(phrasings []string) error {
+	if len(phrasings) == 0 {
+		return planqerr.New(planqerr.Invalid, "query", "is empty").
+			WithHint("say what you are looking for: planq search WORDS (two or three phrasings, each quoted, over MCP query and queries)")
+	}
+	for _, p := range phrasings {
+		if len(p) > maxQuery {
+			return planqerr.New(planqerr.Invalid, "query", "is %d bytes; at most %d", len(p), maxQuery).
+				WithHint("ask in a sentence or a few words, like: token refresh")
+		}
+	}
+	return nil
+}
+
+// searchLimit is how many hits a search returns when asked for limit.
+func searchLimit(limit int) int {
+	if limit <= 0 {
+		limit = DefaultSearchLimit
+	}
+	return min(limit, MaxSearchLimit)
+}
+
+// searchKinds is the kinds q searches (by default every searched kind;
+// articles only on global), and whether it searches memories too.
+func (q Query) searchKinds() ([]changelog.Kind, bool, error) {
+	kinds := SearchedKinds()
+	asked, memories := memoryKinds(q.Kinds)
+	if len(asked) > 0 {
+		for _, k := range asked {
+			if k.Spec() == nil {
+				return nil, false, planqerr.New(planqerr.Invalid, "kind", "unknown kind %q", k).
+					WithHint("use one of %s", changelog.Join(changelog.Kinds, ", "))
+			}
+		}
+		kinds = asked
+	} else if len(q.Kinds) > 0 {
+		kinds = nil // memories alone
+	}
+	if q.Branch != "" && q.Branch != project.GlobalBranch {
+		// Articles are global's alone.
+		kinds = slices.DeleteFunc(slices.Clone(kinds), func(k changelog.Kind) bool { return k == changelog.KindArticle })
+	}
+	if err := checkTypes(q.Types, kinds); err != nil {
+		return nil, false, err
+	}
+	return kinds, memories, nil
+}
+
+// searchTips is the tip of branch, or with none, of global and every
+// agent branch.
+func (rd *Reader) searchTips(branch string) ([]staterepo.Hash, error) {
+	if branch == "" {
+		return rd.e.Tips()
+	}
+	tip, err := rd.e.Tip(branch)
+	if err != nil {
+		return nil, err
+	}
+	return []staterepo.Hash{tip}, nil
+}
+
+// openedModel is the reader's search model, and its status.
+type openedModel struct {
+	model  embed.Model
+	status VectorStatus
+}
+
+// startModel starts loading the reader's search model; what it returns
+// waits for it.
+func (rd *Reader) startModel(ctx context.Context) func() openedModel {
+	loading := make(chan openedModel, 1)
+	go func() {
+		m, st := rd.searchModel(ctx)
+		loading <- openedModel{m, st}
+	}()
+	return sync.OnceValue(func() openedModel { return <-loading })
+}
+
+// hitOf is the hit h shows, with the lines around the best match of terms.
+func hitOf(h engine.FoundHit, terms []string) Hit {
+	from, to, snippet := search.Snippet(string(h.Text), terms, maxSnippet)
+	if a := h.Article; a != nil {
+		return Hit{Path: a.Path, Kind: changelog.KindArticle, Time: a.Updated, Status: a.Status,
+			Title: a.Title, Score: h.Score, From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)}
+	}
+	if m := h.Memory; m != nil {
+		return Hit{Path: m.Path, Kind: KindMemory, Agent: h.MemoryAgent, Title: m.Title, Score: h.Score,
+			From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)}
+	}
+	r := h.Record
+	return Hit{Path: r.Path, ID: r.ID, Kind: r.Kind, Agent: r.Agent, Time: r.Timestamp,
+		Status: r.Status, Title: r.Headline(), Score: h.Score, From: from, To: to, Snippet: snippet,
+		SupersedesRing: h.InRing, Explain: hitExplain(h.Explain), record: r}
 }
 
 // SearchedKinds are the kinds a search looks through when it names none:

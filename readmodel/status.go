@@ -93,44 +93,15 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 				Weekly: make([]int, TrendWeeks), DisputedWeekly: make([]int, TrendWeeks)}
 			byDomain[r.Domain] = d
 		}
-		week := -1
-		if age := now.Sub(r.Timestamp); age >= 0 && age < TrendWeeks*7*24*time.Hour {
-			week = TrendWeeks - 1 - int(age/(7*24*time.Hour))
+		week := weekOf(r, now)
+		if week >= 0 {
 			d.Weekly[week]++
 		}
-		switch next := replacedBy[r.ID]; {
-		case next != nil && next.Archived && replacedBy[next.ID] != nil:
-			d.Superseded++ // archived, then restored as a new version: current again
-			continue
-		case next != nil && next.Archived:
-			d.Archived++
-			continue
-		case next != nil && next.Tombstone:
-			d.Retracted++
-			continue
-		case next != nil:
-			d.Superseded++
+		if d.countReplaced(replacedBy, r) {
 			continue
 		}
-		d.Current++
 		current = append(current, r)
-		d.ByType[string(r.Type)]++
-		d.ByClassification[string(r.Classification)]++
-		if r.Status == changelog.StatusDisputed {
-			d.Disputed++
-			if week >= 0 {
-				d.DisputedWeekly[week]++
-			}
-		}
-		if r.Timestamp.After(d.Newest) {
-			d.Newest = r.Timestamp
-		}
-		if d.Oldest.IsZero() || r.Timestamp.Before(d.Oldest) {
-			d.Oldest = r.Timestamp
-		}
-		if life.Expired(r, lastUse[r.ID], now) {
-			d.PastShelfLife++
-		}
+		d.countCurrent(r, week, life.Expired(r, lastUse[r.ID], now))
 	}
 	stale := CheckAnchors(ctx, codeDir, current)
 	for _, r := range current {
@@ -140,20 +111,76 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 	}
 	out := make([]DomainStatus, 0, len(byDomain))
 	for _, d := range byDomain {
-		first, last := 0, 0
-		for i, n := range d.Weekly {
-			if i < TrendWeeks/2 {
-				first += n
-			} else {
-				last += n
-			}
-		}
-		d.Flattening = first > 0 && 2*last <= first
+		d.Flattening = flattening(d.Weekly)
 		d.Governance = governance(d.Current)
 		out = append(out, *d)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Domain < out[j].Domain })
 	return out, set.ProblemLines(), nil
+}
+
+// weekOf is which of the last TrendWeeks weeks, before now, r was written
+// in (oldest 0); -1 for none.
+func weekOf(r *changelog.Record, now time.Time) int {
+	if age := now.Sub(r.Timestamp); age >= 0 && age < TrendWeeks*7*24*time.Hour {
+		return TrendWeeks - 1 - int(age/(7*24*time.Hour))
+	}
+	return -1
+}
+
+// countReplaced counts r if a later version, an archive record or a
+// retraction replaces it, and says whether one does.
+func (d *DomainStatus) countReplaced(replacedBy map[string]*changelog.Record, r *changelog.Record) bool {
+	switch next := replacedBy[r.ID]; {
+	case next == nil:
+		return false
+	case next.Archived && replacedBy[next.ID] != nil:
+		d.Superseded++ // archived, then restored as a new version: current again
+	case next.Archived:
+		d.Archived++
+	case next.Tombstone:
+		d.Retracted++
+	default:
+		d.Superseded++
+	}
+	return true
+}
+
+// countCurrent counts the current learning r, written in week (-1 for
+// none of the last weeks), expired when past its shelf life.
+func (d *DomainStatus) countCurrent(r *changelog.Record, week int, expired bool) {
+	d.Current++
+	d.ByType[string(r.Type)]++
+	d.ByClassification[string(r.Classification)]++
+	if r.Status == changelog.StatusDisputed {
+		d.Disputed++
+		if week >= 0 {
+			d.DisputedWeekly[week]++
+		}
+	}
+	if r.Timestamp.After(d.Newest) {
+		d.Newest = r.Timestamp
+	}
+	if d.Oldest.IsZero() || r.Timestamp.Before(d.Oldest) {
+		d.Oldest = r.Timestamp
+	}
+	if expired {
+		d.PastShelfLife++
+	}
+}
+
+// flattening says the last half of the weeks brought at most half as many
+// learnings as the first.
+func flattening(weekly []int) bool {
+	first, last := 0, 0
+	for i, n := range weekly {
+		if i < TrendWeeks/2 {
+			first += n
+		} else {
+			last += n
+		}
+	}
+	return first > 0 && 2*last <= first
 }
 
 func governance(current int) string {

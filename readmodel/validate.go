@@ -52,101 +52,137 @@ func (rd *Reader) Validate() ([]Finding, error) {
 		}
 	}
 	sort.Strings(names)
-	found := map[string]*Finding{}
-	add := func(branch string, f Finding) {
-		key := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, f.Line, f.Check, f.Problem)
-		if have := found[key]; have != nil {
-			if !slices.Contains(have.Branches, branch) {
-				have.Branches = append(have.Branches, branch)
-			}
-			return
-		}
-		f.Branches = []string{branch}
-		found[key] = &f
-	}
-	byID := map[string]*changelog.Record{} // each ID's first record met
-	where := map[string][]string{}         // each ID's paths
-	type held struct {
-		rec    *changelog.Record
-		branch string
-	}
-	var all []held
+	v := &validation{found: map[string]*Finding{}, byID: map[string]*changelog.Record{}, where: map[string][]string{}}
 	for _, b := range names {
-		// Every file as it reads, the copies of one ID included (a load
-		// keeps one record per ID).
-		segs, problems, err := rd.e.Segments([]staterepo.Hash{branches[b]}, nil)
-		if err != nil {
+		if err := rd.validateBranch(v, b, branches[b]); err != nil {
 			return nil, err
-		}
-		var recs []*changelog.Record
-		for _, seg := range segs {
-			rs, err := rd.e.Records(seg)
-			if err != nil {
-				return nil, err
-			}
-			recs = append(recs, rs...)
-		}
-		for _, p := range engine.WithSegmentProblems(problems, segs) {
-			add(b, Finding{Path: p.Path, Line: p.Line, Check: CheckRecord, Problem: p.Msg})
-		}
-		// Readers pass over files that do not look like records; here
-		// they are named.
-		files, err := rd.e.Repo().Walk(branches[b], changelog.Dirs(), nil)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			if !changelog.IsRecordPath(f.Path) && !engine.Misplaced(f.Path) && path.Base(f.Path) != project.ReadmeFile {
-				add(b, Finding{Path: f.Path, Check: CheckRecord,
-					Problem: "is no record (planq reads <kind directory>/<shard>/<id>.md); move it out of the kind's directory"})
-			}
-		}
-		for _, r := range recs {
-			if !slices.Contains(where[r.ID], r.Path) {
-				where[r.ID] = append(where[r.ID], r.Path)
-			}
-			if byID[r.ID] == nil {
-				byID[r.ID] = r
-			}
-			all = append(all, held{r, b})
 		}
 	}
+	v.checkTogether()
+	return v.findings(), nil
+}
+
+// validation is what Validate found so far.
+type validation struct {
+	found map[string]*Finding
+	byID  map[string]*changelog.Record // each ID's first record met
+	where map[string][]string          // each ID's paths
+	all   []heldRecord
+}
+
+// heldRecord is a record, and a branch that holds it.
+type heldRecord struct {
+	rec    *changelog.Record
+	branch string
+}
+
+// add keeps f, found on branch: a finding met on another branch already
+// names this one too.
+func (v *validation) add(branch string, f Finding) {
+	key := fmt.Sprintf("%s\x00%d\x00%s\x00%s", f.Path, f.Line, f.Check, f.Problem)
+	if have := v.found[key]; have != nil {
+		if !slices.Contains(have.Branches, branch) {
+			have.Branches = append(have.Branches, branch)
+		}
+		return
+	}
+	f.Branches = []string{branch}
+	v.found[key] = &f
+}
+
+// validateBranch checks each file of branch b, at tip, on its own, and
+// keeps its records for the checks of the records together.
+func (rd *Reader) validateBranch(v *validation, b string, tip staterepo.Hash) error {
+	// Every file as it reads, the copies of one ID included (a load
+	// keeps one record per ID).
+	segs, problems, err := rd.e.Segments([]staterepo.Hash{tip}, nil)
+	if err != nil {
+		return err
+	}
+	var recs []*changelog.Record
+	for _, seg := range segs {
+		rs, err := rd.e.Records(seg)
+		if err != nil {
+			return err
+		}
+		recs = append(recs, rs...)
+	}
+	for _, p := range engine.WithSegmentProblems(problems, segs) {
+		v.add(b, Finding{Path: p.Path, Line: p.Line, Check: CheckRecord, Problem: p.Msg})
+	}
+	// Readers pass over files that do not look like records; here
+	// they are named.
+	files, err := rd.e.Repo().Walk(tip, changelog.Dirs(), nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if !changelog.IsRecordPath(f.Path) && !engine.Misplaced(f.Path) && path.Base(f.Path) != project.ReadmeFile {
+			v.add(b, Finding{Path: f.Path, Check: CheckRecord,
+				Problem: "is no record (planq reads <kind directory>/<shard>/<id>.md); move it out of the kind's directory"})
+		}
+	}
+	for _, r := range recs {
+		if !slices.Contains(v.where[r.ID], r.Path) {
+			v.where[r.ID] = append(v.where[r.ID], r.Path)
+		}
+		if v.byID[r.ID] == nil {
+			v.byID[r.ID] = r
+		}
+		v.all = append(v.all, heldRecord{r, b})
+	}
+	return nil
+}
+
+// checkTogether checks the records of every branch together: each has
+// text unless replaced, the records it references exist, its ID is at
+// one path, and no versions supersede each other in a ring.
+func (v *validation) checkTogether() {
 	replaced := map[string]bool{}
-	for _, h := range all {
+	for _, h := range v.all {
 		replaced[h.rec.Supersedes] = true
 	}
 	branchOf := map[*changelog.Record]string{}
-	for _, h := range all {
-		r := h.rec
-		branchOf[r] = h.branch
-		// Every writer refuses a record without text; one committed by
-		// hand is read, and named here until a new version or a
-		// retraction replaces it.
-		if err := changelog.CheckBody(r); err != nil && !replaced[r.ID] {
-			add(h.branch, Finding{Path: r.Path, Check: CheckBody, Problem: fmt.Sprintf("%v; %s", err, bodyRemedy(r))})
-		}
-		refs := [][2]string{{"parent", r.Parent}, {"supersedes", r.Supersedes}}
-		for _, id := range r.DependsOn {
-			refs = append(refs, [2]string{"depends_on", id})
-		}
-		for _, ref := range refs {
-			if field, id := ref[0], ref[1]; id != "" && byID[id] == nil {
-				add(h.branch, Finding{Path: r.Path, Check: CheckReference,
-					Problem: fmt.Sprintf("%s: %s is no record on any branch", field, id)})
-			}
-		}
-		if paths := where[r.ID]; len(paths) > 1 {
-			add(h.branch, Finding{Path: r.Path, Check: CheckDuplicate,
-				Problem: fmt.Sprintf("%s is also at %s", r.ID, strings.Join(without(paths, r.Path), ", "))})
-		}
+	for _, h := range v.all {
+		branchOf[h.rec] = h.branch
+		v.checkRecord(h, replaced[h.rec.ID])
 	}
-	for _, ring := range supersedeRings(byID) {
-		r := byID[ring[0]]
-		add(branchOf[r], Finding{Path: r.Path, Check: CheckCycle,
+	for _, ring := range supersedeRings(v.byID) {
+		r := v.byID[ring[0]]
+		v.add(branchOf[r], Finding{Path: r.Path, Check: CheckCycle,
 			Problem: RingProblem(ring)})
 	}
-	out := make([]Finding, 0, len(found))
-	for _, f := range found {
+}
+
+// checkRecord checks one record among the others.
+func (v *validation) checkRecord(h heldRecord, replaced bool) {
+	r := h.rec
+	// Every writer refuses a record without text; one committed by
+	// hand is read, and named here until a new version or a
+	// retraction replaces it.
+	if err := changelog.CheckBody(r); err != nil && !replaced {
+		v.add(h.branch, Finding{Path: r.Path, Check: CheckBody, Problem: fmt.Sprintf("%v; %s", err, bodyRemedy(r))})
+	}
+	refs := [][2]string{{"parent", r.Parent}, {"supersedes", r.Supersedes}}
+	for _, id := range r.DependsOn {
+		refs = append(refs, [2]string{"depends_on", id})
+	}
+	for _, ref := range refs {
+		if field, id := ref[0], ref[1]; id != "" && v.byID[id] == nil {
+			v.add(h.branch, Finding{Path: r.Path, Check: CheckReference,
+				Problem: fmt.Sprintf("%s: %s is no record on any branch", field, id)})
+		}
+	}
+	if paths := v.where[r.ID]; len(paths) > 1 {
+		v.add(h.branch, Finding{Path: r.Path, Check: CheckDuplicate,
+			Problem: fmt.Sprintf("%s is also at %s", r.ID, strings.Join(without(paths, r.Path), ", "))})
+	}
+}
+
+// findings is what v found, sorted by path and line.
+func (v *validation) findings() []Finding {
+	out := make([]Finding, 0, len(v.found))
+	for _, f := range v.found {
 		out = append(out, *f)
 	}
 	slices.SortFunc(out, func(a, b Finding) int {
@@ -158,7 +194,7 @@ func (rd *Reader) Validate() ([]Finding, error) {
 		}
 		return strings.Compare(a.Problem, b.Problem)
 	})
-	return out, nil
+	return out
 }
 
 // bodyRemedy names the command that gives r's text, or takes r back.

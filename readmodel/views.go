@@ -135,31 +135,16 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 		return nil, err
 	}
 	v.Problems = slices.Concat(handoffs.ProblemLines(), problemLines(own.Problems()), problemLines(team.problems))
-	var recent, decisions, learnings []engine.Ref
 	own.ByTime()
-	mine := own.Current()
-	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
-		r := mine[i]
-		switch kind := r.Kind(); {
-		case team.holds(r.ID()):
-			// shown with the team's
-		case kind == changelog.KindLog && r.Agent() == name && len(recent) < RecentLogEntries:
-			recent = append(recent, r)
-		case kind == changelog.KindDecision && len(decisions) < MaxDecisions:
-			decisions = append(decisions, r)
-		case kind == changelog.KindLearning && r.Agent() == name && len(learnings) < MaxLearnings:
-			learnings = append(learnings, r)
-		}
-	}
+	recent, decisions, learnings := ownShown(own.Current(), team, name)
 	v.TeamTotal = team.total
 	teamLearnings := team.learnings[:min(MaxTeam, len(team.learnings))]
 	primedTeam := team.learnings[:min(max(teamCount, 0), len(team.learnings))]
-	teamDecisions, disputed := team.decisions, team.disputed
 	for _, section := range []struct {
 		refs []engine.Ref
 		recs *[]*changelog.Record
 	}{{recent, &v.RecentLog}, {decisions, &v.Decisions}, {learnings, &v.Learnings},
-		{teamLearnings, &v.TeamLearnings}, {teamDecisions, &v.TeamDecisions}, {primedTeam, &v.Team}, {disputed, &v.Disputed}} {
+		{teamLearnings, &v.TeamLearnings}, {team.decisions, &v.TeamDecisions}, {primedTeam, &v.Team}, {team.disputed, &v.Disputed}} {
 		recs, err := rd.e.Decode(section.refs)
 		if err != nil {
 			return nil, err
@@ -170,6 +155,25 @@ func (rd *Reader) Agent(name, branch string, teamCount int) (*AgentView, error) 
 	}
 	v.Handoff = PendingHandoff(handoffs.Records, name)
 	return v, nil
+}
+
+// ownShown is what the view shows of the agent's own current records
+// (mine, oldest first), newest first: its recent log, the decisions, and
+// its learnings; a record the team holds is shown with the team's.
+func ownShown(mine []engine.Ref, team *teamView, name string) (recent, decisions, learnings []engine.Ref) {
+	for i := len(mine) - 1; i >= 0 && (len(recent) < RecentLogEntries || len(decisions) < MaxDecisions || len(learnings) < MaxLearnings); i-- {
+		r := mine[i]
+		switch kind := r.Kind(); {
+		case team.holds(r.ID()):
+		case kind == changelog.KindLog && r.Agent() == name && len(recent) < RecentLogEntries:
+			recent = append(recent, r)
+		case kind == changelog.KindDecision && len(decisions) < MaxDecisions:
+			decisions = append(decisions, r)
+		case kind == changelog.KindLearning && r.Agent() == name && len(learnings) < MaxLearnings:
+			learnings = append(learnings, r)
+		}
+	}
+	return recent, decisions, learnings
 }
 
 func problemLines(ps []*changelog.ParseError) []string { return Set{Problems: ps}.ProblemLines() }

@@ -93,75 +93,105 @@ func appendPostings(b []byte, ps []posting, prev uint32) []byte {
 // any of them again. Postings are copied as they are, but for each list's
 // first document.
 func Merge(parts [][]byte) ([]byte, error) {
-	type cursor struct {
-		ix      *Index
-		r       *reading
-		entries []entry
-		offset  uint32
-	}
 	var w writer
-	cursors := make([]*cursor, len(parts))
+	cursors := make([]*mergeCursor, len(parts))
 	offset := uint32(0)
 	for i, p := range parts {
-		ix, err := OpenIndex(p)
+		c, err := openCursor(p, offset)
 		if err != nil {
 			return nil, err
 		}
-		c := &cursor{ix: ix, r: ix.reading(), offset: offset}
-		for b := range ix.blocks {
-			es, err := c.r.block(b)
-			if err != nil {
-				return nil, err
-			}
-			c.entries = append(c.entries, es...)
+		for d := range c.ix.docs {
+			w.addDoc(c.ix.lengths(d), [3]string{c.ix.Domain(d), c.ix.docType(d), c.ix.Classification(d)})
 		}
-		if len(c.entries) != ix.terms || !slices.IsSortedFunc(c.entries, func(a, b entry) int { return strings.Compare(a.term, b.term) }) {
-			return nil, ErrDamaged
-		}
-		for d := range ix.docs {
-			w.addDoc(ix.lengths(d), [3]string{ix.Domain(d), ix.docType(d), ix.Classification(d)})
-		}
-		offset += uint32(ix.docs)
+		offset += uint32(c.ix.docs)
 		cursors[i] = c
 	}
 	var list []byte
 	for {
-		term, found := "", false
-		for _, c := range cursors {
-			if len(c.entries) > 0 && (!found || c.entries[0].term < term) {
-				term, found = c.entries[0].term, true
-			}
-		}
+		term, found := nextTerm(cursors)
 		if !found {
 			return w.bytes(), nil
 		}
-		list = list[:0]
 		var df, last uint64
-		for _, c := range cursors {
-			if len(c.entries) == 0 || c.entries[0].term != term {
-				continue
-			}
-			e := c.entries[0]
-			c.entries = c.entries[1:]
-			buf, err := c.r.raw(e)
-			if err != nil {
-				return nil, err
-			}
-			first, n := binary.Uvarint(buf)
-			if n <= 0 {
-				return nil, ErrDamaged
-			}
-			first += uint64(c.offset)
-			if df > 0 {
-				first -= last // a gap from the last document of the parts before
-			}
-			list = binary.AppendUvarint(list, first)
-			list = append(list, buf[n:]...)
-			df += e.df
-			last = e.last + uint64(c.offset)
+		var err error
+		if list, df, last, err = mergeTerm(cursors, term, list[:0]); err != nil {
+			return nil, err
 		}
 		w.addTerm(term, df, last, list)
 	}
+}
+
+// mergeCursor is one index of a Merge, its terms not merged yet, and the
+// number its documents start at in the merged index.
+type mergeCursor struct {
+	ix      *Index
+	r       *reading
+	entries []entry
+	offset  uint32
+}
+
+// openCursor opens the index p, every term of it, its documents numbered
+// from offset.
+func openCursor(p []byte, offset uint32) (*mergeCursor, error) {
+	ix, err := OpenIndex(p)
+	if err != nil {
+		return nil, err
+	}
+	c := &mergeCursor{ix: ix, r: ix.reading(), offset: offset}
+	for b := range ix.blocks {
+		es, err := c.r.block(b)
+		if err != nil {
+			return nil, err
+		}
+		c.entries = append(c.entries, es...)
+	}
+	if len(c.entries) != ix.terms || !slices.IsSortedFunc(c.entries, func(a, b entry) int { return strings.Compare(a.term, b.term) }) {
+		return nil, ErrDamaged
+	}
+	return c, nil
+}
+
+// nextTerm is the least term of the cursors; false when none is left.
+func nextTerm(cursors []*mergeCursor) (string, bool) {
+	term, found := "", false
+	for _, c := range cursors {
+		if len(c.entries) > 0 && (!found || c.entries[0].term < term) {
+			term, found = c.entries[0].term, true
+		}
+	}
+	return term, found
+}
+
+// mergeTerm takes term from the cursors that have it next and appends to
+// list its postings, one part after the other: its document frequency and
+// last document in all.
+func mergeTerm(cursors []*mergeCursor, term string, list []byte) ([]byte, uint64, uint64, error) {
+	var df, last uint64
+	for _, c := range cursors {
+		if len(c.entries) == 0 || c.entries[0].term != term {
+			continue
+		}
+		e := c.entries[0]
+		c.entries = c.entries[1:]
+		buf, err := c.r.raw(e)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		first, n := binary.Uvarint(buf)
+		if n <= 0 {
+			return nil, 0, 0, ErrDamaged
+		}
+		first += uint64(c.offset)
+		if df > 0 {
+			first -= last // a gap from the last document of the parts before
+		}
+		list = binary.AppendUvarint(list, first)
+		list = append(list, buf[n:]...)
+		df += e.df
+		last = e.last + uint64(c.offset)
+	}
+	return list, df, last, nil
 }
 
 // raw is the postings of e as they are stored, checked.

@@ -161,41 +161,9 @@ const maxPrefixTerms = 16
 func Search(parts []Part, q Query) (Result, error) {
 	s := newSearcher(parts, q)
 	var res Result
-	type asked struct {
-		phrasing int
-		terms    map[string]float64
-		vector   []float32
-	}
-	var queries []asked
-	rankings := 0
-	dim := 0
-	for _, p := range parts {
-		if p.Vectors != nil {
-			dim = p.Vectors.Dim
-			break
-		}
-	}
-	for i, p := range q.Phrasings {
-		qt, err := s.queryTerms(p)
-		if err != nil {
-			return Result{}, err
-		}
-		if len(qt) == 0 {
-			continue
-		}
-		for t := range qt {
-			res.Terms = append(res.Terms, t)
-		}
-		a := asked{phrasing: i, terms: qt}
-		if i < len(q.Vectors) && unit(q.Vectors[i], dim) {
-			a.vector = q.Vectors[i]
-			res.Vector = true
-			rankings++
-		}
-		queries = append(queries, a)
-		if !q.VectorOnly {
-			rankings++
-		}
+	queries, rankings, err := s.ask(q, vectorDim(parts), &res)
+	if err != nil {
+		return Result{}, err
 	}
 	// One ranking is the answer as it is; several are fused from the
 	// words' best fuseDepth, so that the first few are the head of the
@@ -227,6 +195,54 @@ func Search(parts []Part, q Query) (Result, error) {
 	}
 	res.Total = s.total
 	return res, nil
+}
+
+// asked is one phrasing as a search asks it: its terms, and its vector
+// when the parts have theirs.
+type asked struct {
+	phrasing int
+	terms    map[string]float64
+	vector   []float32
+}
+
+// vectorDim is the dimension of the parts' vectors, 0 for none.
+func vectorDim(parts []Part) int {
+	for _, p := range parts {
+		if p.Vectors != nil {
+			return p.Vectors.Dim
+		}
+	}
+	return 0
+}
+
+// ask is the phrasings of q that have a word to look for, and how many
+// rankings they make; res gets their terms and whether the vectors rank.
+func (s *searcher) ask(q Query, dim int, res *Result) ([]asked, int, error) {
+	var queries []asked
+	rankings := 0
+	for i, p := range q.Phrasings {
+		qt, err := s.queryTerms(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		if len(qt) == 0 {
+			continue
+		}
+		for t := range qt {
+			res.Terms = append(res.Terms, t)
+		}
+		a := asked{phrasing: i, terms: qt}
+		if i < len(q.Vectors) && unit(q.Vectors[i], dim) {
+			a.vector = q.Vectors[i]
+			res.Vector = true
+			rankings++
+		}
+		queries = append(queries, a)
+		if !q.VectorOnly {
+			rankings++
+		}
+	}
+	return queries, rankings, nil
 }
 
 // searcher is one search over parts: the corpus' statistics, each part's

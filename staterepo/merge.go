@@ -50,38 +50,61 @@ func (r *Repo) mergeTree(prefix string, base, ours, theirs Hash, resolve Resolve
 	}
 	var out []treeEntry
 	for name := range names {
-		b, hasB := eb[name]
-		o, hasO := eo[name]
-		t, hasT := et[name]
-		p := path.Join(prefix, name)
-		isDir := func(e treeEntry, ok bool) bool { return ok && e.Mode == filemode.Dir }
-		isFile := func(e treeEntry, ok bool) bool { return ok && e.Mode != filemode.Dir }
-		switch {
-		case hasO && hasT && o.Hash == t.Hash && o.Mode == t.Mode && (o.Mode != filemode.Dir || !hasB || b.Hash == o.Hash):
-			// The same on both sides. A directory both sides changed alike
-			// is still read: files both deleted go to the resolver too.
-			out = append(out, o)
-		case (isDir(b, hasB) || !hasB) && (isDir(o, hasO) || !hasO) && (isDir(t, hasT) || !hasT):
-			h, err := r.mergeDir(p, hashOf(b, hasB), hashOf(o, hasO), hashOf(t, hasT), resolve)
-			if err != nil {
-				return ZeroHash, err
-			}
-			if !h.IsZero() {
-				out = append(out, treeEntry{Name: name, Mode: filemode.Dir, Hash: h})
-			}
-		case (isFile(b, hasB) || !hasB) && (isFile(o, hasO) || !hasO) && (isFile(t, hasT) || !hasT):
-			h, mode, err := mergeFile(p, b, hasB, o, hasO, t, hasT, resolve)
-			if err != nil {
-				return ZeroHash, err
-			}
-			if !h.IsZero() {
-				out = append(out, treeEntry{Name: name, Mode: mode, Hash: h})
-			}
-		default:
-			return ZeroHash, fmt.Errorf("failed to merge %s: a file on one side, a directory on the other", p)
+		e, keep, err := r.mergeEntry(path.Join(prefix, name), name, sideOf(eb, name), sideOf(eo, name), sideOf(et, name), resolve)
+		if err != nil {
+			return ZeroHash, err
+		}
+		if keep {
+			out = append(out, e)
 		}
 	}
 	return r.writeTree(out)
+}
+
+// side is one side's entry of a name in a merge; ok false where that side
+// has none.
+type side struct {
+	e  treeEntry
+	ok bool
+}
+
+func sideOf(entries map[string]treeEntry, name string) side {
+	e, ok := entries[name]
+	return side{e, ok}
+}
+
+// hash is the side's blob or tree, zero where it has none.
+func (s side) hash() Hash {
+	if !s.ok {
+		return ZeroHash
+	}
+	return s.e.Hash
+}
+
+func (s side) dirOrNone() bool  { return !s.ok || s.e.Mode == filemode.Dir }
+func (s side) fileOrNone() bool { return !s.ok || s.e.Mode != filemode.Dir }
+
+// mergeEntry merges the entries of one name at p, and says whether the
+// merged tree keeps one.
+func (r *Repo) mergeEntry(p, name string, b, o, t side, resolve Resolver) (treeEntry, bool, error) {
+	switch {
+	case sameOnBoth(b, o, t):
+		return o.e, true, nil
+	case b.dirOrNone() && o.dirOrNone() && t.dirOrNone():
+		h, err := r.mergeDir(p, b.hash(), o.hash(), t.hash(), resolve)
+		return treeEntry{Name: name, Mode: filemode.Dir, Hash: h}, err == nil && !h.IsZero(), err
+	case b.fileOrNone() && o.fileOrNone() && t.fileOrNone():
+		h, mode, err := mergeFile(p, b, o, t, resolve)
+		return treeEntry{Name: name, Mode: mode, Hash: h}, err == nil && !h.IsZero(), err
+	}
+	return treeEntry{}, false, fmt.Errorf("failed to merge %s: a file on one side, a directory on the other", p)
+}
+
+// sameOnBoth says whether both sides have the same entry. A directory
+// both sides changed alike is still read: files both deleted go to the
+// resolver too.
+func sameOnBoth(b, o, t side) bool {
+	return o.ok && t.ok && o.e.Hash == t.e.Hash && o.e.Mode == t.e.Mode && (o.e.Mode != filemode.Dir || !b.ok || b.e.Hash == o.e.Hash)
 }
 
 // mergeDir merges one directory. A directory only one side has is taken
@@ -97,35 +120,38 @@ func (r *Repo) mergeDir(p string, b, o, t Hash, resolve Resolver) (Hash, error) 
 	return r.mergeTree(p, b, o, t, resolve)
 }
 
-func mergeFile(p string, b treeEntry, hasB bool, o treeEntry, hasO bool, t treeEntry, hasT bool, resolve Resolver) (Hash, filemode.FileMode, error) {
-	switch {
-	case hasO && hasB && o.Hash == b.Hash && hasT:
-		return t.Hash, t.Mode, nil
-	case hasT && hasB && t.Hash == b.Hash && hasO:
-		return o.Hash, o.Mode, nil
-	case hasO && !hasB && !hasT:
-		return o.Hash, o.Mode, nil
-	case hasT && !hasB && !hasO:
-		return t.Hash, t.Mode, nil
+func mergeFile(p string, b, o, t side, resolve Resolver) (Hash, filemode.FileMode, error) {
+	if s, ok := changedOnOneSide(b, o, t); ok {
+		return s.e.Hash, s.e.Mode, nil
 	}
-	h, err := resolve(p, hashOf(b, hasB), hashOf(o, hasO), hashOf(t, hasT))
+	h, err := resolve(p, b.hash(), o.hash(), t.hash())
 	if err != nil {
 		return ZeroHash, 0, err
 	}
 	mode := filemode.Regular
-	if hasO && h == o.Hash {
-		mode = o.Mode
-	} else if hasT && h == t.Hash {
-		mode = t.Mode
+	if o.ok && h == o.e.Hash {
+		mode = o.e.Mode
+	} else if t.ok && h == t.e.Hash {
+		mode = t.e.Mode
 	}
 	return h, mode, nil
 }
 
-func hashOf(e treeEntry, ok bool) Hash {
-	if !ok {
-		return ZeroHash
+// changedOnOneSide is the side a file's merge takes without the resolver:
+// the one that changed it when the other left it as it was, or the one
+// that added it.
+func changedOnOneSide(b, o, t side) (side, bool) {
+	switch {
+	case o.ok && b.ok && o.e.Hash == b.e.Hash && t.ok:
+		return t, true
+	case t.ok && b.ok && t.e.Hash == b.e.Hash && o.ok:
+		return o, true
+	case o.ok && !b.ok && !t.ok:
+		return o, true
+	case t.ok && !b.ok && !o.ok:
+		return t, true
 	}
-	return e.Hash
+	return side{}, false
 }
 
 func (r *Repo) treeEntries(h Hash) (map[string]treeEntry, error) {

@@ -104,22 +104,34 @@ func (r *Repo) TipHistory(branch string) ([]TipCandidate, error) {
 		if err != nil {
 			return nil, err
 		}
-		// Only entries since HEAD last came to this branch were its tips.
-		start := 0
-		for i, e := range head {
-			if to, ok := strings.CutPrefix(e.Message, "checkout: moving from "); ok {
-				if _, target, ok := strings.Cut(to, " to "); ok && target != branch {
-					start = i + 1
-				} else if ok {
-					start = i
-				}
-			}
-		}
-		for _, e := range head[start:] {
+		for _, e := range head[headCameTo(head, branch):] {
 			all = append(all, TipCandidate{Commit: e.New, Time: e.Time, From: "the HEAD reflog of the worktree at " + wt.Path})
 		}
 	}
-	// Newest first; within one second, later lines are newer.
+	return newestFirst(all), nil
+}
+
+// headCameTo is where, in a worktree's HEAD reflog, HEAD last came to
+// branch: only entries since then were its tips.
+func headCameTo(head []ReflogEntry, branch string) int {
+	start := 0
+	for i, e := range head {
+		to, ok := strings.CutPrefix(e.Message, "checkout: moving from ")
+		if !ok {
+			continue
+		}
+		if _, target, ok := strings.Cut(to, " to "); ok && target != branch {
+			start = i + 1
+		} else if ok {
+			start = i
+		}
+	}
+	return start
+}
+
+// newestFirst is all, newest first, each commit once, without deletions;
+// within one second, later lines are newer.
+func newestFirst(all []TipCandidate) []TipCandidate {
 	out := make([]TipCandidate, 0, len(all))
 	seen := map[Hash]bool{}
 	for len(all) > 0 {
@@ -137,7 +149,7 @@ func (r *Repo) TipHistory(branch string) ([]TipCandidate, error) {
 		seen[c.Commit] = true
 		out = append(out, c)
 	}
-	return out, nil
+	return out
 }
 
 // Readable reports whether commit h and its root tree can be read: what

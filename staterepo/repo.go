@@ -253,37 +253,8 @@ func (r *Repo) Refs(prefix string) (map[string]plumbing.Hash, error) {
 // pack-refs writes packed-refs before it deletes the loose files, so a ref
 // being packed is seen one way or the other.
 func (r *Repo) eachRef(fn func(name string, h plumbing.Hash)) error {
-	seen := map[string]bool{}
-	root := filepath.Join(r.Path, "refs")
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if isNotExist(err) {
-				return nil // a ref directory deleted while we walked
-			}
-			return err
-		}
-		if d.IsDir() || strings.HasSuffix(p, ".lock") {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if isNotExist(err) {
-			return nil // deleted, or packed, meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(r.Path, p)
-		if err != nil {
-			return err
-		}
-		name := filepath.ToSlash(rel)
-		if h, ok := parseHash(strings.TrimSpace(string(data))); ok {
-			seen[name] = true
-			fn(name, h)
-		}
-		return nil
-	})
-	if err != nil {
+	w := &looseRefs{repo: r.Path, seen: map[string]bool{}, fn: fn}
+	if err := filepath.WalkDir(filepath.Join(r.Path, "refs"), w.visit); err != nil {
 		return err
 	}
 	packed, err := os.ReadFile(filepath.Join(r.Path, "packed-refs"))
@@ -292,12 +263,50 @@ func (r *Repo) eachRef(fn func(name string, h plumbing.Hash)) error {
 	}
 	for _, line := range strings.Split(string(packed), "\n") {
 		hash, name, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "^") || seen[name] {
+		if !ok || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "^") || w.seen[name] {
 			continue
 		}
 		if h, ok := parseHash(hash); ok {
 			fn(name, h)
 		}
+	}
+	return nil
+}
+
+// looseRefs walks the loose refs of the repository at repo, calling fn
+// for each that names an object, and noting it seen.
+type looseRefs struct {
+	repo string
+	seen map[string]bool
+	fn   func(name string, h plumbing.Hash)
+}
+
+// visit reads the ref file at p, if it is one.
+func (w *looseRefs) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		if isNotExist(err) {
+			return nil // a ref directory deleted while we walked
+		}
+		return err
+	}
+	if d.IsDir() || strings.HasSuffix(p, ".lock") {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	if isNotExist(err) {
+		return nil // deleted, or packed, meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(w.repo, p)
+	if err != nil {
+		return err
+	}
+	name := filepath.ToSlash(rel)
+	if h, ok := parseHash(strings.TrimSpace(string(data))); ok {
+		w.seen[name] = true
+		w.fn(name, h)
 	}
 	return nil
 }

@@ -186,21 +186,9 @@ func planPromote(ctx context.Context, store *agent.Store, a readmodel.Ref, globa
 // without a writer.
 func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
 	repo := h.Repo
-	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name),
-		memories: map[string]staterepo.Hash{}}
-	var err error
-	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
+	p, err := newPromotePlan(ctx, repo, a, globalTip, agentTip)
+	if err != nil {
 		return nil, err
-	}
-	if p.agentTree, err = repo.TreeOf(agentTip); err != nil {
-		return nil, err
-	}
-	if base, ok, err := repo.MergeBase(ctx, globalTip, agentTip); err != nil {
-		return nil, err
-	} else if ok {
-		if p.baseTree, err = repo.TreeOf(base); err != nil {
-			return nil, err
-		}
 	}
 	// What global holds, by ID and by subject (for duplicates and
 	// disputes), answered from rows; only what the agent has that global
@@ -214,63 +202,18 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 		return nil, err
 	}
 	p.problems = mineSet.ProblemLines()
-	// What this promote adds, by subject, ahead of what global says.
-	bySubject := map[string]*changelog.Record{}
-	about := func(r *changelog.Record) (*changelog.Record, bool, error) {
-		if existing, ok := bySubject[changelog.SubjectKey(r)]; ok {
-			return existing, true, nil
-		}
-		existing, err := global.About(r)
-		return existing, existing != nil, err
-	}
 	wanted := map[string]bool{}
 	for _, id := range ids {
 		wanted[id] = true
 	}
-	now := time.Now().UTC()
-	for _, r := range mineSet.Records {
-		if len(ids) > 0 && !wanted[r.ID] {
-			continue
-		}
-		delete(wanted, r.ID)
-		c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r, original: r}
-		// Only what has a subject (learnings, decisions) is matched against
-		// global's by it: a note is added as it is.
-		if r.Supersedes == "" && !r.Tombstone && r.Kind.Spec().HasField(changelog.FieldSubject) {
-			existing, ok, err := about(r)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				switch {
-				case changelog.ContentKey(existing) == changelog.ContentKey(r):
-					merged := cite(existing, r, now)
-					c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
-				case changelog.Disputes(existing, r):
-					disputed := *r
-					disputed.Status = changelog.StatusDisputed
-					c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
-				}
-			}
-		}
-		if c.Action == ActionDuplicate {
-			bySubject[changelog.SubjectKey(c.record)] = c.record
-		} else {
-			bySubject[changelog.SubjectKey(r)] = r
-		}
-		p.candidates = append(p.candidates, c)
+	if p.candidates, err = recordCandidates(global, mineSet.Records, wanted, len(ids) > 0); err != nil {
+		return nil, err
 	}
 	if err := refuseRings(global, p.candidates); err != nil {
 		return nil, err
 	}
 	if len(wanted) > 0 {
-		missing := make([]string, 0, len(wanted))
-		for id := range wanted {
-			missing = append(missing, id)
-		}
-		sort.Strings(missing)
-		return nil, planqerr.New(planqerr.NotFound, strings.Join(missing, ", "), "not a new learning or decision of agent %s", a.Name).
-			WithHint("'planq context promote --agent %s --dry-run' lists what can be promoted", a.Name)
+		return nil, notNew(wanted, a.Name)
 	}
 	if len(ids) == 0 {
 		branches, err := branchCandidates(repo, p)
@@ -285,6 +228,96 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 		p.candidates = append(p.candidates, memories...)
 	}
 	return p, nil
+}
+
+// newPromotePlan is an empty plan to promote agent a, at agentTip, into
+// global at globalTip, with the trees of both and of their merge base.
+func newPromotePlan(ctx context.Context, repo *staterepo.Repo, a readmodel.Ref, globalTip, agentTip staterepo.Hash) (*promotePlan, error) {
+	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name),
+		memories: map[string]staterepo.Hash{}}
+	var err error
+	if p.globalTree, err = repo.TreeOf(globalTip); err != nil {
+		return nil, err
+	}
+	if p.agentTree, err = repo.TreeOf(agentTip); err != nil {
+		return nil, err
+	}
+	base, ok, err := repo.MergeBase(ctx, globalTip, agentTip)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		if p.baseTree, err = repo.TreeOf(base); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// recordCandidates is what each record of mine becomes on global; with
+// only, just those wanted names, each taken out of wanted as found.
+func recordCandidates(global *readmodel.Holdings, mine []*changelog.Record, wanted map[string]bool, only bool) ([]Candidate, error) {
+	added := map[string]*changelog.Record{} // what this promote adds, by subject, ahead of what global says
+	now := time.Now().UTC()
+	var out []Candidate
+	for _, r := range mine {
+		if only && !wanted[r.ID] {
+			continue
+		}
+		delete(wanted, r.ID)
+		c, err := candidateOf(global, added, r, now)
+		if err != nil {
+			return nil, err
+		}
+		if c.Action == ActionDuplicate {
+			added[changelog.SubjectKey(c.record)] = c.record
+		} else {
+			added[changelog.SubjectKey(r)] = r
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// candidateOf is what r becomes on global: added, a duplicate (global's
+// record, citing r too), or disputed, by what holds its subject there
+// (added first, then global). Only what has a subject (learnings,
+// decisions) is matched by it: a note is added as it is.
+func candidateOf(global *readmodel.Holdings, added map[string]*changelog.Record, r *changelog.Record, now time.Time) (Candidate, error) {
+	c := Candidate{Action: ActionAdd, ID: r.ID, Kind: r.Kind, Title: r.Headline(), Path: changelog.RecordPath(r), record: r, original: r}
+	if r.Supersedes != "" || r.Tombstone || !r.Kind.Spec().HasField(changelog.FieldSubject) {
+		return c, nil
+	}
+	existing, ok := added[changelog.SubjectKey(r)]
+	if !ok {
+		var err error
+		if existing, err = global.About(r); err != nil {
+			return c, err
+		}
+	}
+	switch {
+	case existing == nil:
+	case changelog.ContentKey(existing) == changelog.ContentKey(r):
+		merged := cite(existing, r, now)
+		c.Action, c.Existing, c.Path, c.record = ActionDuplicate, existing.ID, changelog.RecordPath(merged), merged
+	case changelog.Disputes(existing, r):
+		disputed := *r
+		disputed.Status = changelog.StatusDisputed
+		c.Action, c.Existing, c.record = ActionDisputed, existing.ID, &disputed
+	}
+	return c, nil
+}
+
+// notNew refuses the IDs still wanted: none is a new learning or decision
+// of the agent.
+func notNew(wanted map[string]bool, name string) error {
+	missing := make([]string, 0, len(wanted))
+	for id := range wanted {
+		missing = append(missing, id)
+	}
+	sort.Strings(missing)
+	return planqerr.New(planqerr.NotFound, strings.Join(missing, ", "), "not a new learning or decision of agent %s", name).
+		WithHint("'planq context promote --agent %s --dry-run' lists what can be promoted", name)
 }
 
 // refuseRings refuses candidates whose versions would supersede each other
@@ -385,27 +418,9 @@ func (p *promotePlan) carryUses(repo *staterepo.Repo, tree staterepo.Hash) (stat
 // tree builds global's new tree: records are added as files; branch context
 // is merged three-way with the policy of the package doc.
 func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, error) {
-	edits := map[string]staterepo.Hash{}
-	for path, h := range p.memories {
-		edits[path] = h
-	}
-	for _, c := range p.candidates {
-		if c.Action == ActionBranch || c.Action == ActionMemory {
-			continue
-		}
-		if data, ok := p.files[c.Path]; ok {
-			h, err := repo.WriteBlob(data)
-			if err != nil {
-				return staterepo.ZeroHash, nil, err
-			}
-			edits[c.Path] = h
-			continue
-		}
-		h, err := repo.BlobAt(p.agentTree, c.Path)
-		if err != nil {
-			return staterepo.ZeroHash, nil, err
-		}
-		edits[c.Path] = h
+	edits, err := p.recordEdits(repo)
+	if err != nil {
+		return staterepo.ZeroHash, nil, err
 	}
 	tree, err := repo.EditTree(p.globalTree, edits)
 	if err == nil {
@@ -414,26 +429,49 @@ func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, erro
 	if err != nil || len(p.blobs) == 0 {
 		return tree, nil, err
 	}
-	// Branch context: a three-way merge of just those files.
+	return p.mergeBranchContext(repo, tree)
+}
+
+// recordEdits is the blobs the promote puts on global, by path: its
+// memories' edits, and each record candidate, as checked or as the agent
+// has it.
+func (p *promotePlan) recordEdits(repo *staterepo.Repo) (map[string]staterepo.Hash, error) {
+	edits := map[string]staterepo.Hash{}
+	for path, h := range p.memories {
+		edits[path] = h
+	}
+	for _, c := range p.candidates {
+		if c.Action == ActionBranch || c.Action == ActionMemory {
+			continue
+		}
+		var h staterepo.Hash
+		var err error
+		if data, ok := p.files[c.Path]; ok {
+			h, err = repo.WriteBlob(data)
+		} else {
+			h, err = repo.BlobAt(p.agentTree, c.Path)
+		}
+		if err != nil {
+			return nil, err
+		}
+		edits[c.Path] = h
+	}
+	return edits, nil
+}
+
+// mergeBranchContext merges the agent's branch context files into tree,
+// three-way: a merge of just those files.
+func (p *promotePlan) mergeBranchContext(repo *staterepo.Repo, tree staterepo.Hash) (staterepo.Hash, []Choice, error) {
 	rs := &resolver{repo: repo}
 	ours, err := repo.EditTree(staterepo.ZeroHash, p.blobs)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
 	}
-	baseBlobs, globalBlobs := map[string]staterepo.Hash{}, map[string]staterepo.Hash{}
-	for path := range p.blobs {
-		if h, err := repo.BlobAt(p.baseTree, path); err == nil {
-			baseBlobs[path] = h
-		}
-		if h, err := repo.BlobAt(tree, path); err == nil {
-			globalBlobs[path] = h
-		}
-	}
-	baseT, err := repo.EditTree(staterepo.ZeroHash, baseBlobs)
+	baseT, err := p.treeOfSame(repo, p.baseTree)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
 	}
-	theirsT, err := repo.EditTree(staterepo.ZeroHash, globalBlobs)
+	theirsT, err := p.treeOfSame(repo, tree)
 	if err != nil {
 		return staterepo.ZeroHash, nil, err
 	}
@@ -451,6 +489,18 @@ func (p *promotePlan) tree(repo *staterepo.Repo) (staterepo.Hash, []Choice, erro
 	}
 	tree, err = repo.EditTree(tree, final)
 	return tree, rs.choices, err
+}
+
+// treeOfSame is a tree of the files of from at the paths of the agent's
+// branch context files.
+func (p *promotePlan) treeOfSame(repo *staterepo.Repo, from staterepo.Hash) (staterepo.Hash, error) {
+	blobs := map[string]staterepo.Hash{}
+	for path := range p.blobs {
+		if h, err := repo.BlobAt(from, path); err == nil {
+			blobs[path] = h
+		}
+	}
+	return repo.EditTree(staterepo.ZeroHash, blobs)
 }
 
 func promoteMessage(agentName string, cs []Candidate) string {

@@ -113,19 +113,7 @@ type RemoteChange struct {
 // replaced when replace says so.
 func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, name, url string, replace bool) (RemoteChange, error) {
 	var res RemoteChange
-	if err := project.ValidateName("remote", name); err != nil {
-		return res, err
-	}
-	if strings.TrimSpace(url) == "" {
-		return res, planqerr.New(planqerr.Invalid, "remote "+name, "has an empty URL").
-			WithHint("give the team remote's URL: ssh, https or a path, as git takes it")
-	}
-	// Any remote, not only origin: a URL kept in the state repository's
-	// config is printed by 'remote list' and in logs all the same.
-	if err := project.CheckRemoteCredential(url, "planq state remote add "+name+" %s"); err != nil {
-		return res, err
-	}
-	if err := project.CheckRemoteURL(p.Workspace, url); err != nil {
+	if err := checkNewRemote(p, name, url); err != nil {
 		return res, err
 	}
 	current, err := repo.RemoteURL(ctx, name)
@@ -155,6 +143,24 @@ func AddRemote(ctx context.Context, p *project.Project, repo *staterepo.Repo, na
 		res.Config = true
 	}
 	return res, nil
+}
+
+// checkNewRemote refuses a remote name planq does not take, and a URL that
+// is empty, holds a credential or is no remote of the code.
+func checkNewRemote(p *project.Project, name, url string) error {
+	if err := project.ValidateName("remote", name); err != nil {
+		return err
+	}
+	if strings.TrimSpace(url) == "" {
+		return planqerr.New(planqerr.Invalid, "remote "+name, "has an empty URL").
+			WithHint("give the team remote's URL: ssh, https or a path, as git takes it")
+	}
+	// Any remote, not only origin: a URL kept in the state repository's
+	// config is printed by 'remote list' and in logs all the same.
+	if err := project.CheckRemoteCredential(url, "planq state remote add "+name+" %s"); err != nil {
+		return err
+	}
+	return project.CheckRemoteURL(p.Workspace, url)
 }
 
 // InitFromRemote creates the project's state repository from the team's
@@ -238,7 +244,6 @@ type PullOptions struct {
 // only, under refs/planq/remotes/<remote>/agents/.
 func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptions) (PullResult, error) {
 	repo := store.Repo
-	agents := opts.Agents
 	res := PullResult{Remote: remote}
 	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
 		return res, err
@@ -248,25 +253,14 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 		return res, err
 	}
 	res.Before = before.String()
-	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote), remoteGlobal + ":" + localGlobalRef}
-	if agents {
-		specs = append(specs, "+"+project.RemoteAgentsRefPrefix+"*:"+project.TrackingAgentsRefPrefix(remote)+"*")
-	}
-	if _, err := repo.Fetch(ctx, remote, specs...); err != nil {
-		if planqerr.Is(err, planqerr.NotFound) {
-			// The remote has no global (emptied, or made anew): what was
-			// remembered of it is no more, and a push leasing on it would
-			// be refused for ever.
-			if err := forgetRefs(ctx, repo, trackingGlobal(remote), "planq: remote "+remote+" has no global"); err != nil {
-				return res, err
-			}
-			res.Outcome, res.After = "empty", res.Before
-			return res, nil
-		}
+	if found, err := fetchGlobal(ctx, repo, remote, opts.Agents); err != nil {
 		return res, err
+	} else if !found {
+		res.Outcome, res.After = "empty", res.Before
+		return res, nil
 	}
 	failpoint.Hit(failpoint.PullFetched)
-	if agents {
+	if opts.Agents {
 		refs, _ := repo.Refs(project.TrackingAgentsRefPrefix(remote))
 		res.Agents = len(refs)
 	}
@@ -274,37 +268,92 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 	if err != nil {
 		return res, err
 	}
-	// The fetch fast-forwards global when it can: a refusal undoes that.
-	undo := func() {
-		if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == theirs && ours != before {
-			_ = repo.UpdateRefs(ctx, "planq: pull refused "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: before, Old: ours}})
-		}
+	pl := &pull{ctx: ctx, store: store, remote: remote, opts: opts, before: before, theirs: theirs}
+	if res.Project, err = pl.check(); err != nil {
+		return res, err
 	}
-	if ok, err := IsPlanqState(repo, theirs); err != nil || !ok {
+	return pl.merge(res)
+}
+
+// fetchGlobal fetches remote's global (and with agents, its agent
+// branches), and says whether it has one. When it has none (emptied, or
+// made anew) what was remembered of it is forgotten: a push leasing on it
+// would be refused for ever.
+func fetchGlobal(ctx context.Context, repo *staterepo.Repo, remote string, agents bool) (bool, error) {
+	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote), remoteGlobal + ":" + localGlobalRef}
+	if agents {
+		specs = append(specs, "+"+project.RemoteAgentsRefPrefix+"*:"+project.TrackingAgentsRefPrefix(remote)+"*")
+	}
+	_, err := repo.Fetch(ctx, remote, specs...)
+	if !planqerr.Is(err, planqerr.NotFound) {
+		return err == nil, err
+	}
+	return false, forgetRefs(ctx, repo, trackingGlobal(remote), "planq: remote "+remote+" has no global")
+}
+
+// pull is one pull of the fetched global theirs into global, which was at
+// before.
+type pull struct {
+	ctx            context.Context
+	store          *agent.Store
+	remote         string
+	opts           PullOptions
+	before, theirs staterepo.Hash
+}
+
+// again is the command that takes a global the pull refuses.
+func (pl *pull) again() string {
+	if pl.opts.pushing {
+		return "planq state push --allow-unrelated " + pl.remote
+	}
+	return "planq state pull --allow-unrelated " + pl.remote
+}
+
+// undo moves global back where it was: the fetch fast-forwards it when it
+// can, and a refusal undoes that.
+func (pl *pull) undo() {
+	repo := pl.store.Repo
+	if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == pl.theirs && ours != pl.before {
+		_ = repo.UpdateRefs(pl.ctx, "planq: pull refused "+pl.remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: pl.before, Old: ours}})
+	}
+}
+
+// check refuses a fetched global that is not planq state, or, unless
+// allowed, is another project's not merged before; it returns the project
+// it names.
+func (pl *pull) check() (string, error) {
+	repo := pl.store.Repo
+	if ok, err := IsPlanqState(repo, pl.theirs); err != nil || !ok {
 		if err == nil {
-			err = notPlanqState(remote, theirs, repo.Path)
-			undo()
+			err = notPlanqState(pl.remote, pl.theirs, repo.Path)
+			pl.undo()
 		}
-		return res, err
+		return "", err
 	}
-	again := "planq state pull --allow-unrelated " + remote
-	if opts.pushing {
-		again = "planq state push --allow-unrelated " + remote
+	name, err := ProjectOf(repo, pl.theirs)
+	if err != nil {
+		return "", err
 	}
-	if res.Project, err = ProjectOf(repo, theirs); err != nil {
-		return res, err
+	refusal := otherProject(pl.store.Project, pl.remote, name, "merged", pl.again())
+	if refusal == nil || pl.opts.AllowUnrelated {
+		return name, nil
 	}
-	if refusal := otherProject(store.Project, remote, res.Project, "merged", again); refusal != nil && !opts.AllowUnrelated {
-		// A global merged before (on purpose) brings nothing new.
-		taken, err := repo.IsAncestor(ctx, theirs, before)
-		if err != nil {
-			return res, err
-		}
-		if !taken {
-			undo()
-			return res, refusal
-		}
+	// A global merged before (on purpose) brings nothing new.
+	taken, err := repo.IsAncestor(pl.ctx, pl.theirs, pl.before)
+	if err != nil {
+		return name, err
 	}
+	if !taken {
+		pl.undo()
+		return name, refusal
+	}
+	return name, nil
+}
+
+// merge brings global up to theirs: nothing to do, the fetch's
+// fast-forward, or a merge commit, tried again while global moves.
+func (pl *pull) merge(res PullResult) (PullResult, error) {
+	repo := pl.store.Repo
 	retry := staterepo.NewRetry(project.GlobalBranch)
 	for {
 		ours, err := repo.Tip(project.GlobalBranch)
@@ -312,59 +361,79 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 			return res, err
 		}
 		res.After = ours.String()
-		switch ahead, err := repo.IsAncestor(ctx, theirs, ours); {
-		case err != nil:
+		if done, err := pl.settled(ours, &res); done || err != nil {
 			return res, err
-		case ahead && ours == before && ours == theirs:
-			res.Outcome = "up-to-date"
-			return res, nil
-		case ahead && ours != before:
-			res.Outcome = "fast-forward"
-			if opts.AllowUnrelated && res.Project != store.Project.Config.Project {
-				// Another project's global, taken whole: it is ours now.
-				tip, err := nameGlobal(ctx, store)
-				res.After = tip.String()
-				return res, err
-			}
-			return res, nil
-		case ahead:
-			res.Outcome = "ahead"
-			return res, nil
 		}
-		if !opts.AllowUnrelated {
-			if _, related, err := repo.MergeBase(ctx, ours, theirs); err != nil || !related {
-				if err == nil {
-					err = planqerr.New(planqerr.Refused, "remote "+remote, "its global shares no history with this one; nothing was merged").
-						WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: %s", again)
-				}
-				return res, err
-			}
+		if err := pl.checkRelated(ours); err != nil {
+			return res, err
 		}
-		commit, choices, err := mergeCommits(ctx, repo, ours, theirs, "pull "+remote, func(tree staterepo.Hash) (staterepo.Hash, error) {
-			tree, err := withProject(repo, store.Project, tree)
-			if err != nil {
-				return staterepo.ZeroHash, err
-			}
-			if opts.Regenerate != nil {
-				if tree, err = opts.Regenerate(tree); err != nil {
-					return staterepo.ZeroHash, err
-				}
-			}
-			return withChangelog(store, tree)
-		})
+		commit, choices, err := mergeCommits(pl.ctx, repo, ours, pl.theirs, "pull "+pl.remote, pl.finish)
 		if err != nil {
 			return res, err
 		}
 		failpoint.Hit(failpoint.PullMerged)
-		err = repo.UpdateRefs(ctx, "planq: pull "+remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: ours}})
+		err = repo.UpdateRefs(pl.ctx, "planq: pull "+pl.remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: ours}})
 		if err == nil {
 			res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
 			return res, nil
 		}
-		if again, err := retry.Again(ctx, err); !again {
+		if again, err := retry.Again(pl.ctx, err); !again {
 			return res, err
 		}
 	}
+}
+
+// settled says whether global at ours has theirs already, with the
+// outcome in res: up to date, fast-forwarded by the fetch, or ahead.
+func (pl *pull) settled(ours staterepo.Hash, res *PullResult) (bool, error) {
+	switch ahead, err := pl.store.Repo.IsAncestor(pl.ctx, pl.theirs, ours); {
+	case err != nil:
+		return true, err
+	case ahead && ours == pl.before && ours == pl.theirs:
+		res.Outcome = "up-to-date"
+	case ahead && ours != pl.before:
+		res.Outcome = "fast-forward"
+		if pl.opts.AllowUnrelated && res.Project != pl.store.Project.Config.Project {
+			// Another project's global, taken whole: it is ours now.
+			tip, err := nameGlobal(pl.ctx, pl.store)
+			res.After = tip.String()
+			return true, err
+		}
+	case ahead:
+		res.Outcome = "ahead"
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// checkRelated refuses, unless allowed, to merge a global that shares no
+// history with ours.
+func (pl *pull) checkRelated(ours staterepo.Hash) error {
+	if pl.opts.AllowUnrelated {
+		return nil
+	}
+	_, related, err := pl.store.Repo.MergeBase(pl.ctx, ours, pl.theirs)
+	if err != nil || related {
+		return err
+	}
+	return planqerr.New(planqerr.Refused, "remote "+pl.remote, "its global shares no history with this one; nothing was merged").
+		WithHint("if both are planq state that started apart (two machines that ran planq init before sharing a remote), merge them: %s", pl.again())
+}
+
+// finish turns the merged tree into the one committed: this project's
+// name, the regenerated files, and changelog.md.
+func (pl *pull) finish(tree staterepo.Hash) (staterepo.Hash, error) {
+	tree, err := withProject(pl.store.Repo, pl.store.Project, tree)
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	if pl.opts.Regenerate != nil {
+		if tree, err = pl.opts.Regenerate(tree); err != nil {
+			return staterepo.ZeroHash, err
+		}
+	}
+	return withChangelog(pl.store, tree)
 }
 
 // mergeCommits builds the merge commit of ours and theirs (ours first).
@@ -447,127 +516,156 @@ func (o PushOptions) afterPull(ctx context.Context) {
 // machine's agent branches under a namespace of their own. Records that look
 // like credentials stop the push before anything is sent.
 func Push(ctx context.Context, store *agent.Store, remote string, opts PushOptions) (PushResult, error) {
-	repo := store.Repo
 	res := PushResult{Remote: remote, Agents: []string{}}
-	agents := opts.Agents
-	scan := func(tip, since staterepo.Hash, also ...staterepo.Hash) error {
-		if opts.AllowSecret {
-			return nil
-		}
-		return scanOutgoing(store, !opts.KeepsNoCredential, tip, since, also...)
-	}
-	if _, err := ResolveRemote(ctx, store.Project, repo, remote); err != nil {
+	if _, err := ResolveRemote(ctx, store.Project, store.Repo, remote); err != nil {
 		return res, err
-	}
-	pull := PullOptions{AllowUnrelated: opts.AllowUnrelated, Regenerate: opts.Regenerate, pushing: true}
-	// pullFirst brings in what the remote has that the lease did not
-	// know. A remote found empty merges nothing: the pull forgot the
-	// lease, and the next attempt pushes as the first push.
-	pullFirst := func() error {
-		pulled, err := Pull(ctx, store, remote, pull)
-		if err != nil || pulled.Outcome == "empty" {
-			return err
-		}
-		res.Pulls++
-		opts.afterPull(ctx)
-		return nil
 	}
 	if _, err := nameGlobal(ctx, store); err != nil {
 		return res, err
 	}
+	ps := &push{ctx: ctx, store: store, remote: remote, opts: opts, res: &res}
 	var agentSpecs []string
-	if agents {
-		owner, err := ownerID(ctx, repo)
-		if err != nil {
+	if opts.Agents {
+		var err error
+		if agentSpecs, err = ps.agentSpecs(); err != nil {
 			return res, err
 		}
-		branches, err := repo.Branches(project.AgentBranchPrefix)
-		if err != nil {
-			return res, err
-		}
-		global, err := repo.Tip(project.GlobalBranch)
-		if err != nil {
-			return res, err
-		}
-		for b, tip := range branches {
-			// Scan before anything is sent, global included. What global
-			// says excuses too: an agent branch keeps the pending proposal
-			// or the record it forked with after global dismissed or
-			// retracted it.
-			if err := scan(tip, staterepo.ZeroHash, global); err != nil {
-				return res, err
-			}
-			name := strings.TrimPrefix(b, project.AgentBranchPrefix)
-			agentSpecs = append(agentSpecs, "+"+project.BranchRef(b)+":"+project.RemoteAgentRef(owner, name))
-			res.Agents = append(res.Agents, owner+"/"+name)
-		}
-		sort.Strings(res.Agents)
 	}
-	for attempt := 1; attempt <= maxPushAttempts; attempt++ {
-		if attempt == maxPushAttempts {
-			return res, planqerr.New(planqerr.Busy, "remote "+remote, "kept moving: %d pushes lost the race", maxPushAttempts).
-				WithHint("run 'planq state push' again")
-		}
-		ours, err := repo.Tip(project.GlobalBranch)
-		if err != nil {
-			return res, err
-		}
-		lease, err := repo.RefTip(trackingGlobal(remote))
-		if err != nil && !planqerr.Is(err, planqerr.NotFound) {
-			return res, err
-		}
-		// The lease is what the remote had when last fetched. It must already
-		// be merged into what we push, or the push would drop a teammate's work.
-		if !lease.IsZero() {
-			// Merged or not, another project's global is not replaced
-			// unless asked.
-			if !opts.AllowUnrelated {
-				theirs, err := ProjectOf(repo, lease)
-				if err != nil {
-					return res, err
-				}
-				if err := otherProject(store.Project, remote, theirs, "pushed", "planq state push --allow-unrelated "+remote); err != nil {
-					return res, err
-				}
-			}
-			merged, err := repo.IsAncestor(ctx, lease, ours)
-			if err != nil {
-				return res, err
-			}
-			if !merged {
-				if err := pullFirst(); err != nil {
-					return res, err
-				}
-				continue
-			}
-		}
-		if err := scan(ours, lease); err != nil {
-			return res, err
-		}
-		err = repo.Push(ctx, remote, localGlobalRef+":"+remoteGlobal, remoteGlobal, lease)
-		if err == nil {
-			failpoint.Hit(failpoint.PushSent)
-			res.Global = ours.String()
-			// Remember what the remote now has: the next push leases on it.
-			if uerr := repo.SetRef(ctx, trackingGlobal(remote), ours); uerr != nil {
-				return res, uerr
-			}
-			break
-		}
-		if !errors.Is(err, staterepo.ErrRemoteMoved) {
-			return res, err
-		}
-		if err := pullFirst(); err != nil {
-			return res, err
-		}
+	if err := ps.pushGlobal(); err != nil {
+		return res, err
 	}
 	if len(agentSpecs) > 0 {
 		failpoint.Hit(failpoint.PushAgentsPending)
-		if err := repo.PushForce(ctx, remote, agentSpecs...); err != nil {
+		if err := store.Repo.PushForce(ctx, remote, agentSpecs...); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// push is one push to remote; res is what it did.
+type push struct {
+	ctx    context.Context
+	store  *agent.Store
+	remote string
+	opts   PushOptions
+	res    *PushResult
+}
+
+// scan refuses, unless the push allows it, files of tip (new since since)
+// that look like credentials; see scanOutgoing.
+func (ps *push) scan(tip, since staterepo.Hash, also ...staterepo.Hash) error {
+	if ps.opts.AllowSecret {
+		return nil
+	}
+	return scanOutgoing(ps.store, !ps.opts.KeepsNoCredential, tip, since, also...)
+}
+
+// pullFirst brings in what the remote has that the lease did not know. A
+// remote found empty merges nothing: the pull forgot the lease, and the
+// next attempt pushes as the first push.
+func (ps *push) pullFirst() error {
+	pulled, err := Pull(ps.ctx, ps.store, ps.remote, PullOptions{AllowUnrelated: ps.opts.AllowUnrelated, Regenerate: ps.opts.Regenerate, pushing: true})
+	if err != nil || pulled.Outcome == "empty" {
+		return err
+	}
+	ps.res.Pulls++
+	ps.opts.afterPull(ps.ctx)
+	return nil
+}
+
+// agentSpecs is the refspecs that publish this machine's agent branches,
+// each scanned before anything is sent, global included. What global says
+// excuses too: an agent branch keeps the pending proposal or the record it
+// forked with after global dismissed or retracted it.
+func (ps *push) agentSpecs() ([]string, error) {
+	repo := ps.store.Repo
+	owner, err := ownerID(ps.ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	branches, err := repo.Branches(project.AgentBranchPrefix)
+	if err != nil {
+		return nil, err
+	}
+	global, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return nil, err
+	}
+	var specs []string
+	for b, tip := range branches {
+		if err := ps.scan(tip, staterepo.ZeroHash, global); err != nil {
+			return nil, err
+		}
+		name := strings.TrimPrefix(b, project.AgentBranchPrefix)
+		specs = append(specs, "+"+project.BranchRef(b)+":"+project.RemoteAgentRef(owner, name))
+		ps.res.Agents = append(ps.res.Agents, owner+"/"+name)
+	}
+	sort.Strings(ps.res.Agents)
+	return specs, nil
+}
+
+// pushGlobal pushes global with a lease on what the remote had when last
+// fetched, pulling first whenever the remote has what global has not.
+func (ps *push) pushGlobal() error {
+	repo := ps.store.Repo
+	for attempt := 1; attempt < maxPushAttempts; attempt++ {
+		ours, err := repo.Tip(project.GlobalBranch)
+		if err != nil {
+			return err
+		}
+		lease, err := repo.RefTip(trackingGlobal(ps.remote))
+		if err != nil && !planqerr.Is(err, planqerr.NotFound) {
+			return err
+		}
+		if merged, err := ps.leaseMerged(ours, lease); err != nil {
+			return err
+		} else if !merged {
+			if err := ps.pullFirst(); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := ps.scan(ours, lease); err != nil {
+			return err
+		}
+		err = repo.Push(ps.ctx, ps.remote, localGlobalRef+":"+remoteGlobal, remoteGlobal, lease)
+		if err == nil {
+			failpoint.Hit(failpoint.PushSent)
+			ps.res.Global = ours.String()
+			// Remember what the remote now has: the next push leases on it.
+			return repo.SetRef(ps.ctx, trackingGlobal(ps.remote), ours)
+		}
+		if !errors.Is(err, staterepo.ErrRemoteMoved) {
+			return err
+		}
+		if err := ps.pullFirst(); err != nil {
+			return err
+		}
+	}
+	return planqerr.New(planqerr.Busy, "remote "+ps.remote, "kept moving: %d pushes lost the race", maxPushAttempts).
+		WithHint("run 'planq state push' again")
+}
+
+// leaseMerged says whether the lease (zero when the remote was never
+// fetched) is merged into ours: else the push would drop a teammate's
+// work. Merged or not, another project's global is not replaced unless
+// asked.
+func (ps *push) leaseMerged(ours, lease staterepo.Hash) (bool, error) {
+	if lease.IsZero() {
+		return true, nil
+	}
+	repo := ps.store.Repo
+	if !ps.opts.AllowUnrelated {
+		theirs, err := ProjectOf(repo, lease)
+		if err != nil {
+			return false, err
+		}
+		if err := otherProject(ps.store.Project, ps.remote, theirs, "pushed", "planq state push --allow-unrelated "+ps.remote); err != nil {
+			return false, err
+		}
+	}
+	return repo.IsAncestor(ps.ctx, lease, ours)
 }
 
 // scanOutgoing refuses to publish files that look like credentials, among

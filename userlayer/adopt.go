@@ -66,29 +66,13 @@ func Adopt(ctx context.Context, from *Layer, a *agent.Agent, opts AdoptOptions) 
 		if err != nil {
 			return res, err
 		}
-		origin := OriginPrefix + rec.ID
-		c := Copied{ID: rec.ID, Kind: rec.Kind, Title: rec.Title(), Origin: origin, Action: ActionAdd}
-		if back, ok := strings.CutPrefix(rec.Origin, name+"/"); ok && held[back] {
-			// The user layer's copy of one of this project's records.
-			c.Action, c.Copy, c.Origin = ActionPresent, back, rec.Origin
-		} else if copied, ok := have[origin]; ok {
-			c.Action, c.Copy = ActionPresent, copied
-		}
+		c := adoptedAs(rec, name, held, have)
 		if c.Action == ActionPresent || opts.DryRun {
 			res.Records = append(res.Records, c)
 			continue
 		}
-		cp := carried(rec)
-		cp.Origin = origin
-		// Code the copy cites (promoted with --keep-paths) is another
-		// repository's: this project's readers would call it gone.
-		cp.Anchors = nil
-		if ev := cp.Evidence; ev != nil {
-			ev.Files, ev.Commit, ev.Branch = nil, "", ""
-			if ev.Issue == "" {
-				cp.Evidence = nil
-			}
-		}
+		cp := withoutCode(carried(rec))
+		cp.Origin = c.Origin
 		if rec.Supersedes != "" {
 			cp.Supersedes = have[OriginPrefix+rec.Supersedes]
 		}
@@ -97,8 +81,37 @@ func Adopt(ctx context.Context, from *Layer, a *agent.Agent, opts AdoptOptions) 
 			return res, refusedCopy(err, "record "+rec.ID+" of the user layer", "project "+quote(name), "")
 		}
 		c.Copy = w.ID
-		have[origin] = w.ID
+		have[c.Origin] = w.ID
 		res.Records = append(res.Records, c)
 	}
 	return res, nil
+}
+
+// adoptedAs is what adopting the user layer's rec into project name does:
+// present already (the user layer's copy of one of the project's records,
+// held, or adopted before: have maps origins to the project's copies), or
+// a copy added.
+func adoptedAs(rec *changelog.Record, name string, held map[string]bool, have map[string]string) Copied {
+	origin := OriginPrefix + rec.ID
+	c := Copied{ID: rec.ID, Kind: rec.Kind, Title: rec.Title(), Origin: origin, Action: ActionAdd}
+	if back, ok := strings.CutPrefix(rec.Origin, name+"/"); ok && held[back] {
+		c.Action, c.Copy, c.Origin = ActionPresent, back, rec.Origin
+	} else if copied, ok := have[origin]; ok {
+		c.Action, c.Copy = ActionPresent, copied
+	}
+	return c
+}
+
+// withoutCode takes out of cp the code it cites (promoted with
+// --keep-paths): another repository's, which this project's readers would
+// call gone.
+func withoutCode(cp *changelog.Record) *changelog.Record {
+	cp.Anchors = nil
+	if ev := cp.Evidence; ev != nil {
+		ev.Files, ev.Commit, ev.Branch = nil, "", ""
+		if ev.Issue == "" {
+			cp.Evidence = nil
+		}
+	}
+	return cp
 }

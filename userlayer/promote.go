@@ -99,57 +99,20 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 	if err != nil {
 		return res, err
 	}
-	// A dry run before the layer was made checks the copies as the
-	// layer would, with nothing held.
-	check := &agent.Store{Handle: from}
-	held := holdings{ids: map[string]bool{}, byOrigin: map[string]string{}}
-	if to != nil {
-		check = to.Store
-		if held, err = to.origins(); err != nil {
-			return res, err
-		}
-	} else if !opts.DryRun {
-		return res, errors.New("failed to promote to the user layer: it is not open")
+	pr := &promotion{project: name, opts: opts, strip: stripper(p)}
+	if pr.check, pr.held, err = promoteTarget(from, to, opts.DryRun); err != nil {
+		return res, err
 	}
-	strip := stripper(p)
 	var fresh []*changelog.Record
 	for _, id := range ids {
-		rec, err := pick(src, id, "project "+quote(name))
+		c, cp, err := pr.copyOf(src, id)
 		if err != nil {
 			return res, err
 		}
-		origin := Origin(name, rec.ID)
-		c := Copied{ID: rec.ID, Kind: rec.Kind, Title: rec.Title(), Origin: origin, Action: ActionAdd}
-		if mine, ok := strings.CutPrefix(rec.Origin, OriginPrefix); ok && held.ids[mine] {
-			// Adopted from the user layer: it is there already.
-			c.Action, c.Copy, c.Origin = ActionPresent, mine, rec.Origin
-		} else if have, ok := held.byOrigin[origin]; ok {
-			c.Action, c.Copy = ActionPresent, have
-		}
-		if c.Action == ActionPresent {
-			res.Records = append(res.Records, c)
-			continue
-		}
-		cp := carried(rec)
-		cp.Origin = origin
-		if rec.Supersedes != "" {
-			// A new version of a record promoted before replaces its copy.
-			cp.Supersedes = held.byOrigin[Origin(name, rec.Supersedes)]
-		}
-		if !opts.KeepPaths {
-			strip(cp)
-		}
-		agent.Stamp(cp, Writer, cp.Timestamp)
-		if _, err := check.CheckForGlobal(cp); err != nil {
-			return res, refusedCopy(err, "record "+rec.ID+" of project "+quote(name), "the user layer",
-				"the user layer takes no credential: write a version of the record without it (planq edit "+rec.ID+"), then promote that")
-		}
-		if !opts.DryRun {
-			c.Copy = cp.ID
-		}
-		held.byOrigin[origin] = cp.ID // named twice, lands once
 		res.Records = append(res.Records, c)
-		fresh = append(fresh, cp)
+		if cp != nil {
+			fresh = append(fresh, cp)
+		}
 	}
 	if opts.DryRun || len(fresh) == 0 {
 		return res, nil
@@ -161,6 +124,68 @@ func Promote(ctx context.Context, from *readmodel.Handle, to *Layer, opts Promot
 	}
 	res.Commit = commit.String()
 	return res, nil
+}
+
+// promoteTarget is the store that checks the copies, and what the layer
+// holds. A dry run before the layer was made checks the copies as the
+// layer would, with nothing held.
+func promoteTarget(from *readmodel.Handle, to *Layer, dryRun bool) (*agent.Store, holdings, error) {
+	if to == nil && !dryRun {
+		return nil, holdings{}, errors.New("failed to promote to the user layer: it is not open")
+	}
+	if to == nil {
+		return &agent.Store{Handle: from}, holdings{ids: map[string]bool{}, byOrigin: map[string]string{}}, nil
+	}
+	held, err := to.origins()
+	return to.Store, held, err
+}
+
+// promotion is one promote of project's records to the user layer.
+type promotion struct {
+	project string
+	opts    PromoteOptions
+	strip   pathStripper
+	check   *agent.Store
+	held    holdings
+}
+
+// copyOf is what promoting record id of src does: present already, or a
+// copy added, checked as the layer checks a record.
+func (pr *promotion) copyOf(src readmodel.Set, id string) (Copied, *changelog.Record, error) {
+	rec, err := pick(src, id, "project "+quote(pr.project))
+	if err != nil {
+		return Copied{}, nil, err
+	}
+	origin := Origin(pr.project, rec.ID)
+	c := Copied{ID: rec.ID, Kind: rec.Kind, Title: rec.Title(), Origin: origin, Action: ActionAdd}
+	if mine, ok := strings.CutPrefix(rec.Origin, OriginPrefix); ok && pr.held.ids[mine] {
+		// Adopted from the user layer: it is there already.
+		c.Action, c.Copy, c.Origin = ActionPresent, mine, rec.Origin
+		return c, nil, nil
+	}
+	if have, ok := pr.held.byOrigin[origin]; ok {
+		c.Action, c.Copy = ActionPresent, have
+		return c, nil, nil
+	}
+	cp := carried(rec)
+	cp.Origin = origin
+	if rec.Supersedes != "" {
+		// A new version of a record promoted before replaces its copy.
+		cp.Supersedes = pr.held.byOrigin[Origin(pr.project, rec.Supersedes)]
+	}
+	if !pr.opts.KeepPaths {
+		pr.strip.strip(cp)
+	}
+	agent.Stamp(cp, Writer, cp.Timestamp)
+	if _, err := pr.check.CheckForGlobal(cp); err != nil {
+		return Copied{}, nil, refusedCopy(err, "record "+rec.ID+" of project "+quote(pr.project), "the user layer",
+			"the user layer takes no credential: write a version of the record without it (planq edit "+rec.ID+"), then promote that")
+	}
+	if !pr.opts.DryRun {
+		c.Copy = cp.ID
+	}
+	pr.held.byOrigin[origin] = cp.ID // named twice, lands once
+	return c, cp, nil
 }
 
 // CheckPromotable refuses a project nothing may be promoted from to the
@@ -276,82 +301,91 @@ func carried(rec *changelog.Record) *changelog.Record {
 	return &cp
 }
 
-// stripper returns what takes out of a record the paths that name p: its
+// pathStripper takes out of a record the paths that name a project: its
 // anchors, its evidence's files, commit and branch (the issue it cites
-// stays), and p's checkouts (the main one, this one, the agents'
-// workspaces) in its text, made relative.
-func stripper(p *project.Project) func(*changelog.Record) {
-	var roots []string
-	add := func(dir string) {
-		if dir == "" || dir == string(filepath.Separator) {
-			return
-		}
-		roots = append(roots, filepath.Clean(dir))
-		if real, err := filepath.EvalSymlinks(dir); err == nil && real != filepath.Clean(dir) {
-			roots = append(roots, real)
-		}
-	}
-	add(p.Root)
-	add(p.Workspace)
-	var workspaces []string
+// stays), and the project's checkouts (the main one, this one, the
+// agents' workspaces) in its text, made relative. re matches those
+// checkouts; nil for none.
+type pathStripper struct {
+	re *regexp.Regexp
+}
+
+// stripper is the pathStripper of p.
+func stripper(p *project.Project) pathStripper {
+	roots := append(realPaths(p.Root), realPaths(p.Workspace)...)
+	var pats []string
 	if p.Config.Project != "" {
 		ws := p.WorkspacesDir()
-		workspaces = append(workspaces, ws)
+		workspaces := []string{ws}
 		if real, err := filepath.EvalSymlinks(ws); err == nil && real != ws {
 			workspaces = append(workspaces, real)
 		}
-	}
-	var pats []string
-	for _, ws := range workspaces {
-		// An agent's workspace: <workspaces>/<agent>.
-		pats = append(pats, regexp.QuoteMeta(filepath.ToSlash(ws))+`/[^/\s"'`+"`"+`]+`)
+		for _, ws := range workspaces {
+			// An agent's workspace: <workspaces>/<agent>.
+			pats = append(pats, regexp.QuoteMeta(filepath.ToSlash(ws))+`/[^/\s"'`+"`"+`]+`)
+		}
 	}
 	// Longest first: a workspace under the checkout goes before it.
 	sort.Slice(roots, func(i, j int) bool { return len(roots[i]) > len(roots[j]) })
 	for _, r := range roots {
 		pats = append(pats, regexp.QuoteMeta(filepath.ToSlash(r)))
 	}
-	var re *regexp.Regexp
-	if len(pats) > 0 {
-		// A root is a path only where it ends: at a separator or where
-		// no path character follows.
-		re = regexp.MustCompile(`(?:` + strings.Join(pats, "|") + `)(?:/|\b|$)`)
+	if len(pats) == 0 {
+		return pathStripper{}
 	}
-	text := func(s string) string {
-		if re == nil || s == "" {
-			return s
-		}
-		return re.ReplaceAllStringFunc(s, func(m string) string {
-			if strings.HasSuffix(m, "/") {
-				return ""
-			}
-			return "."
-		})
+	// A root is a path only where it ends: at a separator or where no
+	// path character follows.
+	return pathStripper{re: regexp.MustCompile(`(?:` + strings.Join(pats, "|") + `)(?:/|\b|$)`)}
+}
+
+// realPaths is dir, cleaned, and where it leads when a symbolic link is
+// on the way; none for "" or the root.
+func realPaths(dir string) []string {
+	if dir == "" || dir == string(filepath.Separator) {
+		return nil
 	}
-	return func(r *changelog.Record) {
-		r.Anchors = nil
-		if r.Evidence != nil {
-			r.Evidence.Files, r.Evidence.Commit, r.Evidence.Branch = nil, "", ""
-			if r.Evidence.Issue == "" {
-				r.Evidence = nil
-			}
+	out := []string{filepath.Clean(dir)}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != filepath.Clean(dir) {
+		out = append(out, real)
+	}
+	return out
+}
+
+// text is s with the project's checkouts in it made relative.
+func (ps pathStripper) text(s string) string {
+	if ps.re == nil || s == "" {
+		return s
+	}
+	return ps.re.ReplaceAllStringFunc(s, func(m string) string {
+		if strings.HasSuffix(m, "/") {
+			return ""
 		}
-		r.Body = text(r.Body)
-		r.Decision = text(r.Decision)
-		r.Rationale = text(r.Rationale)
-		r.Resolution = text(r.Resolution)
-		r.Subject = text(r.Subject)
-		for i := range r.Alternatives {
-			r.Alternatives[i] = text(r.Alternatives[i])
+		return "."
+	})
+}
+
+// strip takes the project's paths out of r.
+func (ps pathStripper) strip(r *changelog.Record) {
+	r.Anchors = nil
+	if r.Evidence != nil {
+		r.Evidence.Files, r.Evidence.Commit, r.Evidence.Branch = nil, "", ""
+		if r.Evidence.Issue == "" {
+			r.Evidence = nil
 		}
-		for k, v := range r.Extra {
-			switch v := v.(type) {
-			case string:
-				r.Extra[k] = text(v)
-			case []string:
-				for i := range v {
-					v[i] = text(v[i])
-				}
+	}
+	for _, f := range []*string{&r.Body, &r.Decision, &r.Rationale, &r.Resolution, &r.Subject} {
+		*f = ps.text(*f)
+	}
+	for i := range r.Alternatives {
+		r.Alternatives[i] = ps.text(r.Alternatives[i])
+	}
+	for k, v := range r.Extra {
+		switch v := v.(type) {
+		case string:
+			r.Extra[k] = ps.text(v)
+		case []string:
+			for i := range v {
+				v[i] = ps.text(v[i])
 			}
 		}
 	}

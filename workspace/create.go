@@ -57,51 +57,11 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err != nil {
 		return Created{}, err
 	}
-	branch := project.AgentBranch(opts.Name)
-	subject := "agent " + `"` + opts.Name + `"`
-	tip, err := repo.Tip(branch)
-	exists := err == nil
-	if err != nil && !planqerr.Is(err, planqerr.NotFound) {
+	st, err := agentBranchState(repo, opts)
+	if err != nil {
 		return Created{}, err
 	}
-	if !exists {
-		// A branch deleted under its mounted worktree: neither creating nor
-		// resuming can work until it is back, and doctor can bring it back.
-		if wt, ok, err := repo.WorktreeOf(branch); err != nil {
-			return Created{}, err
-		} else if ok && !wt.Missing {
-			return Created{}, planqerr.New(planqerr.Corrupt, subject, "is mounted at %s, but its branch %s is gone", wt.Path, branch).
-				WithHint("run 'planq doctor --fix': it recreates the branch at its last tip")
-		}
-	}
-	unfinished := false
-	if exists && !opts.Resume {
-		if unfinished, err = leftHalfMade(repo, opts.Name, tip); err != nil {
-			return Created{}, err
-		}
-	}
-	switch {
-	case exists && !opts.Resume && !unfinished:
-		return Created{}, planqerr.New(planqerr.Exists, subject, "branch %s already exists", branch).
-			WithHint("pick another name, or 'planq create %s --resume' to mount the existing branch", opts.Name)
-	case !exists && opts.Resume:
-		return Created{}, planqerr.New(planqerr.NotFound, subject, "has no branch %s to resume", branch).
-			WithHint("drop --resume to create it")
-	}
-	staleMount := false
-	if exists {
-		wt, ok, err := repo.WorktreeOf(branch)
-		if err != nil {
-			return Created{}, err
-		}
-		if ok && !wt.Missing {
-			return Created{}, planqerr.New(planqerr.Exists, subject, "is already mounted at %s", wt.Path).
-				WithHint("work there, or 'planq remove %s' first", opts.Name)
-		}
-		staleMount = ok // registered, but its directory is gone
-	}
-
-	ws, codeBranch, adoptWorkspace, err := planWorkspace(ctx, p, opts, exists, unfinished)
+	ws, codeBranch, adoptWorkspace, err := planWorkspace(ctx, p, opts, st.exists, st.unfinished)
 	if err != nil {
 		return Created{}, err
 	}
@@ -109,61 +69,151 @@ func Create(ctx context.Context, p *project.Project, opts CreateOptions) (Create
 	if err := checkMountFree(agentDir, p.StateRepo()); err != nil {
 		return Created{}, err
 	}
-
-	// From here on, undo on failure. Undo must run even if ctx was cancelled.
-	var undo []func()
-	fail := func(err error) (Created, error) {
-		for i := len(undo) - 1; i >= 0; i-- {
-			undo[i]()
-		}
+	// From here on, undo on failure.
+	var undo undoSteps
+	res, err := createMounted(ctx, p, repo, opts, st, ws, codeBranch, adoptWorkspace, &undo)
+	if err != nil {
+		undo.run()
 		return Created{}, err
 	}
-	cleanup := context.WithoutCancel(ctx)
+	return res, nil
+}
 
-	if !exists {
-		if tip, err = newAgentBranch(ctx, repo, opts.Name); err != nil {
-			return fail(err)
+// branchState is what Create finds of an agent's branch.
+type branchState struct {
+	tip    staterepo.Hash
+	exists bool
+	// unfinished is a branch a create killed half way left (see leftHalfMade).
+	unfinished bool
+	// staleMount is a worktree registered on the branch whose directory is gone.
+	staleMount bool
+}
+
+// agentBranchState finds the branch of agent opts.Name, refusing one that
+// exists unless opts resume it (or finish its create), one to resume that
+// does not, and one that is mounted or was deleted under its mount.
+func agentBranchState(repo *staterepo.Repo, opts CreateOptions) (branchState, error) {
+	branch := project.AgentBranch(opts.Name)
+	subject := "agent " + `"` + opts.Name + `"`
+	tip, err := repo.Tip(branch)
+	if err != nil && !planqerr.Is(err, planqerr.NotFound) {
+		return branchState{}, err
+	}
+	st := branchState{tip: tip, exists: err == nil}
+	wt, mounted, err := repo.WorktreeOf(branch)
+	if err != nil {
+		return branchState{}, err
+	}
+	if !st.exists {
+		// A branch deleted under its mounted worktree: neither creating nor
+		// resuming can work until it is back, and doctor can bring it back.
+		if mounted && !wt.Missing {
+			return branchState{}, planqerr.New(planqerr.Corrupt, subject, "is mounted at %s, but its branch %s is gone", wt.Path, branch).
+				WithHint("run 'planq doctor --fix': it recreates the branch at its last tip")
 		}
-		undo = append(undo, func() { _ = repo.DeleteBranch(cleanup, branch, tip) })
+		if opts.Resume {
+			return branchState{}, planqerr.New(planqerr.NotFound, subject, "has no branch %s to resume", branch).
+				WithHint("drop --resume to create it")
+		}
+		return st, nil
+	}
+	if !opts.Resume {
+		if st.unfinished, err = leftHalfMade(repo, opts.Name, tip); err != nil {
+			return branchState{}, err
+		}
+		if !st.unfinished {
+			return branchState{}, planqerr.New(planqerr.Exists, subject, "branch %s already exists", branch).
+				WithHint("pick another name, or 'planq create %s --resume' to mount the existing branch", opts.Name)
+		}
+	}
+	if mounted && !wt.Missing {
+		return branchState{}, planqerr.New(planqerr.Exists, subject, "is already mounted at %s", wt.Path).
+			WithHint("work there, or 'planq remove %s' first", opts.Name)
+	}
+	st.staleMount = mounted // registered, but its directory is gone
+	return st, nil
+}
+
+// undoSteps undoes, last first, the steps a create took before it failed.
+type undoSteps []func()
+
+func (u undoSteps) run() {
+	for i := len(u) - 1; i >= 0; i-- {
+		u[i]()
+	}
+}
+
+// createMounted makes what st says is missing of agent opts.Name (its
+// branch, its code workspace ws unless adopted or --here) and mounts the
+// branch in ws, adding to undo how to take each step back.
+func createMounted(ctx context.Context, p *project.Project, repo *staterepo.Repo, opts CreateOptions, st branchState,
+	ws, codeBranch string, adoptWorkspace bool, undo *undoSteps) (Created, error) {
+	// Undo must run even if ctx was cancelled.
+	cleanup := context.WithoutCancel(ctx)
+	branch := project.AgentBranch(opts.Name)
+	tip := st.tip
+	if !st.exists {
+		var err error
+		if tip, err = newAgentBranch(ctx, repo, opts.Name); err != nil {
+			return Created{}, err
+		}
+		*undo = append(*undo, func() { _ = repo.DeleteBranch(cleanup, branch, tip) })
 		failpoint.Hit(failpoint.CreateBranched)
 	}
-	res := Created{Commit: tip.String(), Resumed: exists && !unfinished, Finished: unfinished}
+	res := Created{Commit: tip.String(), Resumed: st.exists && !st.unfinished, Finished: st.unfinished}
 	if adoptWorkspace {
 		res.NewWorkspace, res.CodeBranch = true, codeBranch
 	} else if !opts.Here {
-		code := staterepo.OpenCode(p.Root)
-		createBranch := !code.BranchExists(codeBranch)
-		if err := os.MkdirAll(filepath.Dir(ws), 0o755); err != nil {
-			return fail(err)
+		if err := addCodeWorkspace(ctx, p, ws, codeBranch, undo); err != nil {
+			return Created{}, err
 		}
-		if err := code.AddWorktree(ctx, ws, codeBranch, createBranch); err != nil {
-			return fail(err)
-		}
-		undo = append(undo, func() {
-			_ = code.RemoveWorktree(cleanup, ws, true)
-			if createBranch {
-				_ = code.DeleteBranch(cleanup, codeBranch)
-			}
-		})
 		res.NewWorkspace, res.CodeBranch = true, codeBranch
 		failpoint.Hit(failpoint.CreateWorkspaceAdded)
 	}
-	if err := os.MkdirAll(filepath.Dir(agentDir), 0o755); err != nil {
-		return fail(err)
-	}
-	if staleMount { // a stale registration would block the branch
-		if err := repo.PruneWorktrees(ctx); err != nil {
-			return fail(err)
-		}
-	}
-	if err := repo.AddWorktree(ctx, agentDir, branch); err != nil {
-		return fail(err)
-	}
-	if _, err := EnsureExclude(p.CommonGitDir); err != nil {
-		return fail(err)
+	if err := mountBranch(ctx, p, repo, filepath.Join(ws, project.AgentMount), branch, st.staleMount); err != nil {
+		return Created{}, err
 	}
 	res.Env = EnvFor(p, opts.Name, ws)
 	return res, nil
+}
+
+// addCodeWorkspace adds the code workspace ws on codeBranch, made from
+// HEAD when it does not exist.
+func addCodeWorkspace(ctx context.Context, p *project.Project, ws, codeBranch string, undo *undoSteps) error {
+	cleanup := context.WithoutCancel(ctx)
+	code := staterepo.OpenCode(p.Root)
+	createBranch := !code.BranchExists(codeBranch)
+	if err := os.MkdirAll(filepath.Dir(ws), 0o755); err != nil {
+		return err
+	}
+	if err := code.AddWorktree(ctx, ws, codeBranch, createBranch); err != nil {
+		return err
+	}
+	*undo = append(*undo, func() {
+		_ = code.RemoveWorktree(cleanup, ws, true)
+		if createBranch {
+			_ = code.DeleteBranch(cleanup, codeBranch)
+		}
+	})
+	return nil
+}
+
+// mountBranch mounts the agent's branch at agentDir, first pruning the
+// stale registration that would block it.
+func mountBranch(ctx context.Context, p *project.Project, repo *staterepo.Repo, agentDir, branch string, staleMount bool) error {
+	if err := os.MkdirAll(filepath.Dir(agentDir), 0o755); err != nil {
+		return err
+	}
+	if staleMount {
+		if err := repo.PruneWorktrees(ctx); err != nil {
+			return err
+		}
+	}
+	if err := repo.AddWorktree(ctx, agentDir, branch); err != nil {
+		return err
+	}
+	_, err := EnsureExclude(p.CommonGitDir)
+	return err
 }
 
 // planWorkspace decides where the agent is mounted and on which code branch.

@@ -68,128 +68,198 @@ func Doctor(ctx context.Context, p *project.Project, fix bool) ([]Finding, error
 	return all, nil
 }
 
+// doctorRun gathers one pass's findings, repairing each as it is found
+// when fix is set.
+type doctorRun struct {
+	fix bool
+	out []Finding
+}
+
+// add keeps f; with fix, repair (nil for a problem doctor leaves to the
+// user) runs first and f says how it went.
+func (d *doctorRun) add(f Finding, repair func() error) {
+	f.Manual = repair == nil
+	if d.fix && repair != nil {
+		if err := repair(); err != nil {
+			f.Err = err.Error()
+		} else {
+			f.Fixed = true
+		}
+	}
+	d.out = append(d.out, f)
+}
+
 func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, error) {
-	var out []Finding
-	add := func(f Finding, repair func() error) {
-		f.Manual = repair == nil
-		if fix && repair != nil {
-			if err := repair(); err != nil {
-				f.Err = err.Error()
-			} else {
-				f.Fixed = true
-			}
-		}
-		out = append(out, f)
-	}
-
-	if added, err := excludePresent(p.CommonGitDir); err != nil {
+	d := &doctorRun{fix: fix}
+	if err := checkExclude(p, d.add); err != nil {
 		return nil, err
-	} else if !added {
-		add(Finding{Check: "exclude", Problem: ".planq/agent/ is not excluded from the code repository",
-			Fix: "add /.planq/agent/ to " + filepath.Join(p.CommonGitDir, "info", "exclude")},
-			func() error { _, err := EnsureExclude(p.CommonGitDir); return err })
 	}
-
-	if stale, err := staterepo.CodeWorktrees(p.CommonGitDir); err == nil {
-		for _, wt := range stale {
-			if wt.Missing {
-				add(Finding{Check: "code-worktrees", Problem: fmt.Sprintf("the code repository still registers the worktree %s, which is gone", wt.Path),
-					Fix: "prune the registration (git worktree prune in the code repository); its branch stays"},
-					func() error { return staterepo.OpenCode(p.Root).Prune(ctx) })
-			}
-		}
-	}
-
+	checkCodeWorktrees(ctx, p, d.add)
 	bare := p.StateRepo()
-	agentDir := filepath.Join(p.Workspace, project.AgentMount)
-	// A mount whose link into the state repository is dead holds a claim on
-	// the history of the repository it was mounted from: a new empty one
-	// would hide that history, and the user's move back would find its place
-	// taken; moving the mount aside would orphan the agent. Both are for the
-	// user to settle.
 	dead := staterepo.DeadMounts(p)
-	if !staterepo.Exists(bare) {
-		if len(dead) > 0 {
-			for _, m := range dead {
-				add(Finding{Check: "state-repo", Problem: fmt.Sprintf("state repository %s is missing, and the agent mounted at %s committed to it", bare, m.Dir),
-					Fix: "move the state repository back to " + bare + " (its history is nowhere else; planq makes no new one in its place), then run 'planq doctor --fix' again"}, nil)
-			}
-			return out, nil
-		}
-		add(Finding{Check: "state-repo", Problem: "state repository " + bare + " is missing", Fix: "create it (planq state init)"},
-			func() error { _, err := InitState(ctx, p); return err })
-		if !fix || !staterepo.Exists(bare) {
-			return out, nil // nothing below runs without it
-		}
+	if !d.haveStateRepo(ctx, p, dead) {
+		return d.out, nil // nothing below runs without it
 	}
-	exts, err := staterepo.UnsupportedExtensions(bare)
-	if err != nil {
+	if open, err := d.checkExtensions(ctx, bare, "extensions", "state repository"); err != nil {
+		return nil, err
+	} else if !open {
+		return d.out, nil // nothing below can open the repository
+	}
+	if err := d.checkLocks(bare, "locks", ""); err != nil {
 		return nil, err
 	}
-	for _, ext := range exts {
-		add(Finding{Check: "extensions", Problem: "state repository sets extensions." + ext + ", which planq cannot read",
-			Fix: "unset extensions." + ext}, func() error { return staterepo.UnsetExtension(ctx, bare, ext) })
-	}
-	if len(exts) > 0 && !fix {
-		return out, nil // nothing below can open the repository
-	}
-
-	locks, err := staterepo.StaleLocks(bare, StaleLockAge)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range locks {
-		add(Finding{Check: "locks", Problem: "left-over lock file " + l, Fix: "remove it"}, func() error { return os.Remove(l) })
-	}
-
 	repo, err := staterepo.Open(bare)
 	if err != nil {
 		return nil, err
 	}
-	if tip, err := repo.Tip(project.GlobalBranch); err == nil {
-		if ok, err := team.IsPlanqState(repo, tip); err == nil && !ok {
-			add(Finding{Check: "global", Problem: fmt.Sprintf("global (%s) is not planq state: no planq README and no record directory; other history was pulled or pushed into it", tip.String()[:12]),
-				Fix: "none automatic: point global back at its last planq commit (git -C " + bare + " reflog global shows them) with git update-ref"}, nil)
+	checkGlobalIsPlanq(repo, bare, d.add)
+	if checkMounts(ctx, p, repo, dead, d.add) {
+		// The records checks open the store as a command does, and that
+		// refuses this workspace until the repository is sorted out.
+		return d.out, nil
+	}
+	if err := checkState(ctx, p, repo, d.add); err != nil {
+		return nil, err
+	}
+	return d.out, nil
+}
+
+// checkExclude finds .planq/agent/ missing from the code repository's
+// exclude file.
+func checkExclude(p *project.Project, add func(Finding, func() error)) error {
+	added, err := excludePresent(p.CommonGitDir)
+	if err != nil || added {
+		return err
+	}
+	add(Finding{Check: "exclude", Problem: ".planq/agent/ is not excluded from the code repository",
+		Fix: "add /.planq/agent/ to " + filepath.Join(p.CommonGitDir, "info", "exclude")},
+		func() error { _, err := EnsureExclude(p.CommonGitDir); return err })
+	return nil
+}
+
+// checkCodeWorktrees finds worktrees the code repository registers that
+// are gone.
+func checkCodeWorktrees(ctx context.Context, p *project.Project, add func(Finding, func() error)) {
+	stale, err := staterepo.CodeWorktrees(p.CommonGitDir)
+	if err != nil {
+		return
+	}
+	for _, wt := range stale {
+		if wt.Missing {
+			add(Finding{Check: "code-worktrees", Problem: fmt.Sprintf("the code repository still registers the worktree %s, which is gone", wt.Path),
+				Fix: "prune the registration (git worktree prune in the code repository); its branch stays"},
+				func() error { return staterepo.OpenCode(p.Root).Prune(ctx) })
 		}
 	}
+}
+
+// haveStateRepo finds the state repository missing, and says whether it
+// is there (made again by this pass) for the checks that need it.
+//
+// A mount whose link into the state repository is dead holds a claim on
+// the history of the repository it was mounted from: a new empty one
+// would hide that history, and the user's move back would find its place
+// taken; moving the mount aside would orphan the agent. Both are for the
+// user to settle.
+func (d *doctorRun) haveStateRepo(ctx context.Context, p *project.Project, dead []staterepo.DeadMount) bool {
+	bare := p.StateRepo()
+	if staterepo.Exists(bare) {
+		return true
+	}
+	if len(dead) > 0 {
+		for _, m := range dead {
+			d.add(Finding{Check: "state-repo", Problem: fmt.Sprintf("state repository %s is missing, and the agent mounted at %s committed to it", bare, m.Dir),
+				Fix: "move the state repository back to " + bare + " (its history is nowhere else; planq makes no new one in its place), then run 'planq doctor --fix' again"}, nil)
+		}
+		return false
+	}
+	d.add(Finding{Check: "state-repo", Problem: "state repository " + bare + " is missing", Fix: "create it (planq state init)"},
+		func() error { _, err := InitState(ctx, p); return err })
+	return d.fix && staterepo.Exists(bare)
+}
+
+// checkExtensions finds repository extensions planq cannot read in the
+// repository at bare (what names it), and says whether it can be opened.
+func (d *doctorRun) checkExtensions(ctx context.Context, bare, check, what string) (bool, error) {
+	exts, err := staterepo.UnsupportedExtensions(bare)
+	if err != nil {
+		return false, err
+	}
+	for _, ext := range exts {
+		d.add(Finding{Check: check, Problem: what + " sets extensions." + ext + ", which planq cannot read",
+			Fix: "unset extensions." + ext}, func() error { return staterepo.UnsetExtension(ctx, bare, ext) })
+	}
+	return len(exts) == 0 || d.fix, nil
+}
+
+// checkLocks finds lock files a crash left in the repository at bare
+// (where, if not "", says which it is).
+func (d *doctorRun) checkLocks(bare, check, where string) error {
+	locks, err := staterepo.StaleLocks(bare, StaleLockAge)
+	if err != nil {
+		return err
+	}
+	for _, l := range locks {
+		d.add(Finding{Check: check, Problem: "left-over lock file " + l + where, Fix: "remove it"}, func() error { return os.Remove(l) })
+	}
+	return nil
+}
+
+// checkGlobalIsPlanq finds global pointing at history that is not planq's.
+func checkGlobalIsPlanq(repo *staterepo.Repo, bare string, add func(Finding, func() error)) {
+	tip, err := repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return
+	}
+	if ok, err := team.IsPlanqState(repo, tip); err == nil && !ok {
+		add(Finding{Check: "global", Problem: fmt.Sprintf("global (%s) is not planq state: no planq README and no record directory; other history was pulled or pushed into it", tip.String()[:12]),
+			Fix: "none automatic: point global back at its last planq commit (git -C " + bare + " reflog global shows them) with git update-ref"}, nil)
+	}
+}
+
+// checkMounts finds dead mounts, and a workspace's agent directory that is
+// no mounted agent or was moved; it says whether this workspace's mount is
+// dead.
+func checkMounts(ctx context.Context, p *project.Project, repo *staterepo.Repo, dead []staterepo.DeadMount, add func(Finding, func() error)) bool {
+	agentDir := filepath.Join(p.Workspace, project.AgentMount)
 	deadHere := false
 	for _, m := range dead {
 		e := m.Err()
 		add(Finding{Check: "mount", Problem: e.Error(), Fix: e.Hint + " (doctor moves none of its files)"}, nil)
 		deadHere = deadHere || samePath(m.Dir, agentDir)
 	}
-	if _, err := os.Lstat(agentDir); err == nil && !deadHere {
-		switch {
-		case !staterepo.IsLiveWorktree(agentDir):
-			dest := filepath.Join(p.Home, "orphans", p.Config.Project, time.Now().UTC().Format("20060102T150405Z"))
-			add(Finding{Check: "mount", Problem: agentDir + " is not a mounted agent (left by a crash?)",
-				Fix: "move it to " + dest + " (its files are kept)"}, func() error { return moveAside(agentDir, dest) })
-		default:
-			if reg, err := staterepo.RegisteredPath(agentDir); err == nil && !samePath(reg, agentDir) {
-				add(Finding{Check: "moved", Problem: "agent worktree is registered at " + reg + " but is at " + agentDir,
-					Fix: "repair the registration (git worktree repair)"}, func() error {
-					if err := repo.RepairWorktree(ctx, agentDir); err != nil {
-						return err
-					}
-					return staterepo.OpenCode(p.Root).Repair(ctx)
-				})
+	if _, err := os.Lstat(agentDir); err != nil || deadHere {
+		return deadHere
+	}
+	if !staterepo.IsLiveWorktree(agentDir) {
+		dest := filepath.Join(p.Home, "orphans", p.Config.Project, time.Now().UTC().Format("20060102T150405Z"))
+		add(Finding{Check: "mount", Problem: agentDir + " is not a mounted agent (left by a crash?)",
+			Fix: "move it to " + dest + " (its files are kept)"}, func() error { return moveAside(agentDir, dest) })
+		return false
+	}
+	if reg, err := staterepo.RegisteredPath(agentDir); err == nil && !samePath(reg, agentDir) {
+		add(Finding{Check: "moved", Problem: "agent worktree is registered at " + reg + " but is at " + agentDir,
+			Fix: "repair the registration (git worktree repair)"}, func() error {
+			if err := repo.RepairWorktree(ctx, agentDir); err != nil {
+				return err
 			}
-		}
+			return staterepo.OpenCode(p.Root).Repair(ctx)
+		})
 	}
+	return false
+}
 
-	if deadHere {
-		// The records checks open the store as a command does, and that
-		// refuses this workspace until the repository is sorted out.
-		return out, nil
-	}
+// checkState runs the checks of the state repository's branches, records
+// and worktrees.
+func checkState(ctx context.Context, p *project.Project, repo *staterepo.Repo, add func(Finding, func() error)) error {
 	if err := checkBrokenTips(ctx, repo, add); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkLostBranches(ctx, repo, add); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkPending(ctx, p, add); err != nil {
-		return nil, err
+		return err
 	}
 	if err := checkRecords(ctx, p, add); err != nil {
 		// Something above (a lock file among the refs, say) may be why: say
@@ -203,7 +273,7 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 	}
 	wts, err := repo.Worktrees()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, wt := range wts {
 		if wt.Missing {
@@ -217,7 +287,7 @@ func doctorPass(ctx context.Context, p *project.Project, fix bool) ([]Finding, e
 			})
 		}
 	}
-	return out, nil
+	return nil
 }
 
 func excludePresent(commonGitDir string) (bool, error) {

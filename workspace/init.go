@@ -53,51 +53,8 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 	}
 	var res InitResult
 	cfgPath := filepath.Join(co.Root, project.ConfigPath)
-	cfg, err := project.LoadConfig(co.Root)
-	var configBefore []byte // the config as it was, when init changes it
-	switch {
-	case err == nil:
-		if opts.Project != "" && opts.Project != cfg.Project {
-			return res, planqerr.New(planqerr.Exists, cfgPath, "already names project %q", cfg.Project).
-				WithHint("edit %s by hand to rename the project", project.ConfigPath)
-		}
-		switch {
-		case opts.Remote == "" || opts.Remote == cfg.Remote:
-		case cfg.Remote != "":
-			return res, planqerr.New(planqerr.Exists, cfgPath, "already names the team remote %s", cfg.Remote).
-				WithHint("replace it: planq state remote add origin %s --replace", opts.Remote)
-		default:
-			if configBefore, err = os.ReadFile(cfgPath); err != nil {
-				return res, fmt.Errorf("failed to read %s: %w", cfgPath, err)
-			}
-			cfg.Remote = opts.Remote
-			if err := project.SaveConfig(co.Root, cfg); err != nil {
-				return res, err
-			}
-			res.SetRemote = true
-		}
-	case errors.Is(err, os.ErrNotExist):
-		name := opts.Project
-		if name == "" {
-			name = nameFromDir(co.MainRoot)
-		}
-		if err := project.ValidateName("project", name); err != nil {
-			return res, err
-		}
-		cfg = project.DefaultConfig(name)
-		cfg.Remote = opts.Remote
-		data, err := cfg.Marshal()
-		if err != nil {
-			return res, err
-		}
-		if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
-			return res, fmt.Errorf("failed to create %s: %w", filepath.Dir(cfgPath), err)
-		}
-		if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
-			return res, fmt.Errorf("failed to write %s: %w", cfgPath, err)
-		}
-		res.WroteConfig = true
-	default:
+	cfg, configBefore, err := initConfig(co, opts, &res)
+	if err != nil {
 		return res, err
 	}
 	p := &project.Project{Root: co.Root, Workspace: co.Root, CommonGitDir: co.CommonGitDir, Config: cfg, Home: home}
@@ -117,6 +74,68 @@ func Init(ctx context.Context, dir string, opts InitOptions) (InitResult, error)
 		res.SetRemote = false
 	}
 	return res, err
+}
+
+// initConfig is the project's config: the one the checkout has, given
+// opts.Remote when it names none, or a new one written. It returns the
+// config as it was, when init changes it, and says in res what it did.
+func initConfig(co project.Checkout, opts InitOptions, res *InitResult) (project.Config, []byte, error) {
+	cfgPath := filepath.Join(co.Root, project.ConfigPath)
+	cfg, err := project.LoadConfig(co.Root)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		cfg, err = writeNewConfig(co, cfgPath, opts)
+		res.WroteConfig = err == nil
+		return cfg, nil, err
+	case err != nil:
+		return cfg, nil, err
+	}
+	if opts.Project != "" && opts.Project != cfg.Project {
+		return cfg, nil, planqerr.New(planqerr.Exists, cfgPath, "already names project %q", cfg.Project).
+			WithHint("edit %s by hand to rename the project", project.ConfigPath)
+	}
+	switch {
+	case opts.Remote == "" || opts.Remote == cfg.Remote:
+		return cfg, nil, nil
+	case cfg.Remote != "":
+		return cfg, nil, planqerr.New(planqerr.Exists, cfgPath, "already names the team remote %s", cfg.Remote).
+			WithHint("replace it: planq state remote add origin %s --replace", opts.Remote)
+	}
+	before, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("failed to read %s: %w", cfgPath, err)
+	}
+	cfg.Remote = opts.Remote
+	if err := project.SaveConfig(co.Root, cfg); err != nil {
+		return cfg, nil, err
+	}
+	res.SetRemote = true
+	return cfg, before, nil
+}
+
+// writeNewConfig writes the config of a new project, named by opts or
+// for the checkout's directory.
+func writeNewConfig(co project.Checkout, cfgPath string, opts InitOptions) (project.Config, error) {
+	name := opts.Project
+	if name == "" {
+		name = nameFromDir(co.MainRoot)
+	}
+	if err := project.ValidateName("project", name); err != nil {
+		return project.Config{}, err
+	}
+	cfg := project.DefaultConfig(name)
+	cfg.Remote = opts.Remote
+	data, err := cfg.Marshal()
+	if err != nil {
+		return project.Config{}, err
+	}
+	if err := os.MkdirAll(filepath.Dir(cfgPath), 0o755); err != nil {
+		return project.Config{}, fmt.Errorf("failed to create %s: %w", filepath.Dir(cfgPath), err)
+	}
+	if err := os.WriteFile(cfgPath, data, 0o644); err != nil {
+		return project.Config{}, fmt.Errorf("failed to write %s: %w", cfgPath, err)
+	}
+	return cfg, nil
 }
 
 // StateInit says what InitState did.

@@ -67,39 +67,8 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 			return res, err
 		}
 	}
-	// Lines appended to the notes inbox become notes before the worktree
-	// goes: nothing an agent noted is left unread.
-	noted, err := a.PickUpNotes(ctx, agent.WriteOptions{})
-	if err != nil {
+	if err := saveBeforeRemove(ctx, store, a, force, &res); err != nil {
 		return res, err
-	}
-	res.Kept = noted.Kept
-	for _, k := range noted.Kept {
-		res.KeptLines = append(res.KeptLines, k.Error())
-	}
-	if len(noted.Kept) > 0 && !force {
-		return res, refuseKept(name, noted.Kept)
-	}
-	saved, problems, err := a.CommitPending(ctx, "save pending state before remove")
-	if err != nil {
-		return res, err
-	}
-	if len(noted.Kept) > 0 {
-		// Saved with the rest of the agent's state: say where they are.
-		tip, err := store.Repo.Tip(a.Branch)
-		if err != nil {
-			return res, err
-		}
-		res.KeptIn = tip.String()
-	}
-	if res.RawNotes, err = store.Records.RawNotes(); err != nil {
-		return res, err
-	}
-	if !saved.IsZero() {
-		res.Saved = saved.String()
-	}
-	for _, pr := range problems {
-		res.Problems = append(res.Problems, pr.Error())
 	}
 	failpoint.Hit(failpoint.RemoveSaved)
 	// Everything is committed; force only clears files git ignores.
@@ -115,6 +84,46 @@ func Remove(ctx context.Context, p *project.Project, name string, force bool) (R
 		res.Workspace = a.Workspace
 	}
 	return res, nil
+}
+
+// saveBeforeRemove commits the agent's pending state, and says in res what
+// it saved. Lines appended to the notes inbox become notes first: nothing
+// an agent noted is left unread; lines that cannot refuse the remove
+// unless force.
+func saveBeforeRemove(ctx context.Context, store *agent.Store, a *agent.Agent, force bool, res *Removed) error {
+	noted, err := a.PickUpNotes(ctx, agent.WriteOptions{})
+	if err != nil {
+		return err
+	}
+	res.Kept = noted.Kept
+	for _, k := range noted.Kept {
+		res.KeptLines = append(res.KeptLines, k.Error())
+	}
+	if len(noted.Kept) > 0 && !force {
+		return refuseKept(res.Agent, noted.Kept)
+	}
+	saved, problems, err := a.CommitPending(ctx, "save pending state before remove")
+	if err != nil {
+		return err
+	}
+	if len(noted.Kept) > 0 {
+		// Saved with the rest of the agent's state: say where they are.
+		tip, err := store.Repo.Tip(a.Branch)
+		if err != nil {
+			return err
+		}
+		res.KeptIn = tip.String()
+	}
+	if res.RawNotes, err = store.Records.RawNotes(); err != nil {
+		return err
+	}
+	if !saved.IsZero() {
+		res.Saved = saved.String()
+	}
+	for _, pr := range problems {
+		res.Problems = append(res.Problems, pr.Error())
+	}
+	return nil
 }
 
 // refuseKept keeps an agent mounted while its notes inbox holds lines that

@@ -3,7 +3,6 @@ package workspace
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -36,64 +35,44 @@ const (
 // (learn and search --scope user, search --all-projects, user list, push
 // and pull) fails. What only the lost commit held can come back from the
 // layer's remote, which the move lets a pull fetch again.
-func DoctorUser(ctx context.Context, home string, fix bool) (findings []Finding, made bool, err error) {
+func DoctorUser(ctx context.Context, home string, fix bool) ([]Finding, bool, error) {
 	bare := project.StateRepoPath(home, project.UserLayerName)
 	if !staterepo.Exists(bare) {
 		return nil, false, nil
 	}
-	add := func(f Finding, repair func() error) {
-		f.Manual = repair == nil
-		if fix && repair != nil {
-			if err := repair(); err != nil {
-				f.Err = err.Error()
-			} else {
-				f.Fixed = true
-			}
-		}
-		findings = append(findings, f)
-	}
-
-	exts, err := staterepo.UnsupportedExtensions(bare)
+	d := &doctorRun{fix: fix}
+	open, err := d.checkExtensions(ctx, bare, UserCheckExtensions, "the user layer "+bare)
 	if err != nil {
 		return nil, true, err
 	}
-	for _, ext := range exts {
-		add(Finding{Check: UserCheckExtensions, Problem: "the user layer " + bare + " sets extensions." + ext + ", which planq cannot read",
-			Fix: "unset extensions." + ext}, func() error { return staterepo.UnsetExtension(ctx, bare, ext) })
+	if !open {
+		return d.out, true, nil // nothing below can open the repository
 	}
-	if len(exts) > 0 && !fix {
-		return findings, true, nil // nothing below can open the repository
-	}
-	locks, err := staterepo.StaleLocks(bare, StaleLockAge)
-	if err != nil {
+	if err := d.checkLocks(bare, UserCheckLocks, " in the user layer"); err != nil {
 		return nil, true, err
-	}
-	for _, l := range locks {
-		add(Finding{Check: UserCheckLocks, Problem: "left-over lock file " + l + " in the user layer", Fix: "remove it"},
-			func() error { return os.Remove(l) })
 	}
 	repo, err := staterepo.Open(bare)
 	if err != nil {
-		return findings, true, err
+		return d.out, true, err
 	}
-	readable, err := checkUserTip(ctx, repo, home, add)
+	readable, err := checkUserTip(ctx, repo, home, d.add)
 	if err != nil {
-		return findings, true, err
+		return d.out, true, err
 	}
 	if !readable {
-		return findings, true, nil // no record of it reads until global does
+		return d.out, true, nil // no record of it reads until global does
 	}
 	p, err := project.UserLayer(home)
 	if err != nil {
-		add(Finding{Check: UserCheckConfig, Problem: err.Error(),
+		d.add(Finding{Check: UserCheckConfig, Problem: err.Error(),
 			Fix: "fix " + filepath.Join(home, project.UserConfigFile) + " (its one key is remote), or move it away"}, nil)
-		return findings, true, nil
+		return d.out, true, nil
 	}
-	if err := checkUserRecords(ctx, p, add); err != nil {
-		add(Finding{Check: UserCheckRecords, Problem: "could not read the user layer's records: " + err.Error(),
+	if err := checkUserRecords(ctx, p, d.add); err != nil {
+		d.add(Finding{Check: UserCheckRecords, Problem: "could not read the user layer's records: " + err.Error(),
 			Fix: "repair what else doctor reports, then run it again"}, nil)
 	}
-	return findings, true, nil
+	return d.out, true, nil
 }
 
 // checkUserTip checks that the tip of the user layer's global reads, and

@@ -198,7 +198,8 @@ func (d *decoder) flag() bool {
 	return b[0] == 1
 }
 
-// record decodes one record's fields, as appendRecord wrote them.
+// record decodes one record's fields, as appendRecord wrote them. After
+// damage every field reads as zero, and d says so.
 func (d *decoder) record() *changelog.Record {
 	r := &changelog.Record{}
 	for _, p := range []*string{&r.ID, (*string)(&r.Kind), (*string)(&r.Type), &r.Agent, &r.Parent, (*string)(&r.Status), &r.Supersedes,
@@ -213,11 +214,7 @@ func (d *decoder) record() *changelog.Record {
 	r.AllowSecret = d.flag()
 	r.DependsOn = d.strs()
 	r.Alternatives = d.strs()
-	if n := d.uint(); n > 0 {
-		if n > uint64(len(d.b)) {
-			d.fail()
-			return r
-		}
+	if n := d.count(); n > 0 {
 		r.Sources = make([]changelog.Source, n)
 		for i := range r.Sources {
 			r.Sources[i] = changelog.Source{ID: d.str(), Agent: d.str()}
@@ -231,54 +228,66 @@ func (d *decoder) record() *changelog.Record {
 	r.AgentKind = d.str()
 	r.Tags = d.strs()
 	r.Origin = d.str()
-	if n := d.uint(); n > 0 {
-		if n > uint64(len(d.b)) {
-			d.fail()
-			return r
-		}
+	if n := d.count(); n > 0 {
 		r.Anchors = make([]changelog.Anchor, n)
 		for i := range r.Anchors {
 			r.Anchors[i] = changelog.Anchor{Path: d.str(), Lines: d.str(), Blob: d.str()}
 		}
 	}
-	if n := d.uint(); n > 0 {
-		if n > uint64(len(d.b)) {
-			d.fail()
-			return r
-		}
+	if n := d.count(); n > 0 {
 		r.Files = make([]changelog.ProposedFile, n)
 		for i := range r.Files {
 			r.Files[i] = changelog.ProposedFile{Path: d.str(), Base: d.str(), Blob: d.str(), Additions: int(d.uint())}
 		}
 	}
 	r.EntriesUsed = d.strs()
-	if n := d.uint(); n > 0 {
-		if n > uint64(len(d.b)) {
-			d.fail()
-			return r
-		}
-		r.EntriesDiscarded = make(map[string]string, n)
-		for range n {
-			id := d.str()
-			r.EntriesDiscarded[id] = d.str()
-		}
-	}
-	if n := d.uint(); n > 0 {
-		if n > uint64(len(d.b)) {
-			d.fail()
-			return r
-		}
-		r.Extra = make(map[string]any, n)
-		for range n {
-			k := d.str()
-			if d.flag() {
-				r.Extra[k] = d.strs()
-			} else {
-				r.Extra[k] = d.str()
-			}
-		}
-	}
+	r.EntriesDiscarded = d.discarded()
+	r.Extra = d.extra()
 	return r
+}
+
+// count reads how many items follow, each of a byte at least: more than
+// the bytes left is damage, and none.
+func (d *decoder) count() uint64 {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return 0
+	}
+	return n
+}
+
+// discarded decodes a proposal's entries_discarded; nil for none.
+func (d *decoder) discarded() map[string]string {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make(map[string]string, n)
+	for range n {
+		id := d.str()
+		out[id] = d.str()
+	}
+	return out
+}
+
+// extra decodes a record's fields of no kind's, each a string or a list;
+// nil for none.
+func (d *decoder) extra() map[string]any {
+	n := d.count()
+	if n == 0 {
+		return nil
+	}
+	out := make(map[string]any, n)
+	for range n {
+		k := d.str()
+		if d.flag() {
+			out[k] = d.strs()
+		} else {
+			out[k] = d.str()
+		}
+	}
+	return out
 }
 
 // decodeRecord decodes exactly one record from b; bytes left over mean

@@ -104,57 +104,86 @@ func readCopies(file string, segs []*Segment) (*copies, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := func(n int) ([]byte, error) {
-		if n < 0 || n > len(data) {
-			return nil, fmt.Errorf("%w: %s is cut short", ErrDamagedView, file)
-		}
-		b := data[:n]
-		data = data[n:]
-		return b, nil
-	}
-	word := func() (int, error) {
-		b, err := next(4)
-		if err != nil {
-			return 0, err
-		}
-		return int(binary.LittleEndian.Uint32(b)), nil
-	}
-	if v, err := word(); err != nil || v != copiesVersion {
+	v := &viewBytes{file: file, data: data}
+	if n, err := v.word(); err != nil || n != copiesVersion {
 		return nil, fmt.Errorf("%w: %s is of another version", ErrDamagedView, file)
 	}
-	if n, err := word(); err != nil || n != len(segs) {
+	if n, err := v.word(); err != nil || n != len(segs) {
 		return nil, fmt.Errorf("%w: %s is of other segments", ErrDamagedView, file)
 	}
 	c := &copies{shadow: make([][]bool, len(segs))}
 	for k, s := range segs {
-		n, err := word()
-		if err != nil || n != s.Len() {
-			return nil, fmt.Errorf("%w: %s is of other segments", ErrDamagedView, file)
-		}
-		bits, err := next((n + 7) / 8)
-		if err != nil {
+		if c.shadow[k], err = v.bits(s.Len()); err != nil {
 			return nil, err
-		}
-		c.shadow[k] = make([]bool, n)
-		for i := range n {
-			c.shadow[k][i] = bits[i/8]&(1<<(i%8)) != 0
 		}
 	}
 	for _, list := range []*[]uint64{&c.replaced, &c.retracted, &c.rings} {
-		n, err := word()
-		if err != nil {
+		if *list, err = v.ids(); err != nil {
 			return nil, err
-		}
-		ids, err := next(8 * n)
-		if err != nil {
-			return nil, err
-		}
-		for i := range n {
-			*list = append(*list, binary.LittleEndian.Uint64(ids[8*i:]))
 		}
 	}
-	if len(data) != 0 {
+	if len(v.data) != 0 {
 		return nil, fmt.Errorf("%w: %s is too long", ErrDamagedView, file)
 	}
 	return c, nil
+}
+
+// viewBytes is what is left to read of a view's file.
+type viewBytes struct {
+	file string
+	data []byte
+}
+
+// next reads n bytes.
+func (v *viewBytes) next(n int) ([]byte, error) {
+	if n < 0 || n > len(v.data) {
+		return nil, fmt.Errorf("%w: %s is cut short", ErrDamagedView, v.file)
+	}
+	b := v.data[:n]
+	v.data = v.data[n:]
+	return b, nil
+}
+
+// word reads a 32-bit number.
+func (v *viewBytes) word() (int, error) {
+	b, err := v.next(4)
+	if err != nil {
+		return 0, err
+	}
+	return int(binary.LittleEndian.Uint32(b)), nil
+}
+
+// bits reads a count, which must be want (a segment's rows), and as many
+// bits.
+func (v *viewBytes) bits(want int) ([]bool, error) {
+	n, err := v.word()
+	if err != nil || n != want {
+		return nil, fmt.Errorf("%w: %s is of other segments", ErrDamagedView, v.file)
+	}
+	bits, err := v.next((n + 7) / 8)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, n)
+	for i := range n {
+		out[i] = bits[i/8]&(1<<(i%8)) != 0
+	}
+	return out, nil
+}
+
+// ids reads a count and as many IDs (hashed); nil for none.
+func (v *viewBytes) ids() ([]uint64, error) {
+	n, err := v.word()
+	if err != nil {
+		return nil, err
+	}
+	ids, err := v.next(8 * n)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint64
+	for i := range n {
+		out = append(out, binary.LittleEndian.Uint64(ids[8*i:]))
+	}
+	return out, nil
 }

@@ -78,66 +78,97 @@ type Entries struct {
 // shows them: a retraction is no entry, and neither is what it retracted,
 // nor a version a newer one replaced.
 func (rd *Store) Entries(segs []*Segment, keep func(agent string) bool, since int64, limit int, latest bool) Entries {
+	w := &entryWalk{segs: segs, counts: make([][]*int, len(segs)), since: since, limit: limit, latest: latest,
+		newest: &refHeap{order: NewestFirst}, last: map[*int]Ref{}, logKind: kindIndex(changelog.KindLog)}
 	orders := make([]idOrder, len(segs))
-	counts := make([][]*int, len(segs)) // each segment's agents' counts
-	out := Entries{Counts: map[string]int{}}
 	byAgent := map[string]*int{}
 	var edges []versionEdge
 	for k, s := range segs {
 		orders[k] = rd.idOrder(s)
 		edges = append(edges, orders[k].edges(s)...)
-		counts[k] = make([]*int, len(s.agents))
+		w.counts[k] = make([]*int, len(s.agents))
 		for a, name := range s.agents {
 			if keep(name) {
 				if byAgent[name] == nil {
 					byAgent[name] = new(int)
 				}
-				counts[k][a] = byAgent[name]
+				w.counts[k][a] = byAgent[name]
 			}
 		}
 	}
-	replaced := replacedBy(edges, ringBreaks(edges))
-	newest := &refHeap{order: NewestFirst} // the worst of the newest on top
-	// Each agent's latest entry is its newest overall, which is since
-	// then when it has any entry since then.
-	last := map[*int]Ref{}
-	logKind := kindIndex(changelog.KindLog)
-	eachDistinct(orders, func(k int, id uint64, r idRow) {
-		if r.kind != logKind || int(r.agent) >= len(counts[k]) || counts[k][r.agent] == nil || r.at < since ||
-			r.flags&flagTombstone != 0 || replaced[id] {
-			return
-		}
-		count := counts[k][r.agent]
-		*count++
-		if cur, ok := last[count]; latest && (!ok || r.at >= cur.at) {
-			if e := RefAt(segs[k], int(r.i)); !ok || NewestFirst(e, cur) < 0 {
-				last[count] = e
-			}
-		}
-		full := limit > 0 && newest.Len() == limit
-		if full && r.at < newest.refs[0].at {
-			return // older than every entry kept
-		}
-		switch e := RefAt(segs[k], int(r.i)); {
-		case !full:
-			heap.Push(newest, e)
-		case NewestFirst(e, newest.refs[0]) < 0:
-			newest.refs[0] = e
-			heap.Fix(newest, 0)
-		}
-	})
-	slices.SortFunc(newest.refs, NewestFirst)
-	out.Newest = newest.refs
+	w.replaced = replacedBy(edges, ringBreaks(edges))
+	eachDistinct(orders, w.visit)
+	slices.SortFunc(w.newest.refs, NewestFirst)
+	out := Entries{Newest: w.newest.refs, Counts: map[string]int{}}
 	for name, n := range byAgent {
 		out.Counts[name] = *n
 	}
 	if latest {
-		out.Latest = make(map[string]Ref, len(last))
-		for _, r := range last {
+		out.Latest = make(map[string]Ref, len(w.last))
+		for _, r := range w.last {
 			out.Latest[r.agent()] = r
 		}
 	}
 	return out
+}
+
+// entryWalk is what Entries keeps as it walks: each segment's agents'
+// counts (nil for an agent not asked about), the versions replaced, the
+// newest entries (the worst of them on top), and each agent's latest, by
+// its count.
+type entryWalk struct {
+	segs     []*Segment
+	counts   [][]*int
+	replaced map[uint64]bool
+	since    int64
+	limit    int
+	latest   bool
+	newest   *refHeap
+	last     map[*int]Ref
+	logKind  uint8
+}
+
+// visit counts row r of segment k, record id, if it is a current entry
+// of an agent asked about, written since then.
+func (w *entryWalk) visit(k int, id uint64, r idRow) {
+	if r.kind != w.logKind || int(r.agent) >= len(w.counts[k]) || w.counts[k][r.agent] == nil || r.at < w.since ||
+		r.flags&flagTombstone != 0 || w.replaced[id] {
+		return
+	}
+	count := w.counts[k][r.agent]
+	*count++
+	if w.latest {
+		w.noteLatest(count, k, r)
+	}
+	w.keepNewest(k, r)
+}
+
+// noteLatest keeps r as its agent's latest entry when it is newer. Each
+// agent's latest entry is its newest overall, which is since then when it
+// has any entry since then.
+func (w *entryWalk) noteLatest(count *int, k int, r idRow) {
+	cur, ok := w.last[count]
+	if ok && r.at < cur.at {
+		return
+	}
+	if e := RefAt(w.segs[k], int(r.i)); !ok || NewestFirst(e, cur) < 0 {
+		w.last[count] = e
+	}
+}
+
+// keepNewest keeps r among the newest limit entries (all, for 0).
+func (w *entryWalk) keepNewest(k int, r idRow) {
+	full := w.limit > 0 && w.newest.Len() == w.limit
+	if full && r.at < w.newest.refs[0].at {
+		return // older than every entry kept
+	}
+	switch e := RefAt(w.segs[k], int(r.i)); {
+	case !full:
+		heap.Push(w.newest, e)
+	case NewestFirst(e, w.newest.refs[0]) < 0:
+		w.newest.refs[0] = e
+		heap.Fix(w.newest, 0)
+	}
 }
 
 // LatestByAgent is each agent's newest entry in the log directories segs,

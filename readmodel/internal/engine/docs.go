@@ -132,81 +132,112 @@ func (k *docKind[F, P]) build(rd *Store, tree staterepo.Hash) (*DocSet[F, P], er
 	if err != nil {
 		return nil, err
 	}
-	type kept struct {
-		path string
-		file F
-		doc  search.Indexed
-	}
-	prev := map[string]kept{}
-	prevProblems := map[string]P{}
+	b := &docBuild[F, P]{prev: map[string]keptDoc[F]{}, prevProblems: map[string]P{}, set: &DocSet[F, P]{}}
 	if old, data := k.newest(rd); old != nil {
-		if docs, err := search.Docs(data); err == nil && len(docs) == len(old.List) {
-			for i, f := range old.List {
-				p, blob := f.file()
-				prev[fileKey(p, blob)] = kept{p, f, docs[i]}
-			}
-		}
-		for _, pr := range old.Problems {
-			if p, blob := k.problemFile(pr); !blob.IsZero() {
-				prevProblems[fileKey(p, blob)] = pr
-			}
-		}
+		k.startFrom(b, old, data)
 	}
-	set := &DocSet[F, P]{}
-	var list []kept
 	for _, f := range files {
 		p := k.dir + "/" + f.Path
 		if k.member != nil && !k.member(p) {
 			continue
 		}
-		key := fileKey(p, f.Blob)
-		if d, ok := prev[key]; ok {
-			list = append(list, d)
-			continue
-		}
-		if pr, ok := prevProblems[key]; ok {
-			set.Problems = append(set.Problems, pr)
-			continue
-		}
-		data, err := rd.readBlob(f.Blob)
-		if err != nil {
+		if err := k.buildFile(rd, b, p, f.Blob); err != nil {
 			return nil, err
-		}
-		rd.builds.parsedOne()
-		doc, sdoc, pr, ok, err := k.read(p, f.Blob, data)
-		switch {
-		case err != nil:
-			return nil, err
-		case !ok:
-			set.Problems = append(set.Problems, pr)
-		default:
-			list = append(list, kept{p, doc, sdoc.Index()})
 		}
 	}
-	slices.SortFunc(list, func(x, y kept) int { return strings.Compare(x.path, y.path) })
+	set := b.set
+	slices.SortFunc(b.list, func(x, y keptDoc[F]) int { return strings.Compare(x.path, y.path) })
 	slices.SortStableFunc(set.Problems, func(x, y P) int {
 		px, _ := k.problemFile(x)
 		py, _ := k.problemFile(y)
 		return strings.Compare(px, py)
 	})
-	docs := make([]search.Indexed, len(list))
-	for i, d := range list {
+	docs := make([]search.Indexed, len(b.list))
+	for i, d := range b.list {
 		set.List = append(set.List, d.file)
 		docs[i] = d.doc
 	}
 	index := search.Encode(docs)
-	// A file that cannot be kept costs time, never a read.
-	file := k.file(rd, tree)
-	if err := writeCacheFile(file, k.encode(set, index)); err == nil {
-		d := filepath.Dir(file)
-		if entries, err := os.ReadDir(d); err == nil && len(entries) > k.keep {
-			pruneOldest(d, entries, k.keep)
-		}
-	}
+	k.keepFile(k.file(rd, tree), set, index)
 	if set.index, err = search.OpenIndex(index); err != nil {
 		return nil, err
 	}
 	return set, nil
+}
+
+// keptDoc is a document of a set, its path and its words indexed.
+type keptDoc[F docFile] struct {
+	path string
+	file F
+	doc  search.Indexed
+}
+
+// docBuild is a set in the making: the documents and problems of a set it
+// starts from, by path and blob (fileKey), the documents it has, and the
+// set, with its problems.
+type docBuild[F docFile, P any] struct {
+	prev         map[string]keptDoc[F]
+	prevProblems map[string]P
+	list         []keptDoc[F]
+	set          *DocSet[F, P]
+}
+
+// startFrom takes the documents and problems of old, whose index is
+// data, to be taken again where the same blob is at the same path.
+func (k *docKind[F, P]) startFrom(b *docBuild[F, P], old *DocSet[F, P], data []byte) {
+	if docs, err := search.Docs(data); err == nil && len(docs) == len(old.List) {
+		for i, f := range old.List {
+			p, blob := f.file()
+			b.prev[fileKey(p, blob)] = keptDoc[F]{p, f, docs[i]}
+		}
+	}
+	for _, pr := range old.Problems {
+		if p, blob := k.problemFile(pr); !blob.IsZero() {
+			b.prevProblems[fileKey(p, blob)] = pr
+		}
+	}
+}
+
+// buildFile adds the file at p, of blob, to the set: its document, or its
+// problem.
+func (k *docKind[F, P]) buildFile(rd *Store, b *docBuild[F, P], p string, blob staterepo.Hash) error {
+	key := fileKey(p, blob)
+	if d, ok := b.prev[key]; ok {
+		b.list = append(b.list, d)
+		return nil
+	}
+	if pr, ok := b.prevProblems[key]; ok {
+		b.set.Problems = append(b.set.Problems, pr)
+		return nil
+	}
+	data, err := rd.readBlob(blob)
+	if err != nil {
+		return err
+	}
+	rd.builds.parsedOne()
+	doc, sdoc, pr, ok, err := k.read(p, blob, data)
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		b.set.Problems = append(b.set.Problems, pr)
+	default:
+		b.list = append(b.list, keptDoc[F]{p, doc, sdoc.Index()})
+	}
+	return nil
+}
+
+// keepFile writes set, with its index, to file, dropping the oldest files
+// beyond what the kind keeps. A file that cannot be kept costs time, never
+// a read.
+func (k *docKind[F, P]) keepFile(file string, set *DocSet[F, P], index []byte) {
+	if err := writeCacheFile(file, k.encode(set, index)); err != nil {
+		return
+	}
+	d := filepath.Dir(file)
+	if entries, err := os.ReadDir(d); err == nil && len(entries) > k.keep {
+		pruneOldest(d, entries, k.keep)
+	}
 }
 
 // newest reads the most recently written file of the kind, whatever its

@@ -82,54 +82,83 @@ func (rd *Store) makeListing(commit staterepo.Hash) (*listing, error) {
 	if err != nil {
 		return nil, err
 	}
-	var parent *listing
+	ls := &lister{rd: rd, known: map[staterepo.Hash]listed{}, l: &listing{time: c.Time, dirs: map[string][]listed{}}}
 	if len(c.Parents) > 0 {
-		parent, _ = readListing(rd.listingFile(c.Parents[0])) // none kept: everything from git
+		ls.parent, _ = readListing(rd.listingFile(c.Parents[0])) // none kept: everything from git
 	}
-	known := map[staterepo.Hash]listed{}
-	if parent != nil {
-		for _, e := range parent.entries("") {
-			known[e.Blob] = e
+	if ls.parent != nil {
+		for _, e := range ls.parent.entries("") {
+			ls.known[e.Blob] = e
 		}
 	}
-	l := &listing{time: c.Time, dirs: map[string][]listed{}}
-	var fill func(dir string, entries []staterepo.Entry) error
-	fill = func(dir string, entries []staterepo.Entry) error {
-		_, inKind := changelog.KindOfDir(strings.Split(dir, "/")[0])
-		for _, e := range entries {
-			item := listed{Entry: e}
-			was, same := known[e.Blob]
-			same = same && dir == "" && was.Name == e.Name && was.Dir == e.Dir
-			switch {
-			case e.Dir && dir == "" && same:
-				l.dirs[e.Name] = parent.entries(e.Name)
-			case e.Dir && dir == "":
-				sub, err := rd.repo.TreeEntries(e.Blob)
-				if err != nil {
-					return err
-				}
-				if err := fill(e.Name, sub); err != nil {
-					return err
-				}
-			case !e.Dir && !inKind && same:
-				item.content = was.content
-			case !e.Dir && !inKind:
-				data, err := rd.repo.ReadBlob(e.Blob)
-				if err != nil {
-					return err
-				}
-				if len(data) <= maxListedContent {
-					item.content = data
-				}
-			}
-			l.dirs[dir] = append(l.dirs[dir], item)
-		}
-		return nil
-	}
-	if err := fill("", top); err != nil {
+	if err := ls.fill("", top); err != nil {
 		return nil, err
 	}
-	return l, nil
+	return ls.l, nil
+}
+
+// lister makes a listing l, taking from its parent's (nil for none) what
+// is there under the same hash: known are the parent's top entries by
+// hash.
+type lister struct {
+	rd     *Store
+	parent *listing
+	known  map[staterepo.Hash]listed
+	l      *listing
+}
+
+// fill lists the entries of dir ("" for the top of the tree), and of each
+// directory at the top.
+func (ls *lister) fill(dir string, entries []staterepo.Entry) error {
+	_, inKind := changelog.KindOfDir(strings.Split(dir, "/")[0])
+	for _, e := range entries {
+		item := listed{Entry: e}
+		var err error
+		switch {
+		case e.Dir && dir == "":
+			err = ls.fillDir(e)
+		case !e.Dir && !inKind:
+			item.content, err = ls.content(dir, e)
+		}
+		if err != nil {
+			return err
+		}
+		ls.l.dirs[dir] = append(ls.l.dirs[dir], item)
+	}
+	return nil
+}
+
+// same is the parent's entry for e, at the top of the tree, when the
+// parent has it under the same name and hash.
+func (ls *lister) same(dir string, e staterepo.Entry) (listed, bool) {
+	was, ok := ls.known[e.Blob]
+	return was, ok && dir == "" && was.Name == e.Name && was.Dir == e.Dir
+}
+
+// fillDir lists the directory e at the top of the tree.
+func (ls *lister) fillDir(e staterepo.Entry) error {
+	if _, same := ls.same("", e); same {
+		ls.l.dirs[e.Name] = ls.parent.entries(e.Name)
+		return nil
+	}
+	sub, err := ls.rd.repo.TreeEntries(e.Blob)
+	if err != nil {
+		return err
+	}
+	return ls.fill(e.Name, sub)
+}
+
+// content is what the listing keeps of file e, outside the kinds'
+// directories: its content, unless too large (nil).
+func (ls *lister) content(dir string, e staterepo.Entry) ([]byte, error) {
+	if was, same := ls.same(dir, e); same {
+		return was.content, nil
+	}
+	data, err := ls.rd.repo.ReadBlob(e.Blob)
+	if err != nil || len(data) > maxListedContent {
+		return nil, err
+	}
+	return data, nil
 }
 
 // entries lists a directory at the top of the tree ("" for the top).

@@ -140,35 +140,100 @@ func (rd *Store) SearchWithMemories(ctx context.Context, tips []staterepo.Hash, 
 // may be found, its index where the words are. Only the hits returned are
 // decoded.
 func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidden []changelog.Kind, mems []MemorySource, q search.Query, v *queryVectors) (Found, error) {
+	s := &searchRun{corpus: &corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters},
+		articlesPart: -1, memoryParts: map[int]memoryAt{}}
 	records := slices.DeleteFunc(slices.Clone(kinds), isDocument)
 	var dirs []shard
 	var within map[shard][]shard
-	var problems []*changelog.ParseError
 	if (len(kinds) == 0 && mems == nil) || len(records) > 0 { // no kinds with memories: the memories alone
 		var err error
-		if dirs, within, problems, err = rd.shardsWithin(tips, records); err != nil {
+		if dirs, within, s.problems, err = rd.shardsWithin(tips, records); err != nil {
 			return Found{}, err
 		}
 	}
-	corpus := corpus{replaced: map[uint64]bool{}, retracted: map[uint64]bool{}, rings: map[uint64]bool{}, filters: q.Filters}
-	var segs []*Segment
-	var kindOf []string // each segment's kind's directory
-	rd.builds.begin()   // the directories' builds are one build to hear of
+	rd.builds.begin() // the directories' builds are one build to hear of
 	defer rd.builds.end()
+	if err := rd.openSegments(s, dirs, within); err != nil {
+		return Found{}, err
+	}
+	if err := s.addSegmentParts(rd.shadows(s), changelog.DirsOf(hidden)); err != nil {
+		return Found{}, err
+	}
+	if slices.Contains(kinds, changelog.KindArticle) {
+		if err := rd.addArticles(s, slices.Contains(hidden, changelog.KindArticle)); err != nil {
+			return Found{}, err
+		}
+	}
+	if err := rd.addMemories(s, mems); err != nil {
+		return Found{}, err
+	}
+	if err := rd.addVectors(ctx, s, &q, v); err != nil {
+		return Found{}, err
+	}
+	found, err := search.Search(s.corpus.searchParts, q)
+	var partErr *search.PartError
+	if errors.As(err, &partErr) && partErr.Part < len(s.segs) {
+		return Found{}, &damagedPart{dir: s.segs[partErr.Part].shard, err: err}
+	}
+	if err != nil {
+		return Found{}, err
+	}
+	return rd.found(s, found)
+}
+
+// addVectors gives the segments' parts their records' vectors, and q its
+// phrasings', when v has a model.
+func (rd *Store) addVectors(ctx context.Context, s *searchRun, q *search.Query, v *queryVectors) error {
+	model, vecs, err := v.prepare(ctx, q.Phrasings)
+	if err != nil || model == nil {
+		return err
+	}
+	for i, seg := range s.segs {
+		if s.corpus.searchParts[i].Vectors, err = rd.Vectors(ctx, seg, model); err != nil {
+			return err
+		}
+	}
+	q.Vectors = vecs
+	return nil
+}
+
+// searchRun is what one search reads: its segments (each with its kind's
+// directory), the corpus they make with the articles and memories, and
+// the problems met on the way.
+type searchRun struct {
+	corpus   *corpus
+	segs     []*Segment
+	kindOf   []string
+	problems []*changelog.ParseError
+	// articles are global's articles, in part articlesPart (-1 for none);
+	// memoryParts the memories of each of their parts.
+	articles     *Articles
+	articlesPart int
+	memoryParts  map[int]memoryAt
+}
+
+// openSegments opens the segments a search reads of each directory.
+func (rd *Store) openSegments(s *searchRun, dirs []shard, within map[shard][]shard) error {
 	for _, dir := range dirs {
 		got, err := rd.searchSegments(dir, within[dir])
 		if err != nil {
-			return Found{}, err
+			return err
 		}
 		for _, seg := range got {
-			segs, kindOf = append(segs, seg), append(kindOf, dir.path)
+			s.segs, s.kindOf = append(s.segs, seg), append(s.kindOf, dir.path)
 		}
 	}
-	hiddenDirs := changelog.DirsOf(hidden)
-	shadows := make([][]bool, len(segs))
+	return nil
+}
+
+// shadows marks, per segment, the rows whose record an earlier segment of
+// its directory holds, and puts in the corpus the versions replaced,
+// retracted and shown of rings.
+func (rd *Store) shadows(s *searchRun) [][]bool {
+	shadows := make([][]bool, len(s.segs))
 	byKind := map[string][]int{}
 	var kindDirs []string
-	for i, dir := range kindOf {
+	for i, dir := range s.kindOf {
 		if byKind[dir] == nil {
 			kindDirs = append(kindDirs, dir)
 		}
@@ -177,110 +242,118 @@ func (rd *Store) search(ctx context.Context, tips []staterepo.Hash, kinds, hidde
 	for _, dir := range kindDirs {
 		group := make([]*Segment, len(byKind[dir]))
 		for j, i := range byKind[dir] {
-			group[j] = segs[i]
+			group[j] = s.segs[i]
 		}
 		c := rd.copiesOf(dir, group)
 		for j, i := range byKind[dir] {
 			shadows[i] = c.shadow[j]
 		}
-		for _, old := range c.replaced {
-			corpus.replaced[old] = true
-		}
-		for _, old := range c.retracted {
-			corpus.retracted[old] = true
-		}
-		for _, id := range c.rings {
-			corpus.rings[id] = true
-		}
+		s.corpus.mark(c)
 	}
-	for i, seg := range segs {
+	return shadows
+}
+
+// mark notes what c says of the records' status.
+func (c *corpus) mark(cp *copies) {
+	for _, old := range cp.replaced {
+		c.replaced[old] = true
+	}
+	for _, old := range cp.retracted {
+		c.retracted[old] = true
+	}
+	for _, id := range cp.rings {
+		c.rings[id] = true
+	}
+}
+
+// addSegmentParts makes each segment a part of the corpus; those of
+// hiddenDirs count but are never found.
+func (s *searchRun) addSegmentParts(shadows [][]bool, hiddenDirs []string) error {
+	for i, seg := range s.segs {
 		ix, err := seg.searchIndex()
 		if err != nil {
-			return Found{}, &damagedPart{dir: seg.shard, err: err}
+			return &damagedPart{dir: seg.shard, err: err}
 		}
-		p := &corpusPart{seg: seg, shadow: shadows[i], hidden: slices.Contains(hiddenDirs, kindOf[i])}
-		corpus.parts = append(corpus.parts, p)
+		p := &corpusPart{seg: seg, shadow: shadows[i], hidden: slices.Contains(hiddenDirs, s.kindOf[i])}
+		s.corpus.parts = append(s.corpus.parts, p)
 		for _, pr := range seg.problems {
-			problems = append(problems, pr.err)
+			s.problems = append(s.problems, pr.err)
 		}
-		corpus.searchParts = append(corpus.searchParts, corpus.part(p, ix))
+		s.corpus.searchParts = append(s.corpus.searchParts, s.corpus.part(p, ix))
 	}
-	var articles *Articles
-	articlesPart := -1
-	if slices.Contains(kinds, changelog.KindArticle) {
-		var err error
-		if articles, err = rd.GlobalArticles(); err != nil {
-			return Found{}, err
-		}
-		problems = append(problems, articles.Problems...)
-		if len(articles.List) > 0 {
-			articlesPart = len(corpus.searchParts)
-			corpus.searchParts = append(corpus.searchParts, articlePart(articles, q.Filters, slices.Contains(hidden, changelog.KindArticle)))
-		}
+	return nil
+}
+
+// addArticles makes global's articles one more part, if there are any.
+func (rd *Store) addArticles(s *searchRun, hidden bool) error {
+	articles, err := rd.GlobalArticles()
+	if err != nil {
+		return err
 	}
-	// The memories of each branch, each tree once, then by part.
-	memoryParts := map[int]memoryAt{}
+	s.articles = articles
+	s.problems = append(s.problems, articles.Problems...)
+	if len(articles.List) > 0 {
+		s.articlesPart = len(s.corpus.searchParts)
+		s.corpus.searchParts = append(s.corpus.searchParts, articlePart(articles, s.corpus.filters, hidden))
+	}
+	return nil
+}
+
+// addMemories makes the memories of each branch of mems one more part,
+// each tree once.
+func (rd *Store) addMemories(s *searchRun, mems []MemorySource) error {
 	seenTrees, seenFiles := map[*Memories]bool{}, map[string]bool{}
 	for _, src := range mems {
 		m, err := rd.MemoriesAt(src.Tip)
 		if err != nil {
-			return Found{}, err
+			return err
 		}
 		if len(m.List) == 0 || seenTrees[m] {
 			continue
 		}
 		seenTrees[m] = true
-		memoryParts[len(corpus.searchParts)] = memoryAt{m, src.Agent}
-		corpus.searchParts = append(corpus.searchParts, memoryPart(m, src, seenFiles, q.Filters, false))
+		s.memoryParts[len(s.corpus.searchParts)] = memoryAt{m, src.Agent}
+		s.corpus.searchParts = append(s.corpus.searchParts, memoryPart(m, src, seenFiles, s.corpus.filters, false))
 	}
-	model, vecs, err := v.prepare(ctx, q.Phrasings)
-	if err != nil {
-		return Found{}, err
-	}
-	if model != nil {
-		for i, seg := range segs {
-			if corpus.searchParts[i].Vectors, err = rd.Vectors(ctx, seg, model); err != nil {
-				return Found{}, err
-			}
-		}
-		q.Vectors = vecs
-	}
-	found, err := search.Search(corpus.searchParts, q)
-	var partErr *search.PartError
-	if errors.As(err, &partErr) && partErr.Part < len(segs) {
-		return Found{}, &damagedPart{dir: segs[partErr.Part].shard, err: err}
-	}
-	if err != nil {
-		return Found{}, err
-	}
-	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(problems), Vector: found.Vector}
+	return nil
+}
+
+// found is what the search found, each hit read from its part.
+func (rd *Store) found(s *searchRun, found search.Result) (Found, error) {
+	res := Found{Total: found.Total, Terms: found.Terms, Problems: uniqueProblems(s.problems), Vector: found.Vector}
 	for i, h := range found.Hits {
-		var explained *search.Explanation
-		if found.Explain != nil {
-			explained = &found.Explain[i]
-		}
-		if h.Part == articlesPart {
-			f := articles.List[h.Doc]
-			res.Hits = append(res.Hits, FoundHit{Article: &f, Text: f.Text, Score: h.Score, Explain: explained})
-			continue
-		}
-		if m, ok := memoryParts[h.Part]; ok {
-			f := m.set.List[h.Doc]
-			res.Hits = append(res.Hits, FoundHit{Memory: &f, MemoryAgent: m.agent, Text: []byte(f.Text), Score: h.Score, Explain: explained})
-			continue
-		}
-		seg := corpus.parts[h.Part].seg
-		r, err := seg.Record(h.Doc)
-		if err != nil {
-			return Found{}, &damagedPart{dir: segs[h.Part].shard, err: err}
-		}
-		data, err := rd.text(r, seg.row(h.Doc).blob)
+		hit, err := rd.foundHit(s, h)
 		if err != nil {
 			return Found{}, err
 		}
-		res.Hits = append(res.Hits, FoundHit{Record: r, Text: data, Score: h.Score, InRing: corpus.rings[seg.RowID(h.Doc)], Explain: explained})
+		if found.Explain != nil {
+			hit.Explain = &found.Explain[i]
+		}
+		res.Hits = append(res.Hits, hit)
 	}
 	return res, nil
+}
+
+// foundHit is the article, memory or record h found.
+func (rd *Store) foundHit(s *searchRun, h search.Hit) (FoundHit, error) {
+	if h.Part == s.articlesPart {
+		f := s.articles.List[h.Doc]
+		return FoundHit{Article: &f, Text: f.Text, Score: h.Score}, nil
+	}
+	if m, ok := s.memoryParts[h.Part]; ok {
+		f := m.set.List[h.Doc]
+		return FoundHit{Memory: &f, MemoryAgent: m.agent, Text: []byte(f.Text), Score: h.Score}, nil
+	}
+	seg := s.corpus.parts[h.Part].seg
+	r, err := seg.Record(h.Doc)
+	if err != nil {
+		return FoundHit{}, &damagedPart{dir: s.segs[h.Part].shard, err: err}
+	}
+	data, err := rd.text(r, seg.row(h.Doc).blob)
+	if err != nil {
+		return FoundHit{}, err
+	}
+	return FoundHit{Record: r, Text: data, Score: h.Score, InRing: s.corpus.rings[seg.RowID(h.Doc)]}, nil
 }
 
 // memoryAt is one part of memories: the set, and the agent of its branch.

@@ -119,72 +119,28 @@ func (rd *Store) buildSegment(sh shard, incremental bool) (*Segment, error) {
 	if err != nil {
 		return nil, err
 	}
-	type parsed struct {
-		rec  *changelog.Record
-		blob staterepo.Hash
-		doc  search.Indexed
-	}
-	prev := map[staterepo.Hash]parsed{}
-	prevProblems := map[staterepo.Hash]*changelog.ParseError{}
+	b := &shardBuild{prev: map[staterepo.Hash]parsedRecord{}, prevProblems: map[staterepo.Hash]*changelog.ParseError{}}
 	if old := rd.segments.newest(sh.path); incremental && old != nil {
-		var docs []search.Indexed
-		docs, _ = search.Docs(old.indexData) // a damaged index is built again from the records
-		for i := range old.Len() {
-			if r, err := old.Record(i); err == nil && len(docs) == old.Len() {
-				prev[old.row(i).blob] = parsed{r, old.row(i).blob, docs[i]}
-			}
-		}
-		for _, p := range old.problems {
-			prevProblems[p.blob] = p.err
-		}
+		b.startFrom(old)
 	}
-	var recs []parsed
-	var problems []segProblem
 	for _, f := range files {
-		p := sh.path + "/" + f.Path
-		if !changelog.IsRecordPath(p) {
-			if Misplaced(p) {
-				problems = append(problems, segProblem{blob: f.Blob, err: misplacedProblem(p)})
-			}
-			continue
-		}
-		if r, ok := prev[f.Blob]; ok && r.rec.Path == p {
-			recs = append(recs, r)
-			continue
-		}
-		if pe, ok := prevProblems[f.Blob]; ok && pe.Path == p {
-			problems = append(problems, segProblem{blob: f.Blob, err: pe})
-			continue
-		}
-		data, err := rd.readBlob(f.Blob)
-		if err != nil {
+		if err := rd.buildFile(b, sh.path+"/"+f.Path, f.Blob); err != nil {
 			return nil, err
 		}
-		r, err := changelog.Parse(p, data)
-		rd.builds.parsedOne()
-		if err != nil {
-			var pe *changelog.ParseError
-			if !errors.As(err, &pe) {
-				return nil, fmt.Errorf("failed to read %s: %w", p, err)
-			}
-			problems = append(problems, segProblem{blob: f.Blob, err: pe})
-			continue
-		}
-		recs = append(recs, parsed{r, f.Blob, search.DocOf(r).Index()})
 	}
-	slices.SortFunc(recs, func(a, b parsed) int {
+	slices.SortFunc(b.recs, func(a, b parsedRecord) int {
 		if c := a.rec.Timestamp.Compare(b.rec.Timestamp); c != 0 {
 			return c
 		}
 		return strings.Compare(a.rec.ID, b.rec.ID)
 	})
-	sorted := make([]*changelog.Record, len(recs))
-	blobs := make([]staterepo.Hash, len(recs))
-	docs := make([]search.Indexed, len(recs))
-	for i, p := range recs {
+	sorted := make([]*changelog.Record, len(b.recs))
+	blobs := make([]staterepo.Hash, len(b.recs))
+	docs := make([]search.Indexed, len(b.recs))
+	for i, p := range b.recs {
 		sorted[i], blobs[i], docs[i] = p.rec, p.blob, p.doc
 	}
-	data := encodeSegment(sh.path, sorted, blobs, docs, problems)
+	data := encodeSegment(sh.path, sorted, blobs, docs, b.problems)
 	// A cache that cannot be written costs time, never a read: the segment
 	// is used from memory all the same.
 	_ = rd.segments.save(sh.path, sh.tree, data)
@@ -194,6 +150,71 @@ func (rd *Store) buildSegment(sh shard, incremental bool) (*Segment, error) {
 	}
 	seg.recs = sorted
 	return seg, nil
+}
+
+// parsedRecord is a record of a shard, its blob and its words indexed.
+type parsedRecord struct {
+	rec  *changelog.Record
+	blob staterepo.Hash
+	doc  search.Indexed
+}
+
+// shardBuild is a shard's segment in the making: the records and problems
+// of a segment it starts from, by blob, and those it has.
+type shardBuild struct {
+	prev         map[staterepo.Hash]parsedRecord
+	prevProblems map[staterepo.Hash]*changelog.ParseError
+	recs         []parsedRecord
+	problems     []segProblem
+}
+
+// startFrom takes the records and problems of old, to be taken again
+// where the same blob is at the same path.
+func (b *shardBuild) startFrom(old *Segment) {
+	docs, _ := search.Docs(old.indexData) // a damaged index is built again from the records
+	for i := range old.Len() {
+		if r, err := old.Record(i); err == nil && len(docs) == old.Len() {
+			b.prev[old.row(i).blob] = parsedRecord{r, old.row(i).blob, docs[i]}
+		}
+	}
+	for _, p := range old.problems {
+		b.prevProblems[p.blob] = p.err
+	}
+}
+
+// buildFile adds the file at p, of blob, to the segment: its record, or
+// its problem.
+func (rd *Store) buildFile(b *shardBuild, p string, blob staterepo.Hash) error {
+	if !changelog.IsRecordPath(p) {
+		if Misplaced(p) {
+			b.problems = append(b.problems, segProblem{blob: blob, err: misplacedProblem(p)})
+		}
+		return nil
+	}
+	if r, ok := b.prev[blob]; ok && r.rec.Path == p {
+		b.recs = append(b.recs, r)
+		return nil
+	}
+	if pe, ok := b.prevProblems[blob]; ok && pe.Path == p {
+		b.problems = append(b.problems, segProblem{blob: blob, err: pe})
+		return nil
+	}
+	data, err := rd.readBlob(blob)
+	if err != nil {
+		return err
+	}
+	r, err := changelog.Parse(p, data)
+	rd.builds.parsedOne()
+	if err != nil {
+		var pe *changelog.ParseError
+		if !errors.As(err, &pe) {
+			return fmt.Errorf("failed to read %s: %w", p, err)
+		}
+		b.problems = append(b.problems, segProblem{blob: blob, err: pe})
+		return nil
+	}
+	b.recs = append(b.recs, parsedRecord{r, blob, search.DocOf(r).Index()})
+	return nil
 }
 
 // decodeBuilt reads a segment from its bytes in memory.

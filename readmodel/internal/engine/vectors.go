@@ -138,55 +138,43 @@ func (rd *Store) makeVectors(ctx context.Context, seg *Segment, m embed.Model) (
 	n := seg.Len()
 	set := &vectorSet{vecs: &search.Vectors{Dim: dim, Scales: make([]float32, 0, n), Data: make([]byte, 0, n*dim)}, blobs: make([]byte, 0, n*len(staterepo.Hash{}))}
 	if seg.parts != nil {
-		for _, p := range seg.parts {
-			child, err := rd.segment(p.shard)
-			if err != nil {
-				return nil, err
-			}
-			if child.Len() != p.end-p.start {
-				return nil, &damagedPart{dir: seg.shard, err: fmt.Errorf("part %s has %d rows, not %d", p.path, child.Len(), p.end-p.start)}
-			}
-			cs, err := rd.vectorsOf(ctx, child, m)
-			if err != nil {
-				return nil, err
-			}
-			set.vecs.Scales = append(set.vecs.Scales, cs.vecs.Scales...)
-			set.vecs.Data = append(set.vecs.Data, cs.vecs.Data...)
-			set.blobs = append(set.blobs, cs.blobs...)
-			runtime.KeepAlive(cs.vecs) // its data may be a mapping
-		}
-		return set, nil
+		return set, rd.joinVectors(ctx, seg, m, set)
 	}
-	prior := rd.priorVectors(m.ID(), dim, seg.path)
-	// Records are decoded and embedded a batch at a time, so that a shard
-	// embedded from nothing holds one batch of texts, not all of them.
-	todo := make([]int, 0, embedBatch)
-	texts := make([]string, 0, embedBatch)
-	flush := func() error {
-		if len(texts) == 0 {
-			return nil
-		}
-		vs, err := m.Embed(ctx, texts)
-		if err == nil && len(vs) != len(texts) {
-			err = fmt.Errorf("%d vectors for %d texts", len(vs), len(texts))
-		}
+	return set, rd.embedShard(ctx, seg, m, set)
+}
+
+// joinVectors fills set, for a directory's segment, with its shards'
+// vectors.
+func (rd *Store) joinVectors(ctx context.Context, seg *Segment, m embed.Model, set *vectorSet) error {
+	for _, p := range seg.parts {
+		child, err := rd.segment(p.shard)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return &ModelError{Model: m.ID(), Err: err}
+			return err
 		}
-		for j, v := range vs {
-			if len(v) != dim {
-				return &ModelError{Model: m.ID(), Err: fmt.Errorf("a vector of dimension %d, not %d", len(v), dim)}
-			}
-			i := todo[j]
-			_, set.vecs.Scales[i] = search.Quantise(set.vecs.Data[i*dim:i*dim:(i+1)*dim], v)
+		if child.Len() != p.end-p.start {
+			return &damagedPart{dir: seg.shard, err: fmt.Errorf("part %s has %d rows, not %d", p.path, child.Len(), p.end-p.start)}
 		}
-		todo, texts = todo[:0], texts[:0]
-		return nil
+		cs, err := rd.vectorsOf(ctx, child, m)
+		if err != nil {
+			return err
+		}
+		set.vecs.Scales = append(set.vecs.Scales, cs.vecs.Scales...)
+		set.vecs.Data = append(set.vecs.Data, cs.vecs.Data...)
+		set.blobs = append(set.blobs, cs.blobs...)
+		runtime.KeepAlive(cs.vecs) // its data may be a mapping
 	}
-	for i := range n {
+	return nil
+}
+
+// embedShard fills set, for a shard's segment, taking from its newest
+// vectors by m where the record is the same and embedding the rest.
+// Records are decoded and embedded a batch at a time, so that a shard
+// embedded from nothing holds one batch of texts, not all of them.
+func (rd *Store) embedShard(ctx context.Context, seg *Segment, m embed.Model, set *vectorSet) error {
+	dim := m.Dim()
+	prior := rd.priorVectors(m.ID(), dim, seg.path)
+	b := &batch{m: m, set: set, todo: make([]int, 0, embedBatch), texts: make([]string, 0, embedBatch)}
+	for i := range seg.Len() {
 		blob := seg.row(i).blob
 		set.blobs = append(set.blobs, blob[:]...)
 		if at, ok := prior.rows[blob]; ok {
@@ -196,23 +184,58 @@ func (rd *Store) makeVectors(ctx context.Context, seg *Segment, m embed.Model) (
 		}
 		r, err := seg.Transient(i)
 		if err != nil {
-			return nil, &damagedPart{dir: seg.shard, err: err}
+			return &damagedPart{dir: seg.shard, err: err}
 		}
 		set.vecs.Scales = append(set.vecs.Scales, 0)
 		set.vecs.Data = append(set.vecs.Data, make([]byte, dim)...)
-		todo = append(todo, i)
-		texts = append(texts, search.DocOf(r).Text())
-		if len(texts) == embedBatch {
-			if err := flush(); err != nil {
-				return nil, err
+		b.todo = append(b.todo, i)
+		b.texts = append(b.texts, search.DocOf(r).Text())
+		if len(b.texts) == embedBatch {
+			if err := b.flush(ctx); err != nil {
+				return err
 			}
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, err
+	if err := b.flush(ctx); err != nil {
+		return err
 	}
 	runtime.KeepAlive(prior.vecs)
-	return set, nil
+	return nil
+}
+
+// batch is the texts of set's rows todo, waiting to be embedded by m.
+type batch struct {
+	m     embed.Model
+	set   *vectorSet
+	todo  []int
+	texts []string
+}
+
+// flush embeds the batch's texts into their rows of set.
+func (b *batch) flush(ctx context.Context) error {
+	if len(b.texts) == 0 {
+		return nil
+	}
+	dim := b.set.vecs.Dim
+	vs, err := b.m.Embed(ctx, b.texts)
+	if err == nil && len(vs) != len(b.texts) {
+		err = fmt.Errorf("%d vectors for %d texts", len(vs), len(b.texts))
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &ModelError{Model: b.m.ID(), Err: err}
+	}
+	for j, v := range vs {
+		if len(v) != dim {
+			return &ModelError{Model: b.m.ID(), Err: fmt.Errorf("a vector of dimension %d, not %d", len(v), dim)}
+		}
+		i := b.todo[j]
+		_, b.set.vecs.Scales[i] = search.Quantise(b.set.vecs.Data[i*dim:i*dim:(i+1)*dim], v)
+	}
+	b.todo, b.texts = b.todo[:0], b.texts[:0]
+	return nil
 }
 
 // prior is a shard's earlier vectors by one model, by the blob of each
