@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 type adoptOptions struct {
@@ -46,25 +45,11 @@ action is add or present, copy the project's record (none in a dry run's add).`,
 }
 
 func runAdopt(ctx context.Context, env *Env, opts adoptOptions, ids []string) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	l, err := openExistingUserLayer(ctx)
-	if err != nil {
-		return err
-	}
-	if l == nil {
-		return planqerr.New(planqerr.NotFound, "the user layer", "does not exist yet, so it holds nothing to adopt").
-			WithHint("record there first: 'planq learn INSIGHT --scope user', or from another project 'planq context promote --to user ID'")
-	}
-	defer env.closeHandle(l.Handle)
-	res, err := userlayer.Adopt(ctx, l, a, userlayer.AdoptOptions{IDs: ids, DryRun: opts.dryRun, AllowSecret: opts.allowSecret})
+	res, err := env.service().Adopt(ctx, session.AdoptInput{Agent: opts.agent, IDs: ids, DryRun: opts.dryRun, AllowSecret: opts.allowSecret})
 	if err != nil {
 		return err
 	}
 	return reportCopied(env, res, res.Records, opts.dryRun, opts.json, "in the project already; nothing to add", func(added int) {
-		env.Log.Info("adopted from the user layer", "agent", a.Name, "records", added)
+		env.Log.Info("adopted from the user layer", "agent", res.Agent, "records", added)
 	})
 }

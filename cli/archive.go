@@ -7,9 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/changelog"
 )
 
 func newArchiveCmd(env *Env) *cobra.Command {
@@ -37,31 +35,26 @@ was written and archived, its title, and why.
 }
 
 func runArchiveList(ctx context.Context, env *Env, asJSON bool) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		archived, err := lifecycle.ArchiveList(store)
-		if err != nil {
-			return err
+	archived, err := env.service().ArchivedLearnings(ctx)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return env.writeJSON(archived)
+	}
+	if len(archived) == 0 {
+		env.Log.Info("nothing is archived")
+		return nil
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tDOMAIN\tTYPE\tCLASSIFICATION\tWRITTEN\tARCHIVED\tTITLE\tWHY")
+	for _, a := range archived {
+		at := "-"
+		if a.ArchivedAt != nil {
+			at = a.ArchivedAt.Local().Format(time.DateOnly)
 		}
-		if asJSON {
-			if archived == nil {
-				archived = []lifecycle.Archived{}
-			}
-			return env.writeJSON(archived)
-		}
-		if len(archived) == 0 {
-			env.Log.Info("nothing is archived")
-			return nil
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "ID\tDOMAIN\tTYPE\tCLASSIFICATION\tWRITTEN\tARCHIVED\tTITLE\tWHY")
-		for _, a := range archived {
-			at := "-"
-			if a.ArchivedAt != nil {
-				at = a.ArchivedAt.Local().Format(time.DateOnly)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Domain, a.Type, a.Classification, a.Written.Local().Format(time.DateOnly), at,
-				readmodel.Shorten(a.Title, 60), a.Reason)
-		}
-		return tw.Flush()
-	})
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Domain, a.Type, a.Classification, a.Written.Local().Format(time.DateOnly), at,
+			changelog.Shorten(a.Title, 60), a.Reason)
+	}
+	return tw.Flush()
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 func newArtifactCmd(env *Env) *cobra.Command {
@@ -69,13 +69,11 @@ func runArtifactAdd(ctx context.Context, env *Env, opts artifactAddOptions) erro
 			name = filepath.Base(opts.file)
 		}
 	}
-	data, err := io.ReadAll(io.LimitReader(in, agent.MaxArtifactSize+1))
+	data, err := io.ReadAll(io.LimitReader(in, session.MaxArtifactSize+1))
 	if err != nil {
 		return fmt.Errorf("failed to read %s: %w", opts.file, err)
 	}
-	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return a.AddArtifact(ctx, name, data, o)
-	})
+	return reported(env, opts.writeFlags)(env.service().AddArtifact(ctx, session.ArtifactInput{Author: opts.author(), Name: name, Data: data}))
 }
 
 type artifactListOptions struct {
@@ -98,12 +96,7 @@ func newArtifactListCmd(env *Env) *cobra.Command {
 }
 
 func runArtifactList(ctx context.Context, env *Env, opts artifactListOptions) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	list, err := a.Artifacts()
+	list, err := env.service().Artifacts(ctx, opts.agent)
 	if err != nil {
 		return err
 	}

@@ -6,16 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/session"
 )
 
 type branchOptions struct {
@@ -49,9 +46,9 @@ global like learnings. 'planq context show' includes the current branch's.
 			case action == "show" && len(args) <= 1:
 				return runBranchShow(cmd.Context(), env, opts)
 			case action == "append" && len(args) == 2:
-				return runBranchWrite(cmd.Context(), env, opts, func(c *branchctx.Context) {
-					c.Body = strings.TrimRight(c.Body, "\n") + "\n\n" + args[1] + "\n"
-				})
+				in := opts.input()
+				in.Text = args[1]
+				return reported(env, opts.writeFlags)(env.service().WriteBranch(cmd.Context(), in))
 			case action == "edit" && len(args) == 1:
 				return runBranchEdit(cmd.Context(), env, opts)
 			}
@@ -63,54 +60,27 @@ global like learnings. 'planq context show' includes the current branch's.
 	return cmd
 }
 
-// resolveBranch opens the agent and names the code branch the command is about.
-func resolveBranch(ctx context.Context, env *Env, opts branchOptions) (*agent.Store, *agent.Agent, string, error) {
-	if opts.branch != "" {
-		if err := project.CheckCodeBranch(opts.branch); err != nil {
-			return nil, nil, "", err
-		}
-	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	branch := opts.branch
-	if branch == "" {
-		code, err := branchctx.Current(store.Project.Workspace)
-		if err != nil || code.Branch == "" {
-			env.closeStore(store)
-			return nil, nil, "", planqerr.New(planqerr.Invalid, store.Project.Workspace, "has no branch checked out (detached HEAD)").
-				WithHint("name one with --branch")
-		}
-		branch = code.Branch
-	}
-	return store, a, branch, nil
+// input is what the command's flags say of the branch and who acts.
+func (o branchOptions) input() session.BranchInput {
+	return session.BranchInput{Author: o.author(), Branch: o.branch}
 }
 
 func runBranchShow(ctx context.Context, env *Env, opts branchOptions) error {
-	store, a, branch, err := resolveBranch(ctx, env, opts)
+	view, err := env.service().Branch(ctx, opts.input())
 	if err != nil {
 		return err
 	}
-	defer env.closeStore(store)
-	c, source, err := a.BranchContext(branch)
-	if err != nil {
-		return err
-	}
-	if c == nil {
+	if view.Context == nil {
 		if opts.json {
 			return env.writeJSON(nil)
 		}
-		env.Log.Info("no context for this branch yet", "branch", branch, "hint", "planq branch append \"...\"")
+		env.Log.Info("no context for this branch yet", "branch", view.Code, "hint", "planq branch append \"...\"")
 		return nil
 	}
 	if opts.json {
-		return env.writeJSON(struct {
-			*branchctx.Context
-			Source string `json:"source"`
-		}{c, source})
+		return env.writeJSON(view)
 	}
-	data, err := c.Render()
+	data, err := view.Render()
 	if err != nil {
 		return err
 	}
@@ -118,70 +88,55 @@ func runBranchShow(ctx context.Context, env *Env, opts branchOptions) error {
 	return err
 }
 
-func runBranchWrite(ctx context.Context, env *Env, opts branchOptions, edit func(*branchctx.Context)) error {
-	store, a, branch, err := resolveBranch(ctx, env, opts)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	w, _, err := a.EditBranchContext(ctx, branch, edit, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
-}
-
 func runBranchEdit(ctx context.Context, env *Env, opts branchOptions) error {
-	var body string
+	in := opts.input()
+	in.Replace = true
 	if isTerminal(env.Stdin) {
-		text, err := editInEditor(ctx, env, opts)
+		view, err := env.service().Branch(ctx, in)
 		if err != nil {
 			return err
 		}
-		body = text
+		path, data, err := editInEditor(env, "planq-branch-*.md", []byte(view.Text()), "planq branch edit < file.md")
+		os.Remove(path)
+		if err != nil {
+			return err
+		}
+		in.Text = string(data)
 	} else {
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, changelog.MaxRecordSize+1))
 		if err != nil {
 			return planqerr.New(planqerr.Failure, "stdin", "failed to read: %w", err)
 		}
-		body = string(data)
+		in.Text = string(data)
 	}
-	return runBranchWrite(ctx, env, opts, func(c *branchctx.Context) { c.Body = body })
+	return reported(env, opts.writeFlags)(env.service().WriteBranch(ctx, in))
 }
 
-// editInEditor lets a person edit the current body in $VISUAL or $EDITOR.
-func editInEditor(ctx context.Context, env *Env, opts branchOptions) (string, error) {
-	store, a, branch, err := resolveBranch(ctx, env, opts)
+// editInEditor has a person (or a script) edit text in $VISUAL or $EDITOR,
+// in a file of its own, and returns the file's path and what it then
+// holds; the caller removes it. instead is the command that does without
+// an editor, for the hint.
+func editInEditor(env *Env, pattern string, text []byte, instead string) (string, []byte, error) {
+	f, err := os.CreateTemp("", pattern)
 	if err != nil {
-		return "", err
+		return "", nil, planqerr.New(planqerr.Failure, "editor", "failed to create a file to edit: %w", err)
 	}
-	c, _, err := a.BranchContext(branch)
-	env.closeStore(store)
+	path := f.Name()
+	_, err = f.Write(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
-		return "", err
+		return path, nil, planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", path, err)
 	}
-	body := branchctx.New(branch, a.Name, nowUTC()).Body
-	if c != nil {
-		body = c.Body
+	if err := runEditor(env, path, instead); err != nil {
+		return path, nil, err
 	}
-	f, err := os.CreateTemp("", "planq-branch-*.md")
+	data, err := os.ReadFile(path)
 	if err != nil {
-		return "", planqerr.New(planqerr.Failure, "editor", "failed to create a file to edit: %w", err)
+		return path, nil, planqerr.New(planqerr.Failure, "editor", "failed to read %s: %w", path, err)
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.WriteString(body); err != nil {
-		f.Close()
-		return "", planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", f.Name(), err)
-	}
-	f.Close()
-	if err := runEditor(env, f.Name(), "planq branch edit < file.md"); err != nil {
-		return "", err
-	}
-	data, err := os.ReadFile(f.Name())
-	if err != nil {
-		return "", planqerr.New(planqerr.Failure, "editor", "failed to read %s: %w", f.Name(), err)
-	}
-	return string(data), nil
+	return path, data, nil
 }
 
 // runEditor opens path in $VISUAL or $EDITOR, on the terminal, and waits.

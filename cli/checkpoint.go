@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/session"
 )
 
 type checkpointOptions struct {
@@ -34,13 +34,11 @@ checkpoint/<agent>/NAME in the state repository. 'planq checkpoint list' shows t
 }
 
 func runCheckpoint(ctx context.Context, env *Env, opts checkpointOptions, name string) error {
-	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		w, err := a.Checkpoint(ctx, name, opts.message, o)
-		if err == nil {
-			env.Log.Info("tagged checkpoint", "tag", "checkpoint/"+a.Name+"/"+name, "commit", short(w.Commit))
-		}
-		return w, err
-	})
+	w, err := env.service().Checkpoint(ctx, session.CheckpointInput{Author: opts.author(), Name: name, Note: opts.message})
+	if err == nil {
+		env.Log.Info("tagged checkpoint", "tag", "checkpoint/"+w.Agent+"/"+name, "commit", short(w.Commit))
+	}
+	return reported(env, opts.writeFlags)(w, err)
 }
 
 type checkpointListOptions struct {
@@ -65,26 +63,11 @@ func newCheckpointListCmd(env *Env) *cobra.Command {
 }
 
 func runCheckpointList(ctx context.Context, env *Env, opts checkpointListOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error { return listCheckpoints(env, store, opts) })
-}
-
-func listCheckpoints(env *Env, store *agent.Store, opts checkpointListOptions) error {
-	who := ""
-	if !opts.all {
-		a, err := store.Resolve(opts.agent)
-		if err != nil {
-			return err
-		}
-		who = a.Name
-	}
-	list, err := store.Checkpoints(who)
+	list, err := env.service().Checkpoints(ctx, opts.agent, opts.all)
 	if err != nil {
 		return err
 	}
 	if opts.json {
-		if list == nil {
-			list = []agent.CheckpointInfo{}
-		}
 		return env.writeJSON(list)
 	}
 	tw := newTable(env.Stdout)

@@ -6,9 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -52,33 +49,20 @@ each record as 'planq show --json' prints it; a key marked ? is there only when 
 }
 
 func runContextShow(ctx context.Context, env *Env, opts contextShowOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		a, err := h.Resolve(opts.agent)
-		if err != nil {
-			return err
-		}
-		if err := opts.asOf.pin(ctx, env, h); err != nil {
-			return err
-		}
-		s, err := session.Summary(h, a)
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			err = env.writeJSON(s)
-		} else {
-			err = printSummary(env, s)
-		}
-		if err != nil {
-			return err
-		}
-		return reportProblems(s.Problems)
-	})
-}
-
-func printSummary(env *Env, s *prime.Summary) error {
-	_, err := fmt.Fprint(env.Stdout, s.Markdown())
-	return err
+	s, at, err := env.service().Context(ctx, session.ContextInput{Agent: opts.agent, AsOf: opts.asOf.spec})
+	opts.asOf.report(env, at)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		err = env.writeJSON(s)
+	} else {
+		_, err = fmt.Fprint(env.Stdout, s.Markdown())
+	}
+	if err != nil {
+		return err
+	}
+	return reportProblems(s.Problems)
 }
 
 type contextSetOptions struct {
@@ -101,7 +85,5 @@ func newContextSetCmd(env *Env) *cobra.Command {
 }
 
 func runContextSet(ctx context.Context, env *Env, opts contextSetOptions, focus string) error {
-	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return a.SetFocus(ctx, focus, o)
-	})
+	return reported(env, opts.writeFlags)(env.service().SetFocus(ctx, session.FocusInput{Author: opts.author(), Focus: focus}))
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/workspace"
+	"github.com/planq-dev/planq/session"
 )
 
 type createOptions struct {
-	workspace.CreateOptions
+	session.CreateInput
 	tmux bool
 	json bool
 }
@@ -58,11 +58,7 @@ func runCreate(ctx context.Context, env *Env, opts createOptions) error {
 				WithHint("install tmux, or drop --tmux and run: eval \"$(planq env %s)\"", opts.Name)
 		}
 	}
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	res, err := workspace.Create(ctx, p, opts.CreateOptions)
+	res, err := env.service().Create(ctx, opts.CreateInput)
 	if err != nil {
 		return err
 	}
@@ -78,16 +74,16 @@ func runCreate(ctx context.Context, env *Env, opts createOptions) error {
 		env.Log.Info("created code workspace", "path", res.Workspace, "code_branch", res.CodeBranch)
 	}
 	if opts.tmux {
-		session := "planq-" + p.Config.Project + "-" + opts.Name
-		args := []string{"new-session", "-d", "-s", session, "-c", res.Workspace}
+		tmuxName := "planq-" + res.Project + "-" + opts.Name
+		args := []string{"new-session", "-d", "-s", tmuxName, "-c", res.Workspace}
 		for _, kv := range res.Vars() {
 			args = append(args, "-e", kv[0]+"="+kv[1])
 		}
 		if out, err := exec.CommandContext(ctx, "tmux", args...).CombinedOutput(); err != nil {
-			return planqerr.New(planqerr.Failure, "tmux", "failed to start session %s: %s", session, out).
-				WithHint("the agent was created; start a session yourself: tmux new -s %s -c %s", session, res.Workspace)
+			return planqerr.New(planqerr.Failure, "tmux", "failed to start session %s: %s", tmuxName, out).
+				WithHint("the agent was created; start a session yourself: tmux new -s %s -c %s", tmuxName, res.Workspace)
 		}
-		env.Log.Info("started tmux session", "session", session, "attach", "tmux attach -t "+session)
+		env.Log.Info("started tmux session", "session", tmuxName, "attach", "tmux attach -t "+tmuxName)
 	}
 	if opts.json {
 		return env.writeJSON(res)

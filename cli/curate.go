@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/readmodel"
 )
 
 type curateOptions struct {
@@ -48,15 +45,13 @@ what to propose instead.
 }
 
 func runCurate(ctx context.Context, env *Env, opts curateOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		p, err := curation.BuildPacket(ctx, h, h.Project.Workspace)
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(p)
-		}
-		env.printf("%s", p.Markdown())
-		return nil
-	})
+	p, err := env.service().Curate(ctx, "")
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(p)
+	}
+	env.printf("%s", p.Markdown())
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 )
 
 type decideOptions struct {
@@ -38,21 +39,13 @@ yours across projects; it works outside any project too.`,
 	f.StringVar(&opts.because, "because", "", "the `RATIONALE` (required)")
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the decision this one replaces")
 	f.StringVar(&opts.subject, "subject", "", "what it decides, as a short `KEY` like jwt-signing (default: the decision text); promote flags two decisions with one subject and different content as disputed")
-	f.StringVar(&opts.scope, "scope", scopeProject, "where it is recorded: "+scopeProject+" (the agent's) or "+scopeUser+" (the user layer, yours across projects)")
+	registerWriteScope(cmd, &opts.scope)
 	return cmd
 }
 
 func runDecide(ctx context.Context, env *Env, opts decideOptions, decision string) error {
-	if err := checkScope(opts.scope); err != nil {
-		return err
-	}
-	rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: decision, Alternatives: splitList(opts.over),
-		Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject})
-	if err != nil {
-		return err
-	}
-	if opts.scope == scopeUser {
-		return writeToUserLayer(ctx, env, opts.writeFlags, rec)
-	}
-	return writeRecord(ctx, env, opts.writeFlags, rec)
+	decided, err := env.service().Decide(ctx, session.DecideInput{Author: opts.author(), Scope: session.Scope(opts.scope),
+		DecisionInput: changelog.DecisionInput{Decision: decision, Alternatives: splitList(opts.over),
+			Rationale: opts.because, Supersedes: opts.supersedes, Subject: opts.subject}})
+	return reportRecorded(env, opts.writeFlags, decided, err)
 }

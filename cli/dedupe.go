@@ -7,10 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type dedupeOptions struct {
@@ -40,7 +39,7 @@ each.
 
 --json prints [{"kind","reason","keep":{"id","kind","agent","domain","title",
 "time","on_global"},"duplicates":[{"id","kind","agent","domain","title","time",
-"on_global"}]}].`, lifecycle.NearThreshold*100),
+"on_global"}]}].`, session.NearThreshold*100),
 		Example: "  planq dedupe --dry-run\n  planq dedupe\n  planq context promote --all",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runDedupe(cmd.Context(), env, opts) },
@@ -51,27 +50,12 @@ each.
 }
 
 func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
-	var groups []lifecycle.Group
-	var written []agent.Written
-	err := withStore(ctx, env, func(store *agent.Store) error {
-		var err error
-		if groups, err = lifecycle.FindDuplicates(ctx, store); err != nil || opts.dryRun || len(groups) == 0 {
-			return err
-		}
-		a, err := store.Resolve(opts.agent)
-		if err != nil {
-			return err
-		}
-		written, err = lifecycle.Dedupe(ctx, a, groups, agent.WriteOptions{AllowSecret: opts.allowSecret})
-		return err
-	})
+	d, err := env.service().Dedupe(ctx, session.DedupeInput{Author: opts.author(), DryRun: opts.dryRun})
 	if err != nil {
 		return err
 	}
+	groups, written := d.Groups, d.Written
 	if opts.json {
-		if groups == nil {
-			groups = []lifecycle.Group{}
-		}
 		return env.writeJSON(groups)
 	}
 	drop := "retracted"
@@ -83,10 +67,10 @@ func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
 		if i > 0 {
 			env.printf("\n")
 		}
-		if g.Reason == lifecycle.ReasonSimilar {
+		if g.Reason == session.ReasonSimilar {
 			similar++
 			env.printf("similar %ss (alike in meaning, not in words: read them):\n", g.Kind)
-			for _, c := range append([]lifecycle.Copy{g.Keep}, g.Duplicates...) {
+			for _, c := range append([]session.DuplicateCopy{g.Keep}, g.Duplicates...) {
 				env.printf("  %-9s %s\n", "", copyLine(c))
 			}
 			continue
@@ -110,7 +94,7 @@ func runDedupe(ctx context.Context, env *Env, opts dedupeOptions) error {
 	return nil
 }
 
-func copyLine(c lifecycle.Copy) string {
+func copyLine(c session.DuplicateCopy) string {
 	where := "agent " + c.Agent
 	if c.OnGlobal {
 		where = "global"
@@ -119,5 +103,5 @@ func copyLine(c lifecycle.Copy) string {
 	if c.Domain != "" {
 		domain = c.Domain + ", "
 	}
-	return fmt.Sprintf("%s (%s, %s%s) %s", c.ID, where, domain, c.Time.Local().Format(time.DateOnly), readmodel.Shorten(c.Title, 80))
+	return fmt.Sprintf("%s (%s, %s%s) %s", c.ID, where, domain, c.Time.Local().Format(time.DateOnly), changelog.Shorten(c.Title, 80))
 }

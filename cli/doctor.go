@@ -2,14 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
-	"github.com/planq-dev/planq/workspace"
+	"github.com/planq-dev/planq/session"
 )
 
 type doctorOptions struct {
@@ -56,34 +52,18 @@ doctor cannot repair it (fix says what to do), error when the repair failed.`,
 }
 
 func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
-	p, perr := env.project()
-	if perr != nil && !planqerr.Is(perr, planqerr.NotInitialized) {
-		return perr
-	}
-	home, err := project.Home()
+	c, err := env.service().Doctor(ctx, opts.fix)
 	if err != nil {
 		return err
 	}
-	var findings []workspace.Finding
-	if p != nil {
-		if findings, err = workspace.Doctor(ctx, p, opts.fix); err != nil {
-			return err
-		}
+	if c.Project == "" {
+		env.Log.Info("not in a planq project: checking only the user layer", "path", c.UserLayer)
 	}
-	userPath := project.StateRepoPath(home, project.UserLayerName)
-	if p == nil && !userlayer.Exists(home) {
-		return perr // nothing to check here: no project, and no user layer
+	if err := printFindings(env, c.Findings, opts.json); err != nil {
+		return err
 	}
-	if p == nil {
-		env.Log.Info("not in a planq project: checking only the user layer", "path", userPath)
-	}
-	user, _, err := workspace.DoctorUser(ctx, home, opts.fix)
-	if err != nil {
-		return fmt.Errorf("failed to check the user layer: %w", err)
-	}
-	findings = append(findings, user...)
 	remaining, fixable := 0, 0
-	for _, f := range findings {
+	for _, f := range c.Findings {
 		if !f.Fixed {
 			remaining++
 			if !f.Manual {
@@ -91,42 +71,38 @@ func runDoctor(ctx context.Context, env *Env, opts doctorOptions) error {
 			}
 		}
 	}
-	if opts.json {
-		if findings == nil {
-			findings = []workspace.Finding{}
-		}
-		if err := env.writeJSON(findings); err != nil {
-			return err
-		}
-	} else {
-		for _, f := range findings {
-			switch {
-			case f.Fixed:
-				env.printf("fixed\t%s\t%s: %s\n", f.Check, f.Problem, f.Fix)
-			case f.Err != "":
-				env.printf("failed\t%s\t%s: %s\n", f.Check, f.Problem, f.Err)
-			default:
-				env.printf("problem\t%s\t%s (fix: %s)\n", f.Check, f.Problem, f.Fix)
-			}
-		}
+	switch {
+	case remaining > 0 && !opts.fix && fixable > 0:
+		env.Log.Warn("problems found", "count", remaining, "hint", "run 'planq doctor --fix'")
+	case remaining > 0:
+		env.Log.Warn("problems remain that doctor cannot repair; each line says what to do", "count", remaining)
+	case len(c.Findings) > 0:
+	case c.Project == "":
+		env.Log.Info("no problems found in the user layer", "path", c.UserLayer)
+	case c.UserLayerExists:
+		env.Log.Info("no problems found", "project", c.Project, "user layer", c.UserLayer)
+	default:
+		env.Log.Info("no problems found", "project", c.Project)
 	}
 	if remaining > 0 {
-		switch {
-		case !opts.fix && fixable > 0:
-			env.Log.Warn("problems found", "count", remaining, "hint", "run 'planq doctor --fix'")
-		default:
-			env.Log.Warn("problems remain that doctor cannot repair; each line says what to do", "count", remaining)
-		}
 		return &silentError{code: ExitFailure}
 	}
-	if len(findings) == 0 {
+	return nil
+}
+
+// printFindings writes doctor's findings, a line each or as JSON.
+func printFindings(env *Env, findings []session.Finding, asJSON bool) error {
+	if asJSON {
+		return env.writeJSON(findings)
+	}
+	for _, f := range findings {
 		switch {
-		case p == nil:
-			env.Log.Info("no problems found in the user layer", "path", userPath)
-		case userlayer.Exists(home):
-			env.Log.Info("no problems found", "project", p.Config.Project, "user layer", userPath)
+		case f.Fixed:
+			env.printf("fixed\t%s\t%s: %s\n", f.Check, f.Problem, f.Fix)
+		case f.Err != "":
+			env.printf("failed\t%s\t%s: %s\n", f.Check, f.Problem, f.Err)
 		default:
-			env.Log.Info("no problems found", "project", p.Config.Project)
+			env.printf("problem\t%s\t%s (fix: %s)\n", f.Check, f.Problem, f.Fix)
 		}
 	}
 	return nil

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 type editOptions struct {
@@ -35,7 +33,7 @@ type editOptions struct {
 
 // again is the command that edits the same record again.
 func (o editOptions) again() string {
-	if o.scope == scopeUser {
+	if o.scope == string(session.ScopeUser) {
 		return "planq edit " + o.id + " --scope user"
 	}
 	return "planq edit " + o.id
@@ -102,59 +100,26 @@ version that holds one is refused, even one its old version held.`,
 }
 
 func runEdit(ctx context.Context, env *Env, cmd *cobra.Command, opts editOptions) error {
-	if err := checkScope(opts.scope); err != nil {
-		return err
-	}
+	in := session.EditInput{Author: opts.author(), Scope: session.Scope(opts.scope), ID: opts.id}
 	if opts.fromStdin && editsByFlag(cmd) {
 		return planqerr.New(planqerr.Invalid, "edit", "give the record's file on stdin (-) or flags that change fields, not both").
 			WithHint("'%s --text -' reads the new text from stdin", opts.again())
 	}
-	var (
-		old   *changelog.Record
-		write func(next *changelog.Record) (agent.Written, error)
-	)
-	if opts.scope == scopeUser {
-		l, err := openUserLayerFor(ctx, opts.writeFlags, opts.id)
-		if err != nil {
-			return err
-		}
-		defer env.closeHandle(l.Handle)
-		if old, err = l.Target(opts.id); err != nil {
-			return err
-		}
-		write = func(next *changelog.Record) (agent.Written, error) { return l.Edit(ctx, old, next) }
-	} else {
-		store, a, err := env.openAgent(ctx, opts.agent)
-		if err != nil {
-			return err
-		}
-		defer env.closeStore(store)
-		if old, err = lifecycle.Target(a, opts.id); err != nil {
-			return pointAtUserLayer(ctx, err, "edit", opts.id)
-		}
-		write = func(next *changelog.Record) (agent.Written, error) {
-			return lifecycle.Edit(ctx, a, old, next, agent.WriteOptions{AllowSecret: opts.allowSecret})
-		}
-	}
-	next := lifecycle.NextVersion(old)
-	var err error
 	if editsByFlag(cmd) {
-		err = applyEditFlags(env, cmd, opts, next)
+		if err := editFlags(env, cmd, opts, &in); err != nil {
+			return err
+		}
 	} else {
-		next, err = editRecordText(env, old, next, opts)
+		in.Rewrite = func(old, next *changelog.Record) (*changelog.Record, error) {
+			return editRecordText(env, old, next, opts)
+		}
 	}
-	if err != nil {
-		return err
-	}
-	w, err := write(next)
-	if errors.Is(err, lifecycle.ErrUnchanged) {
-		env.Log.Info("nothing changed: nothing written", "id", old.ID)
+	w, err := env.service().Edit(ctx, in)
+	if errors.Is(err, session.ErrUnchanged) {
+		env.Log.Info("nothing changed: nothing written", "id", opts.id)
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return reported(env, opts.writeFlags)(w, err)
 }
 
 // contentFlags are the flags that change a field.
@@ -169,98 +134,57 @@ func editsByFlag(cmd *cobra.Command) bool {
 	return false
 }
 
-func applyEditFlags(env *Env, cmd *cobra.Command, opts editOptions, next *changelog.Record) error {
+// editFlags sets on in the fields the flags given change.
+func editFlags(env *Env, cmd *cobra.Command, opts editOptions, in *session.EditInput) error {
 	changed := cmd.Flags().Changed
 	if changed("text") {
 		text, err := messageArg(env, opts.text)
 		if err != nil {
 			return err
 		}
-		if strings.TrimSpace(text) == "" {
-			// As learn and decide refuse it: a version that says nothing.
-			retract := "planq retract " + next.Supersedes
-			if opts.scope == scopeUser {
-				retract += " --scope user"
-			}
-			return planqerr.New(planqerr.Invalid, next.Kind.Noun(), "text is empty").
-				WithHint("give the new text; to take %s back instead, '%s'", next.Supersedes, retract)
+		in.Text = &text
+	}
+	for _, f := range []struct {
+		flag  string
+		to    **string
+		value string
+	}{{"type", &in.Type, opts.typ}, {"domain", &in.Domain, opts.domain}, {"classification", &in.Classification, opts.classification},
+		{"resolution", &in.Resolution, opts.resolution}, {"subject", &in.Subject, opts.subject}, {"decision", &in.Decision, opts.decision},
+		{"because", &in.Rationale, opts.rationale}} {
+		if changed(f.flag) {
+			*f.to = &f.value
 		}
-		next.Body = text
-	}
-	set := func(flag string, field *string, value string) {
-		if changed(flag) {
-			*field = value
-		}
-	}
-	set("domain", &next.Domain, opts.domain)
-	set("resolution", &next.Resolution, opts.resolution)
-	set("subject", &next.Subject, opts.subject)
-	set("decision", &next.Decision, opts.decision)
-	set("because", &next.Rationale, opts.rationale)
-	if changed("type") {
-		next.Type = changelog.Type(opts.typ)
-	}
-	if changed("classification") {
-		next.Classification = changelog.Classification(opts.classification)
 	}
 	if changed("tag") {
-		next.Tags = splitList(opts.tags)
+		in.Tags = append([]string{}, splitList(opts.tags)...)
 	}
 	if changed("over") {
-		next.Alternatives = splitList(opts.over)
-	}
-	if err := changelog.Validate(withBookkeeping(next)); err != nil {
-		return planqerr.New(planqerr.Invalid, "edit", "%w", err)
+		in.Alternatives = append([]string{}, splitList(opts.over)...)
 	}
 	return nil
-}
-
-// withBookkeeping is next as the write will stamp it, for validating its
-// fields before anything is written.
-func withBookkeeping(next *changelog.Record) *changelog.Record {
-	r := *next
-	r.ID, r.Agent, r.Timestamp = changelog.IDPrefix+"0000000000", "edit", nowUTC()
-	return &r
 }
 
 // editRecordText has $EDITOR (a person, or a script), or stdin when asked
 // to read it, give the new version as a record file, and reads it as
 // strictly as a stored one.
 func editRecordText(env *Env, old, next *changelog.Record, opts editOptions) (*changelog.Record, error) {
-	fromStdin := opts.fromStdin
-	shown, err := changelog.Render(old)
-	if err != nil {
-		return nil, err
-	}
-	var data []byte
-	var path string
-	if !fromStdin {
-		f, err := os.CreateTemp("", "planq-edit-*.md")
-		if err != nil {
-			return nil, planqerr.New(planqerr.Failure, "editor", "failed to create a file to edit: %w", err)
-		}
-		path = f.Name()
-		_, err = f.Write(shown)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return nil, planqerr.New(planqerr.Failure, "editor", "failed to write %s: %w", path, err)
-		}
-		if err := runEditor(env, path, "'"+opts.again()+" -'"); err != nil {
-			os.Remove(path)
-			return nil, err
-		}
-		if data, err = os.ReadFile(path); err != nil {
-			return nil, planqerr.New(planqerr.Failure, "editor", "failed to read %s: %w", path, err)
-		}
-	} else {
+	path, data := "stdin", []byte(nil)
+	var err error
+	if opts.fromStdin {
 		if data, err = io.ReadAll(io.LimitReader(env.Stdin, changelog.MaxRecordSize+1)); err != nil {
 			return nil, planqerr.New(planqerr.Failure, "stdin", "failed to read: %w", err)
 		}
-		path = "stdin"
+	} else {
+		shown, err := changelog.Render(old)
+		if err != nil {
+			return nil, err
+		}
+		if path, data, err = editInEditor(env, "planq-edit-*.md", shown, "'"+opts.again()+" -'"); err != nil {
+			os.Remove(path)
+			return nil, err
+		}
 	}
-	edited, err := lifecycle.ParseEdited(path, old, next, data)
+	edited, err := session.ParseEdited(path, old, next, data)
 	if err != nil {
 		if path != "stdin" {
 			return nil, planqerr.New(planqerr.Invalid, "edit", "%w", err).

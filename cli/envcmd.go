@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/workspace"
 )
 
 type envOptions struct {
@@ -38,19 +35,13 @@ PLANQ_AGENT_BRANCH, PLANQ_AGENT_DIR, PLANQ_WORKSPACE.`,
 }
 
 func runEnv(ctx context.Context, env *Env, opts envOptions, name string) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		a, err := store.Resolve(name)
-		if err != nil {
-			return err
-		}
-		if _, err := a.Worktree(); err != nil {
-			return err
-		}
-		e := workspace.EnvFor(store.Project, a.Name, a.Workspace)
-		if opts.json {
-			return env.writeJSON(e)
-		}
-		_, err = fmt.Fprint(env.Stdout, e.Exports())
+	e, err := env.service().Env(ctx, name)
+	if err != nil {
 		return err
-	})
+	}
+	if opts.json {
+		return env.writeJSON(e)
+	}
+	_, err = fmt.Fprint(env.Stdout, e.Exports())
+	return err
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -57,39 +56,33 @@ every such file.
 }
 
 func runGet(ctx context.Context, env *Env, opts getOptions) error {
-	req := session.GetRequest{Ref: opts.ref}
+	in := session.GetInput{Ref: opts.ref, Agent: opts.agent}
 	if opts.lines != "" {
 		var ok bool
-		if req.From, req.To, ok = readmodel.ParseLines(opts.lines); !ok {
+		if in.From, in.To, ok = session.ParseLines(opts.lines); !ok {
 			return usagef("--lines %q: expects A-B, like 5-9, or one line number", opts.lines)
 		}
 	}
 	if opts.from > 0 {
-		req.From = opts.from
+		in.From = opts.from
 	}
 	if opts.to > 0 {
-		req.To = opts.to
+		in.To = opts.to
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		reader, err := h.Reader(opts.agent)
-		if err != nil {
-			return err
-		}
-		got, err := session.Get(ctx, h, reader, req)
-		if err != nil {
-			return err
-		}
-		noteUses(env, got.Unnoted)
-		if opts.json {
-			return env.writeJSON(struct {
-				readmodel.Excerpt
-				SupersededBy string `json:"superseded_by,omitempty"`
-				Retracted    bool   `json:"retracted,omitempty"`
-			}{got.Excerpt, got.SupersededBy, got.Retracted})
-		}
-		printExcerpt(env, got)
-		return nil
-	})
+	got, err := env.service().Get(ctx, in)
+	if err != nil {
+		return err
+	}
+	noteUses(env, got.Unnoted)
+	if opts.json {
+		return env.writeJSON(struct {
+			session.Excerpt
+			SupersededBy string `json:"superseded_by,omitempty"`
+			Retracted    bool   `json:"retracted,omitempty"`
+		}{got.Excerpt, got.SupersededBy, got.Retracted})
+	}
+	printExcerpt(env, got)
+	return nil
 }
 
 // printExcerpt prints the lines read, numbered, after what became of the
@@ -105,9 +98,9 @@ func printExcerpt(env *Env, got session.Got) {
 		env.printf("%5d  %s\n", got.From+i, line)
 	}
 	if len(got.Stale) > 0 {
-		env.printf("%s\n", readmodel.StaleList(got.Stale)) // every file: the listings give only the first
+		env.printf("%s\n", session.StaleList(got.Stale)) // every file: the listings give only the first
 	}
 	if got.More() {
-		env.printf("next: planq get %s:%d-%d   (%s in all)\n", got.Path, got.To+1, min(got.Lines, got.To+readmodel.DefaultGetLines), plural.Of(got.Lines, "line"))
+		env.printf("next: planq get %s:%d-%d   (%s in all)\n", got.Path, got.To+1, min(got.Lines, got.To+session.DefaultGetLines), plural.Of(got.Lines, "line"))
 	}
 }

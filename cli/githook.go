@@ -10,9 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // gitHookBudget bounds a git hook handler: a checkout must never wait on planq.
@@ -62,60 +59,26 @@ Installing never overwrites a hook you already have: yours is moved to
 }
 
 func runGitHookSetup(ctx context.Context, env *Env, name string, install bool) error {
-	p, err := env.project()
+	self, _ := os.Executable()
+	res, err := env.service().SetGitHook(ctx, name, install, self)
 	if err != nil {
 		return err
 	}
-	dir, err := staterepo.OpenCode(p.Workspace).HooksDir(ctx)
-	if err != nil {
-		return err
+	switch {
+	case res.Chained != "":
+		env.Log.Info("installed git hook; your hook runs first", "hook", res.Path, "yours", res.Chained)
+	case res.Changed && install:
+		env.Log.Info("installed git hook", "hook", res.Path)
+	case res.Changed:
+		env.Log.Info("removed git hook", "hook", res.Path)
+	case install:
+		env.Log.Info("git hook already installed; nothing changed", "hook", res.Path)
+	default:
+		env.Log.Info("planq's git hook is not installed; nothing changed", "hook", res.Path)
 	}
-	if install {
-		self, _ := os.Executable()
-		res, err := hooks.InstallGitHook(dir, name, self)
-		if err != nil {
-			return err
-		}
-		switch {
-		case res.Chained != "":
-			env.Log.Info("installed git hook; your hook runs first", "hook", res.Path, "yours", res.Chained)
-		case res.Changed:
-			env.Log.Info("installed git hook", "hook", res.Path)
-		default:
-			env.Log.Info("git hook already installed; nothing changed", "hook", res.Path)
-		}
-	} else {
-		changed, err := hooks.RemoveGitHook(dir, name)
-		if err != nil {
-			return err
-		}
-		if changed {
-			env.Log.Info("removed git hook", "hook", dir+"/"+name)
-		} else {
-			env.Log.Info("planq's git hook is not installed; nothing changed", "hook", dir+"/"+name)
-		}
+	if res.Switch != "" {
+		env.Log.Info("updated .planq/config", res.Switch, install)
 	}
-	return setHookSwitch(env, p, name, install)
-}
-
-func setHookSwitch(env *Env, p *project.Project, name string, on bool) error {
-	cfg := p.Config
-	switch name {
-	case "post-checkout":
-		if cfg.Hooks.PostCheckout == on {
-			return nil
-		}
-		cfg.Hooks.PostCheckout = on
-	case "post-commit":
-		if cfg.Hooks.PostCommit == on {
-			return nil
-		}
-		cfg.Hooks.PostCommit = on
-	}
-	if err := project.SaveConfig(p.Root, cfg); err != nil {
-		return err
-	}
-	env.Log.Info("updated .planq/config", "hooks."+strings.ReplaceAll(name, "-", "_"), on)
 	return nil
 }
 
@@ -133,20 +96,20 @@ func runGitHook(ctx context.Context, env *Env, args []string) {
 }
 
 func gitHookHandler(ctx context.Context, env *Env, hook string, args []string) error {
-	p, err := env.project()
-	if err != nil {
+	svc := env.service()
+	if on, err := svc.GitHookOn(hook); err != nil || !on {
 		return err
 	}
 	switch {
-	case hook == "post-commit" && p.Config.Hooks.PostCommit:
-		w, recorded, err := session.RecordCommit(ctx, p)
+	case hook == "post-commit":
+		w, recorded, err := svc.RecordCommit(ctx)
 		if recorded {
 			env.Log.Info("recorded code commit in the agent's log", "agent", w.Agent, "record", w.ID)
 		}
 		return err
-	case hook == "post-checkout" && p.Config.Hooks.PostCheckout && len(args) >= 3 && args[2] == "1":
+	case hook == "post-checkout" && len(args) >= 3 && args[2] == "1":
 		// Only branch checkouts (flag 1), not file checkouts.
-		note, err := session.BranchSwitched(ctx, p)
+		note, err := svc.BranchSwitched(ctx)
 		if err != nil || note == nil {
 			return err
 		}

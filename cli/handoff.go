@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 )
 
 type handoffOptions struct {
@@ -44,20 +44,11 @@ a new version of it with status acknowledged. Until then every session start
 shows it, so a handoff is never lost to a session that started twice.`,
 		Args: maxArgs(1, "one handoff ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			store, a, err := env.openAgent(cmd.Context(), flags.agent)
-			if err != nil {
-				return err
-			}
-			defer env.closeStore(store)
 			id := ""
 			if len(args) == 1 {
 				id = args[0]
 			}
-			w, err := a.AckHandoff(cmd.Context(), id, agent.WriteOptions{AllowSecret: flags.allowSecret})
-			if err != nil {
-				return err
-			}
-			return reportWritten(env, flags, w)
+			return reported(env, flags)(env.service().AckHandoff(cmd.Context(), flags.author(), id))
 		},
 	}
 	flags.register(cmd)
@@ -69,9 +60,6 @@ func runHandoff(ctx context.Context, env *Env, opts handoffOptions, arg string) 
 	if err != nil {
 		return err
 	}
-	rec, err := changelog.NewHandoff(changelog.HandoffInput{Text: text, To: opts.to})
-	if err != nil {
-		return err
-	}
-	return writeRecord(ctx, env, opts.writeFlags, rec)
+	return reported(env, opts.writeFlags)(env.service().Handoff(ctx, session.HandoffInput{
+		HandoffInput: changelog.HandoffInput{Text: text, To: opts.to}, Author: opts.author()}))
 }

@@ -13,8 +13,6 @@ import (
 	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -68,20 +66,19 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 	defer cancel()
 	input := readBounded(ctx, env.Stdin, 1<<20)
 	req := hooks.Request{Event: event, Agent: opts.agent, Input: hooks.ParseInput(input)}
-	p, err := project.Find(hookDir(env, req))
-	switch {
-	case planqerr.Is(err, planqerr.NotInitialized):
-		p = nil // not a planq project: every action says nothing
-	case err != nil:
-		p = nil
+	env.Dir = hookDir(env, req)
+	svc := env.service()
+	err := svc.InProject()
+	inProject := err == nil
+	if err != nil && !planqerr.Is(err, planqerr.NotInitialized) {
 		warnHook(env, "planq gives this session nothing until this is fixed", err)
 	}
 	acts := hooks.Actions{
 		Prime: func(ctx context.Context, source string) (string, error) {
-			if p == nil {
-				return "", nil
+			if !inProject {
+				return "", nil // not a planq project: every action says nothing
 			}
-			out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Format: "markdown", Role: prime.RoleAgent, Source: source})
+			out, doc, err := svc.Prime(ctx, session.PrimeOptions{Format: "markdown", Role: session.RoleAgent, Source: source})
 			if session.NoAgent(err) {
 				return "", nil // no agent here: nothing to say
 			}
@@ -93,10 +90,10 @@ func runHook(ctx context.Context, env *Env, event string, opts hookOptions) {
 			return out, err
 		},
 		Save: func(ctx context.Context, reason string) error {
-			if p == nil {
+			if !inProject {
 				return nil
 			}
-			saved, err := session.Save(ctx, p, reason)
+			saved, err := svc.Save(ctx, reason)
 			if !saved.Commit.IsZero() {
 				env.Log.Info("committed pending agent state", "agent", saved.Agent, "commit", short(saved.Commit.String()), "reason", reason)
 			}

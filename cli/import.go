@@ -3,15 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 type importOptions struct {
@@ -81,21 +78,8 @@ since: this import archives it).`,
 }
 
 func runImport(ctx context.Context, env *Env, opts importOptions, dir string) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	own := filepath.Join(store.Project.Root, ".mulch")
-	if dir == "" {
-		dir = own
-	}
-	source := opts.source
-	if located, err := mulch.Locate(dir); source == "" && err == nil && sameDir(located, own) {
-		source = store.Project.Config.Project // the project's own records
-	}
-	res, err := lifecycle.ImportMulch(ctx, a, dir, store.Project.Root, lifecycle.ImportOptions{Source: source, DryRun: opts.dryRun,
-		Strict: opts.strict, Write: agent.WriteOptions{AllowSecret: opts.allowSecret}})
+	res, err := env.service().ImportMulch(ctx, session.ImportInput{Agent: opts.agent, Dir: dir, Source: opts.source,
+		DryRun: opts.dryRun, Strict: opts.strict, AllowSecret: opts.allowSecret})
 	for _, r := range res.Refused {
 		env.Log.Warn(r.String())
 	}
@@ -103,7 +87,7 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 		env.Log.Warn(u.String())
 	}
 	if err != nil {
-		if opts.json && planqerr.KindOf(err) == planqerr.Corrupt {
+		if opts.json && res.Agent != "" && planqerr.KindOf(err) == planqerr.Corrupt { // the import ran: its JSON says why
 			if jerr := env.writeJSON(res); jerr != nil {
 				return jerr
 			}
@@ -115,22 +99,27 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 	if archived > 0 {
 		counts += fmt.Sprintf(", %d archived since an earlier import", archived)
 	}
-	counts += notImported(res.Refused)
+	counts += notImported(res)
 	switch {
 	case opts.dryRun:
 		env.Log.Info("would import "+counts+"; nothing written", "dir", res.Dir, "source", res.Source)
 	case res.Commit != "":
-		env.Log.Info("imported "+counts, "agent", a.Name, "commit", short(res.Commit))
+		env.Log.Info("imported "+counts, "agent", res.Agent, "commit", short(res.Commit))
 	default:
 		what := "all " + countOf(present, "record") + " are present already"
 		if present == 1 {
 			what = "its one record is present already"
 		}
-		env.Log.Info("nothing new: "+what+notImported(res.Refused), "dir", res.Dir)
+		env.Log.Info("nothing new: "+what+notImported(res), "dir", res.Dir)
 	}
 	if opts.json {
 		return env.writeJSON(res)
 	}
+	return printImported(env, res)
+}
+
+// printImported lists the records an import read, a line each.
+func printImported(env *Env, res session.Imported) error {
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "ID\tORIGIN\tDOMAIN\tTYPE\tSTATUS")
 	for _, r := range res.Records {
@@ -148,16 +137,9 @@ func runImport(ctx context.Context, env *Env, opts importOptions, dir string) er
 }
 
 // notImported counts the lines refused, and the files not read at all
-// (line 0: a FIFO, a link out of the mulch directory).
-func notImported(refused []mulch.Refusal) string {
-	lines, files := 0, 0
-	for _, r := range refused {
-		if r.Line == 0 {
-			files++
-		} else {
-			lines++
-		}
-	}
+// (a FIFO, a link out of the mulch directory).
+func notImported(res session.Imported) string {
+	lines, files := res.RefusedCounts()
 	var parts []string
 	if lines > 0 {
 		parts = append(parts, countOf(lines, "line"))
@@ -169,20 +151,4 @@ func notImported(refused []mulch.Refusal) string {
 		return ""
 	}
 	return "; " + strings.Join(parts, " and ") + " not imported (listed above)"
-}
-
-// sameDir tells whether a and b name one directory.
-func sameDir(a, b string) bool {
-	x, errX := filepath.Abs(a)
-	y, errY := filepath.Abs(b)
-	if errX != nil || errY != nil {
-		return filepath.Clean(a) == filepath.Clean(b)
-	}
-	if ex, err := filepath.EvalSymlinks(x); err == nil {
-		x = ex
-	}
-	if ey, err := filepath.EvalSymlinks(y); err == nil {
-		y = ey
-	}
-	return x == y
 }

@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/workspace"
+	"github.com/planq-dev/planq/session"
 )
 
 type initOptions struct {
@@ -41,20 +40,7 @@ workspace of the repository is the same project.`,
 }
 
 func runInit(ctx context.Context, env *Env, opts initOptions) error {
-	if opts.remote != "" {
-		if err := project.CheckRemoteURL(env.Dir, opts.remote); err != nil {
-			return err
-		}
-	}
-	// A project already set up here may have an agent mounted from a state
-	// repository that was moved away: following "run 'planq init'" must not
-	// put a new one in its place.
-	if p, err := project.Find(env.Dir); err == nil {
-		if err := workspace.RefuseOverDeadMount(p); err != nil {
-			return err
-		}
-	}
-	res, err := workspace.Init(ctx, env.Dir, workspace.InitOptions{Project: opts.project, Remote: opts.remote})
+	res, err := env.service().Init(ctx, session.InitInput{Project: opts.project, Remote: opts.remote})
 	if err != nil {
 		return err
 	}
@@ -69,7 +55,7 @@ func runInit(ctx context.Context, env *Env, opts initOptions) error {
 		env.Log.Info("excluded .planq/agent/ from the code repository", "file", p.CommonGitDir+"/info/exclude")
 	}
 	if res.State.Created {
-		reportStateInit(env, p, res.State)
+		reportStateInit(env, res)
 	}
 	if !res.WroteConfig && !res.SetRemote && !res.AddedExclude && !res.State.Created {
 		env.Log.Info("already initialised; nothing changed", "project", p.Config.Project)

@@ -6,10 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 func newKBCmd(env *Env) *cobra.Command {
@@ -44,10 +41,6 @@ history, or the knowledge: topics: list of .planq/config.`,
 	cmd.AddCommand(newKBShowCmd(env), newKBSearchCmd(env), newKBDisputedCmd(env))
 	cmd.AddCommand(newKBBootstrapCmd(env))
 	return cmd
-}
-
-func kbOptions(p *project.Project) knowledge.Options {
-	return knowledge.Options{Topics: p.Config.Knowledge.Topics}
 }
 
 type kbUpdateOptions struct {
@@ -90,36 +83,34 @@ read or write, each {"path","problem"}.`,
 }
 
 func runKBUpdate(ctx context.Context, env *Env, opts kbUpdateOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := knowledge.Update(ctx, store, kbOptions(store.Project))
-		if err != nil {
-			return err
+	res, err := env.service().KBUpdate(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range res.Skipped {
+		env.Log.Warn("skipped", "file", s.Path, "problem", s.Problem)
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	for _, l := range []struct {
+		action string
+		paths  []string
+	}{{"created", res.Created}, {"updated", res.Updated}, {"deprecated", res.Deprecated}, {"disputed", res.Disputed}, {"appended", res.Appended},
+		{"stale", res.Stale}, {"remembered", res.Remembered}, {"removed", res.Removed}} {
+		for _, p := range l.paths {
+			env.printf("%s\t%s\n", l.action, p)
 		}
-		for _, s := range res.Skipped {
-			env.Log.Warn("skipped", "file", s.Path, "problem", s.Problem)
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		for _, l := range []struct {
-			action string
-			paths  []string
-		}{{"created", res.Created}, {"updated", res.Updated}, {"deprecated", res.Deprecated}, {"disputed", res.Disputed}, {"appended", res.Appended},
-			{"stale", res.Stale}, {"remembered", res.Remembered}, {"removed", res.Removed}} {
-			for _, p := range l.paths {
-				env.printf("%s\t%s\n", l.action, p)
-			}
-		}
-		if res.Index {
-			env.printf("index\t%s\n", knowledge.IndexPath)
-		}
-		if !res.Changed() {
-			env.Log.Info("the knowledge base is in step with global; nothing changed")
-			return nil
-		}
-		env.Log.Info("updated the knowledge base", "branch", "global", "created", len(res.Created), "updated", len(res.Updated)+len(res.Deprecated)+len(res.Appended), "commit", short(res.Commit))
+	}
+	if res.Index {
+		env.printf("index\t%s\n", session.KBIndexPath)
+	}
+	if !res.Changed() {
+		env.Log.Info("the knowledge base is in step with global; nothing changed")
 		return nil
-	})
+	}
+	env.Log.Info("updated the knowledge base", "branch", "global", "created", len(res.Created), "updated", len(res.Updated)+len(res.Deprecated)+len(res.Appended), "commit", short(res.Commit))
+	return nil
 }
 
 type kbListOptions struct {
@@ -147,32 +138,30 @@ knowledge/<topic>/<slug>.md), are named on stderr.
 }
 
 func runKBList(ctx context.Context, env *Env, opts kbListOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		entries, problems, err := knowledge.List(ctx, h.Repo, kbOptions(h.Project))
-		if err != nil {
-			return err
+	entries, problems, err := env.service().KBList(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range problems {
+		env.Log.Warn("skipped", "file", p.Path, "problem", p.Problem)
+	}
+	if opts.json {
+		return env.writeJSON(entries)
+	}
+	if len(entries) == 0 {
+		env.Log.Info("no articles yet", "hint", "planq kb update")
+		return nil
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "TOPIC\tSLUG\tSTATUS\tCONFIDENCE\tCURATED\tTITLE")
+	for _, e := range entries {
+		curated := string(e.CuratedBy)
+		if e.EditedByPerson {
+			curated += ", edited"
 		}
-		for _, p := range problems {
-			env.Log.Warn("skipped", "file", p.Path, "problem", p.Problem)
-		}
-		if opts.json {
-			return env.writeJSON(entries)
-		}
-		if len(entries) == 0 {
-			env.Log.Info("no articles yet", "hint", "planq kb update")
-			return nil
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "TOPIC\tSLUG\tSTATUS\tCONFIDENCE\tCURATED\tTITLE")
-		for _, e := range entries {
-			curated := string(e.CuratedBy)
-			if e.EditedByPerson {
-				curated += ", edited"
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Topic, e.Slug, e.Status, e.Confidence, curated, e.Title)
-		}
-		return tw.Flush()
-	})
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", e.Topic, e.Slug, e.Status, e.Confidence, curated, e.Title)
+	}
+	return tw.Flush()
 }
 
 type kbDeleteOptions struct {
@@ -204,15 +193,13 @@ the next update.
 }
 
 func runKBDelete(ctx context.Context, env *Env, opts kbDeleteOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := knowledge.Delete(ctx, store, opts.slug, kbOptions(store.Project))
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		env.Log.Info("deleted the article", "branch", "global", "file", res.Path, "remembered", res.Remembered, "commit", short(res.Commit))
-		return nil
-	})
+	res, err := env.service().KBDelete(ctx, opts.slug)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	env.Log.Info("deleted the article", "branch", "global", "file", res.Path, "remembered", res.Remembered, "commit", short(res.Commit))
+	return nil
 }

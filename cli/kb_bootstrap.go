@@ -3,17 +3,13 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbBootstrapOptions struct {
@@ -91,85 +87,57 @@ dry run, the articles that would be created or joined).`,
 			// one: the opposite of what was asked.
 			if cmd.Flags().Changed("from") && len(opts.from) == 0 {
 				return planqerr.New(planqerr.Invalid, "--from", "names no source").
-					WithHint("name some of: %s; or leave --from out to read them all", strings.Join(knowledge.BootstrapSources, ", "))
+					WithHint("name some of: %s; or leave --from out to read them all", strings.Join(session.BootstrapSources, ", "))
 			}
 			return runKBBootstrap(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.from, "from", nil, "read only these `SOURCES`: "+strings.Join(knowledge.BootstrapSources, ","))
+	f.StringSliceVar(&opts.from, "from", nil, "read only these `SOURCES`: "+strings.Join(session.BootstrapSources, ","))
 	f.BoolVar(&opts.dryRun, "dry-run", false, "show what would be created; write nothing")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	return cmd
 }
 
 func runKBBootstrap(ctx context.Context, env *Env, opts kbBootstrapOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		p := store.Project
-		code := p.Workspace
-		if code == "" {
-			code = p.Root
-		}
-		main := code
-		if c, err := project.FindCheckout(code); err == nil {
-			main = c.MainRoot
-		}
-		var stage atomic.Value
-		stage.Store("reading the sources")
-		done := env.progressOf(opts.json, func() string { return "bootstrapping the knowledge base: " + stage.Load().(string) })
-		res, err := knowledge.Bootstrap(ctx, store, knowledge.BootstrapOptions{
-			Options: kbOptions(p), From: opts.from, DryRun: opts.dryRun,
-			Code: code, MainCode: main, ClaudeDir: agentDir("CLAUDE_CONFIG_DIR", ".claude"), CodexDir: agentDir("CODEX_HOME", ".codex"),
-			Instructions: p.Config.InstructionFiles(), Writer: writerOf(store),
-			Progress: func(what string) { stage.Store(what) },
-		})
-		done()
-		for _, s := range res.Skipped {
-			env.Log.Warn("skipped "+s.String(), "source", s.Source)
-		}
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		for _, c := range res.Created {
-			env.printf("%s\t%s\t%s\n", c.Source, c.Origin, c.ID)
-		}
-		var parts []string
-		present := 0
-		for _, c := range res.Sources {
-			parts = append(parts, fmt.Sprintf("%s %d", c.Source, c.Created))
-			present += c.Present
-		}
-		counts := fmt.Sprintf("%s (%s), %d present already, %s", countOf(len(res.Created), "record"), strings.Join(parts, ", "), present,
-			countOf(len(res.Skipped), "skip"))
-		a := res.Articles
-		if opts.dryRun {
-			env.Log.Info("would create "+counts+"; nothing written", "articles-created", len(a.Created), "articles-joined", len(a.Updated)+len(a.Appended))
-			return nil
-		}
-		if res.Commit == "" {
-			env.Log.Info("nothing new: "+counts, "branch", "global")
-		} else {
-			env.Log.Info("bootstrapped "+counts, "branch", "global", "commit", short(res.Commit))
-		}
-		if a.Changed() {
-			env.Log.Info("updated the knowledge base", "branch", "global", "created", len(a.Created), "updated", len(a.Updated)+len(a.Deprecated)+len(a.Appended), "commit", short(a.Commit))
-		}
-		return nil
-	})
-}
-
-// agentDir is a coding agent's directory: the variable's value when set,
-// else name in the home directory; "" when there is no home.
-func agentDir(variable, name string) string {
-	if d := os.Getenv(variable); d != "" {
-		return d
+	var stage atomic.Value
+	stage.Store("reading the sources")
+	done := env.progressOf(opts.json, func() string { return "bootstrapping the knowledge base: " + stage.Load().(string) })
+	res, err := env.service().KBBootstrap(ctx, session.KBBootstrapInput{From: opts.from, DryRun: opts.dryRun,
+		Progress: func(what string) { stage.Store(what) }})
+	done()
+	for _, s := range res.Skipped {
+		env.Log.Warn("skipped "+s.String(), "source", s.Source)
 	}
-	home, err := os.UserHomeDir()
 	if err != nil {
-		return ""
+		return err
 	}
-	return filepath.Join(home, name)
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	for _, c := range res.Created {
+		env.printf("%s\t%s\t%s\n", c.Source, c.Origin, c.ID)
+	}
+	var parts []string
+	present := 0
+	for _, c := range res.Sources {
+		parts = append(parts, fmt.Sprintf("%s %d", c.Source, c.Created))
+		present += c.Present
+	}
+	counts := fmt.Sprintf("%s (%s), %d present already, %s", countOf(len(res.Created), "record"), strings.Join(parts, ", "), present,
+		countOf(len(res.Skipped), "skip"))
+	a := res.Articles
+	if opts.dryRun {
+		env.Log.Info("would create "+counts+"; nothing written", "articles-created", len(a.Created), "articles-joined", len(a.Updated)+len(a.Appended))
+		return nil
+	}
+	if res.Commit == "" {
+		env.Log.Info("nothing new: "+counts, "branch", "global")
+	} else {
+		env.Log.Info("bootstrapped "+counts, "branch", "global", "commit", short(res.Commit))
+	}
+	if a.Changed() {
+		env.Log.Info("updated the knowledge base", "branch", "global", "created", len(a.Created), "updated", len(a.Updated)+len(a.Deprecated)+len(a.Appended), "commit", short(a.Commit))
+	}
+	return nil
 }

@@ -5,8 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbCurateOptions struct {
@@ -58,15 +57,13 @@ func runKBCurate(ctx context.Context, env *Env, opts kbCurateOptions) error {
 	if opts.limit < 0 {
 		return usagef("kb curate: --limit is a number of candidates, 0 or more, not %d", opts.limit)
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		p, err := knowledge.Curate(ctx, store, knowledge.CurateOptions{Options: kbOptions(store.Project), Limit: opts.limit})
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(p)
-		}
-		env.printf("%s", p.Markdown())
-		return nil
-	})
+	p, err := env.service().KBCurate(ctx, session.KBCurateInput{Limit: opts.limit})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(p)
+	}
+	env.printf("%s", p.Markdown())
+	return nil
 }

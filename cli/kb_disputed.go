@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/knowledge"
-	"github.com/planq-dev/planq/readmodel"
 )
 
 type kbDisputedOptions struct {
@@ -36,35 +33,33 @@ its one-line form, and the 'planq kb resolve' that keeps it.
 }
 
 func runKBDisputed(ctx context.Context, env *Env, opts kbDisputedOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		list, err := knowledge.ListDisputed(ctx, h)
-		if err != nil {
+	list, err := env.service().KBDisputed(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(list)
+	}
+	if len(list) == 0 {
+		env.Log.Info("no article is disputed")
+		return nil
+	}
+	for i, d := range list {
+		if i > 0 {
+			env.printf("\n")
+		}
+		env.printf("%s  %s\n", d.Path, d.Title)
+		for _, c := range d.Conflict {
+			env.printf("  - %s\n", c)
+		}
+		tw := newTable(env.Stdout)
+		for _, s := range d.Sides {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Source, sourceState(s.Cited), s.Line)
+			fmt.Fprintf(tw, "  \tkeep it:\t%s\n", s.Resolve)
+		}
+		if err := tw.Flush(); err != nil {
 			return err
 		}
-		if opts.json {
-			return env.writeJSON(list)
-		}
-		if len(list) == 0 {
-			env.Log.Info("no article is disputed")
-			return nil
-		}
-		for i, d := range list {
-			if i > 0 {
-				env.printf("\n")
-			}
-			env.printf("%s  %s\n", d.Path, d.Title)
-			for _, c := range d.Conflict {
-				env.printf("  - %s\n", c)
-			}
-			tw := newTable(env.Stdout)
-			for _, s := range d.Sides {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Source, sourceState(s.Cited), s.Line)
-				fmt.Fprintf(tw, "  \tkeep it:\t%s\n", s.Resolve)
-			}
-			if err := tw.Flush(); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbEditOptions struct {
@@ -80,21 +78,14 @@ Prints the article's path. --json prints {"path","slug","action","moved"?,
 }
 
 func runKBEdit(ctx context.Context, env *Env, opts kbEditOptions) error {
-	if opts.fromStdin {
-		if err := checkBase(opts); err != nil {
-			return err
-		}
+	if opts.fromStdin && opts.base == "" {
+		// Without it, planq could not tell a change made on global
+		// meanwhile, and would overwrite it.
+		return planqerr.New(planqerr.Invalid, "article "+opts.slug, "no --base: planq cannot tell which version of the article your text was edited from").
+			WithHint("'planq kb show %s --json' prints its \"blob\", the version on global: send a text edited from it with planq kb edit %s --base BLOB -", opts.slug, opts.slug)
 	}
-	var was knowledge.Opened
-	err := withStore(ctx, env, func(store *agent.Store) error {
-		var err error
-		if opts.fromStdin {
-			was, err = knowledge.OpenAt(ctx, store.Repo, opts.slug, strings.ToLower(opts.base))
-		} else {
-			was, err = knowledge.Open(ctx, store.Repo, opts.slug)
-		}
-		return err
-	})
+	svc := env.service()
+	was, err := svc.KBOpen(ctx, opts.slug, opts.base)
 	if err != nil {
 		return err
 	}
@@ -105,39 +96,20 @@ func runKBEdit(ctx context.Context, env *Env, opts kbEditOptions) error {
 	if err != nil {
 		return err
 	}
-	err = withStore(ctx, env, func(store *agent.Store) error {
-		res, err := knowledge.Edit(ctx, store, was, data, nameOr(kept, "stdin"), kbOptions(store.Project))
-		if err != nil {
-			return err
-		}
-		return reportArticle(env, res, opts.json, "committed your edit of the article")
-	})
-	var stale *knowledge.StaleError
+	res, err := svc.KBEdit(ctx, session.KBEditInput{Was: was, Text: data, Name: nameOr(kept, "stdin")})
+	var stale *session.StaleEdit
 	switch {
 	case errors.As(err, &stale):
 		return staleEdit(stale, opts.slug, was, kept)
 	case err != nil && kept != "":
 		return keptIn(err, "article "+opts.slug, kept, againCmd(opts.slug, was.Blob.String(), kept))
+	case err != nil:
+		return err
 	}
 	if kept != "" {
 		os.Remove(kept)
 	}
-	return err
-}
-
-// checkBase refuses a text on stdin with no --base, or one that is no
-// blob's hash: without it, planq could not tell a change made on global
-// meanwhile, and would overwrite it.
-func checkBase(opts kbEditOptions) error {
-	if opts.base == "" {
-		return planqerr.New(planqerr.Invalid, "article "+opts.slug, "no --base: planq cannot tell which version of the article your text was edited from").
-			WithHint("'planq kb show %s --json' prints its \"blob\", the version on global: send a text edited from it with planq kb edit %s --base BLOB -", opts.slug, opts.slug)
-	}
-	if len(opts.base) < 7 || len(opts.base) > 40 || strings.Trim(strings.ToLower(opts.base), "0123456789abcdef") != "" {
-		return planqerr.New(planqerr.Invalid, "--base", "%q is no blob hash (7 to 40 hex digits)", opts.base).
-			WithHint("give the blob of the version your text was edited from: 'planq kb show %s --json' prints the article's", opts.slug)
-	}
-	return nil
+	return reportArticle(env, res, opts.json, "committed your edit of the article")
 }
 
 // againCmd is the command that sends the text kept in path (stdin, for
@@ -155,7 +127,7 @@ func againCmd(slug, base, path string) string {
 // go to a file (the one the editor saved, when there is one), and the hint
 // says where the two clash and how to send the file once checked. A
 // failure to write it leaves the person's text where it was.
-func staleEdit(stale *knowledge.StaleError, slug string, was knowledge.Opened, kept string) error {
+func staleEdit(stale *session.StaleEdit, slug string, was session.OpenedArticle, kept string) error {
 	pe := stale.Err
 	path, err := keepText(slug, stale.Merged)
 	if err != nil {
@@ -203,7 +175,7 @@ func keepText(slug string, data []byte) (string, error) {
 
 // editArticleText has $EDITOR (or stdin, when asked) give the article's
 // new text; kept is the file that holds it, "" for stdin.
-func editArticleText(env *Env, was knowledge.Opened, fromStdin bool) (data []byte, kept string, err error) {
+func editArticleText(env *Env, was session.OpenedArticle, fromStdin bool) (data []byte, kept string, err error) {
 	if fromStdin {
 		data, err := io.ReadAll(io.LimitReader(env.Stdin, changelog.MaxArticleSize+1))
 		if err != nil {

@@ -7,9 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbResolveOptions struct {
@@ -50,24 +49,22 @@ edited changes only in its status, its sources and that section.
 }
 
 func runKBResolve(ctx context.Context, env *Env, opts kbResolveOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := knowledge.Resolve(ctx, store, opts.slug, opts.keep, kbOptions(store.Project))
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		env.Log.Info("resolved the article", "branch", "global", "file", res.Path, "kept", res.Kept,
-			"set_aside", strings.Join(res.SetAside, ","), "status", res.Status, "commit", short(res.Commit))
-		return nil
-	})
+	res, err := env.service().KBResolve(ctx, session.KBResolveInput{Slug: opts.slug, Keep: opts.keep})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	env.Log.Info("resolved the article", "branch", "global", "file", res.Path, "kept", res.Kept,
+		"set_aside", strings.Join(res.SetAside, ","), "status", res.Status, "commit", short(res.Commit))
+	return nil
 }
 
 // logKnowledge says what the knowledge base update after a promote or pull
 // did, on stderr: its failure is a warning, as the command it followed has
 // landed.
-func logKnowledge(env *Env, k *knowledge.Summary) {
+func logKnowledge(env *Env, k *session.KnowledgeSummary) {
 	switch {
 	case k == nil:
 	case k.Error != "":

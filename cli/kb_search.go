@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -36,13 +35,13 @@ lines name those commands, or, when nothing matches, 'planq kb list'.
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.phrasings, opts.kinds, opts.scope = args, []string{string(changelog.KindArticle)}, "all"
+			opts.phrasings, opts.kinds, opts.scope = args, []string{string(changelog.KindArticle)}, string(session.ScopeProject)
 			return runKBSearch(cmd.Context(), env, opts)
 		},
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.full, "full", false, "print whole articles, not the lines around the match")
-	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
+	f.IntVarP(&opts.limit, "limit", "n", session.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", session.MaxSearchLimit))
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	f.BoolVar(&opts.explain, "explain", false, "show how each result ranked: per phrasing and channel, its rank and score")
 	return cmd
@@ -76,7 +75,7 @@ func runKBSearch(ctx context.Context, env *Env, opts searchOptions) error {
 			env.printf("next: planq kb show %s\n", slug)
 		}
 		if found.Total > len(found.Hits) {
-			env.printf("next: planq kb search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+			env.printf("next: planq kb search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(opts.phrasings), min(found.Total, session.MaxSearchLimit), len(found.Hits), found.Total)
 		}
 	})
 }

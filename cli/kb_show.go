@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/knowledge"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbShowOptions struct {
@@ -49,49 +49,47 @@ is the version of the file, the --base of 'planq kb edit SLUG --base BLOB -'.`,
 }
 
 func runKBShow(ctx context.Context, env *Env, opts kbShowOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		a, err := knowledge.Show(ctx, h, opts.slug)
-		if err != nil {
-			return err
+	a, err := env.service().KBShow(ctx, opts.slug)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(a)
+	}
+	curated := string(a.CuratedBy)
+	if a.EditedByPerson {
+		curated += ", edited by a person"
+	}
+	tw := newTable(env.Stdout)
+	for _, f := range [][2]string{{"path", a.Path}, {"title", a.Title}, {"description", a.Description}, {"topic", a.Topic},
+		{"tags", strings.Join(a.Tags, ", ")}, {"status", string(a.Status)}, {"confidence", string(a.Confidence)},
+		{"curated_by", curated}, {"created", a.Created.Local().Format(changelog.TimeLayout)}, {"updated", a.Updated.Local().Format(changelog.TimeLayout)}} {
+		if f[1] != "" {
+			fmt.Fprintf(tw, "%s:\t%s\n", f[0], f[1])
 		}
-		if opts.json {
-			return env.writeJSON(a)
-		}
-		curated := string(a.CuratedBy)
-		if a.EditedByPerson {
-			curated += ", edited by a person"
-		}
-		tw := newTable(env.Stdout)
-		for _, f := range [][2]string{{"path", a.Path}, {"title", a.Title}, {"description", a.Description}, {"topic", a.Topic},
-			{"tags", strings.Join(a.Tags, ", ")}, {"status", string(a.Status)}, {"confidence", string(a.Confidence)},
-			{"curated_by", curated}, {"created", a.Created.Local().Format(readmodel.TimeLayout)}, {"updated", a.Updated.Local().Format(readmodel.TimeLayout)}} {
-			if f[1] != "" {
-				fmt.Fprintf(tw, "%s:\t%s\n", f[0], f[1])
-			}
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		env.printf("sources:\n")
-		tw = newTable(env.Stdout)
-		for _, s := range a.Sources {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Source, sourceState(s), s.Line)
-		}
-		if len(a.Sources) == 0 {
-			env.printf("  (none)\n")
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if a.Body != "" {
-			env.printf("\n%s\n", a.Body)
-		}
-		return nil
-	})
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	env.printf("sources:\n")
+	tw = newTable(env.Stdout)
+	for _, s := range a.Sources {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", s.Source, sourceState(s), s.Line)
+	}
+	if len(a.Sources) == 0 {
+		env.printf("  (none)\n")
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if a.Body != "" {
+		env.printf("\n%s\n", a.Body)
+	}
+	return nil
 }
 
 // sourceState says what an article's source is on global now.
-func sourceState(s knowledge.Cited) string {
+func sourceState(s session.ArticleSource) string {
 	switch {
 	case !s.Record:
 		return "cited"

@@ -9,10 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 type kbWriteOptions struct {
@@ -107,13 +106,11 @@ func runKBWrite(ctx context.Context, env *Env, opts kbWriteOptions) error {
 				WithHint("give --slug SLUG, or name the file after the slug: lower-case letters, digits and hyphens")
 		}
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := knowledge.Write(ctx, store, data, knowledge.WriteOptions{Options: kbOptions(store.Project), Slug: slug, Name: name, Force: opts.force})
-		if err != nil {
-			return err
-		}
-		return reportArticle(env, res, opts.json, "wrote the article")
-	})
+	res, err := env.service().KBWrite(ctx, session.KBWriteInput{Text: data, Slug: slug, Name: name, Force: opts.force})
+	if err != nil {
+		return err
+	}
+	return reportArticle(env, res, opts.json, "wrote the article")
 }
 
 // readArticleArg reads an article from file, or stdin for "" and "-",
@@ -148,7 +145,7 @@ func readArticleArg(env *Env, file string) ([]byte, string, error) {
 
 // reportArticle prints what a write or an edit of an article did: its
 // path on stdout (or the JSON), and a line on stderr.
-func reportArticle(env *Env, res knowledge.WriteResult, asJSON bool, did string) error {
+func reportArticle(env *Env, res session.ArticleWritten, asJSON bool, did string) error {
 	if asJSON {
 		return env.writeJSON(res)
 	}

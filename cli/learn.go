@@ -5,9 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 type learnOptions struct {
@@ -77,7 +76,7 @@ project's session reads the user layer, and it syncs to your own remote).`,
 	f.StringVar(&opts.supersedes, "supersedes", "", "`ID` of the learning this one replaces")
 	f.BoolVar(&opts.force, "force", false, "record it even though its domain is at the hard limit of 200 current learnings")
 	f.StringVar(&opts.subject, "subject", "", "what it is about, as a short `KEY` (default: its domain and first line); promote flags two learnings with one subject and different content as disputed")
-	f.StringVar(&opts.scope, "scope", scopeProject, "where it is recorded: "+scopeProject+" (the agent's) or "+scopeUser+" (the user layer, yours across projects)")
+	registerWriteScope(cmd, &opts.scope)
 	return cmd
 }
 
@@ -86,43 +85,18 @@ func runLearn(ctx context.Context, env *Env, opts learnOptions, arg string) erro
 	if err != nil {
 		return err
 	}
-	if err := checkScope(opts.scope); err != nil {
-		return err
-	}
-	if opts.scope == scopeUser {
-		// Refused before the layer is opened: a refusal makes nothing.
-		if err := userlayer.CheckAllowSecret(opts.allowSecret); err != nil {
-			return err
-		}
-		for _, f := range []struct {
-			set  bool
-			flag string
-		}{{len(opts.anchors) > 0, "--file"}, {len(opts.files) > 0, "--files"}, {len(opts.evidenceFiles) > 0, "--evidence-file"}, {opts.evidenceCommit != "", "--evidence-commit"}} {
-			if f.set {
-				return usagef("learn: %s names the code of a project; the user layer has none: leave it out, or record in the project (--scope project)", f.flag)
-			}
-		}
-	}
-	if opts.typ == "" {
-		return usagef("learn: --type is required (%s)", changelog.Join(changelog.KindLearning.Spec().Types, ", "))
-	}
-	rec, err := changelog.NewLearning(changelog.LearningInput{
-		Text: text, Type: changelog.Type(opts.typ), Domain: opts.domain,
-		Classification: changelog.Classification(opts.classification), Resolution: opts.resolution,
-		Evidence: changelog.Evidence{
-			Commit: opts.evidenceCommit,
-			Issue:  opts.evidenceIssue,
-			Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
+	learned, err := env.service().Learn(ctx, session.LearnInput{
+		LearningInput: changelog.LearningInput{
+			Text: text, Type: changelog.Type(opts.typ), Domain: opts.domain,
+			Classification: changelog.Classification(opts.classification), Resolution: opts.resolution,
+			Evidence: changelog.Evidence{
+				Commit: opts.evidenceCommit,
+				Issue:  opts.evidenceIssue,
+				Files:  append(splitList(opts.files), splitList(opts.evidenceFiles)...),
+			},
+			Supersedes: opts.supersedes, Subject: opts.subject, Files: opts.anchors,
 		},
-		Supersedes: opts.supersedes, Subject: opts.subject, Files: opts.anchors,
+		Author: opts.author(), Scope: session.Scope(opts.scope), Force: opts.force,
 	})
-	if err != nil {
-		return err
-	}
-	if opts.scope == scopeUser {
-		return writeToUserLayer(ctx, env, opts.writeFlags, rec)
-	}
-	return writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: o, Force: opts.force})
-	})
+	return reportRecorded(env, opts.writeFlags, learned, err)
 }

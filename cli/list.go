@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type listOptions struct {
@@ -35,16 +35,18 @@ marked ? is there only when set.`,
 }
 
 func runList(ctx context.Context, env *Env, opts listOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error { return listAgents(env, h, opts) })
-}
-
-func listAgents(env *Env, h *readmodel.Handle, opts listOptions) error {
-	agents, problems, err := h.Records.Agents()
+	agents, problems, err := env.service().Agents(ctx)
 	if err != nil {
 		return err
 	}
+	return listAgents(env, agents, problems, opts)
+}
+
+// listAgents prints the agents, and fails after them when record files did
+// not read.
+func listAgents(env *Env, agents []session.AgentStatus, problems []string, opts listOptions) error {
 	for _, a := range agents {
-		if a.Status == readmodel.StatusBroken {
+		if a.Status == session.AgentBroken {
 			env.Log.Warn("the tip commit of "+a.Branch+" cannot be read: its object file is damaged", "agent", a.Name, "hint", "run 'planq doctor --fix': it moves the branch back to its newest readable commit")
 		}
 	}

@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type logOptions struct {
@@ -53,45 +52,31 @@ a newer one replaced ('planq show ID --history' shows those).
 }
 
 func runLog(ctx context.Context, env *Env, opts logOptions) error {
-	since, err := readmodel.ParseSince(opts.since, time.Now())
-	if err != nil {
-		return err
-	}
 	if opts.limit < 0 {
 		return planqerr.New(planqerr.Invalid, "--limit", "must be 0 (all) or more, not %d", opts.limit).
 			WithHint("'planq log -n 20' shows the newest 20")
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		name := opts.agent
-		if !opts.all {
-			a, err := h.Resolve(opts.agent)
-			if err != nil {
-				return err
-			}
-			name = a.Name
-		}
-		view, err := h.Records.Log(readmodel.LogOptions{Agent: name, All: opts.all, Since: since, Limit: opts.limit})
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			err = env.writeJSON(view)
-		} else {
-			err = printLog(env, view, opts.full)
-		}
-		if err != nil {
-			return err
-		}
-		return reportProblems(view.Problems)
-	})
+	view, err := env.service().Log(ctx, session.LogQuery{Agent: opts.agent, All: opts.all, Since: opts.since, Limit: opts.limit})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		err = env.writeJSON(view)
+	} else {
+		err = printLog(env, view, opts.full)
+	}
+	if err != nil {
+		return err
+	}
+	return reportProblems(view.Problems)
 }
 
-func printLog(env *Env, view *readmodel.LogView, full bool) error {
+func printLog(env *Env, view *session.LogView, full bool) error {
 	tw := newTable(env.Stdout)
 	if len(view.Agents) > 0 {
 		fmt.Fprintln(tw, "AGENT\tENTRIES\tLAST ENTRY\tLATEST")
 		for _, a := range view.Agents {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", a.Agent, a.Entries, a.LastEntry.Local().Format(readmodel.TimeLayout), a.Title)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", a.Agent, a.Entries, a.LastEntry.Local().Format(changelog.TimeLayout), a.Title)
 		}
 		fmt.Fprintln(tw)
 	}
@@ -112,7 +97,7 @@ func printLog(env *Env, view *readmodel.LogView, full bool) error {
 		if r.Status != "" {
 			status = " [" + string(r.Status) + "]"
 		}
-		env.printf("%s  %s  %s  %s%s\n", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status)
+		env.printf("%s  %s  %s  %s%s\n", r.Timestamp.Local().Format(changelog.TimeLayout), r.ID, r.Agent, r.Type, status)
 		env.printf("    %s\n", strings.ReplaceAll(strings.TrimSpace(r.Body), "\n", "\n    "))
 	}
 	return nil
@@ -125,14 +110,14 @@ const sinceForms = "a date (2026-01-31), a time (2026-01-31T09:30, or RFC 3339) 
 // line of 64 KiB.
 const maxTitle = 120
 
-func shortTitle(r *changelog.Record) string { return readmodel.Shorten(r.Title(), maxTitle) }
+func shortTitle(r *changelog.Record) string { return changelog.Shorten(r.Title(), maxTitle) }
 
 func logLine(r *changelog.Record) string {
 	status := ""
 	if r.Status != "" {
 		status = "[" + string(r.Status) + "]"
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format(readmodel.TimeLayout), r.ID, r.Agent, r.Type, status, shortTitle(r))
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", r.Timestamp.Local().Format(changelog.TimeLayout), r.ID, r.Agent, r.Type, status, shortTitle(r))
 }
 
 // reportProblems fails the command after printing its data when records
@@ -179,10 +164,7 @@ func runLogAdd(ctx context.Context, env *Env, opts logAddOptions, arg string) er
 	if err != nil {
 		return err
 	}
-	rec, err := changelog.NewLog(changelog.LogInput{Text: text, Type: changelog.Type(opts.typ),
-		Status: changelog.Status(opts.status), DependsOn: splitList(opts.dependsOn)})
-	if err != nil {
-		return err
-	}
-	return writeRecord(ctx, env, opts.writeFlags, rec)
+	in := changelog.LogInput{Text: text, Type: changelog.Type(opts.typ),
+		Status: changelog.Status(opts.status), DependsOn: splitList(opts.dependsOn)}
+	return reported(env, opts.writeFlags)(env.service().AddLog(ctx, session.LogInput{LogInput: in, Author: opts.author()}))
 }

@@ -8,11 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/memtool"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 type memtoolOptions struct {
@@ -73,69 +70,23 @@ global and push and pull carry it to the team.`,
 }
 
 func runMemtool(ctx context.Context, env *Env, opts memtoolOptions) error {
-	data, err := io.ReadAll(io.LimitReader(env.Stdin, memtool.MaxCommandSize+1))
+	data, err := io.ReadAll(io.LimitReader(env.Stdin, session.MaxMemoryCommand+1))
 	if err != nil {
 		return planqerr.New(planqerr.Failure, "stdin", "failed to read: %w", err)
 	}
-	if len(data) > memtool.MaxCommandSize {
-		return answerRefusal(env, &memtool.Refusal{Kind: planqerr.Invalid,
-			Text: fmt.Sprintf("Error: The command is over %d bytes; a memory file holds at most 64 KiB", memtool.MaxCommandSize)})
-	}
-	c, err := memtool.Parse(data)
+	c, err := session.ParseMemoryCommand(data)
 	if err != nil {
-		return answer(env, memtool.Result{}, err)
+		return answer(env, session.MemoryResult{}, err)
 	}
-	switch opts.scope {
-	case "agent", "":
-	case "user":
-		if opts.agent != "" {
-			return planqerr.New(planqerr.Invalid, "--agent", "names an agent; the user layer has none").
-				WithHint("drop --agent, or --scope user")
+	res, err := env.service().Memory(ctx, session.MemoryInput{Agent: opts.agent, Scope: session.Scope(opts.scope),
+		AllowSecret: opts.allowSecret, MemoryCommand: c})
+	madeUserLayer(env, res.MadeUserLayer)
+	if err == nil && res.Commit != "" {
+		whose := []any{"agent", res.Agent}
+		if res.Agent == "" {
+			whose = []any{"layer", "user"}
 		}
-		return runMemtoolUser(ctx, env, c)
-	default:
-		return planqerr.New(planqerr.Invalid, "scope", "%q is not a scope of the memory tool", opts.scope).
-			WithHint("use agent (the agent's memories/, the default) or user (the user layer's)")
-	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	f, err := memtool.ForAgent(a, agent.WriteOptions{AllowSecret: opts.allowSecret})
-	if err != nil {
-		return err
-	}
-	res, err := memtool.Apply(ctx, f, c)
-	if err == nil && res.Commit != "" {
-		env.Log.Info("memory: "+c.Command+" "+strings.Join(res.Paths, ", "), "agent", a.Name, "commit", short(res.Commit))
-	}
-	return answer(env, res, err)
-}
-
-// runMemtoolUser carries out c on the user layer's memories/, making the
-// layer first when there is none yet (and saying so on stderr).
-func runMemtoolUser(ctx context.Context, env *Env, c memtool.Command) error {
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
-	l, err := userlayer.Open(ctx, home)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(l.Store)
-	if l.Created {
-		env.Log.Info("made the user layer: what you keep across projects", "path", l.Project.StateRepo())
-	}
-	f, done, err := memtool.ForUserLayer(l.Store)
-	if err != nil {
-		return err
-	}
-	defer done()
-	res, err := memtool.Apply(ctx, f, c)
-	if err == nil && res.Commit != "" {
-		env.Log.Info("memory: "+c.Command+" "+strings.Join(res.Paths, ", "), "layer", "user", "commit", short(res.Commit))
+		env.Log.Info("memory: "+c.Command+" "+strings.Join(res.Paths, ", "), append(whose, "commit", short(res.Commit))...)
 	}
 	return answer(env, res, err)
 }
@@ -143,20 +94,17 @@ func runMemtoolUser(ctx context.Context, env *Env, c memtool.Command) error {
 // answer prints what the protocol answers: the result's text, or a
 // refusal's, which ends with its kind's exit code; planq's own failures
 // are returned as they are.
-func answer(env *Env, res memtool.Result, err error) error {
+func answer(env *Env, res session.MemoryResult, err error) error {
 	if err != nil {
-		if r, ok := memtool.AsRefusal(err); ok {
-			return answerRefusal(env, r)
+		r, ok := session.AsMemoryRefusal(err)
+		if !ok {
+			return err
 		}
-		return err
+		if _, err := fmt.Fprintln(env.raw(), r.Text); err != nil {
+			return err
+		}
+		return &silentError{code: exitCode(planqerr.New(r.Kind, "", "%s", r.Text))}
 	}
 	_, err = fmt.Fprintln(env.raw(), res.Text)
 	return err
-}
-
-func answerRefusal(env *Env, r *memtool.Refusal) error {
-	if _, err := fmt.Fprintln(env.raw(), r.Text); err != nil {
-		return err
-	}
-	return &silentError{code: exitCode(planqerr.New(r.Kind, "", "%s", r.Text))}
 }

@@ -7,12 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type noteOptions struct {
@@ -59,12 +57,7 @@ func runNote(ctx context.Context, env *Env, opts noteOptions, arg string) error 
 	if err != nil {
 		return err
 	}
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	noted, err := a.Note(ctx, text, changelog.Type(opts.typ), opts.agentKind, agent.WriteOptions{AllowSecret: opts.allowSecret})
+	noted, err := env.service().Note(ctx, session.NoteInput{Author: opts.author(), Text: text, Type: changelog.Type(opts.typ), AgentKind: opts.agentKind})
 	if err != nil {
 		return err
 	}
@@ -120,28 +113,25 @@ func runNotes(ctx context.Context, env *Env, opts notesOptions) error {
 	if err := checkNotesFlags(opts); err != nil {
 		return err
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		list, err := curation.Notes(h, curation.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
-			Workspaces: splitList(opts.spaces)})
-		if err != nil {
-			return err
-		}
-		notes := list.Notes
-		if opts.json {
-			if err := env.writeJSON(notes); err != nil {
-				return err
-			}
-			return reportProblems(list.Problems)
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "ID\tTIME\tAGENT\tKIND\tWORKSPACE\tTYPE\tSTATE\tNOTE")
-		for _, r := range notes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Timestamp.Local().Format(time.DateTime), r.Agent, orDashStr(r.AgentKind),
-				orDashStr(r.Workspace), r.Type, r.Status, readmodel.Shorten(r.Title(), 80))
-		}
-		if err := tw.Flush(); err != nil {
+	list, err := env.service().Notes(ctx, session.NoteFilter{States: splitList(opts.states), Types: splitList(opts.types), Agents: splitList(opts.agents),
+		Workspaces: splitList(opts.spaces)})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		if err := env.writeJSON(list.Notes); err != nil {
 			return err
 		}
 		return reportProblems(list.Problems)
-	})
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tTIME\tAGENT\tKIND\tWORKSPACE\tTYPE\tSTATE\tNOTE")
+	for _, r := range list.Notes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Timestamp.Local().Format(time.DateTime), r.Agent, orDashStr(r.AgentKind),
+			orDashStr(r.Workspace), r.Type, r.Status, changelog.Shorten(r.Title(), 80))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return reportProblems(list.Problems)
 }

@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/readmodel"
 )
 
 func newPlanCmd(env *Env) *cobra.Command {
@@ -40,21 +37,19 @@ func newPlanShowCmd(env *Env) *cobra.Command {
 }
 
 func runPlanShow(ctx context.Context, env *Env, opts planShowOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		plan, err := h.Records.Plan()
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(map[string]string{"plan": plan})
-		}
-		if plan == "" {
-			env.Log.Info("no plan yet", "hint", `planq plan set "..."`)
-			return nil
-		}
-		env.printf("%s", plan)
+	plan, err := env.service().Plan(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(map[string]string{"plan": plan})
+	}
+	if plan == "" {
+		env.Log.Info("no plan yet", "hint", `planq plan set "..."`)
 		return nil
-	})
+	}
+	env.printf("%s", plan)
+	return nil
 }
 
 type planSetOptions struct {
@@ -86,12 +81,10 @@ next prime shows it; 'planq state push' shares it with the team.`,
 }
 
 func runPlanSet(ctx context.Context, env *Env, opts planSetOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		commit, err := store.SetPlan(ctx, opts.text, opts.allowSecret)
-		if err != nil {
-			return err
-		}
-		env.Log.Info("set the plan", "branch", "global", "file", "plan.md", "commit", short(commit.String()))
-		return nil
-	})
+	commit, err := env.service().SetPlan(ctx, opts.text, opts.allowSecret)
+	if err != nil {
+		return err
+	}
+	env.Log.Info("set the plan", "branch", "global", "file", "plan.md", "commit", short(commit))
+	return nil
 }

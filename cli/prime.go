@@ -10,7 +10,6 @@ import (
 
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -51,35 +50,32 @@ the layout. Outside a planq project, prime prints nothing and exits 0.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.agent, "agent", "", "prime agent `NAME` (default: the agent mounted here)")
-	f.StringVar(&opts.format, "format", "markdown", "`FORMAT`: "+strings.Join(prime.Formats, "|"))
-	f.IntVar(&opts.budget, "budget", prime.DefaultBudget, "at most `N` characters")
-	f.StringVar(&opts.role, "role", prime.RoleAgent, "`ROLE`: agent|lead")
-	f.StringVar(&opts.source, "source", prime.SourceStartup, "how the session started: startup|resume|compact|clear")
+	f.StringVar(&opts.format, "format", "markdown", "`FORMAT`: "+strings.Join(session.Formats, "|"))
+	f.IntVar(&opts.budget, "budget", session.DefaultBudget, "at most `N` characters")
+	f.StringVar(&opts.role, "role", session.RoleAgent, "`ROLE`: agent|lead")
+	f.StringVar(&opts.source, "source", session.SourceStartup, "how the session started: startup|resume|compact|clear")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "list what is included and left out, with sizes")
 	opts.asOf.register(cmd)
 	return cmd
 }
 
 func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
-	if opts.role != prime.RoleAgent && opts.role != prime.RoleLead {
+	if opts.role != session.RoleAgent && opts.role != session.RoleLead {
 		return planqerr.New(planqerr.Invalid, "--role", "unknown role %q", opts.role).WithHint("use agent or lead")
 	}
-	if !slices.Contains(prime.Sources, opts.source) {
+	if !slices.Contains(session.PrimeSources, opts.source) {
 		return planqerr.New(planqerr.Invalid, "--source", "unknown source %q", opts.source).
-			WithHint("use one of %s", strings.Join(prime.Sources, ", "))
+			WithHint("use one of %s", strings.Join(session.PrimeSources, ", "))
 	}
 	if opts.budget <= 0 {
 		return planqerr.New(planqerr.Invalid, "--budget", "must be a positive number of characters, not %d", opts.budget).
-			WithHint("leave it out for the default, %d", prime.DefaultBudget)
+			WithHint("leave it out for the default, %d", session.DefaultBudget)
 	}
-	p, err := env.project()
-	if planqerr.Is(err, planqerr.NotInitialized) {
+	svc := env.service()
+	if planqerr.Is(svc.InProject(), planqerr.NotInitialized) {
 		return nil // not a planq project: nothing to say, and no failure
 	}
-	if err != nil {
-		return err
-	}
-	out, doc, err := session.Prime(ctx, p, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun, AsOf: opts.asOf.spec,
+	out, doc, err := svc.Prime(ctx, session.PrimeOptions{Agent: opts.agent, Role: opts.role, Source: opts.source, Format: opts.format, Budget: opts.budget, Preview: opts.dryRun, AsOf: opts.asOf.spec,
 		Warn: func(w error) { env.Log.Warn(w.Error()) }})
 	if err != nil {
 		return err
@@ -100,18 +96,11 @@ func runPrime(ctx context.Context, env *Env, opts primeOptions) error {
 		if err := tw.Flush(); err != nil {
 			return err
 		}
-		env.printf("total %s, budget %d, %s left out\n", plural.Of(len(out), "character"), budgetOr(opts.budget), plural.Of(doc.Dropped(), "item"))
+		env.printf("total %s, budget %d, %s left out\n", plural.Of(len(out), "character"), opts.budget, plural.Of(doc.Dropped(), "item"))
 		return nil
 	}
 	env.printf("%s", out)
 	return nil
-}
-
-func budgetOr(b int) int {
-	if b <= 0 {
-		return prime.DefaultBudget
-	}
-	return b
 }
 
 func firstLine(s string, n int) string {

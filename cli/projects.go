@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/session"
 )
 
 type projectsOptions struct {
@@ -43,25 +40,15 @@ when set.`,
 }
 
 func runProjects(ctx context.Context, env *Env, opts projectsOptions) error {
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
-	current := "" // outside a project, none is current
-	if p, err := env.project(); err == nil {
-		current = p.Config.Project
-	}
-	list, err := session.Projects(ctx, home, current)
+	list, err := env.service().Projects(ctx)
 	if err != nil {
 		return err
 	}
 	if opts.json {
-		if list == nil {
-			list = []session.ProjectInfo{}
-		}
 		return env.writeJSON(list)
 	}
 	if len(list) == 0 {
+		home, _ := env.service().Home() // it listed there
 		env.Log.Info("no state repository yet", "dir", home+"/state-repos")
 		env.printf("next: planq init   (in a code repository)\n")
 		return nil

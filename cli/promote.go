@@ -12,10 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/team"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 type promoteOptions struct {
@@ -107,30 +104,13 @@ func runPromoteToUser(ctx context.Context, env *Env, cmd *cobra.Command, opts pr
 	if len(ids) == 0 {
 		return usagef("context promote --to user: name the records to copy (ID...); 'planq search WORDS' finds their IDs")
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		if err := userlayer.CheckPromotable(h.Project); err != nil {
-			return err
-		}
-		var l *userlayer.Layer
-		var err error
-		if opts.dryRun {
-			l, err = openExistingUserLayer(ctx) // a dry run makes no layer
-		} else {
-			l, err = openUserLayer(ctx, env)
-		}
-		if err != nil {
-			return err
-		}
-		if l != nil {
-			defer env.closeHandle(l.Handle)
-		}
-		res, err := userlayer.Promote(ctx, h, l, userlayer.PromoteOptions{IDs: ids, KeepPaths: opts.keepPaths, DryRun: opts.dryRun})
-		if err != nil {
-			return err
-		}
-		return reportCopied(env, res, res.Records, opts.dryRun, opts.json, "in the user layer already; nothing to add", func(added int) {
-			env.Log.Info("copied to the user layer", "project", res.Project, "records", added, "commit", short(res.Commit), "paths_stripped", res.Stripped)
-		})
+	res, err := env.service().PromoteToUser(ctx, session.PromoteToUserInput{IDs: ids, KeepPaths: opts.keepPaths, DryRun: opts.dryRun})
+	madeUserLayer(env, res.Made)
+	if err != nil {
+		return err
+	}
+	return reportCopied(env, res, res.Records, opts.dryRun, opts.json, "in the user layer already; nothing to add", func(added int) {
+		env.Log.Info("copied to the user layer", "project", res.Project, "records", added, "commit", short(res.Commit), "paths_stripped", res.Stripped)
 	})
 }
 
@@ -139,10 +119,10 @@ func runPromoteToUser(ctx context.Context, env *Env, cmd *cobra.Command, opts pr
 // holds already (the message already), then the dry run's count or, when
 // records landed, landed's line; and it writes res as JSON or the copies
 // as a table.
-func reportCopied(env *Env, res any, copies []userlayer.Copied, dryRun, asJSON bool, already string, landed func(added int)) error {
+func reportCopied(env *Env, res any, copies []session.Copied, dryRun, asJSON bool, already string, landed func(added int)) error {
 	added := 0
 	for _, c := range copies {
-		if c.Action == userlayer.ActionAdd {
+		if c.Action == session.CopiedAdd {
 			added++
 		} else {
 			env.Log.Info(already, "record", c.ID, "as", c.Copy)
@@ -161,7 +141,7 @@ func reportCopied(env *Env, res any, copies []userlayer.Copied, dryRun, asJSON b
 }
 
 // printCopied lists what a copy between layers did, a line a record.
-func printCopied(w io.Writer, cs []userlayer.Copied) error {
+func printCopied(w io.Writer, cs []session.Copied) error {
 	tw := newTable(w)
 	for _, c := range cs {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Action, c.ID, c.Kind, orDashStr(c.Copy), c.Title)
@@ -170,39 +150,39 @@ func printCopied(w io.Writer, cs []userlayer.Copied) error {
 }
 
 func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
+	svc := env.service()
+	name, err := svc.AgentName(ctx, opts.agent)
 	if err != nil {
 		return err
 	}
-	defer env.closeStore(store)
-	ids := splitList(opts.ids)
-	if !opts.all && len(ids) == 0 && !opts.dryRun {
+	in := session.PromoteInput{Agent: name, IDs: splitList(opts.ids), DryRun: opts.dryRun}
+	if !opts.all && len(in.IDs) == 0 && !opts.dryRun {
 		if !isTerminal(env.Stdin) {
 			return usagef("context promote: pass --all, --id ID or --dry-run (a list to pick from needs a terminal)")
 		}
-		preview, err := team.Promote(ctx, store, a, team.PromoteOptions{DryRun: true})
+		preview, err := svc.Promote(ctx, session.PromoteInput{Agent: name, DryRun: true})
 		if err != nil {
 			return err
 		}
-		if ids, err = pick(env, preview.Candidates); err != nil || len(ids) == 0 {
+		if in.IDs, err = pick(env, preview.Candidates); err != nil || len(in.IDs) == 0 {
 			return err
 		}
 	}
-	done := env.progress(opts.json, "promoting %s's records into global", a.Name)
-	res, err := session.Promote(ctx, store, a, team.PromoteOptions{IDs: ids, DryRun: opts.dryRun})
+	done := env.progress(opts.json, "promoting %s's records into global", name)
+	res, err := svc.Promote(ctx, in)
 	done()
 	if err != nil {
 		return err
 	}
 	switch {
 	case res.MarkedMerged:
-		env.Log.Info("nothing new to promote; recorded the agent as merged", "agent", a.Name, "commit", short(res.Commit))
+		env.Log.Info("nothing new to promote; recorded the agent as merged", "agent", name, "commit", short(res.Commit))
 	case len(res.Candidates) == 0:
-		env.Log.Info("nothing new to promote", "agent", a.Name)
+		env.Log.Info("nothing new to promote", "agent", name)
 	case opts.dryRun:
-		env.Log.Info("dry run: nothing changed", "agent", a.Name, "would_land", len(res.Candidates))
+		env.Log.Info("dry run: nothing changed", "agent", name, "would_land", len(res.Candidates))
 	default:
-		env.Log.Info("promoted into global", "agent", a.Name, "records", len(res.Candidates), "commit", short(res.Commit), "previous", short(res.Previous))
+		env.Log.Info("promoted into global", "agent", name, "records", len(res.Candidates), "commit", short(res.Commit), "previous", short(res.Previous))
 	}
 	for _, p := range res.Problems {
 		env.Log.Warn("malformed record not promoted", "problem", p)
@@ -216,14 +196,14 @@ func runPromote(ctx context.Context, env *Env, opts promoteOptions) error {
 	logKnowledge(env, res.Knowledge)
 	if opts.json {
 		if res.Candidates == nil {
-			res.Candidates = []team.Candidate{}
+			res.Candidates = []session.Candidate{}
 		}
 		return env.writeJSON(res)
 	}
 	return printCandidates(env.Stdout, res.Candidates, false)
 }
 
-func printCandidates(w io.Writer, cs []team.Candidate, numbered bool) error {
+func printCandidates(w io.Writer, cs []session.Candidate, numbered bool) error {
 	tw := newTable(w)
 	for i, c := range cs {
 		prefix := ""
@@ -232,9 +212,9 @@ func printCandidates(w io.Writer, cs []team.Candidate, numbered bool) error {
 		}
 		note := ""
 		switch c.Action {
-		case team.ActionDuplicate:
+		case session.PromoteDuplicate:
 			note = "(same as " + c.Existing + " in global: lands once, citing both)"
-		case team.ActionDisputed:
+		case session.PromoteDisputed:
 			note = "(contradicts " + c.Existing + " in global: lands disputed)"
 		}
 		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\n", prefix, c.Action, orDashStr(c.ID), orDashStr(string(c.Kind)), c.Title, note)
@@ -243,7 +223,7 @@ func printCandidates(w io.Writer, cs []team.Candidate, numbered bool) error {
 }
 
 // pick shows the candidates and reads the lead's choice from the terminal.
-func pick(env *Env, cs []team.Candidate) ([]string, error) {
+func pick(env *Env, cs []session.Candidate) ([]string, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}

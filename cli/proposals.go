@@ -12,10 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 func newProposalsCmd(env *Env) *cobra.Command {
@@ -111,123 +109,117 @@ and "recorded" only when set).`,
 }
 
 func runProposalsList(ctx context.Context, env *Env, asJSON bool) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		views, err := curation.List(ctx, h, h.Project.Workspace)
-		if err != nil {
-			return err
-		}
-		if asJSON {
-			return env.writeJSON(views)
-		}
-		if len(views) == 0 {
-			env.Log.Info("no proposal yet", "hint", "'planq curate' gives an agent the raw notes to propose from")
-			return nil
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "ID\tSTATE\tFILES\tADDITIONS\tNOTES\tBY\tPROPOSED\tSUMMARY")
-		for _, v := range views {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", v.ID, v.State, filesOf(v), v.Additions,
-				len(v.Used)+len(v.Discarded), curation.Who(v.Agent), v.Time.Local().Format(time.DateOnly), firstLine(v.Summary, 60))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		for _, v := range views {
-			warnBroken(env, v)
-		}
+	views, err := env.service().Proposals(ctx, false)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return env.writeJSON(views)
+	}
+	if len(views) == 0 {
+		env.Log.Info("no proposal yet", "hint", "'planq curate' gives an agent the raw notes to propose from")
 		return nil
-	})
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "ID\tSTATE\tFILES\tADDITIONS\tNOTES\tBY\tPROPOSED\tSUMMARY")
+	for _, v := range views {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\n", v.ID, v.State, filesOf(v), v.Additions,
+			len(v.Used)+len(v.Discarded), session.Who(v.Agent), v.Time.Local().Format(time.DateOnly), firstLine(v.Summary, 60))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, v := range views {
+		warnBroken(env, v)
+	}
+	return nil
 }
 
 // warnBroken says why a broken proposal is, and how to be rid of it.
-func warnBroken(env *Env, v curation.View) {
-	if v.State == curation.StateBroken {
+func warnBroken(env *Env, v session.ProposalView) {
+	if v.State == session.ProposalBroken {
 		env.Log.Warn(fmt.Sprintf("proposal %s is broken: %s", v.ID, v.Problem), "hint", "planq proposals dismiss "+v.ID)
 	}
 }
 
 func runProposalsShow(ctx context.Context, env *Env, id string, asJSON bool) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		v, err := curation.Show(ctx, h, h.Project.Workspace, id)
-		if err != nil {
-			return err
+	v, err := env.service().Proposal(ctx, id)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return env.writeJSON(v)
+	}
+	env.printf("proposal %s: %s, by %s on %s\n", v.ID, v.State, session.Who(v.Agent), v.Time.Local().Format(time.DateOnly))
+	if v.Decided != nil {
+		env.printf("%s by %s on %s\n", v.State, session.Who(v.DecidedBy), v.Decided.Local().Format(time.DateOnly))
+	}
+	env.printf("\n%s\n\nnotes used: %s\n", v.Summary, orDashList(v.Used))
+	for _, id := range slices.Sorted(maps.Keys(v.Discarded)) {
+		env.printf("note discarded: %s: %s\n", id, v.Discarded[id])
+	}
+	for _, f := range v.Files {
+		state := ""
+		if f.Changed {
+			state = " (changed since the proposal)"
 		}
-		if asJSON {
-			return env.writeJSON(v)
+		env.printf("\n=== %s: %s%s\n", f.Path, countOf(f.Additions, "addition"), state)
+		switch {
+		case f.Problem != "":
+			env.printf("(no diff: %s)\n", f.Problem)
+		case f.Diff == "":
+			env.printf("(the file is as proposed)\n")
 		}
-		env.printf("proposal %s: %s, by %s on %s\n", v.ID, v.State, curation.Who(v.Agent), v.Time.Local().Format(time.DateOnly))
-		if v.Decided != nil {
-			env.printf("%s by %s on %s\n", v.State, curation.Who(v.DecidedBy), v.Decided.Local().Format(time.DateOnly))
-		}
-		env.printf("\n%s\n\nnotes used: %s\n", v.Summary, orDashList(v.Used))
-		for _, id := range slices.Sorted(maps.Keys(v.Discarded)) {
-			env.printf("note discarded: %s: %s\n", id, v.Discarded[id])
-		}
-		for _, f := range v.Files {
-			state := ""
-			if f.Changed {
-				state = " (changed since the proposal)"
-			}
-			env.printf("\n=== %s: %s%s\n", f.Path, countOf(f.Additions, "addition"), state)
-			switch {
-			case f.Problem != "":
-				env.printf("(no diff: %s)\n", f.Problem)
-			case f.Diff == "":
-				env.printf("(the file is as proposed)\n")
-			}
-			env.printf("%s", f.Diff)
-		}
-		if v.State == curation.StateStale {
-			env.Log.Warn("the proposal is stale: a file changed since it was made", "hint", "planq proposals dismiss "+v.ID+", then planq curate")
-		}
-		warnBroken(env, v)
-		return nil
-	})
+		env.printf("%s", f.Diff)
+	}
+	if v.State == session.ProposalStale {
+		env.Log.Warn("the proposal is stale: a file changed since it was made", "hint", "planq proposals dismiss "+v.ID+", then planq curate")
+	}
+	warnBroken(env, v)
+	return nil
 }
 
 func runProposalsApply(ctx context.Context, env *Env, id string, edit, allowRemovals, asJSON bool) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		var edited map[string]string
-		if edit {
-			v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, id)
-			if err != nil {
-				return err
-			}
-			if edited, err = editProposal(env, v); err != nil {
-				return err
-			}
-		}
-		done, err := curation.Apply(ctx, store, store.Project.Workspace, writerOf(store), id,
-			curation.ApplyOptions{Edited: edited, AllowRemovals: allowRemovals})
+	svc := env.service()
+	in := session.ApplyInput{ID: id, AllowRemovals: allowRemovals}
+	if edit {
+		v, err := svc.Proposal(ctx, id)
 		if err != nil {
 			return err
 		}
-		if asJSON {
-			if err := env.writeJSON(done); err != nil {
-				return err
-			}
-		} else {
-			env.printf("%s\n", done.Commit)
+		if in.Edited, err = editProposal(env, v); err != nil {
+			return err
 		}
-		if done.Recorded {
-			env.Log.Info("the files were committed already; recorded the proposal as applied", "branch", done.Branch, "proposal", done.Proposal)
-		} else {
-			what := countOf(done.Additions, "addition")
-			if done.Removals > 0 {
-				what += " and " + countOf(done.Removals, "removal")
-			}
-			env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", what, strings.Join(done.Files, ", ")), "branch", done.Branch, "proposal", done.Proposal)
+	}
+	done, err := svc.ApplyProposal(ctx, in)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if err := env.writeJSON(done); err != nil {
+			return err
 		}
-		if done.AgentWorkspace != "" {
-			warnAgentBranch(env, done)
+	} else {
+		env.printf("%s\n", done.Commit)
+	}
+	if done.Recorded {
+		env.Log.Info("the files were committed already; recorded the proposal as applied", "branch", done.Branch, "proposal", done.Proposal)
+	} else {
+		what := countOf(done.Additions, "addition")
+		if done.Removals > 0 {
+			what += " and " + countOf(done.Removals, "removal")
 		}
-		return nil
-	})
+		env.Log.Info(fmt.Sprintf("committed %s to %s (not pushed)", what, strings.Join(done.Files, ", ")), "branch", done.Branch, "proposal", done.Proposal)
+	}
+	if done.AgentWorkspace != "" {
+		warnAgentBranch(env, done)
+	}
+	return nil
 }
 
 // warnAgentBranch says that an apply in an agent's workspace committed on
 // that workspace's branch, which the main checkout's does not hold.
-func warnAgentBranch(env *Env, done curation.Applied) {
+func warnAgentBranch(env *Env, done session.ProposalApplied) {
 	main, into := "", "the branch you meant"
 	if done.MainBranch != "" {
 		main, into = ", not "+done.MainBranch+", the branch of the main checkout", done.MainBranch
@@ -237,7 +229,7 @@ func warnAgentBranch(env *Env, done curation.Applied) {
 }
 
 // editProposal lets a person edit each proposed file in $EDITOR.
-func editProposal(env *Env, v curation.View) (map[string]string, error) {
+func editProposal(env *Env, v session.ProposalView) (map[string]string, error) {
 	dir, err := os.MkdirTemp("", "planq-proposal-")
 	if err != nil {
 		return nil, fmt.Errorf("failed to make a directory to edit in: %w", err)
@@ -262,13 +254,11 @@ func editProposal(env *Env, v curation.View) (map[string]string, error) {
 }
 
 func runProposalsDismiss(ctx context.Context, env *Env, id string) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		next, err := curation.Dismiss(ctx, store, writerOf(store), id)
-		if err != nil {
-			return err
-		}
-		env.printf("%s\n", next)
-		env.Log.Info("dismissed the proposal and its notes", "proposal", id)
-		return nil
-	})
+	next, err := env.service().DismissProposal(ctx, id, "")
+	if err != nil {
+		return err
+	}
+	env.printf("%s\n", next)
+	env.Log.Info("dismissed the proposal and its notes", "proposal", id)
+	return nil
 }

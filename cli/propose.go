@@ -7,8 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/session"
 )
 
 type proposeOptions struct {
@@ -51,31 +50,25 @@ The notes it cites become proposed, in the same commit.
 }
 
 func runPropose(ctx context.Context, env *Env, opts proposeOptions) error {
-	p, err := curation.DecodeProposal(env.Stdin)
+	p, err := session.DecodeProposal(env.Stdin)
 	if err != nil {
 		return err
 	}
-	return withStore(ctx, env, func(store *agent.Store) error {
-		rec, err := curation.Propose(ctx, store, store.Project.Workspace, writerOf(store), p)
-		if err != nil {
-			return err
-		}
-		_, said := curation.Settle(store.Project.Workspace, store.Project.Config.InstructionFiles(), p)
-		for _, line := range said {
-			env.Log.Warn(line)
-		}
-		v, err := curation.Show(ctx, store.Handle, store.Project.Workspace, rec.ID)
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(v)
-		}
-		env.printf("%s\n", rec.ID)
-		env.Log.Info(fmt.Sprintf("proposal %s keeps %s to %s from %s", rec.ID, countOf(v.Additions, "addition"), filesOf(v), countOf(len(v.Used), "note")),
-			"review", "planq proposals show "+rec.ID)
-		return nil
-	})
+	res, err := env.service().Propose(ctx, session.ProposeInput{Proposal: p})
+	for _, line := range res.Settled {
+		env.Log.Warn(line)
+	}
+	if err != nil {
+		return err
+	}
+	v := res.View
+	if opts.json {
+		return env.writeJSON(v)
+	}
+	env.printf("%s\n", v.ID)
+	env.Log.Info(fmt.Sprintf("proposal %s keeps %s to %s from %s", v.ID, countOf(v.Additions, "addition"), filesOf(v), countOf(len(v.Used), "note")),
+		"review", "planq proposals show "+v.ID)
+	return nil
 }
 
-func filesOf(v curation.View) string { return orDashStr(strings.Join(v.Paths(), ", ")) }
+func filesOf(v session.ProposalView) string { return orDashStr(strings.Join(v.Paths(), ", ")) }

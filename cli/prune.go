@@ -8,12 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/knowledge"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -44,7 +40,7 @@ files (learn --file) are all gone from the code are archived too.
 --dry-run lists what would be archived and writes nothing. --json prints
 {"archived":[{"id","kind","domain","type","classification","title","written",
 "last_used"?,"reason","marker","archived_at"}],"commit"?}.`,
-			int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24)),
+			int(session.ShelfLife["tactical"].Hours()/24), int(session.ShelfLife["observational"].Hours()/24)),
 		Example: "  planq prune --dry-run\n  planq prune\n  planq archive list",
 		Args:    exactArgs(0, "no arguments"),
 		RunE:    func(cmd *cobra.Command, _ []string) error { return runPrune(cmd.Context(), env, opts) },
@@ -56,24 +52,17 @@ files (learn --file) are all gone from the code are archived too.
 }
 
 func runPrune(ctx context.Context, env *Env, opts pruneOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: time.Now(), DryRun: opts.dryRun, Writer: writerOf(store),
-			Stale: opts.stale, CodeDir: store.Project.Root})
-		if err != nil {
-			return err
-		}
-		var kb *knowledge.Summary
-		if !opts.dryRun && res.Commit != "" {
-			kb = session.KnowledgeInStep(ctx, store)
-		}
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		reportPruned(env, res, opts.dryRun, prunedLines{none: "nothing is past its shelf life", hint: "planq prune",
-			at: []any{"branch", project.GlobalBranch}})
-		logKnowledge(env, kb)
-		return nil
-	})
+	res, err := env.service().Prune(ctx, session.PruneInput{DryRun: opts.dryRun, Stale: opts.stale})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	reportPruned(env, res.PruneResult, opts.dryRun, prunedLines{none: "nothing is past its shelf life", hint: "planq prune",
+		at: []any{"branch", session.GlobalBranch}})
+	logKnowledge(env, res.Knowledge)
+	return nil
 }
 
 // prunedLines are the words of what prune logs on stderr, for a project's
@@ -87,7 +76,7 @@ type prunedLines struct {
 
 // reportPruned prints the learnings prune archived (or, on a dry run,
 // would) and logs their count.
-func reportPruned(env *Env, res lifecycle.PruneResult, dryRun bool, lines prunedLines) {
+func reportPruned(env *Env, res session.PruneResult, dryRun bool, lines prunedLines) {
 	printArchived(env, res.Archived)
 	learnings := plural.Of(len(res.Archived), "learning") + lines.of
 	switch {
@@ -100,7 +89,7 @@ func reportPruned(env *Env, res lifecycle.PruneResult, dryRun bool, lines pruned
 	}
 }
 
-func printArchived(env *Env, archived []lifecycle.Archived) {
+func printArchived(env *Env, archived []session.ArchivedLearning) {
 	if len(archived) == 0 {
 		return
 	}
@@ -112,16 +101,7 @@ func printArchived(env *Env, archived []lifecycle.Archived) {
 			used = a.LastUsed.Local().Format(time.DateOnly)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a.ID, a.Domain, a.Classification, a.Written.Local().Format(time.DateOnly), used,
-			readmodel.Shorten(a.Title, 60), a.Reason)
+			changelog.Shorten(a.Title, 60), a.Reason)
 	}
 	_ = tw.Flush()
-}
-
-// writerOf names who a lead's write on global is recorded as: the agent
-// mounted here, else global itself.
-func writerOf(store *agent.Store) string {
-	if a, err := store.Resolve(""); err == nil && a.Branch != project.GlobalBranch {
-		return a.Name
-	}
-	return project.GlobalBranch
 }

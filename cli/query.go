@@ -9,8 +9,6 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -54,64 +52,57 @@ that wants one domain's expertise before it starts.
 	f.StringSliceVar(&opts.classifications, "classification", nil, "only learnings of `CLASS`: "+changelog.Join(changelog.Classifications, "|"))
 	f.StringVar(&opts.since, "since", "", "only learnings written since `WHEN`: "+sinceForms)
 	f.BoolVar(&opts.allVersions, "all-versions", false, "superseded versions too (retracted ones never)")
-	f.StringVar(&opts.format, "format", "markdown", "output `FORMAT`: "+strings.Join(prime.Formats, "|"))
+	f.StringVar(&opts.format, "format", "markdown", "output `FORMAT`: "+strings.Join(session.Formats, "|"))
 	f.BoolVar(&opts.json, "json", false, "print as JSON (--format json)")
 	opts.asOf.register(cmd)
 	return cmd
 }
 
 func runQuery(ctx context.Context, env *Env, opts queryOptions) error {
-	req, format, err := opts.request()
+	in, err := opts.input()
 	if err != nil {
 		return err
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		ex, err := session.Query(ctx, h, req)
-		opts.asOf.report(env, ex.AsOf)
-		if err != nil {
-			return err
+	ex, err := env.service().Query(ctx, in)
+	opts.asOf.report(env, ex.AsOf)
+	if err != nil {
+		return err
+	}
+	if ex.Unnamed {
+		return planqerr.New(planqerr.Invalid, "query", "names no domain").
+			WithHint("name one (%s), or give --all", orNoneYet(ex.Domains))
+	}
+	for _, d := range opts.domains {
+		if !slices.Contains(ex.Domains, d) {
+			env.Log.Warn("no learning in this domain", "domain", d, "domains", orNoneYet(ex.Domains))
 		}
-		if ex.Unnamed {
-			return planqerr.New(planqerr.Invalid, "query", "names no domain").
-				WithHint("name one (%s), or give --all", orNoneYet(ex.Domains))
-		}
-		for _, d := range opts.domains {
-			if !slices.Contains(ex.Domains, d) {
-				env.Log.Warn("no learning in this domain", "domain", d, "domains", orNoneYet(ex.Domains))
-			}
-		}
-		out, err := prime.Expertise(h.Project.Config.Project, ex.Learnings, format, ex.Stale)
-		if err != nil {
-			return err
-		}
-		env.printf("%s", out)
-		return reportProblems(ex.Problems)
-	})
+	}
+	env.printf("%s", ex.Text)
+	return reportProblems(ex.Problems)
 }
 
-// request is the query the flags ask for, and the format to print it in.
-func (opts queryOptions) request() (session.QueryRequest, string, error) {
-	req := session.QueryRequest{Filter: readmodel.LearningFilter{Domains: opts.domains, AllVersions: opts.allVersions},
-		All: opts.all, Since: opts.since, AsOf: opts.asOf.spec}
+// input is the query the flags ask for.
+func (opts queryOptions) input() (session.QueryInput, error) {
+	in := session.QueryInput{Domains: opts.domains, AllVersions: opts.allVersions, All: opts.all, Since: opts.since,
+		AsOf: opts.asOf.spec, Format: opts.format}
+	if opts.json {
+		in.Format = "json"
+	}
 	for _, t := range splitList(opts.types) {
 		if !slices.Contains(changelog.KindLearning.Spec().Types, changelog.Type(t)) {
-			return req, "", planqerr.New(planqerr.Invalid, "--type", "%q is no type of learning", t).
+			return in, planqerr.New(planqerr.Invalid, "--type", "%q is no type of learning", t).
 				WithHint("use one of %s", changelog.Join(changelog.KindLearning.Spec().Types, ", "))
 		}
-		req.Filter.Types = append(req.Filter.Types, changelog.Type(t))
+		in.Types = append(in.Types, changelog.Type(t))
 	}
 	for _, c := range splitList(opts.classifications) {
 		if !slices.Contains(changelog.Classifications, changelog.Classification(c)) {
-			return req, "", planqerr.New(planqerr.Invalid, "--classification", "%q is no classification", c).
+			return in, planqerr.New(planqerr.Invalid, "--classification", "%q is no classification", c).
 				WithHint("use one of %s", changelog.Join(changelog.Classifications, ", "))
 		}
-		req.Filter.Classifications = append(req.Filter.Classifications, changelog.Classification(c))
+		in.Classifications = append(in.Classifications, changelog.Classification(c))
 	}
-	format := opts.format
-	if opts.json {
-		format = "json"
-	}
-	return req, format, prime.CheckFormat(format)
+	return in, nil
 }
 
 func orNoneYet(domains []string) string {

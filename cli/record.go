@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"context"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 // writeFlags are shared by every command that writes for an agent.
@@ -25,31 +24,47 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&w.allowSecret, "allow-secret", false, "store text even if it looks like a credential")
 }
 
-// writeRecord commits rec for the resolved agent and reports it: the ID on
-// stdout (or JSON), and one line on stderr saying what changed.
-func writeRecord(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record) error {
-	return writeAs(ctx, env, flags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return a.Write(ctx, rec, o)
-	})
+// author is who the command writes as.
+func (w writeFlags) author() session.Author {
+	return session.Author{Agent: w.agent, AllowSecret: w.allowSecret}
 }
 
-// writeAs makes one write as flags' agent and reports it as writeRecord
-// does: every command that writes once goes through here, so each opens,
-// closes and reports alike.
-func writeAs(ctx context.Context, env *Env, flags writeFlags, write func(*agent.Agent, agent.WriteOptions) (agent.Written, error)) error {
-	store, a, err := env.openAgent(ctx, flags.agent)
+// reported reports a write as reportWritten does, or passes on why it
+// failed: every command that writes once ends with it.
+func reported(env *Env, flags writeFlags) func(session.Written, error) error {
+	return func(w session.Written, err error) error {
+		if err != nil {
+			return err
+		}
+		return reportWritten(env, flags, w)
+	}
+}
+
+// reportRecorded reports a learn's or a decide's write, saying where the
+// user layer was made when the write made it.
+func reportRecorded(env *Env, flags writeFlags, r session.Recorded, err error) error {
 	if err != nil {
 		return err
 	}
-	defer env.closeStore(store)
-	w, err := write(a, agent.WriteOptions{AllowSecret: flags.allowSecret})
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, flags, w)
+	madeUserLayer(env, r.Made)
+	return reportWritten(env, flags, r.Written)
 }
 
-func reportWritten(env *Env, flags writeFlags, w agent.Written) error {
+// registerWriteScope adds --scope to a command that records: in the
+// project (the agent's) or in the user layer.
+func registerWriteScope(cmd *cobra.Command, scope *string) {
+	cmd.Flags().StringVar(scope, "scope", string(session.ScopeProject), "where it is recorded: project (the agent's) or user (the user layer, yours across projects)")
+}
+
+// registerRecordScope adds --scope to a command that acts on one record:
+// the project's (the default) or the user layer's.
+func registerRecordScope(cmd *cobra.Command, scope *string) {
+	cmd.Flags().StringVar(scope, "scope", string(session.ScopeProject), "whose record: project (an agent's or global's) or user (the user layer's, yours across projects)")
+}
+
+// reportWritten reports what a write committed: the ID on stdout (or
+// JSON), and one line on stderr saying what changed.
+func reportWritten(env *Env, flags writeFlags, w session.Written) error {
 	what := string(w.Kind)
 	if w.ID != "" {
 		what += " " + w.ID
@@ -80,14 +95,6 @@ func messageArg(env *Env, arg string) (string, error) {
 			WithHint("keep records short; put long material in the code repository and cite its path")
 	}
 	return string(data), nil
-}
-
-// requireText rejects an empty message.
-func requireText(what, text string) error {
-	if strings.TrimSpace(text) == "" {
-		return planqerr.New(planqerr.Invalid, what, "text is empty").WithHint("say what happened, in a sentence or more")
-	}
-	return nil
 }
 
 // splitList splits comma-separated flag values and drops empty items.

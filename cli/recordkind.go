@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 // newRecordCmd is 'planq record KIND TEXT': one subcommand for each
@@ -106,9 +107,6 @@ func runRecord(ctx context.Context, env *Env, spec *changelog.Spec, opts recordO
 			extra[string(key)] = splitList(*v)
 		}
 	}
-	rec, err := changelog.NewRecord(spec.Kind, changelog.RecordInput{Text: text, Type: changelog.Type(opts.typ), Extra: extra})
-	if err != nil {
-		return err
-	}
-	return writeRecord(ctx, env, opts.writeFlags, rec)
+	return reported(env, opts.writeFlags)(env.service().Record(ctx, session.RecordInput{Kind: spec.Kind,
+		RecordInput: changelog.RecordInput{Text: text, Type: changelog.Type(opts.typ), Extra: extra}, Author: opts.author()}))
 }

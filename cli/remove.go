@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/workspace"
 )
 
 type removeOptions struct {
@@ -44,11 +43,7 @@ notes.md on the branch. The branch agent-NAME stays:
 }
 
 func runRemove(ctx context.Context, env *Env, opts removeOptions) error {
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	res, err := workspace.Remove(ctx, p, opts.name, opts.force)
+	res, err := env.service().Remove(ctx, opts.name, opts.force)
 	if res.Saved != "" {
 		env.Log.Info("committed pending agent state", "agent", opts.name, "commit", short(res.Saved))
 	}

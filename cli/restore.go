@@ -5,9 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -27,20 +24,20 @@ Prints the new version's ID; 'planq show ID --history' shows all three.
 		Example: "  planq archive list\n  planq restore pq-3f9a1c2e4b",
 		Args:    exactArgs(1, "the archived learning's ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withStore(cmd.Context(), env, func(store *agent.Store) error { return runRestoreRecord(cmd.Context(), env, store, args[0], asJSON) })
+			return runRestoreRecord(cmd.Context(), env, args[0], asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
 }
 
-func runRestoreRecord(ctx context.Context, env *Env, store *agent.Store, id string, asJSON bool) error {
-	r, err := lifecycle.Restore(ctx, store, id, writerOf(store))
+func runRestoreRecord(ctx context.Context, env *Env, id string, asJSON bool) error {
+	r, err := env.service().Restore(ctx, id)
 	if err != nil {
 		return err
 	}
-	env.Log.Info("restored "+r.ID+" as "+r.Restored, "branch", project.GlobalBranch, "commit", short(r.Commit))
-	logKnowledge(env, session.KnowledgeInStep(ctx, store))
+	env.Log.Info("restored "+r.ID+" as "+r.Restored, "branch", session.GlobalBranch, "commit", short(r.Commit))
+	logKnowledge(env, r.Knowledge)
 	if asJSON {
 		return env.writeJSON(r)
 	}

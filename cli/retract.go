@@ -2,13 +2,10 @@ package cli
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 type retractOptions struct {
@@ -52,80 +49,6 @@ To correct a record rather than retract it, write its new version with
 }
 
 func runRetract(ctx context.Context, env *Env, opts retractOptions) error {
-	if err := checkScope(opts.scope); err != nil {
-		return err
-	}
-	if opts.scope == scopeUser {
-		return inUserLayer(ctx, env, opts.writeFlags, opts.id, func(l *userlayer.Layer) (agent.Written, error) {
-			return l.Retract(ctx, opts.id, opts.because)
-		})
-	}
-	err := writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return a.Retract(ctx, opts.id, opts.because, o)
-	})
-	return pointAtUserLayer(ctx, err, "retract", opts.id)
-}
-
-// registerRecordScope adds --scope to a command that acts on one record:
-// the project's (the default) or the user layer's.
-func registerRecordScope(cmd *cobra.Command, scope *string) {
-	cmd.Flags().StringVar(scope, "scope", scopeProject, "whose record: "+scopeProject+" (an agent's or global's) or "+scopeUser+" (the user layer's, yours across projects)")
-}
-
-// inUserLayer makes one write to the user layer's record id and reports it
-// as writeAs reports an agent's. The layer is opened only if it exists: a
-// record of a layer never made is no record.
-func inUserLayer(ctx context.Context, env *Env, flags writeFlags, id string, write func(*userlayer.Layer) (agent.Written, error)) error {
-	l, err := openUserLayerFor(ctx, flags, id)
-	if err != nil {
-		return err
-	}
-	defer env.closeHandle(l.Handle)
-	w, err := write(l)
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, flags, w)
-}
-
-// openUserLayerFor opens the user layer for a --scope user command on its
-// record id: --agent names none of it, and it takes no credential.
-func openUserLayerFor(ctx context.Context, flags writeFlags, id string) (*userlayer.Layer, error) {
-	if flags.agent != "" {
-		return nil, usagef("--agent names an agent of a project; the user layer has none: leave --agent out, or act on the project's record (--scope project)")
-	}
-	if err := userlayer.CheckAllowSecret(flags.allowSecret); err != nil {
-		return nil, err
-	}
-	l, err := openExistingUserLayer(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if l == nil {
-		return nil, planqerr.New(planqerr.NotFound, id, "no such learning or decision in the user layer: it was never made").
-			WithHint("a project's record is acted on without --scope user")
-	}
-	return l, nil
-}
-
-// pointAtUserLayer gives a project command's "no such record" the way to
-// the user layer when id is one of its records: the two are kept apart,
-// and a person who wrote it with --scope user may not remember.
-func pointAtUserLayer(ctx context.Context, err error, command, id string) error {
-	var pe *planqerr.Error
-	if !errors.As(err, &pe) || pe.Kind != planqerr.NotFound || pe.Subject != id {
-		return err
-	}
-	l, lerr := openExistingUserLayer(ctx)
-	if lerr != nil || l == nil {
-		return err
-	}
-	defer func() { _ = l.Close() }() // the cache is only a shortcut
-	if has, herr := l.Has(id); herr != nil || !has {
-		return err
-	}
-	found := *pe
-	found.Err = errors.New("no such record in this project; the user layer has it")
-	found.Hint = "act on it there: planq " + command + " " + id + " --scope user"
-	return &found
+	return reported(env, opts.writeFlags)(env.service().Retract(ctx, session.RetractInput{Author: opts.author(),
+		Scope: session.Scope(opts.scope), ID: opts.id, Reason: opts.because}))
 }

@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 type revalidateOptions struct {
@@ -44,16 +42,6 @@ was; one commit on the layer's global.`,
 }
 
 func runRevalidate(ctx context.Context, env *Env, opts revalidateOptions, id string) error {
-	if err := checkScope(opts.scope); err != nil {
-		return err
-	}
-	if opts.scope == scopeUser {
-		return inUserLayer(ctx, env, opts.writeFlags, id, func(l *userlayer.Layer) (agent.Written, error) {
-			return l.Revalidate(ctx, id)
-		})
-	}
-	err := writeAs(ctx, env, opts.writeFlags, func(a *agent.Agent, o agent.WriteOptions) (agent.Written, error) {
-		return lifecycle.Revalidate(ctx, a, id, o)
-	})
-	return pointAtUserLayer(ctx, err, "revalidate", id)
+	return reported(env, opts.writeFlags)(env.service().Revalidate(ctx, session.RevalidateInput{Author: opts.author(),
+		Scope: session.Scope(opts.scope), ID: id}))
 }

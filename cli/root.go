@@ -17,10 +17,7 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -264,7 +261,7 @@ planq makes no LLM calls: agents use planq, planq does not use agents.`,
 				ctx, env.stopInterrupts = catchInterrupts(ctx, env.Stderr)
 			}
 			env.runCtx = ctx
-			cmd.SetContext(readmodel.WithProgress(ctx, &buildProgress{env: env, quiet: asJSON}))
+			cmd.SetContext(session.WithProgress(ctx, &buildProgress{env: env, quiet: asJSON}))
 			return nil
 		},
 	}
@@ -352,38 +349,6 @@ func (e *Env) closeService() {
 	e.svc = nil
 }
 
-// project finds the planq project the command runs in.
-func (e *Env) project() (*project.Project, error) { return project.Find(e.Dir) }
-
-// openAgent opens the project's store and the agent a command acts on.
-// The caller closes the store.
-func (e *Env) openAgent(ctx context.Context, name string) (*agent.Store, *agent.Agent, error) {
-	p, err := e.project()
-	if err != nil {
-		return nil, nil, err
-	}
-	store, err := agent.OpenStore(ctx, p)
-	if err != nil {
-		return nil, nil, err
-	}
-	a, err := store.Resolve(name)
-	if err != nil {
-		_ = store.Close()
-		return nil, nil, err
-	}
-	return store, a, nil
-}
-
-// closeStore saves the store's cache; a failure there costs only speed.
-func (e *Env) closeStore(s *agent.Store) { e.closeHandle(s.Handle) }
-
-// closeHandle saves the record cache; a failure there costs only speed.
-func (e *Env) closeHandle(h *readmodel.Handle) {
-	if err := h.Close(); err != nil {
-		e.Log.Debug("record cache not saved", "err", err)
-	}
-}
-
 // raw is stdout as it is, for data (see escaper).
 func (e *Env) raw() io.Writer {
 	if e.rawStdout == nil {
@@ -443,5 +408,3 @@ func rangeArgs(lo, hi int, names string) cobra.PositionalArgs {
 		return nil
 	}
 }
-
-func nowUTC() time.Time { return time.Now().UTC() }

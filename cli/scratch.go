@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 type scratchOptions struct {
@@ -39,38 +39,24 @@ new notes from stdin. Each change is committed at once.`,
 }
 
 func runScratch(ctx context.Context, env *Env, opts scratchOptions, appending bool) error {
-	store, a, err := env.openAgent(ctx, opts.agent)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	wopts := agent.WriteOptions{AllowSecret: opts.allowSecret}
-	var w agent.Written
+	in := session.ScratchInput{Author: opts.author(), Text: opts.append}
 	switch {
-	case appending:
-		if err := requireText("scratch", opts.append); err != nil {
-			return err
-		}
-		w, err = a.AppendScratch(ctx, opts.append, wopts)
 	case opts.replace:
-		data, rerr := io.ReadAll(io.LimitReader(env.Stdin, changelog.MaxRecordSize+1))
-		if rerr != nil {
-			return planqerr.New(planqerr.Failure, "stdin", "failed to read: %w", rerr)
+		data, err := io.ReadAll(io.LimitReader(env.Stdin, changelog.MaxRecordSize+1))
+		if err != nil {
+			return planqerr.New(planqerr.Failure, "stdin", "failed to read: %w", err)
 		}
-		w, err = a.SetScratch(ctx, string(data), wopts)
-	default:
-		text, err := a.Scratch()
+		in.Text, in.Replace = string(data), true
+	case !appending:
+		notes, err := env.service().Scratch(ctx, opts.agent)
 		if err != nil {
 			return err
 		}
 		if opts.json {
-			return env.writeJSON(map[string]string{"agent": a.Name, "scratch": text})
+			return env.writeJSON(notes)
 		}
-		env.printf("%s", text)
+		env.printf("%s", notes.Text)
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, opts.writeFlags, w)
+	return reported(env, opts.writeFlags)(env.service().WriteScratch(ctx, in))
 }

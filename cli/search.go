@@ -2,10 +2,7 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -13,12 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/userlayer"
-	"github.com/planq-dev/planq/workspace"
 )
 
 type searchOptions struct {
@@ -68,10 +60,12 @@ date, [disputed] when the team disagrees, then the lines around the best match.
 vector, its rank and score: BM25F or cosine) and what each added to the fused
 score (reciprocal rank, standout), and says whether the vector channel ranked.
 
-Across projects, on request: --all-projects searches this project (every
-branch, even if it opted out: it is yours), every other project on this
-machine whose .planq/config does not say private: true, and the user layer;
---scope user searches the user layer alone (both run outside a project too).
+--scope says where: project (every branch of this project, the default),
+agent (this agent's branch) or global. Across projects, on request: --scope
+all (or --all-projects) searches this project (every branch, even if it
+opted out: it is yours), every other project on this machine whose
+.planq/config does not say private: true, and the user layer; --scope user
+searches the user layer alone (both run outside a project too).
 Each repository is searched read-only through its own read model, by the
 model built into planq, and the answers are fused by rank (each repository's
 best before any one's second), labelled [project] ([user layer] for the user
@@ -100,16 +94,16 @@ hit has "explain":{"score","places":[{"phrasing","channel","rank","score","rrf",
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&opts.kinds, "kind", nil, "only records of `KIND`: "+changelog.Join(readmodel.FilterKinds(), "|")+" (articles: global's knowledge base)")
+	f.StringSliceVar(&opts.kinds, "kind", nil, "only records of `KIND`: "+changelog.Join(session.FilterKinds(), "|")+" (articles: global's knowledge base)")
 	f.StringSliceVar(&opts.domains, "domain", nil, "only learnings of `DOMAIN`")
 	f.StringSliceVar(&opts.types, "type", nil, "only records of `TYPE`")
 	f.StringSliceVar(&opts.agents, "agent", nil, "only records written by agent `NAME`")
 	f.StringVar(&opts.since, "since", "", "only records written since `WHEN`: "+sinceForms)
-	f.StringVar(&opts.scope, "scope", "all", "where to search: `agent` (this agent's branch), global, all (this project's branches), or user (the user layer)")
-	f.BoolVar(&opts.allProjects, "all-projects", false, "search every project on this machine that did not opt out, and the user layer")
+	f.StringVar(&opts.scope, "scope", string(session.ScopeProject), "where to search: `project` (this project's branches), agent (this agent's branch), global, user (the user layer), or all (every project that did not opt out, and the user layer)")
+	f.BoolVar(&opts.allProjects, "all-projects", false, "search every project on this machine that did not opt out, and the user layer (--scope all)")
 	f.BoolVar(&opts.allVersions, "all-versions", false, "also find versions a later one superseded")
 	f.BoolVar(&opts.full, "full", false, "print whole records, not the lines around the match")
-	f.IntVarP(&opts.limit, "limit", "n", readmodel.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", readmodel.MaxSearchLimit))
+	f.IntVarP(&opts.limit, "limit", "n", session.DefaultSearchLimit, fmt.Sprintf("at most `N` results (at most %d)", session.MaxSearchLimit))
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	f.BoolVar(&opts.explain, "explain", false, "show how each result ranked: per phrasing and channel, its rank and score")
 	opts.asOf.register(cmd)
@@ -120,48 +114,58 @@ func runSearch(ctx context.Context, env *Env, opts searchOptions) error {
 	if err := checkSearchFlags(opts); err != nil {
 		return err
 	}
-	if opts.allProjects || opts.scope == scopeUser {
-		return runSearchAll(ctx, env, opts)
+	if opts.allProjects {
+		opts.scope = string(session.ScopeAll)
 	}
-	return searchProject(ctx, env, opts, func(found session.Found) { printHits(env, found, opts.phrasings) })
-}
-
-// searchProject runs one search of this project and prints what it found:
-// JSON, or the hits through print (plain search and kb search word their
-// next steps apart).
-func searchProject(ctx context.Context, env *Env, opts searchOptions, print func(session.Found)) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		found, err := session.Search(ctx, h, func() (readmodel.Ref, error) { return h.Resolve("") }, opts.request())
-		opts.asOf.report(env, found.AsOf)
-		if err != nil {
-			return err
-		}
-		if w := h.Records.VectorWarning(); w != nil {
-			env.Log.Warn(w.Error())
-		}
-		noteUses(env, found.Unnoted)
-		if opts.json {
-			if err := env.writeJSON(found.Results); err != nil {
-				return err
-			}
+	return searchProject(ctx, env, opts, func(found session.Found) {
+		if found.Across != nil {
+			printProjectHits(env, *found.Across, opts.phrasings, opts.scope == string(session.ScopeAll))
 		} else {
-			print(found)
+			printHits(env, found, opts.phrasings)
 		}
-		return reportProblems(found.Problems)
 	})
 }
 
-// request is the search the flags ask for.
-func (opts searchOptions) request() session.SearchRequest {
-	q := readmodel.Query{Phrasings: opts.phrasings, Limit: opts.limit, Explain: opts.explain, Filters: search.Filters{
-		Domains: splitList(opts.domains), Agents: splitList(opts.agents), AllVersions: opts.allVersions}}
-	for _, k := range splitList(opts.kinds) {
-		q.Kinds = append(q.Kinds, changelog.Kind(k))
+// searchProject runs one search and prints what it found: JSON, or the
+// hits through print (plain search and kb search word their next steps
+// apart).
+func searchProject(ctx context.Context, env *Env, opts searchOptions, print func(session.Found)) error {
+	found, err := env.service().Search(ctx, opts.input())
+	opts.asOf.report(env, found.AsOf)
+	all := found.Across
+	if all != nil && all.NoUserLayer != "" {
+		env.Log.Info("there is no user layer yet: nothing to search", "path", all.NoUserLayer)
 	}
-	for _, t := range splitList(opts.types) {
-		q.Types = append(q.Types, changelog.Type(t))
+	if err != nil {
+		return err
 	}
-	return session.SearchRequest{Query: q, Scope: opts.scope, Since: opts.since, AsOf: opts.asOf.spec, Full: opts.full && !opts.json}
+	data, unnoted, problems := any(found.Results), found.Unnoted, found.Problems
+	if all != nil {
+		for _, s := range all.Skipped {
+			env.Log.Warn("skipped a state repository that did not read", "project", s.Project, "problem", s.Problem)
+		}
+		data, unnoted, problems = all, all.Unnoted, all.Problems
+	}
+	if found.VectorWarning != nil {
+		env.Log.Warn(found.VectorWarning.Error())
+	}
+	noteUses(env, unnoted)
+	if opts.json {
+		if err := env.writeJSON(data); err != nil {
+			return err
+		}
+	} else {
+		print(found)
+	}
+	return reportProblems(problems)
+}
+
+// input is the search the flags ask for.
+func (opts searchOptions) input() session.SearchInput {
+	return session.SearchInput{Phrasings: opts.phrasings, Kinds: splitList(opts.kinds), Types: splitList(opts.types),
+		Domains: splitList(opts.domains), WrittenBy: splitList(opts.agents), AllVersions: opts.allVersions,
+		Limit: opts.limit, Explain: opts.explain, Scope: session.Scope(opts.scope), Since: opts.since,
+		AsOf: opts.asOf.spec, Full: opts.full && !opts.json}
 }
 
 // printHits prints each hit (its whole record with --full), then the
@@ -184,7 +188,7 @@ func printHits(env *Env, found session.Found, phrasings []string) {
 	first := found.Hits[0]
 	env.printf("\nnext: planq get %s:%d-%d\n", first.Path, first.From, first.To)
 	if found.Total > len(found.Hits) {
-		env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+		env.printf("next: planq search %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), min(found.Total, session.MaxSearchLimit), len(found.Hits), found.Total)
 	}
 }
 
@@ -192,7 +196,7 @@ func printHits(env *Env, found session.Found, phrasings []string) {
 // before all but the first, its snippet or, when the search read them
 // (--full), its whole record in texts, and how it came by its place when
 // it was asked (--explain).
-func printHit(env *Env, i int, header string, h readmodel.Hit, texts, phrasings []string) {
+func printHit(env *Env, i int, header string, h session.Hit, texts, phrasings []string) {
 	if i > 0 {
 		env.printf("\n")
 	}
@@ -208,7 +212,7 @@ func printHit(env *Env, i int, header string, h readmodel.Hit, texts, phrasings 
 
 // explainHit says how a hit came by its place: its score, then its place
 // in each ranking that held it and what that place added.
-func explainHit(e readmodel.HitExplain, phrasings []string) string {
+func explainHit(e session.HitExplain, phrasings []string) string {
 	var b strings.Builder
 	fused := false
 	for _, p := range e.Places {
@@ -225,7 +229,7 @@ func explainHit(e readmodel.HitExplain, phrasings []string) string {
 			which = fmt.Sprintf("phrasing %d ", p.Phrasing)
 		}
 		measure := "BM25F"
-		if p.Channel == search.Vector.String() {
+		if p.Channel == session.VectorChannel {
 			measure = "cosine"
 		}
 		fmt.Fprintf(&b, "    %s%-7s #%-3d %s %.4f", which, p.Channel, p.Rank, measure, p.Score)
@@ -239,24 +243,20 @@ func explainHit(e readmodel.HitExplain, phrasings []string) string {
 
 // explainVector says whether the vector channel ranked, by which model,
 // or why not.
-func explainVector(v readmodel.VectorStatus) string {
+func explainVector(v session.VectorStatus) string {
 	if v.Off != "" {
 		return "explain: vector channel off (" + v.Off + "): words alone ranked"
 	}
 	return "explain: vector channel on, model " + v.Model
 }
 
-// userLayerKinds are the kinds the user layer holds: what learn and decide
-// --scope user write, and the memory tool's files.
-var userLayerKinds = []changelog.Kind{changelog.KindLearning, changelog.KindDecision, readmodel.KindMemory}
-
 // checkSearchFlags refuses flags that do not go together (--all-projects
 // with one project's scope, --scope user with --agent, --as-of or a kind
 // it never holds) and a limit outside 1 to 50, rather than quietly
-// searching for something else (session.Search refuses a domain no record
+// searching for something else (the service refuses a domain no record
 // can have, and a kind there is none of).
 func checkSearchFlags(opts searchOptions) error {
-	if opts.allProjects && opts.scope != "all" {
+	if opts.allProjects && opts.scope != string(session.ScopeProject) && opts.scope != string(session.ScopeAll) {
 		return usagef("--all-projects searches every branch of every project: leave --scope out (--scope %s reads one project)", opts.scope)
 	}
 	// The user layer is one person's: what an agent wrote is a project's,
@@ -269,7 +269,7 @@ func checkSearchFlags(opts searchOptions) error {
 	if opts.scope == scopeUser {
 		for _, k := range splitList(opts.kinds) {
 			kind := changelog.Kind(k)
-			if slices.Contains(readmodel.FilterKinds(), kind) && !slices.Contains(userLayerKinds, kind) {
+			if slices.Contains(session.FilterKinds(), kind) && !slices.Contains(session.UserLayerKinds, kind) {
 				return planqerr.New(planqerr.Invalid, "--kind", "%s: the user layer holds learnings, decisions and memories, never a %s", k, k).
 					WithHint("leave --kind out, or name one it holds: planq search WORDS --scope user --kind learning")
 			}
@@ -279,9 +279,9 @@ func checkSearchFlags(opts searchOptions) error {
 		return planqerr.New(planqerr.Invalid, "--as-of", "reads one project's past; --scope user searches the user layer as it is now").
 			WithHint("leave --as-of out, or search this project's past: planq search WORDS --as-of 2026-01-02")
 	}
-	if opts.limit < 1 || opts.limit > readmodel.MaxSearchLimit {
-		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, readmodel.MaxSearchLimit).
-			WithHint("ask for 1 to %d, like -n 20 (%d when not given)", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
+	if opts.limit < 1 || opts.limit > session.MaxSearchLimit {
+		return planqerr.New(planqerr.Invalid, "--limit", "%d is not a number of results from 1 to %d", opts.limit, session.MaxSearchLimit).
+			WithHint("ask for 1 to %d, like -n 20 (%d when not given)", session.MaxSearchLimit, session.DefaultSearchLimit)
 	}
 	return nil
 }
@@ -290,77 +290,19 @@ func checkSearchFlags(opts searchOptions) error {
 func quoteArgs(args []string) string {
 	out := make([]string, len(args))
 	for i, a := range args {
-		out[i] = workspace.ShellQuote(a)
+		out[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(out, " ")
 }
 
-// runSearchAll searches beyond this project's branches: with
-// --all-projects this project, the others that did not opt out and the
-// user layer; with --scope user the user layer alone.
-func runSearchAll(ctx context.Context, env *Env, opts searchOptions) error {
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
-	req := session.SearchAllRequest{SearchRequest: opts.request(), User: true, Current: opts.allProjects, Projects: opts.allProjects}
-	req.Scope = "" // every branch of each
-	// Something there that is no user layer (a link to nothing, a broken
-	// repository) is no "not yet": the search names its problem.
-	if path := project.StateRepoPath(home, project.UserLayerName); !opts.allProjects && !userlayer.Exists(home) && !lexists(path) {
-		env.Log.Info("there is no user layer yet: nothing to search", "path", path)
-	}
-	search := func(h *readmodel.Handle) error {
-		reader := func() (readmodel.Ref, error) { return readmodel.Ref{}, nil }
-		if h != nil {
-			reader = func() (readmodel.Ref, error) { return h.Resolve("") }
-		}
-		found, err := session.SearchAll(ctx, home, h, reader, req)
-		if err != nil {
-			return err
-		}
-		for _, s := range found.Skipped {
-			env.Log.Warn("skipped a state repository that did not read", "project", s.Project, "problem", s.Problem)
-		}
-		if h != nil {
-			if w := h.Records.VectorWarning(); w != nil {
-				env.Log.Warn(w.Error())
-			}
-		}
-		noteUses(env, found.Unnoted)
-		if opts.json {
-			if err := env.writeJSON(found); err != nil {
-				return err
-			}
-			return reportProblems(found.Problems)
-		}
-		where := "--all-projects"
-		if !opts.allProjects {
-			where = "--scope user"
-		}
-		printProjectHits(env, found, opts.phrasings, where)
-		return reportProblems(found.Problems)
-	}
-	if !opts.allProjects {
-		return search(nil)
-	}
-	if _, err := env.project(); planqerr.Is(err, planqerr.NotInitialized) {
-		return search(nil) // outside a project: the others and the user layer
-	}
-	return withHandle(ctx, env, search)
-}
-
-// lexists reports whether there is anything at path, a symbolic link to
-// nothing included.
-func lexists(path string) bool {
-	_, err := os.Lstat(path)
-	return !errors.Is(err, fs.ErrNotExist)
-}
-
 // printProjectHits prints the hits of a search across projects, each
 // headed by its project, then the commands that dig deeper, which search
-// where this one did (where: --all-projects or --scope user).
-func printProjectHits(env *Env, found session.FoundAll, phrasings []string, where string) {
+// where this one did: every project, or the user layer.
+func printProjectHits(env *Env, found session.FoundAll, phrasings []string, all bool) {
+	where := "--scope user"
+	if all {
+		where = "--all-projects"
+	}
 	for i, h := range found.Hits {
 		printHit(env, i, "["+h.Label()+"] "+h.Header(), h.Hit, found.Texts, found.Phrasings)
 	}
@@ -377,6 +319,6 @@ func printProjectHits(env *Env, found session.FoundAll, phrasings []string, wher
 		env.printf("\nnext: planq search %s %s --full -n 1   (the first in full)\n", quoteArgs(phrasings), where)
 	}
 	if found.Total > len(found.Hits) {
-		env.printf("next: planq search %s %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), where, min(found.Total, readmodel.MaxSearchLimit), len(found.Hits), found.Total)
+		env.printf("next: planq search %s %s --limit %d   (%d of %d matches shown)\n", quoteArgs(phrasings), where, min(found.Total, session.MaxSearchLimit), len(found.Hits), found.Total)
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 type setupOptions struct {
@@ -68,11 +67,11 @@ func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions
 		return planqerr.New(planqerr.Failure, "home", "cannot find the home directory: %w", err)
 	}
 	target.Home = home
-	if p, err := env.project(); err == nil {
-		target.Root = p.Root
-	} else if !opts.global {
+	root, tracked, err := env.service().CodeTracked(ctx)
+	if err != nil && !opts.global {
 		return err
 	}
+	target.Root = root
 	edits, err := hooks.Recipe(agentName, target)
 	if err != nil {
 		return err
@@ -94,10 +93,17 @@ func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions
 			}
 		}
 	}
-	states, err := hooks.Apply(edits, mode, codeTracked(ctx, target.Root))
-	if opts.json {
-		if jerr := env.writeJSON(states); jerr != nil {
-			return jerr
+	states, err := hooks.Apply(edits, mode, tracked)
+	return reportSetup(env, agentName, states, err, opts.json, mode == hooks.ModeCheck)
+}
+
+// reportSetup prints the state of each file setup edited (or checked),
+// and, when the edits went through (applyErr nil), says what changed and,
+// for a check, whether the setup is complete.
+func reportSetup(env *Env, agentName string, states []hooks.FileState, applyErr error, asJSON, check bool) error {
+	if asJSON {
+		if err := env.writeJSON(states); err != nil {
+			return err
 		}
 	} else {
 		for _, st := range states {
@@ -108,45 +114,25 @@ func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions
 			env.printf("%s\n", line)
 		}
 	}
-	if err != nil {
-		return err
+	if applyErr != nil {
+		return applyErr
 	}
+	incomplete := false
 	for _, st := range states {
 		switch st.State {
 		case "created", "updated", "removed":
 			env.Log.Info("setup "+agentName+": "+st.State, "file", st.File)
 		case "skipped":
 			env.Log.Warn("setup "+agentName+": skipped", "file", st.File, "why", st.Detail)
+		case "missing", "stale":
+			incomplete = incomplete || check
 		}
 	}
-	if mode == hooks.ModeCheck {
-		for _, st := range states {
-			if st.State == "missing" || st.State == "stale" {
-				env.Log.Warn("setup is not complete", "agent", agentName, "hint", "run 'planq setup "+agentName+"'")
-				return &silentError{code: ExitFailure}
-			}
-		}
+	if incomplete {
+		env.Log.Warn("setup is not complete", "agent", agentName, "hint", "run 'planq setup "+agentName+"'")
+		return &silentError{code: ExitFailure}
 	}
 	return nil
-}
-
-// codeTracked asks the code repository at root whether git tracks one of
-// its files, so that --remove never deletes one; files outside it (the
-// user's, with --global) are no code. When git cannot answer, the file
-// counts as tracked: keeping it is the safe side.
-func codeTracked(ctx context.Context, root string) hooks.Tracked {
-	if root == "" {
-		return nil
-	}
-	code := staterepo.OpenCode(root)
-	return func(path string) bool {
-		rel, err := filepath.Rel(root, path)
-		if err != nil || !filepath.IsLocal(rel) {
-			return false
-		}
-		tracked, err := code.Tracked(ctx, rel)
-		return tracked || err != nil
-	}
 }
 
 func newMCPInstallCmd(env *Env) *cobra.Command {

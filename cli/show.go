@@ -10,7 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type showOptions struct {
@@ -57,61 +57,37 @@ func runShow(ctx context.Context, env *Env, opts showOptions) error {
 		return planqerr.New(planqerr.Invalid, strconv.Quote(opts.id), "is not a record id").
 			WithHint("an id reads pq- and hex digits, as search and log show it; 'planq search WORDS' finds one")
 	}
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		if err := opts.asOf.pin(ctx, env, h); err != nil {
+	versions, at, err := env.service().Show(ctx, session.ShowInput{ID: opts.id, History: opts.history, AsOf: opts.asOf.spec, Files: !opts.json})
+	opts.asOf.report(env, at)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(versions)
+	}
+	// The file as it is, when a program reads it; on a terminal, with
+	// its control characters escaped (see escaper).
+	file := env.raw()
+	if isTerminal(file) {
+		file = env.Stdout
+	}
+	for i, v := range versions {
+		if i > 0 {
+			env.printf("\n")
+		}
+		env.printf("%s  %s  %s by %s, %s  %s\n", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
+			v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v.Version))
+		if mark := session.StaleList(v.Stale); mark != "" {
+			env.printf("%s\n", mark)
+		}
+		if _, err := io.WriteString(file, withNewline(string(v.File))); err != nil {
 			return err
 		}
-		versions, err := h.Records.History(opts.id, opts.history)
-		if err != nil {
-			return err
-		}
-		recs := make([]*changelog.Record, len(versions))
-		for i, v := range versions {
-			recs[i] = v.Record
-		}
-		stale := readmodel.CheckAnchors(ctx, h.Project.Root, recs) // each version against its own anchors
-		if opts.json {
-			out := make([]shownVersion, len(versions))
-			for i, v := range versions {
-				out[i] = shownVersion{v, stale.Notes[v.Record.ID]}
-			}
-			return env.writeJSON(out)
-		}
-		// The file as it is, when a program reads it; on a terminal, with
-		// its control characters escaped (see escaper).
-		file := env.raw()
-		if isTerminal(file) {
-			file = env.Stdout
-		}
-		for i, v := range versions {
-			data, _, err := h.Records.ReadFile(v.Record.Path)
-			if err != nil {
-				return err
-			}
-			if i > 0 {
-				env.printf("\n")
-			}
-			env.printf("%s  %s  %s by %s, %s  %s\n", v.Record.ID, v.Record.Path, v.Record.Kind, v.Record.Agent,
-				v.Record.Timestamp.Local().Format("2006-01-02 15:04"), versionState(v))
-			if mark := readmodel.StaleList(stale.Notes[v.Record.ID]); mark != "" {
-				env.printf("%s\n", mark)
-			}
-			if _, err := io.WriteString(file, withNewline(string(data))); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
-// shownVersion is a version as show --json prints it: with the notes of
-// the code files it cites that moved on since.
-type shownVersion struct {
-	readmodel.Version
-	Stale []string `json:"stale,omitempty"`
-}
-
-func versionState(v readmodel.Version) string {
+func versionState(v session.Version) string {
 	switch {
 	case v.SupersededBy == "":
 		return "current"

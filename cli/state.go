@@ -5,10 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/workspace"
+	"github.com/planq-dev/planq/session"
 )
 
 func newStateCmd(env *Env) *cobra.Command {
@@ -21,35 +18,6 @@ func newStateCmd(env *Env) *cobra.Command {
 	cmd.AddCommand(newStateInitCmd(env), newPushCmd(env), newPullCmd(env), newRemoteCmd(env),
 		newGCCmd(env), newRestoreCmd(env), newArchivesCmd(env))
 	return cmd
-}
-
-// withStore runs fn with the project's store, closing it after.
-func withStore(ctx context.Context, env *Env, fn func(*agent.Store) error) error {
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	store, err := agent.OpenStore(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer env.closeStore(store)
-	return fn(store)
-}
-
-// withHandle runs fn with the project opened to read, closing it after: a
-// reading command needs no writer.
-func withHandle(ctx context.Context, env *Env, fn func(*readmodel.Handle) error) error {
-	p, err := env.project()
-	if err != nil {
-		return err
-	}
-	h, err := readmodel.OpenHandle(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer env.closeHandle(h)
-	return fn(h)
 }
 
 func newStateInitCmd(env *Env) *cobra.Command {
@@ -66,29 +34,23 @@ remote is an error and leaves nothing behind. Running it again changes nothing.`
 }
 
 func runStateInit(ctx context.Context, env *Env) error {
-	p, err := env.project()
+	res, err := env.service().InitState(ctx)
 	if err != nil {
 		return err
 	}
-	if err := workspace.RefuseOverDeadMount(p); err != nil {
-		return err
-	}
-	res, err := workspace.InitState(ctx, p)
-	if err != nil {
-		return err
-	}
-	reportStateInit(env, p, res)
-	env.printf("%s\n", p.StateRepo())
+	reportStateInit(env, res)
+	env.printf("%s\n", res.Project.StateRepo())
 	return nil
 }
 
-func reportStateInit(env *Env, p *project.Project, res workspace.StateInit) {
+func reportStateInit(env *Env, res session.InitResult) {
+	path := res.Project.StateRepo()
 	switch {
-	case res.Fetched:
-		env.Log.Info("created state repository from the team's remote", "path", p.StateRepo(), "remote", p.Config.Remote)
-	case res.Created:
-		env.Log.Info("created state repository", "path", p.StateRepo(), "branch", project.GlobalBranch)
+	case res.State.Fetched:
+		env.Log.Info("created state repository from the team's remote", "path", path, "remote", res.Project.Config.Remote)
+	case res.State.Created:
+		env.Log.Info("created state repository", "path", path, "branch", session.GlobalBranch)
 	default:
-		env.Log.Info("state repository exists; nothing changed", "path", p.StateRepo())
+		env.Log.Info("state repository exists; nothing changed", "path", path)
 	}
 }

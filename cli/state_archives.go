@@ -5,9 +5,6 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/team"
 )
 
 type archivesOptions struct {
@@ -28,19 +25,17 @@ func newArchivesCmd(env *Env) *cobra.Command {
 }
 
 func runArchives(ctx context.Context, env *Env, opts archivesOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		list, err := team.Archives(store)
-		if err != nil {
-			return err
-		}
-		if opts.json {
-			return env.writeJSON(list)
-		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "AGENT\tCOMMIT\tARCHIVE")
-		for _, a := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Agent, short(a.Commit), a.Ref)
-		}
-		return tw.Flush()
-	})
+	list, err := env.service().Archives(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(list)
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "AGENT\tCOMMIT\tARCHIVE")
+	for _, a := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Agent, short(a.Commit), a.Ref)
+	}
+	return tw.Flush()
 }

@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/team"
+	"github.com/planq-dev/planq/session"
 )
 
 type gcOptions struct {
@@ -36,38 +34,30 @@ never pruning objects younger than two weeks.
 }
 
 func runGC(ctx context.Context, env *Env, opts gcOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		done := env.progress(opts.json, "collecting merged agent branches and tidying the repository")
-		res, err := team.GC(ctx, store, opts.dryRun)
-		done()
-		if err != nil {
-			return err
-		}
-		verb := "archived and deleted"
-		if opts.dryRun {
-			verb = "would archive and delete"
-		}
-		for _, a := range res.Archived {
-			env.Log.Info(verb, "branch", project.AgentBranch(a.Agent), "archive", a.Ref)
-		}
-		for _, k := range res.Kept {
-			env.Log.Info("merged but mounted; kept", "agent", k)
-		}
-		if len(res.Archived) == 0 {
-			env.Log.Info("nothing to collect: no agent branch is both merged into global and unmounted")
-		}
-		if opts.json {
-			if res.Archived == nil {
-				res.Archived = []team.Archived{}
-			}
-			if res.Kept == nil {
-				res.Kept = []string{}
-			}
-			return env.writeJSON(res)
-		}
-		for _, a := range res.Archived {
-			env.printf("%s\t%s\n", a.Agent, a.Ref)
-		}
-		return nil
-	})
+	done := env.progress(opts.json, "collecting merged agent branches and tidying the repository")
+	res, err := env.service().GC(ctx, opts.dryRun)
+	done()
+	if err != nil {
+		return err
+	}
+	verb := "archived and deleted"
+	if opts.dryRun {
+		verb = "would archive and delete"
+	}
+	for _, a := range res.Archived {
+		env.Log.Info(verb, "branch", session.AgentBranch(a.Agent), "archive", a.Ref)
+	}
+	for _, k := range res.Kept {
+		env.Log.Info("merged but mounted; kept", "agent", k)
+	}
+	if len(res.Archived) == 0 {
+		env.Log.Info("nothing to collect: no agent branch is both merged into global and unmounted")
+	}
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	for _, a := range res.Archived {
+		env.printf("%s\t%s\n", a.Agent, a.Ref)
+	}
+	return nil
 }

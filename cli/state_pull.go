@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/team"
 )
 
 type pullOptions struct {
@@ -50,25 +48,25 @@ the pull, which has landed: run 'planq kb update' again.`,
 }
 
 func runPull(ctx context.Context, env *Env, opts pullOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		done := env.progress(opts.json, "pulling from %s", opts.remote)
-		res, err := session.Pull(ctx, store, opts.remote, team.PullOptions{Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
-		done()
-		if err != nil {
-			return err
-		}
-		env.Log.Info("pulled global", "remote", res.Remote, "outcome", res.Outcome, "before", short(res.Before), "after", short(res.After))
-		if res.Project == "" && res.Outcome != "empty" {
-			env.Log.Warn("the remote's global names no project (an older planq made it); taken as this project's, and named by the next push",
-				"remote", res.Remote, "project", store.Project.Config.Project)
-		}
-		for _, c := range res.Choices {
-			env.Log.Warn("changed on both sides; kept one version", "path", c.Path, "kept", short(c.Kept), "other", short(c.Other))
-		}
-		logKnowledge(env, res.Knowledge)
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		return nil
-	})
+	svc := env.service()
+	done := env.progress(opts.json, "pulling from %s", opts.remote)
+	res, err := svc.Pull(ctx, session.PullInput{Remote: opts.remote, Agents: opts.agents, AllowUnrelated: opts.allowUnrelated})
+	done()
+	if err != nil {
+		return err
+	}
+	env.Log.Info("pulled global", "remote", res.Remote, "outcome", res.Outcome, "before", short(res.Before), "after", short(res.After))
+	if res.Project == "" && res.Outcome != "empty" {
+		name, _ := svc.Name() // the pull found the project
+		env.Log.Warn("the remote's global names no project (an older planq made it); taken as this project's, and named by the next push",
+			"remote", res.Remote, "project", name)
+	}
+	for _, c := range res.Choices {
+		env.Log.Warn("changed on both sides; kept one version", "path", c.Path, "kept", short(c.Kept), "other", short(c.Other))
+	}
+	logKnowledge(env, res.Knowledge)
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	return nil
 }

@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/team"
 )
 
 type pushOptions struct {
@@ -56,23 +54,21 @@ make: their pulls change nothing. Its failure does not fail the push.`,
 }
 
 func runPush(ctx context.Context, env *Env, opts pushOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		done := env.progress(opts.json, "pushing to %s", opts.remote)
-		res, err := session.Push(ctx, store, opts.remote, team.PushOptions{Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated})
-		done()
-		if err != nil {
-			return err
-		}
-		env.Log.Info("pushed global", "remote", res.Remote, "commit", short(res.Global), "merged_first", res.Pulls)
-		if len(res.Agents) > 0 {
-			env.Log.Info("pushed agent branches", "count", len(res.Agents))
-		}
-		logKnowledge(env, res.Knowledge)
-		if opts.json {
-			return env.writeJSON(res)
-		}
-		return nil
-	})
+	done := env.progress(opts.json, "pushing to %s", opts.remote)
+	res, err := env.service().Push(ctx, session.PushInput{Remote: opts.remote, Agents: opts.agents, AllowSecret: opts.allowSecret, AllowUnrelated: opts.allowUnrelated})
+	done()
+	if err != nil {
+		return err
+	}
+	env.Log.Info("pushed global", "remote", res.Remote, "commit", short(res.Global), "merged_first", res.Pulls)
+	if len(res.Agents) > 0 {
+		env.Log.Info("pushed agent branches", "count", len(res.Agents))
+	}
+	logKnowledge(env, res.Knowledge)
+	if opts.json {
+		return env.writeJSON(res)
+	}
+	return nil
 }
 
 // remoteArg is the REMOTE argument of push and pull, default origin.
@@ -80,5 +76,5 @@ func remoteArg(args []string) string {
 	if len(args) == 1 {
 		return args[0]
 	}
-	return team.DefaultRemote
+	return session.DefaultRemote
 }

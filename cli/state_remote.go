@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/team"
 )
 
 func newRemoteCmd(env *Env) *cobra.Command {
@@ -48,22 +46,20 @@ A remote that exists at another URL is replaced only with --replace.`,
 }
 
 func runRemoteAdd(ctx context.Context, env *Env, opts remoteAddOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		res, err := team.AddRemote(ctx, store.Project, store.Repo, opts.name, opts.url, opts.replace)
-		if err != nil {
-			return err
-		}
-		if res.Registered {
-			env.Log.Info("added remote to the state repository", "name", opts.name, "url", opts.url)
-		}
-		if res.Config {
-			env.Log.Info("wrote the team remote into .planq/config", "url", opts.url, "hint", "commit it, so clones find the team's memory")
-		}
-		if !res.Registered && !res.Config {
-			env.Log.Info("remote is there already; nothing changed", "name", opts.name, "url", opts.url)
-		}
-		return nil
-	})
+	res, err := env.service().AddRemote(ctx, opts.name, opts.url, opts.replace)
+	if err != nil {
+		return err
+	}
+	if res.Registered {
+		env.Log.Info("added remote to the state repository", "name", opts.name, "url", opts.url)
+	}
+	if res.Config {
+		env.Log.Info("wrote the team remote into .planq/config", "url", opts.url, "hint", "commit it, so clones find the team's memory")
+	}
+	if !res.Registered && !res.Config {
+		env.Log.Info("remote is there already; nothing changed", "name", opts.name, "url", opts.url)
+	}
+	return nil
 }
 
 type remoteListOptions struct {
@@ -84,25 +80,15 @@ func newRemoteListCmd(env *Env) *cobra.Command {
 }
 
 func runRemoteList(ctx context.Context, env *Env, opts remoteListOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		remotes, err := store.Repo.Remotes(ctx)
-		if err != nil {
-			return err
-		}
-		if url := store.Project.Config.Remote; url != "" && remotes[team.DefaultRemote] == "" {
-			remotes[team.DefaultRemote] = url
-		}
-		if opts.json {
-			return env.writeJSON(remotes)
-		}
-		names := make([]string, 0, len(remotes))
-		for n := range remotes {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			env.printf("%s\t%s\n", n, remotes[n])
-		}
-		return nil
-	})
+	remotes, err := env.service().Remotes(ctx)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return env.writeJSON(remotes)
+	}
+	for _, n := range slices.Sorted(maps.Keys(remotes)) {
+		env.printf("%s\t%s\n", n, remotes[n])
+	}
+	return nil
 }

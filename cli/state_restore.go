@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/team"
+	"github.com/planq-dev/planq/session"
 )
 
 type restoreOptions struct {
@@ -27,12 +25,10 @@ func newRestoreCmd(env *Env) *cobra.Command {
 }
 
 func runRestore(ctx context.Context, env *Env, opts restoreOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		a, err := team.Restore(ctx, store, opts.name)
-		if err != nil {
-			return err
-		}
-		env.Log.Info("restored", "branch", project.AgentBranch(a.Agent), "commit", short(a.Commit), "from", a.Ref, "next", "planq create "+a.Agent+" --resume")
-		return nil
-	})
+	a, err := env.service().RestoreAgent(ctx, opts.name)
+	if err != nil {
+		return err
+	}
+	env.Log.Info("restored", "branch", session.AgentBranch(a.Agent), "commit", short(a.Commit), "from", a.Ref, "next", "planq create "+a.Agent+" --resume")
+	return nil
 }

@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/planq-dev/planq/embed"
-	"github.com/planq-dev/planq/project"
 	"sort"
 	"strings"
 	"time"
@@ -12,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/knowledge"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type statusOptions struct {
@@ -45,8 +42,8 @@ deprecated.
 "past_shelf_life","stale","weekly","flattening","governance"}], the domains
 alone ('planq kb list --json' gives each article's status). stale counts the
 current learnings whose anchored code files changed or went since (see learn
---file).`, int(readmodel.ShelfLife["tactical"].Hours()/24), int(readmodel.ShelfLife["observational"].Hours()/24),
-			readmodel.TrendWeeks, readmodel.DomainTarget, readmodel.DomainWarning, readmodel.DomainLimit),
+--file).`, int(session.ShelfLife["tactical"].Hours()/24), int(session.ShelfLife["observational"].Hours()/24),
+			session.TrendWeeks, session.DomainTarget, session.DomainWarning, session.DomainLimit),
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runStatus(cmd.Context(), env, opts) },
 	}
@@ -55,56 +52,50 @@ current learnings whose anchored code files changed or went since (see learn
 }
 
 func runStatus(ctx context.Context, env *Env, opts statusOptions) error {
-	return withHandle(ctx, env, func(h *readmodel.Handle) error {
-		domains, problems, err := h.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(h.Project.Config.ShelfLife), h.Project.Root)
-		if err != nil {
+	st, err := env.service().Status(ctx, !opts.json)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		if err := env.writeJSON(st.Domains); err != nil {
 			return err
 		}
-		if opts.json {
-			if err := env.writeJSON(domains); err != nil {
-				return err
-			}
-			return reportProblems(problems)
+		return reportProblems(st.Problems)
+	}
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tSTALE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
+	for _, d := range st.Domains {
+		trend := weeklyTrend(d.Weekly)
+		if d.Flattening {
+			trend += " flattening"
 		}
-		kb, _, err := knowledge.Survey(h.Repo)
-		if err != nil {
-			return err
+		disputed := fmt.Sprint(d.Disputed)
+		if d.Disputed > 0 {
+			disputed += " (" + weeklyTrend(d.DisputedWeekly) + ")"
 		}
-		tw := newTable(env.Stdout)
-		fmt.Fprintln(tw, "DOMAIN\tCURRENT\tSUPERSEDED\tRETRACTED\tARCHIVED\tDISPUTED\tPAST SHELF LIFE\tSTALE\tNEWEST\tWEEKLY\tSIZE\tTYPES")
-		for _, d := range domains {
-			trend := weeklyTrend(d.Weekly)
-			if d.Flattening {
-				trend += " flattening"
-			}
-			disputed := fmt.Sprint(d.Disputed)
-			if d.Disputed > 0 {
-				disputed += " (" + weeklyTrend(d.DisputedWeekly) + ")"
-			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Archived, disputed,
-				d.PastShelfLife, d.Stale, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%s\t%s\n", d.Domain, d.Current, d.Superseded, d.Retracted, d.Archived, disputed,
+			d.PastShelfLife, d.Stale, orDashTime(d.Newest), trend, d.Governance, counts(d.ByType))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "\nknowledge: %s\n", knowledgeLine(st.Knowledge))
+	fmt.Fprintf(env.Stdout, "search model: %s\n", st.SearchModel)
+	if st.Knowledge.Disputed > 0 {
+		env.Log.Warn("disputed articles", "count", st.Knowledge.Disputed, "hint", "'planq kb list' shows them; settle each with 'planq kb resolve SLUG --keep SOURCE'")
+	}
+	for _, d := range st.Domains {
+		if d.Governance == session.GovernanceSplit || d.Governance == session.GovernanceHardLimit {
+			env.Log.Warn("domain too large", "domain", d.Domain, "current", d.Current,
+				"hint", fmt.Sprintf("split it into sub-domains; at %d learn refuses more", session.DomainLimit))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "\nknowledge: %s\n", knowledgeLine(kb))
-		fmt.Fprintf(env.Stdout, "search model: %s\n", searchModelLine(h.Project))
-		if kb.Disputed > 0 {
-			env.Log.Warn("disputed articles", "count", kb.Disputed, "hint", "'planq kb list' shows them; settle each with 'planq kb resolve SLUG --keep SOURCE'")
-		}
-		for _, d := range domains {
-			if d.Governance == readmodel.GovernanceSplit || d.Governance == readmodel.GovernanceHardLimit {
-				env.Log.Warn("domain too large", "domain", d.Domain, "current", d.Current,
-					"hint", fmt.Sprintf("split it into sub-domains; at %d learn refuses more", readmodel.DomainLimit))
-			}
-		}
-		return reportProblems(problems)
-	})
+	}
+	return reportProblems(st.Problems)
 }
 
 // knowledgeLine is status's line on the knowledge base: "12 articles, 1
 // disputed".
-func knowledgeLine(kb knowledge.Overview) string {
+func knowledgeLine(kb session.KBOverview) string {
 	line := plural.Of(kb.Articles, "article") + ", " + fmt.Sprint(kb.Disputed) + " disputed"
 	if kb.Deprecated > 0 {
 		line += ", " + fmt.Sprint(kb.Deprecated) + " deprecated"
@@ -139,23 +130,4 @@ func orDashTime(t time.Time) string {
 		return "-"
 	}
 	return t.Local().Format("2006-01-02")
-}
-
-// searchModelLine says which model search embeds by, from the settings
-// alone: status reads no model.
-func searchModelLine(p *project.Project) string {
-	c, err := embed.Choose(readmodel.EmbedSettings(p))
-	switch {
-	case err != nil:
-		return "none usable, search goes by words alone (" + err.Error() + ")"
-	case c.Kind == embed.KindNone:
-		return "none (search: model: none), search goes by words alone"
-	case c.Kind == embed.KindDefault && !embed.HasDefault():
-		return "default, but this planq carries none: search goes by words alone"
-	case c.Kind == embed.KindDefault:
-		return "default (built into planq)"
-	case c.Kind == embed.KindEndpoint:
-		return "endpoint " + c.Name
-	}
-	return c.Kind + " " + c.Name + " (" + c.Dir + ")"
 }

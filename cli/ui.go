@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/review"
 )
 
@@ -63,22 +62,21 @@ another origin: else 403).`,
 }
 
 func runUI(ctx context.Context, env *Env, opts uiOptions) error {
-	return withStore(ctx, env, func(store *agent.Store) error {
-		srv, err := review.New(store, store.Project.Workspace, writerOf(store))
-		if err != nil {
-			return err
-		}
-		ln, url, err := srv.Listen(opts.port)
-		if err != nil {
-			return err
-		}
-		env.printf("%s\n", url)
-		env.Log.Info("serving the review page until interrupted (Ctrl-C)")
-		if !opts.noBrowser && isTerminal(env.raw()) {
-			openBrowser(env, url)
-		}
-		return srv.Serve(ctx, ln)
-	})
+	svc := env.service()
+	srv, err := review.New(ctx, svc, svc.Writer(ctx))
+	if err != nil {
+		return err
+	}
+	ln, url, err := srv.Listen(opts.port)
+	if err != nil {
+		return err
+	}
+	env.printf("%s\n", url)
+	env.Log.Info("serving the review page until interrupted (Ctrl-C)")
+	if !opts.noBrowser && isTerminal(env.raw()) {
+		openBrowser(env, url)
+	}
+	return srv.Serve(ctx, ln)
 }
 
 // openBrowser opens url in the desktop's browser, and says so when it cannot.

@@ -6,17 +6,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
-// The scopes learn and decide write to.
-const (
-	scopeProject = "project"
-	scopeUser    = "user"
-)
+// scopeUser is the user layer's scope, as --scope and --to take it.
+const scopeUser = string(session.ScopeUser)
 
 func newUserCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
@@ -40,79 +34,15 @@ pull.`,
 	return cmd
 }
 
-// openUserLayer opens the user layer, making it on first use and saying
-// where on stderr.
-func openUserLayer(ctx context.Context, env *Env) (*userlayer.Layer, error) {
-	home, err := project.Home()
-	if err != nil {
-		return nil, err
+// madeUserLayer tells where a command made the user layer, on its first
+// use.
+func madeUserLayer(env *Env, path string) {
+	if path != "" {
+		env.Log.Info("made the user layer: your memory across projects", "path", path)
 	}
-	l, err := userlayer.Open(ctx, home)
-	if err != nil {
-		return nil, err
-	}
-	if l.Created {
-		env.Log.Info("made the user layer: your memory across projects", "path", l.Project.StateRepo())
-	}
-	return l, nil
-}
-
-// openExistingUserLayer opens the user layer if it was made; nil if not
-// (a read makes none).
-func openExistingUserLayer(ctx context.Context) (*userlayer.Layer, error) {
-	home, err := project.Home()
-	if err != nil {
-		return nil, err
-	}
-	l, ok, err := userlayer.OpenExisting(ctx, home)
-	if err != nil || !ok {
-		return nil, err
-	}
-	return l, nil
-}
-
-// checkScope refuses a --scope that is neither project nor user.
-func checkScope(scope string) error {
-	if scope != scopeProject && scope != scopeUser {
-		return usagef("--scope must be %s or %s, not %q", scopeProject, scopeUser, scope)
-	}
-	return nil
-}
-
-// writeToUserLayer records rec in the user layer and reports it as
-// writeRecord reports an agent's record.
-func writeToUserLayer(ctx context.Context, env *Env, flags writeFlags, rec *changelog.Record) error {
-	if flags.agent != "" {
-		return usagef("--agent names an agent of a project; the user layer has none: leave --agent out, or write to the project (--scope project)")
-	}
-	l, err := openUserLayer(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer env.closeHandle(l.Handle)
-	w, err := l.Write(ctx, rec, agentWriteOptions(flags))
-	if err != nil {
-		return err
-	}
-	return reportWritten(env, flags, w)
-}
-
-func agentWriteOptions(flags writeFlags) agent.WriteOptions {
-	return agent.WriteOptions{AllowSecret: flags.allowSecret}
 }
 
 type userListOptions struct{ json bool }
-
-// userRecord is one line of 'planq user list --json'.
-type userRecord struct {
-	ID     string         `json:"id"`
-	Kind   changelog.Kind `json:"kind"`
-	Type   changelog.Type `json:"type,omitempty"`
-	Domain string         `json:"domain,omitempty"`
-	Title  string         `json:"title"`
-	Origin string         `json:"origin,omitempty"`
-	Path   string         `json:"path"`
-}
 
 func newUserListCmd(env *Env) *cobra.Command {
 	var opts userListOptions
@@ -132,31 +62,21 @@ record came from, <project>/<id>). Nothing when the layer was never made.
 }
 
 func runUserList(ctx context.Context, env *Env, opts userListOptions) error {
-	out := []userRecord{}
-	l, err := openExistingUserLayer(ctx)
+	list, err := env.service().UserList(ctx)
 	if err != nil {
 		return err
 	}
-	if l != nil {
-		defer env.closeHandle(l.Handle)
-		recs, problems, err := l.List()
-		if err != nil {
-			return err
-		}
-		for _, p := range problems {
-			env.Log.Warn("malformed record left out", "problem", p)
-		}
-		for _, r := range recs {
-			out = append(out, userRecord{ID: r.ID, Kind: r.Kind, Type: r.Type, Domain: r.Domain, Title: r.Title(), Origin: r.Origin, Path: r.Path})
-		}
-	} else {
+	for _, p := range list.Problems {
+		env.Log.Warn("malformed record left out", "problem", p)
+	}
+	if !list.Exists {
 		env.Log.Info("no user layer yet: 'planq learn --scope user' or 'planq context promote --to user' makes it")
 	}
 	if opts.json {
-		return env.writeJSON(out)
+		return env.writeJSON(list.Records)
 	}
 	tw := newTable(env.Stdout)
-	for _, r := range out {
+	for _, r := range list.Records {
 		what := string(r.Type)
 		if r.Domain != "" {
 			what += "/" + r.Domain

@@ -2,12 +2,8 @@ package cli
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 type userPruneOptions struct {
@@ -38,19 +34,15 @@ planq prune's JSON.`,
 }
 
 func runUserPrune(ctx context.Context, env *Env, opts userPruneOptions) error {
-	l, err := openUserLayer(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer func() { _ = l.Close() }() // the cache is only a shortcut
-	res, err := lifecycle.Prune(ctx, l.Store, lifecycle.PruneOptions{Now: time.Now(), DryRun: opts.dryRun, Writer: userlayer.Writer})
+	res, err := env.service().UserPrune(ctx, opts.dryRun)
+	madeUserLayer(env, res.Made)
 	if err != nil {
 		return err
 	}
 	if opts.json {
-		return env.writeJSON(res)
+		return env.writeJSON(res.PruneResult)
 	}
-	reportPruned(env, res, opts.dryRun, prunedLines{none: "nothing in the user layer is past its shelf life", of: " of the user layer",
+	reportPruned(env, res.PruneResult, opts.dryRun, prunedLines{none: "nothing in the user layer is past its shelf life", of: " of the user layer",
 		hint: "planq user prune"})
 	return nil
 }

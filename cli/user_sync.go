@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 func newUserRemoteCmd(env *Env) *cobra.Command {
@@ -22,28 +19,26 @@ let git's credential helper supply those.`,
 		Example: "  planq user remote git@github.com:ada/planq-user.git",
 		Args:    maxArgs(1, "one URL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			home, err := project.Home()
-			if err != nil {
-				return err
-			}
+			svc := env.service()
 			if len(args) == 0 {
-				uc, err := project.LoadUserConfig(home)
+				remote, err := svc.UserRemote()
 				if err != nil {
 					return err
 				}
-				if uc.Remote == "" {
+				if remote == "" {
 					// As 'planq state remote list' with none: nothing on
 					// stdout, and no failure; stderr says so.
 					env.Log.Info("the user layer has no remote", "hint", "set one: planq user remote URL")
 					return nil
 				}
-				env.printf("%s\n", uc.Remote)
+				env.printf("%s\n", remote)
 				return nil
 			}
-			if err := userlayer.SetRemote(cmd.Context(), home, args[0]); err != nil {
+			file, err := svc.SetUserRemote(cmd.Context(), args[0])
+			if err != nil {
 				return err
 			}
-			env.Log.Info("set the user layer's remote", "url", args[0], "file", home+"/"+project.UserConfigFile)
+			env.Log.Info("set the user layer's remote", "url", args[0], "file", file)
 			return nil
 		},
 	}
@@ -52,13 +47,6 @@ let git's credential helper supply those.`,
 type userSyncOptions struct {
 	json        bool
 	allowSecret bool
-}
-
-// userPushed is what 'planq user push --json' prints.
-type userPushed struct {
-	Remote string `json:"remote"`
-	Commit string `json:"commit"`
-	Pulls  int    `json:"pulls"`
 }
 
 func newUserPushCmd(env *Env) *cobra.Command {
@@ -86,26 +74,18 @@ and the merges needed because another machine pushed first.`,
 }
 
 func runUserPush(ctx context.Context, env *Env, opts userSyncOptions) error {
-	if err := userlayer.CheckAllowSecret(opts.allowSecret); err != nil {
-		return err // before the layer is opened: a refusal makes nothing
+	done := env.progress(opts.json, "pushing the user layer")
+	out, err := env.service().UserPush(ctx, opts.allowSecret)
+	done()
+	madeUserLayer(env, out.Made)
+	if err != nil {
+		return err
 	}
-	return userSync(ctx, env, opts.json, "pushing the user layer", func(l *userlayer.Layer) (userPushed, error) {
-		res, err := l.Push(ctx, opts.allowSecret)
-		if err != nil {
-			return userPushed{}, err
-		}
-		return userPushed{Remote: l.Project.Config.Remote, Commit: res.Global, Pulls: res.Pulls}, nil
-	}, func(out userPushed) {
-		env.Log.Info("pushed the user layer", "remote", out.Remote, "commit", short(out.Commit), "merged_first", out.Pulls)
-	})
-}
-
-// userPulled is what 'planq user pull --json' prints.
-type userPulled struct {
-	Remote  string `json:"remote"`
-	Outcome string `json:"outcome"`
-	Before  string `json:"before"`
-	After   string `json:"after"`
+	env.Log.Info("pushed the user layer", "remote", out.Remote, "commit", short(out.Commit), "merged_first", out.Pulls)
+	if opts.json {
+		return env.writeJSON(out)
+	}
+	return nil
 }
 
 func newUserPullCmd(env *Env) *cobra.Command {
@@ -129,42 +109,15 @@ fast-forward, merged, ahead or empty.`,
 }
 
 func runUserPull(ctx context.Context, env *Env, opts userSyncOptions) error {
-	return userSync(ctx, env, opts.json, "pulling the user layer", func(l *userlayer.Layer) (userPulled, error) {
-		res, err := l.Pull(ctx)
-		if err != nil {
-			return userPulled{}, err
-		}
-		return userPulled{Remote: l.Project.Config.Remote, Outcome: res.Outcome, Before: res.Before, After: res.After}, nil
-	}, func(out userPulled) {
-		env.Log.Info("pulled the user layer", "remote", out.Remote, "outcome", out.Outcome, "commit", short(out.After))
-	})
-}
-
-// userSync runs a sync of the user layer (push, pull) on the layer, made
-// on first use, under a progress line (doing); then it logs the outcome
-// (logged) and writes it as JSON when asked.
-func userSync[T any](ctx context.Context, env *Env, asJSON bool, doing string, sync func(*userlayer.Layer) (T, error), logged func(T)) error {
-	home, err := project.Home()
-	if err != nil {
-		return err
-	}
-	// A sync that cannot run makes no user layer.
-	if err := userlayer.CheckRemote(home); err != nil {
-		return err
-	}
-	l, err := openUserLayer(ctx, env)
-	if err != nil {
-		return err
-	}
-	defer env.closeHandle(l.Handle)
-	done := env.progress(asJSON, "%s", doing)
-	out, err := sync(l)
+	done := env.progress(opts.json, "pulling the user layer")
+	out, err := env.service().UserPull(ctx)
 	done()
+	madeUserLayer(env, out.Made)
 	if err != nil {
 		return err
 	}
-	logged(out)
-	if asJSON {
+	env.Log.Info("pulled the user layer", "remote", out.Remote, "outcome", out.Outcome, "commit", short(out.After))
+	if opts.json {
 		return env.writeJSON(out)
 	}
 	return nil

@@ -8,10 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type validateOptions struct {
@@ -66,56 +64,25 @@ holds it (or run --fix there), and commit.
 }
 
 func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
-	var findings []readmodel.Finding
-	var fixed *lifecycle.FixResult
-	err := withStore(ctx, env, func(store *agent.Store) error {
-		if opts.fix {
-			a, err := store.Resolve(opts.agent)
-			if err != nil {
-				return err
-			}
-			res, err := lifecycle.Fix(ctx, a)
-			if err != nil {
-				return err
-			}
-			fixed = &res
-			if res.Commit != "" {
-				env.Log.Info("repaired "+plural.Of(len(res.Fixed), "record file"), "agent", a.Name, "commit", short(res.Commit))
-			}
-		}
-		var err error
-		findings, err = store.Records.Validate()
-		return err
-	})
+	v, err := env.service().Validate(ctx, opts.fix, opts.agent)
+	if v.Commit != "" {
+		env.Log.Info("repaired "+plural.Of(len(v.Fixed), "record file"), "agent", v.FixedBy, "commit", short(v.Commit))
+	}
 	if err != nil {
 		return err
 	}
-	if opts.json && fixed != nil {
-		if findings == nil {
-			findings = []readmodel.Finding{}
-		}
-		if fixed.Fixed == nil {
-			fixed.Fixed = []lifecycle.Fixed{}
-		}
-		if err := env.writeJSON(struct {
-			Fixed  []lifecycle.Fixed   `json:"fixed"`
-			Commit string              `json:"commit,omitempty"`
-			Left   []readmodel.Finding `json:"left"`
-		}{fixed.Fixed, fixed.Commit, findings}); err != nil {
-			return err
-		}
-	} else if opts.json {
-		if err := env.writeJSON(findings); err != nil {
-			return err
-		}
-	} else {
-		if fixed != nil {
-			for _, f := range fixed.Fixed {
-				if f.To != "" {
-					env.printf("fixed: %s -> %s: %s\n", f.Path, f.To, f.What)
-				} else {
-					env.printf("fixed: %s: %s\n", f.Path, f.What)
-				}
+	findings := v.Left
+	switch {
+	case opts.json && opts.fix:
+		err = env.writeJSON(v)
+	case opts.json:
+		err = env.writeJSON(findings)
+	default:
+		for _, f := range v.Fixed {
+			if f.To != "" {
+				env.printf("fixed: %s -> %s: %s\n", f.Path, f.To, f.What)
+			} else {
+				env.printf("fixed: %s: %s\n", f.Path, f.What)
 			}
 		}
 		for _, f := range findings {
@@ -126,9 +93,12 @@ func runValidate(ctx context.Context, env *Env, opts validateOptions) error {
 			env.printf("%s: %s\t(%s; %s)\n", where, f.Problem, f.Check, strings.Join(f.Branches, ", "))
 		}
 	}
+	if err != nil {
+		return err
+	}
 	if len(findings) > 0 {
 		hint := "fix each file in the .planq/agent of the agent whose branch holds it and commit"
-		if slices.ContainsFunc(findings, func(f readmodel.Finding) bool { return f.Check == readmodel.CheckCycle }) {
+		if slices.ContainsFunc(findings, func(f session.RecordFinding) bool { return f.Check == session.CheckCycle }) {
 			// A ring is mended by a command, in the workspace of the agent
 			// whose branch holds it.
 			hint += "; a ring of versions: planq validate --fix"

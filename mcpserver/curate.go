@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/readmodel"
 )
 
 type curateIn struct{ agentArg }
@@ -17,12 +14,9 @@ func (s *Server) registerCurate(srv *mcp.Server, readOnly *mcp.ToolAnnotations) 
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_curate", Annotations: readOnly,
 		Description: "When asked to curate: every agent's raw notes, the instruction files, the rules, how to answer."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in curateIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) {
-				p, err := curation.BuildPacket(ctx, s.store.Handle, s.store.Project.Workspace)
-				if err != nil {
-					return "", err
-				}
-				return p.Markdown(), nil
+			return s.call(func() (string, error) {
+				p, err := s.svc.Curate(ctx, in.Agent)
+				return p.Markdown(), err
 			})
 		})
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 // kbActions are what planq_kb does: read the knowledge base (list, show,
@@ -57,7 +57,7 @@ func (s *Server) kb(ctx context.Context, in kbIn) (string, error) {
 	case "disputed":
 		return s.kbDisputed(ctx)
 	case "curate":
-		p, err := knowledge.Curate(ctx, s.store, knowledge.CurateOptions{Options: s.kbOptions(), Limit: kbPacketSize})
+		p, err := s.svc.KBCurate(ctx, session.KBCurateInput{Limit: kbPacketSize})
 		if err != nil {
 			return "", err
 		}
@@ -74,7 +74,7 @@ func (s *Server) kb(ctx context.Context, in kbIn) (string, error) {
 		if err := needs("keep", in.Keep); err != nil {
 			return "", err
 		}
-		res, err := knowledge.Resolve(ctx, s.store, in.Slug, in.Keep, s.kbOptions())
+		res, err := s.svc.KBResolve(ctx, session.KBResolveInput{Slug: in.Slug, Keep: in.Keep})
 		if err != nil {
 			return "", err
 		}
@@ -90,7 +90,7 @@ func kbCall(action string, args ...any) string {
 }
 
 func (s *Server) kbList(ctx context.Context) (string, error) {
-	entries, problems, err := knowledge.List(ctx, s.store.Repo, s.kbOptions())
+	entries, problems, err := s.svc.KBList(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -117,7 +117,7 @@ func (s *Server) kbList(ctx context.Context) (string, error) {
 }
 
 func (s *Server) kbShow(ctx context.Context, slug string) (string, error) {
-	a, err := knowledge.Show(ctx, s.store.Handle, slug)
+	a, err := s.svc.KBShow(ctx, slug)
 	if err != nil {
 		return "", err
 	}
@@ -140,7 +140,7 @@ func (s *Server) kbShow(ctx context.Context, slug string) (string, error) {
 
 // citedLine is a source as an agent reads it: the source, what it is now
 // on global, and its record's one-line form.
-func citedLine(c knowledge.Cited) string {
+func citedLine(c session.ArticleSource) string {
 	state := "cited"
 	switch {
 	case c.Current:
@@ -156,7 +156,7 @@ func citedLine(c knowledge.Cited) string {
 }
 
 func (s *Server) kbDisputed(ctx context.Context) (string, error) {
-	list, err := knowledge.ListDisputed(ctx, s.store.Handle)
+	list, err := s.svc.KBDisputed(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -185,8 +185,7 @@ func (s *Server) kbDisputed(ctx context.Context) (string, error) {
 }
 
 func (s *Server) kbWrite(ctx context.Context, in kbIn) (string, error) {
-	res, err := knowledge.Write(ctx, s.store, []byte(in.Article),
-		knowledge.WriteOptions{Options: s.kbOptions(), Slug: in.Slug, Name: "article", Force: in.Force})
+	res, err := s.svc.KBWrite(ctx, session.KBWriteInput{Text: []byte(in.Article), Slug: in.Slug, Name: "article", Force: in.Force})
 	if err != nil {
 		return "", err
 	}
@@ -203,7 +202,3 @@ func (s *Server) kbWrite(ctx context.Context, in kbIn) (string, error) {
 // kbPacketSize is how many candidates one planq_kb curate packet holds,
 // as 'planq kb curate' does by default.
 const kbPacketSize = 10
-
-func (s *Server) kbOptions() knowledge.Options {
-	return knowledge.Options{Topics: s.store.Project.Config.Knowledge.Topics}
-}

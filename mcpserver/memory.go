@@ -6,40 +6,23 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/charmbracelet/log"
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/memtool"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/session"
 )
 
 // memoryToolName is the memory tool's name over MCP.
 const memoryToolName = "planq_memory"
 
-// memoryIn is the memory-tool protocol's command, as planq memtool reads
-// it from stdin, with the agent and allow_secret every write tool takes.
-type memoryIn struct {
-	agentArg
-	writeArg
-	// Scope is whose memories/: the agent's (the default) or the user
-	// layer's, what a person keeps across projects.
-	Scope string `json:"scope,omitempty"`
-	memoryCommand
-}
-
-// memoryCommand is the protocol's command, embedded in memoryIn under a
-// name of its own: embedded as memtool.Command, its field Command would
-// stand beside a field of the same name one level up.
-type memoryCommand = memtool.Command
-
-func (in memoryIn) command() memtool.Command { return in.memoryCommand }
+// memoryIn is planq_memory's arguments: the memory-tool protocol's
+// command, as planq memtool reads it from stdin, with the agent, scope and
+// allow_secret planq memtool takes as flags.
+type memoryIn = session.MemoryInput
 
 // registerMemory adds planq_memory: the memory tool's commands (view,
 // create, str_replace, insert, delete, rename under /memories) on the
@@ -48,14 +31,14 @@ func (in memoryIn) command() memtool.Command { return in.memoryCommand }
 // the protocol's answer; nothing is added to either (no "Next:"), since
 // models were trained on the texts as they are.
 //
-// The handler reads the arguments itself, with memtool.Parse first, as
+// The handler reads the arguments itself, with ParseMemoryCommand first, as
 // planq memtool reads stdin: the SDK's typed handler validates against
 // the schema before any of planq's code runs, and answers a parameter sent
 // as null with the validator's "<invalid reflect.Value> has type null".
 // Then the schema has its say on the rest (an unknown command or scope,
 // an unknown parameter, an agent that is no string), as the SDK would.
 func (s *Server) registerMemory(srv *mcp.Server) {
-	schema := schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}, "scope": values(memoryScopes)})
+	schema := schemaFor[memoryIn](enums{"command": {"view", "create", "str_replace", "insert", "delete", "rename"}, "scope": values(session.MemoryScopes)})
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: planq_memory's input schema: %v", err)) // a programming error, caught by every test run
@@ -83,7 +66,7 @@ func decodeMemoryIn(args json.RawMessage, schema *jsonschema.Schema, resolved *j
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	if _, err := memtool.Parse(args); err != nil {
+	if _, err := session.ParseMemoryCommand(args); err != nil {
 		return memoryIn{}, err
 	}
 	var m map[string]any
@@ -92,7 +75,7 @@ func decodeMemoryIn(args json.RawMessage, schema *jsonschema.Schema, resolved *j
 	}
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		if p := schema.Properties[name]; m[name] == nil && p != nil {
-			return memoryIn{}, &memtool.Refusal{Kind: planqerr.Invalid, Text: fmt.Sprintf("Error: Parameter `%s` must be %s, not null", name, aType(p.Type))}
+			return memoryIn{}, &session.MemoryRefusal{Kind: planqerr.Invalid, Text: fmt.Sprintf("Error: Parameter `%s` must be %s, not null", name, aType(p.Type))}
 		}
 	}
 	if err := resolved.Validate(m); err != nil {
@@ -122,61 +105,26 @@ func errorResult(err error) *mcp.CallToolResult {
 	return &res
 }
 
-// memory carries out in's command where its scope says.
+// memory carries out in's command where its scope says. The user
+// layer's memories/ need no project: a server started outside one serves
+// them all the same.
 func (s *Server) memory(ctx context.Context, in memoryIn) (*mcp.CallToolResult, any, error) {
-	switch in.Scope {
-	case "", "agent":
-	case "user":
-		return s.userMemory(ctx, in)
-	default:
-		return nil, nil, toolError(planqerr.New(planqerr.Invalid, "scope", "%q is not one of %s", in.Scope, strings.Join(memoryScopes, ", ")))
-	}
-	return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-		f, err := memtool.ForAgent(a, in.options())
-		if err != nil {
-			return "", err
-		}
-		res, err := memtool.Apply(ctx, f, in.command())
-		return res.Text, err
-	})
-}
-
-// memoryScopes are whose memories/ planq_memory applies a command to.
-var memoryScopes = []string{"agent", "user"}
-
-// userMemory carries out in's command on the user layer's memories/ (made
-// on first use, which the server's log says), as planq memtool --scope
-// user does. It needs no project: the user layer is the person's.
-func (s *Server) userMemory(ctx context.Context, in memoryIn) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	text, err := func() (string, error) {
-		if in.Agent != "" {
-			return "", planqerr.New(planqerr.Invalid, "agent", "names an agent; the user layer has none").
-				WithHint("leave agent out with scope user")
+	svc := s.svc
+	if svc == nil {
+		if in.Scope != session.ScopeUser {
+			return nil, nil, toolError(s.unavailable)
 		}
-		home, err := project.Home()
-		if err != nil {
-			return "", err
-		}
-		l, err := userlayer.Open(ctx, home)
-		if err != nil {
-			return "", err
-		}
-		defer func() { _ = l.Close() }()
-		if l.Created {
-			log.Info("planq: made the user layer: what you keep across projects", "path", l.Project.StateRepo())
-		}
-		f, done, err := memtool.ForUserLayer(l.Store)
-		if err != nil {
-			return "", err
-		}
-		defer done()
-		res, err := memtool.Apply(ctx, f, in.command())
-		return res.Text, err
-	}()
+		svc = session.Open("")
+		defer func() { _ = svc.Close() }()
+	}
+	res, err := svc.Memory(ctx, in)
+	if res.MadeUserLayer != "" {
+		log.Info("planq: made the user layer: your memory across projects", "path", res.MadeUserLayer)
+	}
 	if err != nil {
 		return nil, nil, toolError(err)
 	}
-	return textResult(text), nil, nil
+	return textResult(res.Text), nil, nil
 }

@@ -7,8 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 )
 
 type proposeIn struct {
@@ -26,16 +25,15 @@ func (s *Server) registerPropose(srv *mcp.Server) {
 		Description: "Answer planq_curate: the instruction files as they should read (additions only), a summary, the notes used and those discarded with why."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
-			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
-				p := curation.Proposal{ProposedFiles: in.ProposedFiles, DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded}
-				rec, err := curation.Propose(ctx, s.store, s.store.Project.Workspace, a.Name, p)
+			return s.call(func() (string, error) {
+				res, err := s.svc.Propose(ctx, session.ProposeInput{Agent: in.Agent, Proposal: session.Proposal{ProposedFiles: in.ProposedFiles,
+					DiffSummary: in.DiffSummary, EntriesUsed: in.EntriesUsed, EntriesDiscarded: in.EntriesDiscarded}})
 				if err != nil {
 					return "", err
 				}
 				// A file named through a symbolic link went to its target, or was left out.
-				_, said := curation.Settle(s.store.Project.Workspace, s.store.Project.Config.InstructionFiles(), p)
-				return fmt.Sprintf("kept proposal %s for review (planq proposals show %s, or planq ui)", rec.ID, rec.ID) +
-					strings.Join(append([]string{""}, said...), "\n"), nil
+				return fmt.Sprintf("kept proposal %s for review (planq proposals show %s, or planq ui)", res.View.ID, res.View.ID) +
+					strings.Join(append([]string{""}, res.Settled...), "\n"), nil
 			})
 		})
 }

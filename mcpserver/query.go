@@ -8,8 +8,6 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/prime"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -28,19 +26,19 @@ func (s *Server) registerQuery(srv *mcp.Server) {
 		Description: "The team's learnings of some domains (or all), ranked: read a domain's before you work in it.",
 		InputSchema: schemaFor[queryIn](enums{"types": values(changelog.KindLearning.Spec().Types), "classifications": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(readmodel.Ref) (string, error) { return s.query(ctx, in) })
+			return s.call(func() (string, error) { return s.query(ctx, in) })
 		})
 }
 
 func (s *Server) query(ctx context.Context, in queryIn) (string, error) {
-	req := session.QueryRequest{Filter: readmodel.LearningFilter{Domains: in.Domains, AllVersions: in.AllVersions}, All: in.All, Since: in.Since}
+	q := session.QueryInput{Domains: in.Domains, AllVersions: in.AllVersions, All: in.All, Since: in.Since, Agent: in.Agent}
 	for _, t := range in.Types {
-		req.Filter.Types = append(req.Filter.Types, changelog.Type(t))
+		q.Types = append(q.Types, changelog.Type(t))
 	}
 	for _, c := range in.Classifications {
-		req.Filter.Classifications = append(req.Filter.Classifications, changelog.Classification(c))
+		q.Classifications = append(q.Classifications, changelog.Classification(c))
 	}
-	ex, err := session.Query(ctx, s.store.Handle, req)
+	ex, err := s.svc.Query(ctx, q)
 	if err != nil {
 		return "", err
 	}
@@ -48,11 +46,7 @@ func (s *Server) query(ctx context.Context, in queryIn) (string, error) {
 		return "", planqerr.New(planqerr.Invalid, "query", "names no domain").
 			WithHint("pass domains (there are: %s), or all: true", strings.Join(ex.Domains, ", "))
 	}
-	out, err := prime.Expertise(s.store.Project.Config.Project, ex.Learnings, "markdown", ex.Stale)
-	if err != nil {
-		return "", err
-	}
-	out += skipped(ex.Problems)
+	out := ex.Text + skipped(ex.Problems)
 	if len(ex.Learnings) == 0 {
 		return out + next(call("planq_query", "all", true), call("planq_search", "query", "<topic>")), nil
 	}

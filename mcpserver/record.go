@@ -8,8 +8,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 )
 
 type recordIn struct {
@@ -38,10 +38,9 @@ func (s *Server) registerRecord(srv *mcp.Server) {
 		Description: "Record a record of a kind described by its row alone: " + about + ".",
 		InputSchema: schema},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in recordIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				rec, err := changelog.NewRecord(changelog.Kind(in.Kind), changelog.RecordInput{Text: in.Text,
-					Type: changelog.Type(in.Type), Extra: in.Extra})
-				return s.write(ctx, a, rec, in.options(), err)
+			return s.call(func() (string, error) {
+				return written(s.svc.Record(ctx, session.RecordInput{Kind: changelog.Kind(in.Kind), Author: author(in.agentArg, in.writeArg),
+					RecordInput: changelog.RecordInput{Text: in.Text, Type: changelog.Type(in.Type), Extra: in.Extra}}))
 			})
 		})
 }

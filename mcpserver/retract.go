@@ -5,14 +5,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/session"
 )
 
 type retractIn struct {
 	agentArg
 	writeArg
 	ID     string `json:"id" jsonschema:"the record's ID"`
-	Reason string `json:"reason,omitempty" jsonschema:"why it is wrong or no longer true"`
+	Reason string `json:"reason,omitempty" jsonschema:"why it is wrong"`
 }
 
 // registerRetract adds planq_retract: an agent that finds a learning or
@@ -21,8 +21,9 @@ func (s *Server) registerRetract(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_retract", Annotations: annotate("Retract a record", addsOnce),
 		Description: "Retract a wrong record so no session sees it again. To correct it: planq_edit."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in retractIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				return written(a.Retract(ctx, in.ID, in.Reason, in.options()))
+			return s.call(func() (string, error) {
+				return written(s.svc.Retract(ctx, session.RetractInput{Author: author(in.agentArg, in.writeArg),
+					ID: in.ID, Reason: in.Reason}))
 			})
 		})
 }

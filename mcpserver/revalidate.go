@@ -5,8 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/lifecycle"
+	"github.com/planq-dev/planq/session"
 )
 
 type revalidateIn struct {
@@ -22,8 +21,9 @@ func (s *Server) registerRevalidate(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_revalidate", Annotations: annotate("Revalidate a stale learning", addsOnce),
 		Description: "Re-anchor a learning marked \"may be stale\" that you checked and found true. If wrong: planq_edit or planq_retract."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in revalidateIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				return written(lifecycle.Revalidate(ctx, a, in.ID, in.options()))
+			return s.call(func() (string, error) {
+				return written(s.svc.Revalidate(ctx, session.RevalidateInput{Author: author(in.agentArg, in.writeArg),
+					ID: in.ID}))
 			})
 		})
 }

@@ -7,11 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -40,28 +37,30 @@ type getIn struct {
 func (s *Server) registerSearch(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: annotate("Search the memory", reads),
 		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before you start a task, search: the question as query, two or three other phrasings as queries.",
-		InputSchema: schemaFor[searchIn](enums{"kinds": values(readmodel.FilterKinds()), "scope": scopes})},
+		InputSchema: schemaFor[searchIn](enums{"kinds": values(session.FilterKinds()), "scope": scopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.search(ctx, a, in) })
+			return s.call(func() (string, error) { return s.search(ctx, in) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_get", Annotations: annotate("Read a record", reads),
 		Description: "Read lines of one record file."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in getIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) { return s.get(ctx, a, in) })
+			return s.call(func() (string, error) { return s.get(ctx, in) })
 		})
 }
 
-func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (string, error) {
-	if in.Limit < 0 || in.Limit > readmodel.MaxSearchLimit {
-		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, readmodel.MaxSearchLimit).
-			WithHint("pass limit 1 to %d, or leave it out for %d", readmodel.MaxSearchLimit, readmodel.DefaultSearchLimit)
+func (s *Server) search(ctx context.Context, in searchIn) (string, error) {
+	if in.Limit < 0 || in.Limit > session.MaxSearchLimit {
+		return "", planqerr.New(planqerr.Invalid, "limit", "%d is not a number of results from 1 to %d", in.Limit, session.MaxSearchLimit).
+			WithHint("pass limit 1 to %d, or leave it out for %d", session.MaxSearchLimit, session.DefaultSearchLimit)
 	}
-	if in.Scope == scopeUser || in.Scope == scopeAll {
-		return s.searchAll(ctx, a, in)
-	}
-	found, err := session.Search(ctx, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, in.request())
+	found, err := s.svc.Search(ctx, session.SearchInput{Phrasings: append([]string{in.Query}, in.Queries...), Kinds: in.Kinds,
+		Types: in.Types, Domains: in.Domains, WrittenBy: in.WrittenBy, AllVersions: in.AllVersions, Limit: in.Limit,
+		Explain: in.Explain, Scope: session.Scope(in.Scope), Agent: in.Agent, Since: in.Since})
 	if err != nil {
 		return "", err
+	}
+	if found.Across != nil {
+		return searchedAcross(*found.Across, in.Scope), nil
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", plural.Of(found.Total, "record"), plural.Pick(found.Total, "matches", "match"))
@@ -82,7 +81,7 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 			fmt.Fprintf(&b, "\n(vector channel on, model %s)\n", v.Model)
 		}
 	}
-	if w := s.store.Records.VectorWarning(); w != nil {
+	if w := found.VectorWarning; w != nil {
 		fmt.Fprintf(&b, "\n(%v)\n", w)
 	}
 	b.WriteString(skipped(found.Problems))
@@ -92,7 +91,7 @@ func (s *Server) search(ctx context.Context, a readmodel.Ref, in searchIn) (stri
 // explainPlaces says how a hit came by its place: its score, and per
 // ranking that held it (by phrasing, when several), its rank and score
 // and what they added.
-func explainPlaces(e readmodel.HitExplain, phrasings bool) string {
+func explainPlaces(e session.HitExplain, phrasings bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "(score %.4f:", e.Score)
 	for i, p := range e.Places {
@@ -110,52 +109,19 @@ func explainPlaces(e readmodel.HitExplain, phrasings bool) string {
 	return b.String() + ")\n"
 }
 
-// request is the search the tool's input asks for.
-func (in searchIn) request() session.SearchRequest {
-	q := readmodel.Query{Text: in.Query, Phrasings: in.Queries, Limit: in.Limit, Explain: in.Explain, Filters: search.Filters{
-		Domains: in.Domains, Agents: in.WrittenBy, AllVersions: in.AllVersions}}
-	for _, k := range in.Kinds {
-		q.Kinds = append(q.Kinds, changelog.Kind(k))
-	}
-	for _, t := range in.Types {
-		q.Types = append(q.Types, changelog.Type(t))
-	}
-	scope := in.Scope
-	if scope == scopeProject {
-		scope = "" // every branch of this project
-	}
-	return session.SearchRequest{Query: q, Scope: scope, Since: in.Since}
-}
-
-// The scopes of planq_search: a branch of this project (agent, global),
+// scopes are planq_search's: a branch of this project (agent, global),
 // every branch of it (project, the default), the user layer, or every
 // project on this machine that did not opt out and the user layer (all).
-const (
-	scopeProject = "project"
-	scopeUser    = "user"
-	scopeAll     = "all"
-)
+var scopes = []any{session.ScopeAgent, session.ScopeGlobal, session.ScopeProject, session.ScopeUser, session.ScopeAll}
 
-var scopes = []any{"agent", "global", scopeProject, scopeUser, scopeAll}
-
-// searchAll searches beyond this project's branches: the user layer alone
-// (scope user), or this project, the others that did not opt out and the
-// user layer (scope all); each hit labelled by its project.
-func (s *Server) searchAll(ctx context.Context, a readmodel.Ref, in searchIn) (string, error) {
-	all := in.Scope == scopeAll
-	req := session.SearchAllRequest{SearchRequest: in.request(), User: true, Current: all, Projects: all}
-	req.Scope = ""
-	home, err := s.svc.Home()
-	if err != nil {
-		return "", err
-	}
-	found, err := session.SearchAll(ctx, home, s.store.Handle, func() (readmodel.Ref, error) { return a, nil }, req)
-	if err != nil {
-		return "", err
-	}
+// searchedAcross words what a search beyond this project's branches
+// found: the user layer alone (scope user), or this project, the others
+// that did not opt out and the user layer (scope all); each hit labelled
+// by its project.
+func searchedAcross(found session.FoundAll, scope string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", plural.Of(found.Total, "record"), plural.Pick(found.Total, "matches", "match"))
-	if all {
+	if scope == string(session.ScopeAll) {
 		b.WriteString(" across projects")
 	} else {
 		b.WriteString(" in the user layer")
@@ -176,13 +142,13 @@ func (s *Server) searchAll(ctx context.Context, a readmodel.Ref, in searchIn) (s
 	b.WriteString(skipped(found.Problems))
 	if len(found.Hits) > 0 && found.Hits[0].Project == found.Current {
 		h := found.Hits[0]
-		return b.String() + next(call("planq_get", "path", h.Path, "from", h.From, "to", h.To)), nil
+		return b.String() + next(call("planq_get", "path", h.Path, "from", h.From, "to", h.To))
 	}
-	return b.String() + next(call("planq_search", "query", "<other words>", "scope", in.Scope)), nil
+	return b.String() + next(call("planq_search", "query", "<other words>", "scope", scope))
 }
 
 // searchNext are the calls that dig deeper into a search's results.
-func searchNext(res readmodel.Results) string {
+func searchNext(res session.SearchResults) string {
 	if len(res.Hits) == 0 {
 		return next(call("planq_search", "query", "<other words>", "queries", []string{"<an identifier the record would hold>"}), call("planq_log", "all", true))
 	}
@@ -192,13 +158,13 @@ func searchNext(res readmodel.Results) string {
 		if len(res.Phrasings) > 1 {
 			more = append(more, "queries", res.Phrasings[1:])
 		}
-		calls = append(calls, call("planq_search", append(more, "limit", readmodel.MaxSearchLimit)...))
+		calls = append(calls, call("planq_search", append(more, "limit", session.MaxSearchLimit)...))
 	}
 	return next(calls...)
 }
 
-func (s *Server) get(ctx context.Context, a readmodel.Ref, in getIn) (string, error) {
-	got, err := session.Get(ctx, s.store.Handle, a, session.GetRequest{Ref: in.Path, From: in.From, To: in.To})
+func (s *Server) get(ctx context.Context, in getIn) (string, error) {
+	got, err := s.svc.Get(ctx, session.GetInput{Ref: in.Path, From: in.From, To: in.To, Agent: in.Agent})
 	if err != nil {
 		return "", err
 	}

@@ -12,8 +12,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -22,9 +20,8 @@ type Server struct {
 	mu sync.Mutex // tool calls share one service; git work is serialised
 	// svc is the project service every tool goes through.
 	svc     *session.Project
-	store   *agent.Store
 	version string
-	// unavailable says why there is no store: the server was started
+	// unavailable says why there is no service: the server was started
 	// outside a planq project. It serves anyway, and every tool says so.
 	unavailable error
 	// memoryTool offers planq_memory (OfferMemoryTool).
@@ -49,11 +46,7 @@ func New(ctx context.Context, dir, version string) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	store, err := svc.Store(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return &Server{svc: svc, store: store, version: version}, nil
+	return &Server{svc: svc, version: version}, nil
 }
 
 // Unavailable is a server for a directory that is not a planq project: it
@@ -85,35 +78,10 @@ func (s *Server) Run(ctx context.Context, in io.Reader, out io.Writer) error {
 	return s.MCP().Run(ctx, &mcp.IOTransport{Reader: guard, Writer: guard, MaxLineLength: -1})
 }
 
-// withAgent runs fn for the named agent (or the one mounted in the project
-// directory), holding the server's lock.
-func (s *Server) withAgent(name string, fn func(*agent.Agent) (string, error)) (*mcp.CallToolResult, any, error) {
-	return s.call(func() (string, error) {
-		a, err := s.store.Resolve(name)
-		if err != nil {
-			return "", err
-		}
-		return fn(a)
-	})
-}
-
-// readAgent is withAgent for tools that read, through the project's read
-// handle: where no agent is named or mounted they read the team's memory
-// (global).
-func (s *Server) readAgent(name string, fn func(readmodel.Ref) (string, error)) (*mcp.CallToolResult, any, error) {
-	return s.call(func() (string, error) {
-		r, err := s.store.Reader(name) // the store's read handle
-		if err != nil {
-			return "", err
-		}
-		return fn(r)
-	})
-}
-
 func (s *Server) call(fn func() (string, error)) (*mcp.CallToolResult, any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.store == nil {
+	if s.svc == nil {
 		return nil, nil, toolError(s.unavailable)
 	}
 	text, err := fn()

@@ -7,10 +7,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -34,7 +32,18 @@ type writeArg struct {
 	AllowSecret bool `json:"allow_secret,omitempty"`
 }
 
-func (w writeArg) options() agent.WriteOptions { return agent.WriteOptions{AllowSecret: w.AllowSecret} }
+// author is who a tool writes as.
+func author(a agentArg, w writeArg) session.Author {
+	return session.Author{Agent: a.Agent, AllowSecret: w.AllowSecret}
+}
+
+// scopeArg is where a tool that may act on the user layer acts.
+type scopeArg struct {
+	Scope string `json:"scope,omitempty"`
+}
+
+// writeScopes are the scopes a record is written or acted on in.
+var writeScopes = values([]session.Scope{session.ScopeProject, session.ScopeUser})
 
 type contextIn struct{ agentArg }
 
@@ -42,7 +51,7 @@ type scratchIn struct {
 	agentArg
 	writeArg
 	Append  string `json:"append,omitempty" jsonschema:"text to add"`
-	Replace string `json:"replace,omitempty" jsonschema:"text to replace the notes with"`
+	Replace string `json:"replace,omitempty" jsonschema:"the new notes"`
 }
 
 type logIn struct {
@@ -58,23 +67,38 @@ type logIn struct {
 type learnIn struct {
 	agentArg
 	writeArg
-	Insight        string   `json:"insight" jsonschema:"what the next session must know"`
+	Insight        string   `json:"insight" jsonschema:"what to know"`
 	Type           string   `json:"type"`
-	Domain         string   `json:"domain" jsonschema:"its area, like auth or ci"`
-	Classification string   `json:"classification,omitempty" jsonschema:"how long it stays true; default tactical"`
-	Resolution     string   `json:"resolution,omitempty" jsonschema:"how the failure was resolved; failures need one"`
-	Files          []string `json:"files,omitempty" jsonschema:"code it cites (path or path:from-to): readers see when it changes"`
-	Subject        string   `json:"subject,omitempty" jsonschema:"short key of what it is about"`
-	Force          bool     `json:"force,omitempty" jsonschema:"record though the domain is full (better: a narrower domain)"`
+	Domain         string   `json:"domain" jsonschema:"like auth or ci"`
+	Classification string   `json:"classification,omitempty" jsonschema:"default tactical"`
+	Resolution     string   `json:"resolution,omitempty" jsonschema:"failures need one"`
+	Files          []string `json:"files,omitempty" jsonschema:"code it cites: path or path:from-to"`
+	EvidenceCommit string   `json:"evidence_commit,omitempty" jsonschema:"default HEAD"`
+	EvidenceIssue  string   `json:"evidence_issue,omitempty" jsonschema:"URL or reference"`
+	EvidenceFiles  []string `json:"evidence_files,omitempty" jsonschema:"files showing it"`
+	Supersedes     string   `json:"supersedes,omitempty" jsonschema:"ID it replaces"`
+	Subject        string   `json:"subject,omitempty" jsonschema:"short key of its topic"`
+	Force          bool     `json:"force,omitempty" jsonschema:"record though the domain is full"`
+	scopeArg
+}
+
+func (in learnIn) input() session.LearnInput {
+	return session.LearnInput{LearningInput: changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
+		Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
+		Evidence:   changelog.Evidence{Commit: in.EvidenceCommit, Issue: in.EvidenceIssue, Files: in.EvidenceFiles},
+		Supersedes: in.Supersedes, Subject: in.Subject, Files: in.Files},
+		Author: author(in.agentArg, in.writeArg), Scope: session.Scope(in.Scope), Force: in.Force}
 }
 
 type decideIn struct {
 	agentArg
 	writeArg
-	Decision string   `json:"decision" jsonschema:"the choice made"`
-	Over     []string `json:"over,omitempty" jsonschema:"alternatives rejected"`
-	Because  string   `json:"because" jsonschema:"the rationale"`
-	Subject  string   `json:"subject,omitempty" jsonschema:"short key of what it decides"`
+	Decision   string   `json:"decision" jsonschema:"the choice made"`
+	Over       []string `json:"over,omitempty" jsonschema:"alternatives rejected"`
+	Because    string   `json:"because" jsonschema:"the rationale"`
+	Supersedes string   `json:"supersedes,omitempty" jsonschema:"ID it replaces"`
+	Subject    string   `json:"subject,omitempty" jsonschema:"short key of its topic"`
+	scopeArg
 }
 
 type checkpointIn struct {
@@ -86,8 +110,8 @@ type checkpointIn struct {
 type handoffIn struct {
 	agentArg
 	writeArg
-	Message string `json:"message" jsonschema:"what the next session should pick up"`
-	To      string `json:"to,omitempty" jsonschema:"agent to pick it up; default: your next session"`
+	Message string `json:"message" jsonschema:"what to pick up"`
+	To      string `json:"to,omitempty" jsonschema:"agent to pick it up; default: you"`
 }
 
 // effect is what a tool does to the project's memory, which its
@@ -114,10 +138,10 @@ func annotate(title string, e effect) *mcp.ToolAnnotations {
 
 func (s *Server) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_context", Annotations: annotate("Session context", reads),
-		Description: "Your focus, pending handoff, branch context, scratch, recent log, decisions and the team's learnings: call at the start of work and after a compaction."},
-		func(_ context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
-			return s.readAgent(in.Agent, func(a readmodel.Ref) (string, error) {
-				sum, err := session.Summary(s.store.Handle, a)
+		Description: "Your focus, handoff, branch context, scratch, recent log, decisions and the team's learnings: call at the start of work and after a compaction."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
+			return s.call(func() (string, error) {
+				sum, _, err := s.svc.Context(ctx, session.ContextInput{Agent: in.Agent, OrGlobal: true})
 				if err != nil {
 					return "", err
 				}
@@ -125,77 +149,51 @@ func (s *Server) register(srv *mcp.Server) {
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_scratch", Annotations: annotate("Scratch notes", overwrites),
-		Description: "Show your scratch notes, or append to or replace them."},
+		Description: "Show, append to or replace your scratch notes."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in scratchIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				var err error
-				switch {
-				case in.Append != "" && in.Replace != "":
-					return "", planqerr.New(planqerr.Invalid, "planq_scratch", "append and replace do not go together").
-						WithHint("send append to add to the notes, or replace to rewrite them, not both")
-				case in.Append != "":
-					_, err = a.AppendScratch(ctx, in.Append, in.options())
-				case in.Replace != "":
-					_, err = a.SetScratch(ctx, in.Replace, in.options())
-				}
-				if err != nil {
-					return "", err
-				}
-				text, err := a.Scratch()
-				return text + next(call("planq_scratch", "append", "<text>")), err
-			})
+			return s.call(func() (string, error) { return s.scratch(ctx, in) })
 		})
 	logSpec := changelog.KindLog.Spec()
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_log", Annotations: annotate("Log your work", adds),
 		Description: "Log what you did (message), or list recent entries (no message).",
 		InputSchema: schemaFor[logIn](enums{"type": values(logSpec.Types), "status": values(logSpec.Statuses)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in logIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
+			return s.call(func() (string, error) {
 				if strings.TrimSpace(in.Message) == "" {
-					return s.listLog(a, in.All)
+					return s.listLog(ctx, in.Agent, in.All)
 				}
-				rec, err := changelog.NewLog(changelog.LogInput{Text: in.Message, Type: changelog.Type(in.Type),
-					Status: changelog.Status(in.Status), DependsOn: in.DependsOn})
-				return s.write(ctx, a, rec, in.options(), err)
+				return written(s.svc.AddLog(ctx, session.LogInput{Author: author(in.agentArg, in.writeArg),
+					LogInput: changelog.LogInput{Text: in.Message, Type: changelog.Type(in.Type), Status: changelog.Status(in.Status), DependsOn: in.DependsOn}}))
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_learn", Annotations: annotate("Record a learning", adds),
-		Description: "Record what the next session must know: a convention, pattern, failure and its resolution, reference or guide. Not what you did (planq_log).",
-		InputSchema: schemaFor[learnIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications)})},
+		Description: "Record what the next session must know (not what you did: planq_log).",
+		InputSchema: schemaFor[learnIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications), "scope": writeScopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in learnIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				rec, err := changelog.NewLearning(changelog.LearningInput{Text: in.Insight, Type: changelog.Type(in.Type),
-					Domain: in.Domain, Classification: changelog.Classification(in.Classification), Resolution: in.Resolution,
-					Files: in.Files, Subject: in.Subject})
-				if err != nil {
-					return "", err
-				}
-				return written(a.Learn(ctx, rec, agent.LearnOptions{WriteOptions: in.options(), Force: in.Force}))
-			})
+			return s.call(func() (string, error) { return recorded(s.svc.Learn(ctx, in.input())) })
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_decide", Annotations: annotate("Record a decision", adds),
-		Description: "Record a decision with the alternatives rejected and the rationale.",
-		InputSchema: schemaFor[decideIn](nil)},
+		Description: "Record a decision and its rationale.",
+		InputSchema: schemaFor[decideIn](enums{"scope": writeScopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in decideIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				rec, err := changelog.NewDecision(changelog.DecisionInput{Decision: in.Decision, Alternatives: in.Over,
-					Rationale: in.Because, Subject: in.Subject})
-				return s.write(ctx, a, rec, in.options(), err)
+			return s.call(func() (string, error) {
+				return recorded(s.svc.Decide(ctx, session.DecideInput{Author: author(in.agentArg, in.writeArg), Scope: session.Scope(in.Scope),
+					DecisionInput: changelog.DecisionInput{Decision: in.Decision, Alternatives: in.Over, Rationale: in.Because, Supersedes: in.Supersedes, Subject: in.Subject}}))
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_checkpoint", Annotations: annotate("Save a checkpoint", addsOnce),
-		Description: "Save your state under a name: commits pending state and tags it."},
+		Description: "Commit your pending state and tag it with a name."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in checkpointIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				return written(a.Checkpoint(ctx, in.Name, in.Note, agent.WriteOptions{}))
+			return s.call(func() (string, error) {
+				return written(s.svc.Checkpoint(ctx, session.CheckpointInput{Author: session.Author{Agent: in.Agent}, Name: in.Name, Note: in.Note}))
 			})
 		})
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_handoff", Annotations: annotate("Leave a handoff", adds),
 		Description: "Leave a handoff for your next session or another agent."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in handoffIn) (*mcp.CallToolResult, any, error) {
-			return s.withAgent(in.Agent, func(a *agent.Agent) (string, error) {
-				rec, err := changelog.NewHandoff(changelog.HandoffInput{Text: in.Message, To: in.To})
-				return s.write(ctx, a, rec, in.options(), err)
+			return s.call(func() (string, error) {
+				return written(s.svc.Handoff(ctx, session.HandoffInput{Author: author(in.agentArg, in.writeArg),
+					HandoffInput: changelog.HandoffInput{Text: in.Message, To: in.To}}))
 			})
 		})
 	s.registerSearch(srv)
@@ -213,16 +211,30 @@ func (s *Server) register(srv *mcp.Server) {
 	}
 }
 
-// write commits a record the constructor made, or passes on why it could not.
-func (s *Server) write(ctx context.Context, a *agent.Agent, rec *changelog.Record, opts agent.WriteOptions, err error) (string, error) {
-	if err != nil {
-		return "", err
+// scratch changes the scratch notes as in asks, and shows them.
+func (s *Server) scratch(ctx context.Context, in scratchIn) (string, error) {
+	change := session.ScratchInput{Author: author(in.agentArg, in.writeArg), Text: in.Append}
+	switch {
+	case in.Append != "" && in.Replace != "":
+		return "", planqerr.New(planqerr.Invalid, "planq_scratch", "append and replace do not go together").
+			WithHint("send append to add to the notes, or replace to rewrite them, not both")
+	case in.Replace != "":
+		change.Text, change.Replace = in.Replace, true
 	}
-	return written(a.Write(ctx, rec, opts))
+	if change.Text != "" {
+		if _, err := s.svc.WriteScratch(ctx, change); err != nil {
+			return "", err
+		}
+	}
+	notes, err := s.svc.Scratch(ctx, in.Agent)
+	return notes.Text + next(call("planq_scratch", "append", "<text>")), err
 }
 
+// recorded reports a learn's or a decide's write.
+func recorded(r session.Recorded, err error) (string, error) { return written(r.Written, err) }
+
 // written reports a write, with the calls to see it.
-func written(w agent.Written, err error) (string, error) {
+func written(w session.Written, err error) (string, error) {
 	if err != nil {
 		return "", err
 	}
@@ -234,14 +246,14 @@ func written(w agent.Written, err error) (string, error) {
 		next(call("planq_get", "path", w.Path)), nil
 }
 
-func (s *Server) listLog(a *agent.Agent, all bool) (string, error) {
-	view, err := s.store.Records.Log(readmodel.LogOptions{Agent: a.Name, All: all, Limit: 20})
+func (s *Server) listLog(ctx context.Context, agent string, all bool) (string, error) {
+	view, err := s.svc.Log(ctx, session.LogQuery{Agent: agent, All: all, Limit: 20})
 	if err != nil {
 		return "", err
 	}
 	var b strings.Builder
 	for _, r := range view.Entries {
-		fmt.Fprintf(&b, "%s %s %s %s (%s)\n", r.Timestamp.Format(readmodel.TimeLayout), r.ID, r.Agent, readmodel.Line(r), r.Path)
+		fmt.Fprintf(&b, "%s %s %s %s (%s)\n", r.Timestamp.Format(changelog.TimeLayout), r.ID, r.Agent, r.Line(), r.Path)
 	}
 	if b.Len() == 0 {
 		b.WriteString("no entries yet\n")

@@ -12,12 +12,8 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/team"
 )
 
 // maxBody bounds what a POST may carry: an edited proposal.
@@ -35,9 +31,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // also answers the proposals it names, in their state now (one found
 // stale, say), so that the page shows what the refusal found.
 type apiError struct {
-	Error     string          `json:"error"`
-	Hint      string          `json:"hint,omitempty"`
-	Proposals []curation.View `json:"proposals,omitempty"`
+	Error     string                 `json:"error"`
+	Hint      string                 `json:"hint,omitempty"`
+	Proposals []session.ProposalView `json:"proposals,omitempty"`
 }
 
 func writeError(w http.ResponseWriter, status int, err error) {
@@ -51,7 +47,7 @@ func errorOf(err error) apiError {
 		e.Hint = pe.Hint
 	}
 	// The command line's hint names a command; the page has a button.
-	if errors.Is(err, curation.ErrStale) {
+	if errors.Is(err, session.ErrProposalStale) {
 		e.Hint = "use this proposal's Dismiss button, then propose again from the file as it is (planq curate)"
 	}
 	return e
@@ -63,7 +59,7 @@ func fail(w http.ResponseWriter, err error) {
 }
 
 // failWith is fail, answering proposals with the error.
-func failWith(w http.ResponseWriter, err error, proposals []curation.View) {
+func failWith(w http.ResponseWriter, err error, proposals []session.ProposalView) {
 	e := errorOf(err)
 	e.Proposals = proposals
 	status := http.StatusInternalServerError
@@ -81,45 +77,34 @@ func failWith(w http.ResponseWriter, err error, proposals []curation.View) {
 	writeJSON(w, status, e)
 }
 
-// touched are the proposals an apply or dismiss of id changed, or found
-// changed, in their state now, and how many wait for a person; none when
-// id names no proposal.
-func (s *Server) touched(r *http.Request, id string) ([]curation.View, int) {
-	views, pending, err := curation.Touched(r.Context(), s.read, s.codeRoot, id)
-	if err != nil {
-		return nil, 0
-	}
-	return views, pending
-}
-
 // applyAnswer is what an apply answers: what it did, and the proposals it
 // changed (itself, and the siblings it made stale) in their state now.
 type applyAnswer struct {
-	curation.Applied
-	Pending   int             `json:"pending"`
-	Proposals []curation.View `json:"proposals"`
+	session.ProposalApplied
+	Pending   int                    `json:"pending"`
+	Proposals []session.ProposalView `json:"proposals"`
 }
 
 // dismissAnswer is what a dismiss answers.
 type dismissAnswer struct {
-	Proposal  string          `json:"proposal"`
-	Version   string          `json:"version"`
-	State     string          `json:"state"`
-	Pending   int             `json:"pending"`
-	Proposals []curation.View `json:"proposals"`
+	Proposal  string                 `json:"proposal"`
+	Version   string                 `json:"version"`
+	State     string                 `json:"state"`
+	Pending   int                    `json:"pending"`
+	Proposals []session.ProposalView `json:"proposals"`
 }
 
 func (s *Server) listProposals(w http.ResponseWriter, r *http.Request) {
-	views, err := curation.List(r.Context(), s.read, s.codeRoot)
+	views, err := s.svc.Proposals(r.Context(), false)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"pending": curation.Pending(views), "proposals": views})
+	writeJSON(w, http.StatusOK, map[string]any{"pending": session.PendingProposals(views), "proposals": views})
 }
 
 func (s *Server) showProposal(w http.ResponseWriter, r *http.Request) {
-	v, err := curation.Show(r.Context(), s.read, s.codeRoot, r.PathValue("id"))
+	v, err := s.svc.Proposal(r.Context(), r.PathValue("id"))
 	if err != nil {
 		fail(w, err)
 		return
@@ -155,30 +140,29 @@ func (s *Server) applyProposal(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := r.PathValue("id")
-	done, err := curation.Apply(r.Context(), s.store, s.codeRoot, s.who, id,
-		curation.ApplyOptions{Edited: req.Files, AllowRemovals: req.AllowRemovals})
-	views, pending := s.touched(r, id)
+	done, err := s.svc.ApplyProposal(r.Context(), session.ApplyInput{ID: id, Edited: req.Files, AllowRemovals: req.AllowRemovals, By: s.who})
+	views, pending := s.svc.TouchedProposals(r.Context(), id)
 	if err != nil {
 		failWith(w, err, views)
 		return
 	}
-	writeJSON(w, http.StatusOK, applyAnswer{Applied: done, Pending: pending, Proposals: orEmpty(views)})
+	writeJSON(w, http.StatusOK, applyAnswer{ProposalApplied: done, Pending: pending, Proposals: orEmpty(views)})
 }
 
 func (s *Server) dismissProposal(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	version, err := curation.Dismiss(r.Context(), s.store, s.who, id)
-	views, pending := s.touched(r, id)
+	version, err := s.svc.DismissProposal(r.Context(), id, s.who)
+	views, pending := s.svc.TouchedProposals(r.Context(), id)
 	if err != nil {
 		failWith(w, err, views)
 		return
 	}
-	writeJSON(w, http.StatusOK, dismissAnswer{Proposal: id, Version: version, State: curation.StateDismissed, Pending: pending, Proposals: orEmpty(views)})
+	writeJSON(w, http.StatusOK, dismissAnswer{Proposal: id, Version: version, State: session.ProposalDismissed, Pending: pending, Proposals: orEmpty(views)})
 }
 
-func orEmpty(views []curation.View) []curation.View {
+func orEmpty(views []session.ProposalView) []session.ProposalView {
 	if views == nil {
-		return []curation.View{}
+		return []session.ProposalView{}
 	}
 	return views
 }
@@ -186,7 +170,7 @@ func orEmpty(views []curation.View) []curation.View {
 // noteFilter reads a notes filter from a query: state, agent, type and
 // workspace (each may repeat or hold a comma list), since and until
 // (dates or RFC 3339 times), limit.
-func noteFilter(q map[string][]string, defaultLimit int) (curation.NoteFilter, error) {
+func noteFilter(q map[string][]string, defaultLimit int) (session.NoteFilter, error) {
 	list := func(key string) []string {
 		var out []string
 		for _, v := range q[key] {
@@ -198,7 +182,7 @@ func noteFilter(q map[string][]string, defaultLimit int) (curation.NoteFilter, e
 		}
 		return out
 	}
-	f := curation.NoteFilter{States: list("state"), Agents: list("agent"), Types: list("type"), Workspaces: list("workspace"), Limit: defaultLimit}
+	f := session.NoteFilter{States: list("state"), Agents: list("agent"), Types: list("type"), Workspaces: list("workspace"), Limit: defaultLimit}
 	for _, st := range f.States {
 		if !slices.Contains(changelog.KindNote.Spec().Statuses, changelog.Status(st)) {
 			return f, planqerr.New(planqerr.Invalid, "state", "%q is not a note's state (%s)", st, changelog.Join(changelog.KindNote.Spec().Statuses, ", "))
@@ -245,7 +229,7 @@ func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	list, err := curation.Notes(s.read, f)
+	list, err := s.svc.Notes(r.Context(), f)
 	if err != nil {
 		fail(w, err)
 		return
@@ -253,35 +237,8 @@ func (s *Server) entries(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-// Promotion is what awaits promotion, per agent, and what is disputed:
-// records, and the knowledge base's articles.
-type Promotion struct {
-	Agents           []team.Awaiting     `json:"agents"`
-	Disputed         []*changelog.Record `json:"disputed"`
-	DisputedArticles []knowledge.Dispute `json:"disputed_articles"`
-}
-
-func (s *Server) promotionOf(r *http.Request) (Promotion, error) {
-	p := Promotion{Disputed: []*changelog.Record{}}
-	var err error
-	if p.Agents, err = team.AwaitingPromotion(r.Context(), s.read); err != nil {
-		return p, err
-	}
-	set, err := s.read.Records.All(changelog.KindLearning, changelog.KindDecision)
-	if err != nil {
-		return p, err
-	}
-	for _, rec := range set.Current() {
-		if rec.Status == changelog.StatusDisputed {
-			p.Disputed = append(p.Disputed, rec)
-		}
-	}
-	p.DisputedArticles, err = disputedArticles(s.read.Repo)
-	return p, err
-}
-
 func (s *Server) promotion(w http.ResponseWriter, r *http.Request) {
-	p, err := s.promotionOf(r)
+	p, err := s.svc.Promotion(r.Context())
 	if err != nil {
 		fail(w, err)
 		return
@@ -290,12 +247,7 @@ func (s *Server) promotion(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) promote(w http.ResponseWriter, r *http.Request) {
-	a, err := s.store.Agent(r.PathValue("agent"))
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	res, err := session.Promote(r.Context(), s.store, a, team.PromoteOptions{})
+	res, err := s.svc.Promote(r.Context(), session.PromoteInput{Agent: r.PathValue("agent")})
 	if err != nil {
 		fail(w, err)
 		return
@@ -303,16 +255,11 @@ func (s *Server) promote(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, res)
 }
 
-func (s *Server) statusOf(r *http.Request) ([]readmodel.DomainStatus, error) {
-	domains, _, err := s.read.Records.Status(r.Context(), s.Now(), readmodel.ShelfLivesOf(s.read.Project.Config.ShelfLife), "")
-	return domains, err
-}
-
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {
-	domains, err := s.statusOf(r)
+	st, err := s.svc.Status(r.Context(), false)
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"domains": domains})
+	writeJSON(w, http.StatusOK, map[string]any{"domains": st.Domains})
 }

@@ -2,11 +2,11 @@ package review
 
 import (
 	"fmt"
-	"github.com/planq-dev/planq/internal/plural"
 	"html/template"
 	"strings"
 
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/internal/plural"
+	"github.com/planq-dev/planq/session"
 )
 
 // Chart geometry, in SVG user units.
@@ -20,7 +20,7 @@ const (
 // written each week as bars, and the disputed ones of each week as a line
 // on the same scale. A domain converges when the bars shrink and the line
 // stays at zero.
-func convergenceChart(d readmodel.DomainStatus) template.HTML {
+func convergenceChart(d session.DomainStatus) template.HTML {
 	weeks := len(d.Weekly)
 	if weeks == 0 {
 		return ""

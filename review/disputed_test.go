@@ -9,6 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -36,7 +37,7 @@ func TestPageListsGlobalsDisputed(t *testing.T) {
 		}
 		second = rec
 	}
-	p := decode[Promotion](t, f.request(t, "GET", "/api/learnings/demo/promotion", "", nil))
+	p := decode[session.Promotion](t, f.request(t, "GET", "/api/learnings/demo/promotion", "", nil))
 	if len(p.Disputed) != 1 || p.Disputed[0].ID != second.ID {
 		t.Fatalf("disputed: %+v, want %s", p.Disputed, second.ID)
 	}

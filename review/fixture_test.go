@@ -9,6 +9,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/curation"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
+	"github.com/planq-dev/planq/session"
 )
 
 const claudeMD = "# Project\n\n## Build\n\nRun `make`.\n"
@@ -42,7 +43,9 @@ func newFixture(t *testing.T) *fixture {
 	f.claude = f.propose(t, "auth", "CLAUDE.md", claudeMD+"Build the dashboard with `go run ./cmd/build-dashboard`.\n", ids[0])
 	f.agents = f.propose(t, "auth", "AGENTS.md", "# Agents\n\nRun `make lint` before pushing.\n", ids[1])
 
-	srv, err := New(store, code, "lead")
+	svc := session.Open(code)
+	t.Cleanup(func() { _ = svc.Close() })
+	srv, err := New(ctx, svc, "lead")
 	if err != nil {
 		t.Fatal(err)
 	}

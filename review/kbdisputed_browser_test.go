@@ -8,6 +8,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/session"
 )
 
 // TestPageListsDisputedArticles: the page's promote brings the knowledge
@@ -41,7 +42,7 @@ func TestPageListsDisputedArticles(t *testing.T) {
 			t.Fatalf("the promote's answer says no knowledge base update: %+v", got.Knowledge)
 		}
 	}
-	p := decode[Promotion](t, f.request(t, "GET", api+"/promotion", "", nil))
+	p := decode[session.Promotion](t, f.request(t, "GET", api+"/promotion", "", nil))
 	if len(p.DisputedArticles) != 1 {
 		t.Fatalf("disputed articles: %+v", p.DisputedArticles)
 	}

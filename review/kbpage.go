@@ -11,30 +11,30 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/session"
 )
 
 // Knowledge is the page's Knowledge section: the index by topic, the
 // article asked for (?article=SLUG) rendered, and the disputed articles
 // with both sides.
 type Knowledge struct {
-	Topics   []topicEntries       `json:"topics"`
-	Article  *articleView         `json:"article,omitempty"`
-	Disputed []knowledge.Disputed `json:"disputed"`
+	Topics   []topicEntries            `json:"topics"`
+	Article  *articleView              `json:"article,omitempty"`
+	Disputed []session.DisputedArticle `json:"disputed"`
 	// Problem says why the article asked for cannot be shown.
 	Problem string `json:"problem,omitempty"`
 }
 
 type topicEntries struct {
-	Topic    string            `json:"topic"`
-	Articles []knowledge.Entry `json:"articles"`
+	Topic    string                 `json:"topic"`
+	Articles []session.ArticleEntry `json:"articles"`
 }
 
 // articleView is an article as the page shows it: rendered, with its
 // sources, and its file as a person edits it.
 type articleView struct {
-	knowledge.Shown
+	session.Article
 	HTML template.HTML `json:"-"`
 	// File is the article's file, Blob the version of it the page
 	// opened: an edit commits only over that version.
@@ -44,8 +44,7 @@ type articleView struct {
 
 func (s *Server) knowledgeOf(ctx context.Context, slug string) (Knowledge, error) {
 	k := Knowledge{Topics: []topicEntries{}}
-	opts := s.kbOptions()
-	entries, _, err := knowledge.List(ctx, s.read.Repo, opts)
+	entries, _, err := s.svc.KBList(ctx)
 	if err != nil {
 		return k, err
 	}
@@ -55,7 +54,7 @@ func (s *Server) knowledgeOf(ctx context.Context, slug string) (Knowledge, error
 		}
 		k.Topics[len(k.Topics)-1].Articles = append(k.Topics[len(k.Topics)-1].Articles, e)
 	}
-	if k.Disputed, err = knowledge.ListDisputed(ctx, s.read); err != nil {
+	if k.Disputed, err = s.svc.KBDisputed(ctx); err != nil {
 		return k, err
 	}
 	if slug == "" {
@@ -75,11 +74,11 @@ func (s *Server) knowledgeOf(ctx context.Context, slug string) (Knowledge, error
 
 // article reads one article as the page shows it.
 func (s *Server) article(ctx context.Context, slug string) (*articleView, error) {
-	shown, err := knowledge.Show(ctx, s.read, slug)
+	shown, err := s.svc.KBShow(ctx, slug)
 	if err != nil {
 		return nil, err
 	}
-	opened, err := knowledge.Open(ctx, s.read.Repo, slug)
+	opened, err := s.svc.KBOpen(ctx, slug, "")
 	if err != nil {
 		return nil, err
 	}
@@ -91,11 +90,7 @@ func (s *Server) article(ctx context.Context, slug string) (*articleView, error)
 	if err != nil {
 		return nil, err
 	}
-	return &articleView{Shown: shown, HTML: body, File: string(opened.Data), Blob: opened.Blob.String()}, nil
-}
-
-func (s *Server) kbOptions() knowledge.Options {
-	return knowledge.Options{Topics: s.read.Project.Config.Knowledge.Topics}
+	return &articleView{Article: shown, HTML: body, File: string(opened.Data), Blob: opened.Blob.String()}, nil
 }
 
 func (s *Server) showArticle(w http.ResponseWriter, r *http.Request) {
@@ -144,7 +139,7 @@ func (s *Server) editArticle(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	slug := r.PathValue("slug")
-	opened, err := knowledge.Open(r.Context(), s.store.Repo, slug)
+	opened, err := s.svc.KBOpen(r.Context(), slug, "")
 	if err != nil {
 		fail(w, err)
 		return
@@ -158,7 +153,7 @@ func (s *Server) editArticle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusRequestEntityTooLarge, fmt.Errorf("the article is over %d bytes", changelog.MaxArticleSize))
 		return
 	}
-	res, err := knowledge.Edit(r.Context(), s.store, opened, []byte(req.Text), "the page's text", s.kbOptions())
+	res, err := s.svc.KBEdit(r.Context(), session.KBEditInput{Was: opened, Text: []byte(req.Text), Name: "the page's text"})
 	if err != nil {
 		fail(w, err)
 		return
@@ -176,7 +171,7 @@ func (s *Server) resolveArticle(w http.ResponseWriter, r *http.Request) {
 	if !decodeBody(w, r, &req, `{"keep": "<source>"}`) {
 		return
 	}
-	res, err := knowledge.Resolve(r.Context(), s.store, r.PathValue("slug"), req.Keep, s.kbOptions())
+	res, err := s.svc.KBResolve(r.Context(), session.KBResolveInput{Slug: r.PathValue("slug"), Keep: req.Keep})
 	if err != nil {
 		fail(w, err)
 		return

@@ -2,7 +2,6 @@ package review
 
 import (
 	"embed"
-	"github.com/planq-dev/planq/internal/plural"
 	"html/template"
 	"io/fs"
 	"net/http"
@@ -11,8 +10,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/curation"
-	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -28,11 +26,11 @@ var pageTemplate = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page.html").Funcs(template.FuncMap{
 		"date":      func(t time.Time) string { return t.Local().Format("2006-01-02 15:04") },
 		"diffLines": diffLines,
-		"short":     func(s string) string { return readmodel.Shorten(s, 140) },
-		"title":     func(r *changelog.Record) string { return readmodel.Title(r) },
+		"short":     func(s string) string { return changelog.Shorten(s, 140) },
+		"title":     (*changelog.Record).Headline,
 		"chart":     convergenceChart,
 		"join":      strings.Join,
-		"who":       curation.Who,
+		"who":       session.Who,
 		"plural":    plural.Of,
 	}).ParseFS(assetFiles, "assets/page.html"))
 })
@@ -65,22 +63,22 @@ func diffLines(diff string) []diffLine {
 type pageData struct {
 	Project string
 	API     string
-	Pending []curation.View
-	Decided []curation.View
+	Pending []session.ProposalView
+	Decided []session.ProposalView
 	// NoteTexts are the notes' texts by ID (every version's), for the
 	// notes a proposal cites.
 	NoteTexts map[string]string
 	// NoteFirsts map every version of a note to its first's ID, the ID
 	// proposals cite it by.
 	NoteFirsts map[string]string
-	Notes      curation.NoteList
-	Filter     curation.NoteFilter
+	Notes      session.NoteList
+	Filter     session.NoteFilter
 	Query      map[string]string
 	Agents     []string
 	States     []changelog.Status
 	Types      []changelog.Type
-	Promotion  Promotion
-	Domains    []readmodel.DomainStatus
+	Promotion  session.Promotion
+	Domains    []session.DomainStatus
 	Knowledge  Knowledge
 	// Projects are the state repositories on this machine, with which of
 	// them opted out of search across projects and the user layer.
@@ -93,7 +91,7 @@ type pageData struct {
 // and the charts.
 func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	d := pageData{Project: s.read.Project.Config.Project, API: s.projectPath(), Query: map[string]string{},
+	d := pageData{Project: s.name, API: s.projectPath(), Query: map[string]string{},
 		States: changelog.KindNote.Spec().Statuses, Types: changelog.KindNote.Spec().Types}
 	q := r.URL.Query()
 	for _, key := range []string{"agent", "workspace", "type", "state", "since", "until"} {
@@ -104,7 +102,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusInternalServerError)
 		_, _ = w.Write([]byte("planq: " + err.Error() + "\n"))
 	}
-	views, err := curation.ListWithDiffs(ctx, s.read, s.codeRoot)
+	views, err := s.svc.Proposals(ctx, true)
 	if err != nil {
 		fail(err)
 		return
@@ -116,37 +114,39 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 			d.Decided = append(d.Decided, v)
 		}
 	}
-	if d.NoteTexts, d.NoteFirsts, err = s.noteIndex(); err != nil {
+	if d.NoteTexts, d.NoteFirsts, err = s.svc.NoteIndex(ctx); err != nil {
 		fail(err)
 		return
 	}
 	filter, err := noteFilter(q, 200)
 	if err != nil {
 		d.Error = err.Error()
-		filter = curation.NoteFilter{Limit: 200}
+		filter = session.NoteFilter{Limit: 200}
 	}
 	d.Filter = filter
-	if d.Notes, err = curation.Notes(s.read, filter); err != nil {
+	if d.Notes, err = s.svc.Notes(ctx, filter); err != nil {
 		fail(err)
 		return
 	}
-	if d.Agents, err = s.read.AgentNames(); err != nil {
+	if d.Agents, err = s.svc.AgentNames(ctx); err != nil {
 		fail(err)
 		return
 	}
-	if d.Promotion, err = s.promotionOf(r); err != nil {
+	if d.Promotion, err = s.svc.Promotion(ctx); err != nil {
 		fail(err)
 		return
 	}
-	if d.Domains, err = s.statusOf(r); err != nil {
+	st, err := s.svc.Status(ctx, false)
+	if err != nil {
 		fail(err)
 		return
 	}
+	d.Domains = st.Domains
 	if d.Knowledge, err = s.knowledgeOf(ctx, q.Get("article")); err != nil {
 		fail(err)
 		return
 	}
-	if d.Projects, err = session.Sharing(s.read.Project.Home, s.read.Project.Config.Project); err != nil {
+	if d.Projects, err = s.sharing(); err != nil {
 		fail(err)
 		return
 	}
@@ -158,29 +158,12 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// noteIndex maps every version of every note to its text, and to the ID
-// the note was first written under: the ID a proposal cites, whichever
-// state the note is in now.
-func (s *Server) noteIndex() (texts, firsts map[string]string, err error) {
-	set, err := s.read.Records.All(changelog.KindNote)
+// sharing lists the state repositories on this machine, with which of
+// them opted out of search across projects and the user layer.
+func (s *Server) sharing() ([]session.ProjectInfo, error) {
+	home, err := s.svc.Home()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	texts, firsts = make(map[string]string, len(set.Records)), make(map[string]string, len(set.Records))
-	supersedes := make(map[string]string, len(set.Records))
-	for _, r := range set.Records {
-		texts[r.ID] = r.Body
-		supersedes[r.ID] = r.Supersedes
-	}
-	for id := range supersedes {
-		first := id
-		for seen := 0; supersedes[first] != "" && seen < len(supersedes); seen++ {
-			if _, ok := supersedes[supersedes[first]]; !ok {
-				break // an older version no branch holds
-			}
-			first = supersedes[first]
-		}
-		firsts[id] = first
-	}
-	return texts, firsts, nil
+	return session.Sharing(home, s.name)
 }

@@ -14,8 +14,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/session"
 )
 
@@ -24,37 +22,39 @@ const cookieName = "planq_token"
 
 // Server is one run of the review page for one project.
 type Server struct {
-	// read is what the page shows, read without a writer; store writes
-	// what a person decides (apply, dismiss, promote).
-	read  *readmodel.Handle
-	store *agent.Store
-	// svc is the project service over store, which what the page reads
-	// and writes goes through.
-	svc      *session.Project
-	codeRoot string
-	who      string
-	token    string
+	// svc is the project service, which what the page reads and writes
+	// goes through.
+	svc *session.Project
+	// name is the project's, which the API's paths hold.
+	name  string
+	who   string
+	token string
 	// origin is the server's own origin, http://127.0.0.1:<port>, known
 	// once it listens.
 	origin string
 	host   string
 	port   string
 	mux    *http.ServeMux
-	// mu serialises requests: the store's reader and its cache are one.
+	// mu serialises requests: the service is not safe for concurrent use.
 	mu sync.Mutex
-	// Now tells the time; tests set it.
-	Now func() time.Time
 }
 
-// New makes the review page of store's project: codeRoot is the code
-// checkout proposals are applied to, who the name the decisions are
-// recorded under. Each server draws its own token.
-func New(store *agent.Store, codeRoot, who string) (*Server, error) {
+// New makes the review page of svc's project: who is the name the
+// decisions are recorded under. Proposals are applied to the checkout svc
+// found the project in. Each server draws its own token.
+func New(ctx context.Context, svc *session.Project, who string) (*Server, error) {
+	name, err := svc.Name()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := svc.AgentNames(ctx); err != nil {
+		return nil, err // the store opens now: a page that cannot read fails at start
+	}
 	var b [24]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil, fmt.Errorf("failed to draw a token: %w", err)
 	}
-	s := &Server{read: store.Handle, store: store, svc: session.Wrap(store), codeRoot: codeRoot, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux(), Now: time.Now}
+	s := &Server{svc: svc, name: name, who: who, token: hex.EncodeToString(b[:]), mux: http.NewServeMux()}
 	s.routes()
 	return s, nil
 }
@@ -180,8 +180,8 @@ func (s *Server) routes() {
 // project answers 404 for another project's path.
 func (s *Server) project(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if name := r.PathValue("project"); name != s.read.Project.Config.Project {
-			writeError(w, http.StatusNotFound, fmt.Errorf("no project %q here; this page serves %s", name, s.read.Project.Config.Project))
+		if name := r.PathValue("project"); name != s.name {
+			writeError(w, http.StatusNotFound, fmt.Errorf("no project %q here; this page serves %s", name, s.name))
 			return
 		}
 		h(w, r)
@@ -190,5 +190,5 @@ func (s *Server) project(h http.HandlerFunc) http.HandlerFunc {
 
 // projectPath is the API's root for this project.
 func (s *Server) projectPath() string {
-	return "/api/learnings/" + url.PathEscape(s.read.Project.Config.Project)
+	return "/api/learnings/" + url.PathEscape(s.name)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/session"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -223,7 +224,7 @@ func TestAPIPromotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	api := "/api/learnings/demo"
-	before := decode[Promotion](t, f.request(t, "GET", api+"/promotion", "", nil))
+	before := decode[session.Promotion](t, f.request(t, "GET", api+"/promotion", "", nil))
 	if len(before.Agents) != 1 || before.Agents[0].Agent != "auth" || !slices.ContainsFunc(before.Agents[0].Candidates,
 		func(c team.Candidate) bool { return c.ID == rec.ID }) {
 		t.Fatalf("awaiting promotion: %+v", before)
@@ -231,7 +232,7 @@ func TestAPIPromotes(t *testing.T) {
 	if res := f.request(t, "POST", api+"/agents/auth/promote", "", map[string]string{"Origin": f.base}); res.StatusCode != http.StatusOK {
 		t.Fatalf("promote: %d", res.StatusCode)
 	}
-	if after := decode[Promotion](t, f.request(t, "GET", api+"/promotion", "", nil)); len(after.Agents) != 0 {
+	if after := decode[session.Promotion](t, f.request(t, "GET", api+"/promotion", "", nil)); len(after.Agents) != 0 {
 		t.Errorf("after promote, still awaiting: %+v", after.Agents)
 	}
 	set, err := f.store.Records.Branch(project.GlobalBranch, changelog.KindLearning)

@@ -1,22 +1,33 @@
-// Package session holds what happens around an agent's session, each as one
-// function that every front end calls: the agent hooks (planq hook), the
-// git hooks (planq githook run), the command line and the MCP server.
+// Package session is planq's project service: the one door every front
+// end (the command line, the MCP server, the review page, the agent and
+// git hooks) goes through. A front end opens a *Project (Open, or
+// OpenStore for a long-lived server), turns its input into a method's
+// input type, and presents what comes back; it never opens a store,
+// resolves an agent or walks git itself, and a multi-step change (global
+// moved, so the knowledge base is brought up to date) happens inside the
+// method, whole.
 //
-//   - Prime: what an agent is told when a session starts (or resumes after a
-//     compaction): open the project's store, find the agent, gather what the
-//     document shows, and have package prime build it within a budget.
-//   - Summary: what an agent needs to pick up its work (context show).
-//   - Save: commit the agent's pending state before a compaction, at the end
-//     of a session, or when the agent stops.
-//   - RecordCommit: write the code commit just made as a log entry of the
-//     agent mounted in the checkout.
-//   - BranchSwitched: the context of the code branch just checked out.
-//   - Search, Get and Query: a search (scope, stale marks, noted uses), the
-//     read of one record or note (where it stands, noted use), and a
-//     domain's learnings (stale marks), through the project's read handle;
-//     planq search, get and query and their MCP tools only translate their
-//     input and format what comes back.
+// Its methods, by capability:
 //
-// The front ends turn their inputs into these calls and format what comes
-// back; none of them opens stores or resolves agents on its own.
+//   - Records: Learn, Decide, AddLog, Note, Record, Handoff and AckHandoff,
+//     Checkpoint, WriteScratch, SetPlan, AddArtifact, WriteBranch,
+//     Retract, Edit, Revalidate (record.go, record_edit.go,
+//     record_files.go); a learning or decision with ScopeUser goes to the
+//     user layer.
+//   - Reads: Search (every Scope, across projects fused by rank), Get,
+//     Query, Log, Show, Status, Context, Prime, Export, Dedupe, Validate,
+//     Projects (read*.go, searchall.go, projects.go, prime.go).
+//   - The team: Promote (and its dry run), PromoteToUser, Push, Pull,
+//     remotes, GC, Prune, Restore (knowledge.go, team.go); curation:
+//     Curate, Propose, proposals and their apply and dismiss (curate.go).
+//   - The knowledge base: the KB* methods (kb.go).
+//   - Workspaces and the person's layer: Init, InitState, Create, Remove,
+//     Env, Doctor, the git hooks, the User* methods, Adopt, Memory (the
+//     memory-tool protocol), ImportMulch (workspace.go, user.go,
+//     memory.go, import.go); the model: Models, FetchModel (model.go).
+//   - Around an agent's session: Save, RecordCommit, BranchSwitched
+//     (session.go), and what the project is made with (Stack).
+//
+// Scope (scope.go) has one meaning in every front end: agent, global,
+// project, user, all.
 package session

@@ -9,6 +9,17 @@ import (
 	"github.com/planq-dev/planq/team"
 )
 
+// PromoteInput says what to promote into global.
+type PromoteInput struct {
+	// Agent is whose records: the one named, else the one mounted here.
+	Agent string
+	// IDs promotes only these records; none means every candidate.
+	IDs []string
+	// DryRun reports what would land and changes nothing: the list a lead
+	// picks from is one.
+	DryRun bool
+}
+
 // Promoted is what Promote did: the promote, and the knowledge base update
 // that followed it.
 type Promoted struct {
@@ -18,18 +29,33 @@ type Promoted struct {
 	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
 }
 
-// Promote promotes agent a's records into global (team.Promote), then,
+// Promote promotes the agent's records into global (team.Promote), then,
 // once records landed, brings the knowledge base in step with them in a
 // commit of its own (knowledge.Update). The promote has landed by then: a
 // failed update is reported in Knowledge, never returned, and 'planq kb
 // update' does it again.
-func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts team.PromoteOptions) (Promoted, error) {
-	res, err := team.Promote(ctx, store, a, opts)
+func (s *Project) Promote(ctx context.Context, in PromoteInput) (Promoted, error) {
+	a, err := s.agent(ctx, in.Agent)
+	if err != nil {
+		return Promoted{}, err
+	}
+	res, err := team.Promote(ctx, s.store, a, team.PromoteOptions{IDs: in.IDs, DryRun: in.DryRun})
 	out := Promoted{PromoteResult: res}
 	if err == nil && res.Commit != "" && !res.MarkedMerged {
-		out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
+		out.Knowledge = knowledgeInStep(ctx, s.store)
 	}
 	return out, err
+}
+
+// PullInput says what a pull takes.
+type PullInput struct {
+	// Remote names the remote to pull from (DefaultRemote: the team's).
+	Remote string
+	// Agents also fetches teammates' agent branches, read only.
+	Agents bool
+	// AllowUnrelated merges a global of another project, or that shares
+	// no history with this one.
+	AllowUnrelated bool
 }
 
 // Pulled is what Pull did: the pull, and the knowledge base update that
@@ -41,19 +67,36 @@ type Pulled struct {
 	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
 }
 
-// Pull pulls the team's global from remote (team.Pull), regenerating
+// Pull pulls the team's global (team.Pull), regenerating
 // knowledge/_index.md in a merge as changelog.md is (never merged), then,
 // when global moved, brings the knowledge base in step with what came, in
 // a commit of its own. A failed update is reported in Knowledge, never
 // returned: the pull has landed.
-func Pull(ctx context.Context, store *agent.Store, remote string, opts team.PullOptions) (Pulled, error) {
-	opts.Regenerate = Regenerate(store)
-	res, err := team.Pull(ctx, store, remote, opts)
+func (s *Project) Pull(ctx context.Context, in PullInput) (Pulled, error) {
+	store, err := s.openStore(ctx)
+	if err != nil {
+		return Pulled{}, err
+	}
+	res, err := team.Pull(ctx, store, in.Remote,
+		team.PullOptions{Agents: in.Agents, AllowUnrelated: in.AllowUnrelated, Regenerate: regenerate(store)})
 	out := Pulled{PullResult: res}
 	if err == nil && (res.Outcome == "fast-forward" || res.Outcome == "merged") {
-		out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
+		out.Knowledge = knowledgeInStep(ctx, store)
 	}
 	return out, err
+}
+
+// PushInput says what a push publishes.
+type PushInput struct {
+	// Remote names the remote to push to (DefaultRemote: the team's).
+	Remote string
+	// Agents also publishes this machine's agent branches.
+	Agents bool
+	// AllowSecret publishes records that look like credentials.
+	AllowSecret bool
+	// AllowUnrelated merges first a remote global of another project or
+	// history.
+	AllowUnrelated bool
 }
 
 // Pushed is what Push did: the push, and the knowledge base updates that
@@ -65,41 +108,37 @@ type Pushed struct {
 	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
 }
 
-// Push publishes global to remote (team.Push) with the knowledge base in
-// step: updated before, and after each merge the push makes when a
-// teammate pushed first, so that what it publishes is what every pull of
-// it would make, and the pulls change nothing. A failed update is reported
-// in Knowledge, never returned.
-func Push(ctx context.Context, store *agent.Store, remote string, opts team.PushOptions) (Pushed, error) {
+// Push publishes global (team.Push) with the knowledge base in step:
+// updated before, and after each merge the push makes when a teammate
+// pushed first, so that what it publishes is what every pull of it would
+// make, and the pulls change nothing. A failed update is reported in
+// Knowledge, never returned.
+func (s *Project) Push(ctx context.Context, in PushInput) (Pushed, error) {
+	store, err := s.openStore(ctx)
+	if err != nil {
+		return Pushed{}, err
+	}
 	var out Pushed
-	out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store))
-	opts.Regenerate = Regenerate(store)
-	opts.AfterPull = func(ctx context.Context) { out.Knowledge = knowledge.UpdateAfter(ctx, store, kbOptions(store)) }
-	res, err := team.Push(ctx, store, remote, opts)
-	out.PushResult = res
+	out.Knowledge = knowledgeInStep(ctx, store)
+	opts := team.PushOptions{Agents: in.Agents, AllowSecret: in.AllowSecret, AllowUnrelated: in.AllowUnrelated, Regenerate: regenerate(store),
+		AfterPull: func(ctx context.Context) { out.Knowledge = knowledgeInStep(ctx, store) }}
+	out.PushResult, err = team.Push(ctx, store, in.Remote, opts)
 	return out, err
 }
 
-// Regenerate regenerates, in a merge of global (a pull, or a push's own
+// regenerate regenerates, in a merge of global (a pull, or a push's own
 // pulls), the generated files team does not make itself: knowledge/_index.md,
 // from the merged articles. Like changelog.md, it is never merged.
-func Regenerate(store *agent.Store) func(staterepo.Hash) (staterepo.Hash, error) {
+func regenerate(store *agent.Store) func(staterepo.Hash) (staterepo.Hash, error) {
 	topics := store.Project.Config.Knowledge.Topics
 	return func(tree staterepo.Hash) (staterepo.Hash, error) {
 		return knowledge.WithIndex(store.Repo, tree, topics)
 	}
 }
 
-func kbOptions(store *agent.Store) knowledge.Options {
-	return knowledge.Options{Topics: store.Project.Config.Knowledge.Topics}
-}
-
-// KnowledgeInStep brings the knowledge base in step after a change to
-// global that was neither a promote nor a pull, in a commit of its own:
-// prune's archive and a restore change which learnings are current, and an
-// article that still lists an archived one would tell every reader what
-// the team set aside. The change has landed: a failed update is reported
-// in the summary, never returned.
-func KnowledgeInStep(ctx context.Context, store *agent.Store) *knowledge.Summary {
-	return knowledge.UpdateAfter(ctx, store, kbOptions(store))
+// knowledgeInStep brings the knowledge base in step after a change to
+// global, in a commit of its own. The change has landed: a failed update
+// is reported in the summary, never returned.
+func knowledgeInStep(ctx context.Context, store *agent.Store) *knowledge.Summary {
+	return knowledge.UpdateAfter(ctx, store, knowledge.Options{Topics: store.Project.Config.Knowledge.Topics})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/team"
 )
 
 // TestPromoteUpdatesTheKnowledgeBaseAndSurvivesItsFailure: a promote that
@@ -20,13 +19,16 @@ func TestPromoteUpdatesTheKnowledgeBaseAndSurvivesItsFailure(t *testing.T) {
 	ctx := context.Background()
 	p := testproject.New(t, nil)
 	store, a := p.Store, p.Agent
+	// The service over the test's store: the test breaks the store's
+	// config in memory to make the update fail, which no file can say.
+	svc := session.Wrap(store)
 	write(t, a, changelog.LearningInput{Text: "Tokens expire after 15 minutes.", Type: changelog.TypePattern, Domain: "auth", Subject: "token lifetime"})
 
-	dry, err := session.Promote(ctx, store, a, team.PromoteOptions{DryRun: true})
+	dry, err := svc.Promote(ctx, session.PromoteInput{Agent: a.Name, DryRun: true})
 	if err != nil || dry.Knowledge != nil {
 		t.Fatalf("dry run: %+v, %v", dry.Knowledge, err)
 	}
-	res, err := session.Promote(ctx, store, a, team.PromoteOptions{})
+	res, err := svc.Promote(ctx, session.PromoteInput{Agent: a.Name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestPromoteUpdatesTheKnowledgeBaseAndSurvivesItsFailure(t *testing.T) {
 	// The update fails (a topic no directory can have): the promote stands.
 	store.Project.Config.Knowledge.Topics = []string{"Bad Topic"}
 	write(t, a, changelog.LearningInput{Text: "Logs are JSON lines.", Type: changelog.TypeConvention, Domain: "logging", Subject: "log format"})
-	res, err = session.Promote(ctx, store, a, team.PromoteOptions{})
+	res, err = svc.Promote(ctx, session.PromoteInput{Agent: a.Name})
 	if err != nil {
 		t.Fatalf("a failed update failed the promote: %v", err)
 	}

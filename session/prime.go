@@ -41,15 +41,27 @@ type PrimeOptions struct {
 	Warn func(error)
 }
 
+// The prime document's words, as the front ends take them.
+const (
+	RoleAgent     = prime.RoleAgent
+	RoleLead      = prime.RoleLead
+	SourceStartup = prime.SourceStartup
+	// DefaultBudget is the document's size when no budget is given.
+	DefaultBudget = prime.DefaultBudget
+)
+
+// PrimeSources are the ways a session starts.
+var PrimeSources = prime.Sources
+
 // Prime builds what an agent is told at session start and fits it to the
 // budget. It returns the rendered text and the document, each item marked
 // included or dropped.
-func Prime(ctx context.Context, p *project.Project, opts PrimeOptions) (string, *prime.Document, error) {
-	h, err := readmodel.OpenHandle(ctx, p)
+func (s *Project) Prime(ctx context.Context, opts PrimeOptions) (string, *prime.Document, error) {
+	h, err := s.handle(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	defer func() { _ = h.Close() }() // the cache is only a shortcut
+	p := h.Project
 	if opts.AsOf != "" {
 		if _, err := h.Records.PinAsOf(ctx, opts.AsOf); err != nil {
 			return "", nil, err
@@ -196,16 +208,10 @@ func gatherKnowledge(ctx context.Context, store *readmodel.Handle, task []string
 	return err
 }
 
-// Summary is what a (an agent, or global) needs to pick up its work (planq
-// context show, planq_context), read through h: its focus, scratch, code
-// branch and that branch's context, and its view of the records. Of
-// global's learnings it holds the first few (TeamLearnings), none in Team.
-func Summary(h *readmodel.Handle, a readmodel.Ref) (*prime.Summary, error) {
-	return summary(h, a, 0)
-}
-
-// summary is Summary with the first team learnings of global, ranked, in
-// Team.
+// summary is what a (an agent, or global) needs to pick up its work
+// (planq context show, planq_context), read through store: its focus,
+// scratch, code branch and that branch's context, and its view of the
+// records, with the first team learnings of global, ranked, in Team.
 func summary(store *readmodel.Handle, a readmodel.Ref, team int) (*prime.Summary, error) {
 	s := &prime.Summary{Project: store.Project.Config.Project, Agent: a.Name, Branch: a.Branch, AgentDir: a.Dir}
 	var err error

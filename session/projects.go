@@ -142,12 +142,20 @@ func cacheDirOf(home, name string) string {
 	return (&project.Project{Home: home, Config: project.Config{Project: name}}).CacheDir()
 }
 
-// Projects lists the state repositories under home: each with its size,
-// last activity, code repository, whether it opted out, and its count of
-// current records; current names the project the command runs in ("" for
-// none). A repository that does not open or read is listed with its
-// problem; only a home that cannot be listed fails.
-func Projects(ctx context.Context, home, current string) ([]ProjectInfo, error) {
+// Projects lists the state repositories on this machine: each with its
+// size, last activity, code repository, whether it opted out, and its
+// count of current records; the one the service was opened in marked
+// current. A repository that does not open or read is listed with its
+// problem; only a home that cannot be listed fails. It needs no project.
+func (s *Project) Projects(ctx context.Context) ([]ProjectInfo, error) {
+	home, err := s.Home()
+	if err != nil {
+		return nil, err
+	}
+	current := "" // outside a project, none is current
+	if p, err := s.project(); err == nil {
+		current = p.Config.Project
+	}
 	repos, err := stateRepos(home)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,9 @@ package session
 import (
 	"cmp"
 	"context"
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,22 +15,8 @@ import (
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/userlayer"
 )
-
-// SearchAllRequest is a search beyond the current project's branches.
-type SearchAllRequest struct {
-	// Query, Since and Full are as a SearchRequest's; Scope and AsOf are
-	// one project's and are refused here.
-	SearchRequest
-	// Current searches the current project (every branch of it), even when
-	// it opted out: it is the user's own.
-	Current bool
-	// Projects searches every other project on this machine that did not
-	// opt out (private: true), and none whose choice is unknown.
-	Projects bool
-	// User searches the user layer.
-	User bool
-}
 
 // ProjectHit is a hit labelled with the project it came from
 // (project.UserLayerName for the user layer).
@@ -66,12 +55,17 @@ type FoundAll struct {
 	Skipped []Skipped `json:"skipped,omitempty"`
 	// Explain is the current project's, when the query asked.
 	Explain *readmodel.Explained `json:"explain,omitempty"`
-	// Texts are the hits' whole records, in order, when the request was Full.
+	// Texts are the hits' whole records, in order, when the input was Full.
 	Texts []string `json:"-"`
 	// Current is the current project's name ("" when it was not searched),
 	// Unnoted as Found's.
 	Current string `json:"-"`
 	Unnoted error  `json:"-"`
+	// NoUserLayer is where the user layer would be, when the user layer
+	// alone was asked for and none was ever made.
+	NoUserLayer string `json:"-"`
+
+	vectorWarning error
 }
 
 // searched is one repository's answer.
@@ -83,39 +77,44 @@ type searched struct {
 	err     error
 }
 
-// SearchAll searches the current project (h, read as reader sees it; nil
-// when no project is current), the other projects of this machine that did
-// not opt out and the user layer, as req asks, with the same query, and
-// fuses the answers into one list labelled by project. A repository that
-// does not open or search is skipped and named in FoundAll.Skipped; a
-// query that is no query fails as one project's search does. home is
-// PLANQ_HOME.
-func SearchAll(ctx context.Context, home string, h *readmodel.Handle, reader func() (readmodel.Ref, error), req SearchAllRequest) (FoundAll, error) {
+// searchAcross searches beyond this project's branches, with the same
+// query: the user layer alone (scope user), or this project (every branch
+// of it, when there is one here), the other projects of this machine that
+// did not opt out and the user layer (scope all); and fuses the answers
+// into one list labelled by project. A repository that does not open or
+// search is skipped and named in FoundAll.Skipped; a query that is no
+// query fails as one project's search does.
+func (s *Project) searchAcross(ctx context.Context, in SearchInput) (FoundAll, error) {
 	var found FoundAll
-	if req.Scope != "" && req.Scope != "all" {
-		return found, planqerr.New(planqerr.Invalid, "scope", "%q reads one project's branches; a search across projects reads every branch of each", req.Scope).
-			WithHint("leave the scope out, or search this project alone")
-	}
-	if req.AsOf != "" {
+	if in.AsOf != "" {
 		return found, planqerr.New(planqerr.Invalid, "as-of", "reads one project's past; a search across projects reads today's memory").
 			WithHint("search this project alone with --as-of")
 	}
-	q, err := checkQuery(req.Query, req.Since)
+	home, err := s.Home()
 	if err != nil {
 		return found, err
 	}
-	q.Branch = ""
-
+	all := in.Scope == ScopeAll
+	if path := project.StateRepoPath(home, project.UserLayerName); !all && !userlayer.Exists(home) && !lexists(path) {
+		// Something there that is no user layer (a link to nothing, a
+		// broken repository) is no "not yet": the search names its problem.
+		found.NoUserLayer = path
+	}
+	q, err := in.query()
+	if err != nil {
+		return found, err
+	}
 	var answers []*searched
-	if req.Current && h != nil {
-		cur, err := Search(ctx, h, reader, SearchRequest{Query: req.Query, Since: req.Since})
+	if all {
+		cur, err := s.searchCurrent(ctx, in, &found)
 		if err != nil {
 			return found, err
 		}
-		found.Current, found.Unnoted, found.Explain = h.Project.Config.Project, cur.Unnoted, cur.Explain
-		answers = append(answers, &searched{project: found.Current, rd: h.Records, code: h.Project.Root, res: cur.Results})
+		if cur != nil {
+			answers = append(answers, cur)
+		}
 	}
-	others, skipped, err := otherRepos(home, found.Current, req)
+	others, skipped, err := otherRepos(home, found.Current, all)
 	if err != nil {
 		return found, err
 	}
@@ -139,11 +138,37 @@ func SearchAll(ctx context.Context, home string, h *readmodel.Handle, reader fun
 		return found, err
 	}
 	slices.SortFunc(found.Skipped, func(a, b Skipped) int { return cmp.Compare(a.Project, b.Project) })
+	return found, fuseAnswers(ctx, &found, answers, q, in.Full)
+}
 
+// searchCurrent searches every branch of this project for a search across
+// projects, even if it opted out (it is the user's own), and notes what
+// found says of it; nil outside a project.
+func (s *Project) searchCurrent(ctx context.Context, in SearchInput, found *FoundAll) (*searched, error) {
+	if _, err := s.project(); planqerr.Is(err, planqerr.NotInitialized) {
+		return nil, nil // outside a project: the others and the user layer
+	}
+	in.Scope, in.Full = ScopeProject, false
+	cur, err := s.searchProject(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.handle(ctx) // the one the search opened
+	if err != nil {
+		return nil, err
+	}
+	found.Current, found.Unnoted, found.Explain, found.vectorWarning = h.Project.Config.Project, cur.Unnoted, cur.Explain, cur.VectorWarning
+	return &searched{project: found.Current, rd: h.Records, code: h.Project.Root, res: cur.Results}, nil
+}
+
+// fuseAnswers fills found with the repositories' answers: the query as
+// they name it, their totals and problems, their hits fused by rank and
+// marked stale, and, when full, each hit's whole record.
+func fuseAnswers(ctx context.Context, found *FoundAll, answers []*searched, q readmodel.Query, full bool) error {
 	if len(answers) > 0 { // every answer names the query alike
 		found.Query, found.Phrasings = answers[0].res.Query, answers[0].res.Phrasings
 	} else {
-		for _, p := range append([]string{q.Text}, q.Phrasings...) {
+		for _, p := range q.Phrasings {
 			if strings.TrimSpace(p) != "" {
 				found.Phrasings = append(found.Phrasings, p)
 			}
@@ -173,16 +198,24 @@ func SearchAll(ctx context.Context, home string, h *readmodel.Handle, reader fun
 	}
 	found.Hits = Fuse(lists, min(limit, readmodel.MaxSearchLimit))
 	markStaleElsewhere(ctx, found.Hits, byProject, found.Current)
-	if req.Full {
-		for _, hit := range found.Hits {
-			ex, err := byProject[hit.Project].rd.Get(hit.Path, 1, 1<<30)
-			if err != nil {
-				return found, err
-			}
-			found.Texts = append(found.Texts, ex.Text)
-		}
+	if !full {
+		return nil
 	}
-	return found, nil
+	for _, hit := range found.Hits {
+		ex, err := byProject[hit.Project].rd.Get(hit.Path, 1, 1<<30)
+		if err != nil {
+			return err
+		}
+		found.Texts = append(found.Texts, ex.Text)
+	}
+	return nil
+}
+
+// lexists reports whether there is anything at path, a symbolic link to
+// nothing included.
+func lexists(path string) bool {
+	_, err := os.Lstat(path)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // Fuse merges the ranked hit lists of several repositories into one of at
@@ -221,10 +254,11 @@ func Fuse(lists [][]ProjectHit, limit int) []ProjectHit {
 	return out
 }
 
-// otherRepos are the state repositories besides current that req asks
-// for, and those skipped for want of knowing whether they opted out
-// (never those that did: they are left out without a word).
-func otherRepos(home, current string, req SearchAllRequest) ([]stateRepo, []Skipped, error) {
+// otherRepos are the state repositories besides current a search reads:
+// the user layer, and with projects every other project; and those skipped
+// for want of knowing whether they opted out (never those that did: they
+// are left out without a word).
+func otherRepos(home, current string, projects bool) ([]stateRepo, []Skipped, error) {
 	repos, err := stateRepos(home)
 	if err != nil {
 		return nil, nil, err
@@ -235,15 +269,12 @@ func otherRepos(home, current string, req SearchAllRequest) ([]stateRepo, []Skip
 		switch {
 		case sr.name == current:
 		case sr.name == project.UserLayerName:
-			if !req.User {
-				break
-			}
 			if sr.problem != "" {
 				skipped = append(skipped, Skipped{Project: sr.name, Problem: sr.problem})
 				break
 			}
 			out = append(out, sr)
-		case !req.Projects:
+		case !projects:
 		case sr.problem != "":
 			skipped = append(skipped, Skipped{Project: sr.name, Problem: sr.problem})
 		default:

@@ -46,11 +46,9 @@ func OpenStore(ctx context.Context, dir string) (*Project, error) {
 	return s, nil
 }
 
-// Wrap is the service over a store a front end already opened; closing
-// the service closes it.
-//
-// Deprecated: it is for front ends built around a store before the
-// service; it goes with Store.
+// Wrap is the service over a store already open; closing the service
+// closes it. Front ends open the service (Open, OpenStore); a test holding
+// a store in a state no file on disk expresses uses this.
 func Wrap(store *agent.Store) *Project {
 	s := &Project{located: true, found: store.Project, store: store}
 	if store.Project != nil {
@@ -126,13 +124,6 @@ func (s *Project) openStore(ctx context.Context) (*agent.Store, error) {
 	return store, nil
 }
 
-// Store is the project's store, opened on first use and closed with the
-// service.
-//
-// Deprecated: it is the door front ends used before the service had a
-// method for what they do; it goes when the last of them has one.
-func (s *Project) Store(ctx context.Context) (*agent.Store, error) { return s.openStore(ctx) }
-
 // agent resolves the agent a write acts for: the one named, or the one
 // mounted where the service was opened (or $PLANQ_AGENT_DIR).
 func (s *Project) agent(ctx context.Context, name string) (*agent.Agent, error) {
@@ -160,4 +151,14 @@ func (s *Project) handle(ctx context.Context) (*readmodel.Handle, error) {
 		return nil, err
 	}
 	return store.Handle, nil
+}
+
+// Progress hears of the read model's builds from git (a new machine, a
+// cache dropped): a front end shows them to a person who waits.
+type Progress = readmodel.Progress
+
+// WithProgress is ctx carrying p, which every method given ctx reports
+// its read model's builds to.
+func WithProgress(ctx context.Context, p Progress) context.Context {
+	return readmodel.WithProgress(ctx, p)
 }

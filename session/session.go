@@ -9,8 +9,6 @@ import (
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -33,12 +31,11 @@ type Saved struct {
 // workspace (or the one $PLANQ_AGENT_DIR names), saying why in the commit
 // message. Where no agent is mounted there is nothing to save, and that is
 // no error.
-func Save(ctx context.Context, p *project.Project, reason string) (Saved, error) {
-	store, err := agent.OpenStore(ctx, p)
+func (s *Project) Save(ctx context.Context, reason string) (Saved, error) {
+	store, err := s.openStore(ctx)
 	if err != nil {
 		return Saved{}, err
 	}
-	defer func() { _ = store.Close() }()
 	a, err := store.Resolve("")
 	if NoAgent(err) || (err == nil && a.Dir == "") {
 		return Saved{}, nil
@@ -74,12 +71,12 @@ const maxCommitFiles = 50
 // RecordCommit writes the code commit just made in the project's workspace
 // (hash, subject, files) as a log entry of the agent mounted there. It
 // reports false when no agent is mounted.
-func RecordCommit(ctx context.Context, p *project.Project) (agent.Written, bool, error) {
-	store, err := agent.OpenStore(ctx, p)
+func (s *Project) RecordCommit(ctx context.Context) (agent.Written, bool, error) {
+	store, err := s.openStore(ctx)
 	if err != nil {
 		return agent.Written{}, false, err
 	}
-	defer func() { _ = store.Close() }()
+	p := store.Project
 	a, ok, err := store.AgentAt(p.Workspace)
 	if err != nil || !ok {
 		return agent.Written{}, false, err
@@ -113,13 +110,12 @@ type BranchNote struct {
 // BranchSwitched returns the context of the code branch the project's
 // workspace has checked out, as its agent sees it (global's where no agent
 // is mounted); nil when the checkout is detached or the branch has none.
-func BranchSwitched(ctx context.Context, p *project.Project) (*BranchNote, error) {
-	h, err := readmodel.OpenHandle(ctx, p)
+func (s *Project) BranchSwitched(ctx context.Context) (*BranchNote, error) {
+	h, err := s.handle(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer func() { _ = h.Close() }()
-	code, err := staterepo.CodeHead(p.Workspace)
+	code, err := staterepo.CodeHead(h.Project.Workspace)
 	if err != nil || code.Branch == "" {
 		return nil, err
 	}

@@ -110,16 +110,17 @@ func TestPrimeShowsTheUserLayer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := testproject.New(t, tc.files)
-			pr := p.Store.Project
-			pr.Config.Private = tc.private
-			ids := makeUserLayer(t, pr.Home, userRecords...)
+			if tc.private {
+				optOut(t, p.Code)
+			}
+			ids := makeUserLayer(t, p.Store.Project.Home, userRecords...)
 			if tc.focus != "" {
 				if _, err := p.Agent.SetFocus(ctx, tc.focus, agent.WriteOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			var warned []error
-			text, doc, err := session.Prime(ctx, pr, session.PrimeOptions{Warn: func(err error) { warned = append(warned, err) }})
+			text, doc, err := serviceAt(t, p.Code).Prime(ctx, session.PrimeOptions{Warn: func(err error) { warned = append(warned, err) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,11 +153,24 @@ func TestPrimeShowsTheUserLayer(t *testing.T) {
 	}
 }
 
+// optOut makes the project at code private (private: true).
+func optOut(t *testing.T, code string) {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(code, ".planq", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("private: true\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestPrimeWithoutAUserLayerNeverMakesOne: a project's prime on a machine
 // whose user layer was never made shows none and makes none.
 func TestPrimeWithoutAUserLayerNeverMakesOne(t *testing.T) {
 	p := testproject.New(t, map[string]string{"go.mod": "module example.com/x\n"})
-	_, doc, err := session.Prime(context.Background(), p.Store.Project, session.PrimeOptions{})
+	_, doc, err := serviceAt(t, p.Code).Prime(context.Background(), session.PrimeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +197,7 @@ func TestPrimeSurvivesABrokenUserLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warned []error
-	text, doc, err := session.Prime(context.Background(), pr, session.PrimeOptions{Warn: func(err error) { warned = append(warned, err) }})
+	text, doc, err := serviceAt(t, p.Code).Prime(context.Background(), session.PrimeOptions{Warn: func(err error) { warned = append(warned, err) }})
 	if err != nil {
 		t.Fatalf("a broken user layer failed the session start: %v", err)
 	}
