@@ -39,9 +39,20 @@ type LogView struct {
 	Problems []string            `json:"problems,omitempty"`
 }
 
-// Log assembles the changelog of one agent, or of all of them. It decodes
+// Log assembles the changelog of one agent, or of all of them, from the
+// read model's tallies of each month (see engine.Store.LogEntries): it
+// reads the newest entries and each agent's count and latest, and decodes
 // only the entries it shows and each agent's latest.
-func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
+func (rd *Reader) Log(opts LogOptions) (*LogView, error) { return rd.log(opts, rd.e.LogEntries) }
+
+// logWalk is Log by a walk over every entry, which Log answers alike.
+func (rd *Reader) logWalk(opts LogOptions) (*LogView, error) { return rd.log(opts, rd.e.EntriesWalk) }
+
+// entriesFinder finds the entries of a log: engine.Store.LogEntries or
+// EntriesWalk.
+type entriesFinder func(tips []staterepo.Hash, keep func(agent string) bool, since int64, limit int, latest bool) (engine.Entries, []*changelog.ParseError, error)
+
+func (rd *Reader) log(opts LogOptions, find entriesFinder) (*LogView, error) {
 	var tips []staterepo.Hash
 	var err error
 	if opts.All {
@@ -54,16 +65,15 @@ func (rd *Reader) Log(opts LogOptions) (*LogView, error) {
 	if err != nil {
 		return nil, err
 	}
-	segs, problems, err := rd.e.Segments(tips, []changelog.Kind{changelog.KindLog})
+	// Each entry once however many branches hold it: each agent's count
+	// and latest entry, and the newest Limit entries, of which only those
+	// are decoded.
+	keep := func(agent string) bool { return opts.All || agent == opts.Agent }
+	found, problems, err := find(tips, keep, engine.SinceNanos(opts.Since), opts.Limit, opts.All)
 	if err != nil {
 		return nil, err
 	}
-	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(engine.WithSegmentProblems(problems, segs))}
-	// One walk over the entries, each once however many branches hold it:
-	// each agent's count and latest entry, and the newest Limit entries, of
-	// which only those are decoded.
-	keep := func(agent string) bool { return opts.All || agent == opts.Agent }
-	found := rd.e.Entries(segs, keep, engine.SinceNanos(opts.Since), opts.Limit, opts.All)
+	view := &LogView{Entries: []*changelog.Record{}, Problems: problemLines(problems)}
 	if view.Entries, err = rd.e.Decode(found.Newest); err != nil {
 		return nil, err
 	}

@@ -70,8 +70,109 @@ const (
 // Status describes every domain's learnings on global and every agent
 // branch (each record once), as of now, with the project's shelf lives and
 // their anchors checked against the code checkout at codeDir ("": not
-// checked), sorted by domain; and the files that did not read.
+// checked), sorted by domain; and the files that did not read. It counts
+// from the read model's tally of each domain (engine.Store.StatusTallies):
+// what moves with the clock, the weeks and shelf lives, from the times
+// kept sorted there, the uses, and the anchored learnings alone.
 func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, codeDir string) ([]DomainStatus, []string, error) {
+	tips, err := rd.e.Tips()
+	if err != nil {
+		return nil, nil, err
+	}
+	tallies, problems, ok, err := rd.e.StatusTallies(tips)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return rd.statusWalk(ctx, now, life, codeDir)
+	}
+	lastUse, err := rd.LastUses()
+	if err != nil {
+		return nil, nil, err
+	}
+	used := recentUses(lastUse, life, now)
+	out := make([]DomainStatus, len(tallies))
+	of := map[string]int{}
+	var anchored []*changelog.Record
+	for i, d := range tallies {
+		week := func(at time.Time) int { return weekKey(at, now) }
+		out[i] = DomainStatus{Domain: d.Domain, Current: d.Current, Superseded: d.Superseded, Retracted: d.Retracted,
+			Archived: d.Archived, Disputed: d.Disputed, ByType: d.ByType, ByClassification: d.ByClassification,
+			Newest: d.Newest, Oldest: d.Oldest, PastShelfLife: pastShelfLife(d, life, used, now),
+			Weekly: d.Written().Buckets(TrendWeeks, week), DisputedWeekly: d.DisputedTimes().Buckets(TrendWeeks, week)}
+		out[i].Flattening = flattening(out[i].Weekly)
+		out[i].Governance = governance(out[i].Current)
+		of[d.Domain] = i
+		anchored = append(anchored, d.Anchored()...)
+	}
+	stale := CheckAnchors(ctx, codeDir, anchored)
+	for _, r := range anchored {
+		if len(stale.Notes[r.ID]) > 0 {
+			out[of[r.Domain]].Stale++
+		}
+	}
+	return out, problemLines(problems), nil
+}
+
+// weekKey is which of the last TrendWeeks weeks, before now, a learning
+// written at at was written in (oldest 0); -1 for before them, TrendWeeks
+// for after now: never lower for a later time, as Times.Buckets needs.
+func weekKey(at, now time.Time) int {
+	if age := now.Sub(at); age < 0 {
+		return TrendWeeks
+	} else if age < TrendWeeks*7*24*time.Hour {
+		return TrendWeeks - 1 - int(age/(7*24*time.Hour))
+	}
+	return -1
+}
+
+// use is a record's last use, by the hash of its ID.
+type use struct {
+	id   uint64
+	last time.Time
+}
+
+// recentUses are the uses recent enough to keep a learning of some shelf
+// life fresh.
+func recentUses(lastUse map[string]time.Time, life ShelfLives, now time.Time) []use {
+	var longest time.Duration
+	for _, l := range life {
+		longest = max(longest, l)
+	}
+	var out []use
+	for id, last := range lastUse {
+		if now.Sub(last) <= longest {
+			out = append(out, use{engine.IDHash(id), last})
+		}
+	}
+	return out
+}
+
+// pastShelfLife counts d's current learnings past their shelf life (see
+// ShelfLives.Expired): those written before it began, but for those used
+// since.
+func pastShelfLife(d *engine.DomainTally, life ShelfLives, used []use, now time.Time) int {
+	n := 0
+	for _, class := range d.Classes() {
+		if l, ok := life[changelog.Classification(class)]; ok {
+			n += d.ClassTimes(class).While(func(at time.Time) bool { return now.Sub(at) > l })
+		}
+	}
+	for _, u := range used {
+		at, class, ok := d.CurrentLearning(u.id)
+		if !ok {
+			continue
+		}
+		if l, ok := life[changelog.Classification(class)]; ok && now.Sub(at) > l && u.last.After(at) && now.Sub(u.last) <= l {
+			n-- // used since: fresh again
+		}
+	}
+	return n
+}
+
+// statusWalk is Status by a walk over every learning, which Status answers
+// alike; what it answers when the tallies leave it to a walk.
+func (rd *Reader) statusWalk(ctx context.Context, now time.Time, life ShelfLives, codeDir string) ([]DomainStatus, []string, error) {
 	set, err := rd.All(changelog.KindLearning)
 	if err != nil {
 		return nil, nil, err
@@ -122,8 +223,8 @@ func (rd *Reader) Status(ctx context.Context, now time.Time, life ShelfLives, co
 // weekOf is which of the last TrendWeeks weeks, before now, r was written
 // in (oldest 0); -1 for none.
 func weekOf(r *changelog.Record, now time.Time) int {
-	if age := now.Sub(r.Timestamp); age >= 0 && age < TrendWeeks*7*24*time.Hour {
-		return TrendWeeks - 1 - int(age/(7*24*time.Hour))
+	if week := weekKey(r.Timestamp, now); week < TrendWeeks {
+		return week
 	}
 	return -1
 }

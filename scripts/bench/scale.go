@@ -28,6 +28,7 @@ const (
 	rowHook    = "hook session-start --agent claude"
 	rowList    = "list"
 	rowLog     = "log --all --limit 50"
+	rowStatus  = "status"
 	rowPromote = "context promote --agent a7 --all (100 new)"
 	rowGC      = "state gc (nothing to collect)"
 	rowLead    = "prime --role lead"
@@ -73,7 +74,9 @@ func (c scaleCell) String() string {
 // every agent's learnings and decisions; a0 has left one handoff to a1 and set
 // its focus. Each command is run once untimed (to fill caches), then timed as
 // a whole process: median and peak RSS, beside git baselines in the same
-// directory. planq search (two phrasings) is timed warm and, once, with the
+// directory; log --all and status are timed last, each size after the
+// other in turn (alternating runs), so that the machine's load weighs on
+// their ratios alike. planq search (two phrasings) is timed warm and, once, with the
 // read model built from nothing; and the same again by a second planq build
 // that carries -random-model's table of random vectors as its model, which
 // shows what embedding the records and the question costs. prime and the
@@ -98,8 +101,9 @@ func benchScale(dir string) bool {
 		label := sizeLabel(n)
 		results[n] = scaleSize(filepath.Join(dir, label), "s"+label, n)
 	}
+	timeAlternating(dir, ns, results)
 
-	rows := []string{rowShow, rowPrime, rowHook, rowPrimeKB, rowHookKB, rowList, rowLog, rowSearch, rowSearchCold}
+	rows := []string{rowShow, rowPrime, rowHook, rowPrimeKB, rowHookKB, rowList, rowLog, rowStatus, rowSearch, rowSearchCold}
 	if planqModelBin != "" {
 		rows = append(rows, rowSearchModel, rowSearchModelCold)
 	}
@@ -125,7 +129,8 @@ func benchScale(dir string) bool {
 	fmt.Println("targets: at 50,000 records context show, prime, hook session-start, list and log --all <= 100ms and <= 64 MiB," +
 		" <= 2x their 1,000 figure; at 1,000 <= 40ms; at 50,000 promote of 100 <= 300ms, prime --role lead <= 300ms, gc <= 200ms," +
 		" search <= 40ms (with a model too), the read model built from nothing with a model <= 1.3x without;" +
-		" with 200 articles on global, prime and hook session-start <= 100ms at 50,000, the knowledge base adding <= 20ms")
+		" with 200 articles on global, prime and hook session-start <= 100ms at 50,000, the knowledge base adding <= 20ms;" +
+		" status <= 150ms at 50,000 and <= 2x its 1,000 figure")
 	ok := true
 	miss := func(format string, args ...any) {
 		fmt.Printf("  miss: "+format+"\n", args...)
@@ -157,6 +162,7 @@ func benchScale(dir string) bool {
 		}
 	}
 	if hasLarge {
+		statusTargets(small, large, miss)
 		for _, r := range [][2]string{{rowPrime, rowPrimeKB}, {rowHook, rowHookKB}} {
 			if added := large[r[1]].median - large[r[0]].median; added > 20*time.Millisecond {
 				miss("%s at 50,000 records: the knowledge base adds %s (target <= 20ms)", r[0], ms(added))
@@ -183,6 +189,19 @@ func benchScale(dir string) bool {
 		}
 	}
 	return report(ok)
+}
+
+// statusTargets holds status at 50,000 records (large) to 150ms and to
+// twice its figure at 1,000 (small, when measured).
+func statusTargets(small, large map[string]scaleCell, miss func(format string, args ...any)) {
+	if c := large[rowStatus]; c.median > 150*time.Millisecond {
+		miss("%s at 50,000 records: %s (target <= 150ms)", rowStatus, ms(c.median))
+	}
+	if c, ok := small[rowStatus]; ok {
+		if ratio := float64(large[rowStatus].median) / float64(c.median); ratio > 2 {
+			miss("%s: 50,000 records %s vs 1,000 records %s, ratio %.2fx (target <= 2x)", rowStatus, ms(large[rowStatus].median), ms(c.median), ratio)
+		}
+	}
 }
 
 // scaleSize builds one project of n records and measures every row in it.
@@ -218,7 +237,6 @@ func scaleSize(dir, name string, n int) map[string]scaleCell {
 	res[rowPrimeKB], _ = measureScale(a0, "", *runs, "prime")
 	res[rowHookKB], _ = measureScale(a0, hookInput, *runs, "hook", "session-start", "--agent", "claude")
 	res[rowList], _ = measureScale(repo, "", *runs, "list")
-	res[rowLog], _ = measureScale(a0, "", *runs, "log", "--all", "--limit", "50")
 	// Built from nothing: each build alternately without and with the
 	// model, so that the machine's load weighs on both alike.
 	search := []string{"search", "flaky test retries", "ci cache", "--limit", "10"}
@@ -278,6 +296,44 @@ func scaleSize(dir, name string, n int) map[string]scaleCell {
 // it returns the median, the peak RSS, and the last run's stdout.
 func measureScale(dir, stdin string, n int, args ...string) (scaleCell, string) {
 	return measureWith(planqBin, dir, stdin, n, args...)
+}
+
+// timeAlternating times log --all and status at every size in results,
+// the sizes in turn.
+func timeAlternating(dir string, ns []int, results map[int]map[string]scaleCell) {
+	var a0s, repos []string
+	for _, n := range ns {
+		label := sizeLabel(n)
+		a0s = append(a0s, filepath.Join(homeOf(), "workspaces", "s"+label, "a0", ".planq", "agent")) // as project makes it
+		repos = append(repos, filepath.Join(dir, label, "code"))
+	}
+	for k, c := range alternating(a0s, *runs, "log", "--all", "--limit", "50") {
+		results[ns[k]][rowLog] = c
+	}
+	for k, c := range alternating(repos, *runs, "status") {
+		results[ns[k]][rowStatus] = c
+	}
+}
+
+// alternating runs planq in each of dirs once untimed (to fill caches),
+// then n times timed, one directory after the other in turn; it returns
+// each directory's median and peak RSS.
+func alternating(dirs []string, n int, args ...string) []scaleCell {
+	times := make([][]time.Duration, len(dirs))
+	peaks := make([]int64, len(dirs))
+	for i := -1; i < n; i++ {
+		for k, d := range dirs {
+			t, rss, _ := timedIn(d, "", planqBin, args...)
+			if i >= 0 {
+				times[k], peaks[k] = append(times[k], t), max(peaks[k], rss)
+			}
+		}
+	}
+	out := make([]scaleCell, len(dirs))
+	for k := range dirs {
+		out[k] = scaleCell{median(times[k]), peaks[k], true}
+	}
+	return out
 }
 
 // measureWith is measureScale of the planq at bin.

@@ -63,7 +63,7 @@ func (rd *Store) CurrentByAgent(segs []*Segment) map[string][]int {
 type Entries struct {
 	// Newest are the newest entries, newest first (NewestFirst).
 	Newest []Ref
-	// Counts are each agent's entries.
+	// Counts are each agent's entries; an agent with none may be left out.
 	Counts map[string]int
 	// Latest are each agent's newest entry, when asked for.
 	Latest map[string]Ref

@@ -15,6 +15,10 @@
 //   - ID orders and the other view files: what a view would otherwise find
 //     by a pass over every row (idorder.go, copies.go, newest.go,
 //     viewfile.go);
+//   - tallies: each shard merged across every branch, counted and ordered
+//     as status and log --all read them, so that those read a tally per
+//     domain or month, never every record, and a write makes a new tally
+//     for the shard it wrote alone (tally.go, logtally.go, statustally.go);
 //   - as-of pinning: every read of a store made at a moment in the past
 //     reads the branches' commits of then (asof.go).
 //
@@ -24,6 +28,7 @@
 // .golangci.yml): every other package reads through readmodel's views.
 //
 // Its file formats carry versions (SegmentVersion, listingVersion,
-// idOrderVersion, copiesVersion, newestVersion, vectorsVersion): a change to what a file
-// holds raises its version, so that caches of the old one are rebuilt.
+// idOrderVersion, copiesVersion, newestVersion, vectorsVersion,
+// logTallyVersion, statusTallyVersion): a change to what a file holds
+// raises its version, so that caches of the old one are rebuilt.
 package engine

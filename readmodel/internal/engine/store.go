@@ -41,6 +41,10 @@ type Store struct {
 	articleSets map[staterepo.Hash]*Articles
 	// memorySets are memories/ folders read, by tree (memories.go).
 	memorySets map[staterepo.Hash]*Memories
+	// tallies are this process's tallies, by file (tally.go); walks counts
+	// the reads they left to a walk over every record.
+	tallies map[string]*tallyFile
+	walks   int
 }
 
 // Open returns the store of repo whose cache lives under cacheDir.

@@ -21,7 +21,12 @@ var ErrDamagedView = errors.New("damaged view")
 // files of file's directory beyond keep. A view that cannot be written is
 // used from memory all the same.
 func KeepView(file string, body []byte, keep int) {
-	data := binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli()))
+	keepCacheFile(file, binary.LittleEndian.AppendUint32(body, crc32.Checksum(body, castagnoli())), keep)
+}
+
+// keepCacheFile writes data to file and drops the oldest files of file's
+// directory beyond keep; a file that cannot be written is no error.
+func keepCacheFile(file string, data []byte, keep int) {
 	if err := writeCacheFile(file, data); err != nil {
 		return
 	}
@@ -47,3 +52,7 @@ func ReadView(file string) ([]byte, error) {
 func (rd *Store) viewDir(kind, path string) string {
 	return filepath.Join(rd.cacheDir, "views", kind, fmt.Sprintf("%x", IDHash(path)))
 }
+
+// removeCacheFile removes a damaged cache file, so that it is made again;
+// one another process removed first is no error.
+func removeCacheFile(file string) { _ = os.Remove(file) }
