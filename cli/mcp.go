@@ -2,14 +2,12 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/mcpserver"
-	"github.com/planq-dev/planq/planqerr"
 )
 
 func newMCPCmd(env *Env) *cobra.Command {
@@ -33,12 +31,14 @@ func newMCPCmd(env *Env) *cobra.Command {
 	// The tools are listed as the server lists them, when help is asked
 	// for: no second list to fall behind it.
 	serve.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		cmd.Long = mcpServeLong + "\n\n" + mcpToolsHelp(cmd.Context(), memoryTool)
+		cmd.Long = mcpServeLong + "\n\n" + mcpToolsHelp(cmd.Context(), env, memoryTool)
 		cmd.Parent().HelpFunc()(cmd, args)
 	})
 	serve.Flags().StringVar(&project, "project", "", "the project's code checkout `DIR`")
 	serve.Flags().BoolVar(&memoryTool, "memory-tool", false, "also offer the memory-tool protocol's tool, on the agent's memories/")
-	cmd.AddCommand(serve, newMCPToolsCmd(env), newMCPInstallCmd(env))
+	tools := newMCPToolsCmd(env)
+	handedOff(env, serve, tools)
+	cmd.AddCommand(serve, tools, newMCPInstallCmd(env))
 	return cmd
 }
 
@@ -59,11 +59,14 @@ an agent records with planq_learn and planq_note, and every tool offered
 costs its context the tool's schema.`
 
 // mcpToolsHelp lists the server's tools with their titles.
-func mcpToolsHelp(ctx context.Context, memoryTool bool) string {
+func mcpToolsHelp(ctx context.Context, env *Env, memoryTool bool) string {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	tools, err := mcpserver.Tools(ctx, currentBuild().Version, memoryTool)
+	if env.servers == nil {
+		return "Tools: 'planq mcp tools' lists them."
+	}
+	tools, err := env.mcpTools(ctx, memoryTool)
 	if err != nil {
 		return "Tools: cannot be listed (" + err.Error() + ")."
 	}
@@ -71,7 +74,7 @@ func mcpToolsHelp(ctx context.Context, memoryTool bool) string {
 	b.WriteString("Tools ('planq mcp tools' describes them, with their input schemas):\n")
 	tw := newTable(&b)
 	for _, t := range tools {
-		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Title())
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.title())
 	}
 	if err := tw.Flush(); err != nil {
 		return "Tools: cannot be listed (" + err.Error() + ")."
@@ -101,13 +104,53 @@ argument accepts.`,
 	return cmd
 }
 
+// mcpTool is one of the MCP server's tools, as 'planq mcp tools' shows it.
+type mcpTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	ReadOnly    bool   `json:"read_only"`
+	Annotations *struct {
+		Title string `json:"title"`
+	} `json:"annotations"`
+}
+
+// title is the tool's title, else its name.
+func (t mcpTool) title() string {
+	if t.Annotations != nil && t.Annotations.Title != "" {
+		return t.Annotations.Title
+	}
+	return t.Name
+}
+
+// mcpTools lists the server's tools, and the JSON they were read from.
+func (e *Env) mcpTools(ctx context.Context, memoryTool bool) ([]mcpTool, error) {
+	tools, _, err := e.mcpToolsJSON(ctx, memoryTool)
+	return tools, err
+}
+
+func (e *Env) mcpToolsJSON(ctx context.Context, memoryTool bool) ([]mcpTool, []json.RawMessage, error) {
+	data, err := e.servers.MCPTools(ctx, currentBuild().Version, memoryTool)
+	if err != nil {
+		return nil, nil, err
+	}
+	var tools []mcpTool
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return nil, nil, fmt.Errorf("failed to read the tools: %w", err)
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, nil, fmt.Errorf("failed to read the tools: %w", err)
+	}
+	return tools, raw, nil
+}
+
 func runMCPTools(ctx context.Context, env *Env, opts mcpToolsOptions) error {
-	tools, err := mcpserver.Tools(ctx, currentBuild().Version, opts.memoryTool)
+	tools, raw, err := env.mcpToolsJSON(ctx, opts.memoryTool)
 	if err != nil {
 		return err
 	}
 	if opts.json {
-		return env.writeJSON(tools)
+		return env.writeJSON(raw)
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "TOOL\tREAD ONLY\tDESCRIPTION")
@@ -127,26 +170,7 @@ func runMCPServe(ctx context.Context, env *Env, project string, memoryTool bool)
 	if dir == "" {
 		dir = env.Dir
 	}
-	srv, err := mcpserver.New(ctx, dir, currentBuild().Version)
-	if planqerr.Is(err, planqerr.NotInitialized) {
-		// Serve anyway: an agent whose server died at start has no way to
-		// learn why, while a tool result tells it (and its user) what to do.
-		env.Log.Warn("not a planq project; every tool will say so", "dir", dir)
-		srv = mcpserver.Unavailable(planqerr.New(planqerr.NotInitialized, dir, "is not a planq project, so planq has no memory to serve here").
-			WithHint("run 'planq init' in the code repository, or start the server with --project DIR ('planq setup' writes it for Claude, Cursor and Copilot)"), currentBuild().Version)
-		err = nil
-	}
-	if err != nil {
-		return err
-	}
-	if memoryTool {
-		srv.OfferMemoryTool()
-	}
-	defer func() {
-		if err := srv.Close(); err != nil {
-			env.Log.Debug("record cache not saved", "err", err)
-		}
-	}()
 	env.Log.Debug("serving MCP", "project", dir)
-	return srv.Run(ctx, env.Stdin, env.raw())
+	warn := func(msg string) { env.Log.Warn(msg, "dir", dir) }
+	return env.servers.MCP(ctx, dir, currentBuild().Version, memoryTool, env.Stdin, env.raw(), warn)
 }

@@ -38,7 +38,7 @@ func TestMCPServeHelpNamesTheServersTools(t *testing.T) {
 	}
 	slices.Sort(want)
 	for _, args := range [][]string{{"mcp", "serve", "--help"}, {"help", "mcp", "serve"}} {
-		out, code := runWith(t, newRootCmd, args)
+		out, code := runWith(t, serving, args)
 		if code != 0 {
 			t.Fatalf("planq %s: exit %d\n%s", strings.Join(args, " "), code, out)
 		}

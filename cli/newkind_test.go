@@ -75,12 +75,20 @@ func TestKindAddedToTableReachesEveryFrontEnd(t *testing.T) {
 		changed = append(changed, rel)
 	}
 	t.Logf("changed %v; the recipe names %v", changed, recipe)
-	bin := t.TempDir()
+	// planq-newkind hands its servers' commands to the planq-server beside
+	// it, built alike; PATH reaches planq-newkind alone (a link), so the
+	// build under test finds its own planq-server.
+	built, bin := t.TempDir(), t.TempDir()
+	for _, main := range []string{"planq", "planq-server"} {
+		build := exec.Command("go", "build", "-o", filepath.Join(built, main), "./cmd/"+main)
+		build.Dir = src
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Fatalf("building %s with a memo kind: %v\n%s", main, err, out)
+		}
+	}
 	planq := filepath.Join(bin, "planq-newkind")
-	build := exec.Command("go", "build", "-o", planq, "./cmd/planq")
-	build.Dir = src
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building planq with a memo kind: %v\n%s", err, out)
+	if err := os.Symlink(filepath.Join(built, "planq"), planq); err != nil {
+		t.Fatal(err)
 	}
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/newkind",

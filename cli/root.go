@@ -52,24 +52,37 @@ type Env struct {
 	// svc is the project service, opened on first use and closed when the
 	// command ends.
 	svc *session.Project
+	// servers are the long-running front ends, when linked in; else their
+	// commands are handed to planq-server, with args.
+	servers *Servers
+	args    []string
 }
 
 // Main runs planq with the process's arguments and streams and returns the
 // exit code. Ctrl-C cancels the command's context, so git processes stop and
 // multi-step commands undo what they started.
 func Main() int {
-	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, true)
+	return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr, launch{catchInterrupts: true})
 }
 
 // Run runs planq with args and returns the exit code.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return run(ctx, args, stdin, stdout, stderr, false)
+	return run(ctx, args, stdin, stdout, stderr, launch{})
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, catchInterrupts bool) int {
+// launch is how a run of planq was started.
+type launch struct {
+	// catchInterrupts: the process's run, not a test's (see Env).
+	catchInterrupts bool
+	// servers are linked in (planq-server), else nil.
+	servers *Servers
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, how launch) int {
 	human := &escaper{w: stdout}
 	defer func() { _ = human.Flush() }()
-	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: newLazyLogger(stderr), catchInterrupts: catchInterrupts}
+	env := &Env{Stdin: stdin, Stdout: human, rawStdout: stdout, Stderr: stderr, Log: newLazyLogger(stderr),
+		catchInterrupts: how.catchInterrupts, servers: how.servers, args: args}
 	root := newRootCmdFor(env, commandsFor(args))
 	root.SetArgs(args)
 	root.SetIn(stdin)

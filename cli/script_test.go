@@ -21,7 +21,8 @@ import (
 func TestMain(m *testing.M) {
 	failpoint.Enable() // this test binary is planq in the tests that crash it
 	testscript.Main(m, map[string]func(){
-		"planq": func() { os.Exit(runRecordingHints()) },
+		"planq":        func() { os.Exit(runRecordingHints(nil)) },
+		"planq-server": func() { os.Exit(runRecordingHints(&testServers)) },
 	})
 }
 
@@ -29,10 +30,11 @@ func TestMain(m *testing.M) {
 // hint they print, for TestScripts to check once all scripts ran.
 const hintsVar = "PLANQ_TEST_HINTS"
 
-// runRecordingHints is Main with its stderr also scanned for hint lines.
-func runRecordingHints() int {
+// runRecordingHints is Main (MainServing with servers) with its stderr
+// also scanned for hint lines.
+func runRecordingHints(servers *Servers) int {
 	rec := &hintRecorder{path: os.Getenv(hintsVar)}
-	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, io.MultiWriter(os.Stderr, rec), true)
+	code := run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, io.MultiWriter(os.Stderr, rec), launch{catchInterrupts: true, servers: servers})
 	rec.flush()
 	return code
 }

@@ -6,8 +6,6 @@ import (
 	"runtime"
 
 	"github.com/spf13/cobra"
-
-	"github.com/planq-dev/planq/review"
 )
 
 type uiOptions struct {
@@ -58,25 +56,19 @@ another origin: else 403).`,
 	}
 	cmd.Flags().StringVar(&opts.port, "port", "0", "the `PORT` to listen on (0: a free one)")
 	cmd.Flags().BoolVar(&opts.noBrowser, "no-browser", false, "never open a browser")
+	handedOff(env, cmd)
 	return cmd
 }
 
 func runUI(ctx context.Context, env *Env, opts uiOptions) error {
 	svc := env.service()
-	srv, err := review.New(ctx, svc, svc.Writer(ctx))
-	if err != nil {
-		return err
-	}
-	ln, url, err := srv.Listen(opts.port)
-	if err != nil {
-		return err
-	}
-	env.printf("%s\n", url)
-	env.Log.Info("serving the review page until interrupted (Ctrl-C)")
-	if !opts.noBrowser && isTerminal(env.raw()) {
-		openBrowser(env, url)
-	}
-	return srv.Serve(ctx, ln)
+	return env.servers.Review(ctx, svc, svc.Writer(ctx), opts.port, func(url string) {
+		env.printf("%s\n", url)
+		env.Log.Info("serving the review page until interrupted (Ctrl-C)")
+		if !opts.noBrowser && isTerminal(env.raw()) {
+			openBrowser(env, url)
+		}
+	})
 }
 
 // openBrowser opens url in the desktop's browser, and says so when it cannot.

@@ -38,7 +38,7 @@ func TestUIServesUntilInterrupted(t *testing.T) {
 	var stderr bytes.Buffer
 	exited := make(chan int, 1)
 	go func() {
-		exited <- Run(ctx, []string{"-C", dir, "ui"}, strings.NewReader(""), stdout, &stderr)
+		exited <- run(ctx, []string{"-C", dir, "ui"}, strings.NewReader(""), stdout, &stderr, launch{servers: &testServers})
 		_ = stdout.Close()
 	}()
 	line, err := bufio.NewReader(out).ReadString('\n')

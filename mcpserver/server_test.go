@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/planq-dev/planq/cli"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/mcpserver"
 )
 
 // planqBin is planq: this test binary, which serves as planq when
@@ -27,7 +28,7 @@ const servingVar = "PLANQ_MCP_TEST_AS_PLANQ"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(servingVar) == "1" {
-		os.Exit(cli.Main())
+		os.Exit(cli.MainServing(cli.Servers{MCP: mcpserver.Serve, MCPTools: mcpserver.ToolsJSON})) // planq-server, for its MCP server
 	}
 	exe, err := os.Executable()
 	if err != nil {

@@ -192,3 +192,19 @@ func (s *Server) project(h http.HandlerFunc) http.HandlerFunc {
 func (s *Server) projectPath() string {
 	return "/api/learnings/" + url.PathEscape(s.name)
 }
+
+// Run serves the review page of svc's project on 127.0.0.1:port ("0": a
+// free port) until ctx ends, telling listening its URL (with the token)
+// once it answers. who is the name decisions are recorded under.
+func Run(ctx context.Context, svc *session.Project, who, port string, listening func(url string)) error {
+	s, err := New(ctx, svc, who)
+	if err != nil {
+		return err
+	}
+	ln, url, err := s.Listen(port)
+	if err != nil {
+		return err
+	}
+	listening(url)
+	return s.Serve(ctx, ln)
+}

@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 profile=${COVERPROFILE:-$(mktemp)}
 # Measured: planq's packages. Not: the dev tools under scripts/, the test
-# support packages, and cmd/planq, whose main is one call to cli.Main (the
-# tests run planq through cli.Main).
-pkgs=$(go list ./... | grep -v -e '/scripts/' -e '/internal/testkit/' -e '/cmd/planq$' | paste -sd, -)
+# support packages, and cmd/planq and cmd/planq-server, whose mains are one
+# call to cli.Main or cli.MainServing (the tests run both through cli).
+pkgs=$(go list ./... | grep -v -e '/scripts/' -e '/internal/testkit/' -e '/cmd/planq$' -e '/cmd/planq-server$' | paste -sd, -)
 status=0
 # cli's end-to-end scripts run some 370 s alone on a quiet 2-core machine,
 # and slower beside the other packages and with coverage: go test's default

@@ -29,8 +29,8 @@ git config --global init.defaultBranch main
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 run() { step "$@"; "$@"; }
 
-step "go build -o $work/bin/planq ./cmd/planq"
-(cd "$repo_root" && go build -o "$work/bin/planq" ./cmd/planq)
+step "go build -o $work/bin/ ./cmd/planq ./cmd/planq-server"
+(cd "$repo_root" && go build -o "$work/bin/" ./cmd/planq ./cmd/planq-server)
 export PATH="$work/bin:$PATH"
 
 step "make a code repository, shop, and a bare repository for the team's state"

@@ -62,14 +62,9 @@ var planqInitBudgets = map[string]int{
 const heavyInitBytes = 16 << 10
 
 var heavyInits = map[string]string{
-	"github.com/yuin/goldmark/util":              "planq ui renders articles' Markdown (review); an HTML entity table",
-	"github.com/yuin/goldmark/parser":            "planq ui renders articles' Markdown (review)",
-	"github.com/yuin/goldmark/renderer/html":     "planq ui renders articles' Markdown (review)",
-	"html/template":                              "planq ui's page (review)",
-	"github.com/google/jsonschema-go/jsonschema": "planq mcp serve: the MCP SDK's tool schemas",
-	"encoding/gob":                               "go-git reads git config through gcfg, which copies values with gob; the MCP SDK too",
-	"go.yaml.in/yaml/v3":                         "records' and config's YAML",
-	"gopkg.in/yaml%2ev2":                         "adrg/frontmatter links yaml.v2 for its default YAML format",
+	"encoding/gob":       "go-git reads git config through gcfg, which copies values with gob",
+	"go.yaml.in/yaml/v3": "records' and config's YAML",
+	"gopkg.in/yaml%2ev2": "adrg/frontmatter links yaml.v2 for its default YAML format",
 }
 
 // TestStartupInitBudget: no planq package does more at init than its

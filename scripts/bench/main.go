@@ -47,6 +47,7 @@ func main() {
 	}
 	planqBin = filepath.Join(tmp, "planq")
 	build("", planqBin, "./cmd/planq")
+	build("", filepath.Join(tmp, "planq-server"), "./cmd/planq-server") // planq mcp and planq ui hand off to it
 	home := filepath.Join(tmp, "home")
 	check(os.MkdirAll(home, 0o755))
 	check(os.WriteFile(filepath.Join(home, ".gitconfig"), []byte("[user]\n\tname = Bench\n\temail = bench@example.com\n[init]\n\tdefaultBranch = main\n"), 0o644))

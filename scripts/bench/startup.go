@@ -64,7 +64,8 @@ func benchStartup(dir string) bool {
 	fmt.Println()
 
 	model := filepath.Join("embed", "model", "default.pqemb")
-	mapped, pages, err := modelPagesMapped(dir, planqBin, model, "mcp", "serve")
+	// planq mcp serve becomes planq-server (exec): measured in that binary.
+	mapped, pages, err := modelPagesMapped(dir, filepath.Join(filepath.Dir(planqBin), "planq-server"), model, "mcp", "serve")
 	modelOK := true
 	switch {
 	case err != nil:
@@ -73,7 +74,7 @@ func benchStartup(dir string) bool {
 		// Each fault maps up to 16 pages around it: the rodata either side
 		// of the model may bring in a few of its pages at each end.
 		modelOK = mapped <= 32
-		fmt.Printf("  embedded model (%s, %d pages): %d mapped by planq mcp serve waiting on stdin (target <= 32: its edges)\n", model, pages, mapped)
+		fmt.Printf("  embedded model (%s, %d pages): %d mapped by planq-server mcp serve waiting on stdin (target <= 32: its edges)\n", model, pages, mapped)
 	}
 	return report(ratio <= 2 && total <= 4*time.Millisecond && modelOK)
 }
