@@ -396,21 +396,29 @@ func parseAnswer(data []byte, n int) ([][]float32, int, error) {
 		if dim == 0 || dim > MaxEndpointDim {
 			return nil, 0, fmt.Errorf("answered vectors of %d dimensions (1 to %d are taken)", dim, MaxEndpointDim)
 		}
-		v := make([]float32, dim)
-		var sum float64
-		for k, x := range d.Embedding {
-			v[k] = float32(x)
-			if math.IsNaN(float64(v[k])) || math.IsInf(float64(v[k]), 0) {
-				return nil, 0, fmt.Errorf("answered a vector holding %v", x)
-			}
-			sum += float64(v[k]) * float64(v[k])
-		}
-		if norm := math.Sqrt(sum); norm > 0 && !math.IsInf(norm, 0) {
-			for k := range v {
-				v[k] = float32(float64(v[k]) / norm)
-			}
+		v, err := unitVector(d.Embedding)
+		if err != nil {
+			return nil, 0, err
 		}
 		out[i] = v
 	}
 	return out, dim, nil
+}
+
+func unitVector(e []float64) ([]float32, error) {
+	v := make([]float32, len(e))
+	var sum float64
+	for k, x := range e {
+		v[k] = float32(x)
+		if math.IsNaN(float64(v[k])) || math.IsInf(float64(v[k]), 0) {
+			return nil, fmt.Errorf("answered a vector holding %v", x)
+		}
+		sum += float64(v[k]) * float64(v[k])
+	}
+	if norm := math.Sqrt(sum); norm > 0 && !math.IsInf(norm, 0) {
+		for k := range v {
+			v[k] = float32(float64(v[k]) / norm)
+		}
+	}
+	return v, nil
 }

@@ -223,6 +223,10 @@ func (f *fetcher) download(ctx context.Context, dir, file string) (FetchedFile, 
 	if resp.StatusCode != http.StatusOK {
 		return FetchedFile{}, f.httpError(file, src, resp.StatusCode)
 	}
+	return f.save(ctx, dir, file, src, resp, timer)
+}
+
+func (f *fetcher) save(ctx context.Context, dir, file, src string, resp *http.Response, timer *time.Timer) (FetchedFile, error) {
 	limit := f.limit(file)
 	if resp.ContentLength > limit {
 		return FetchedFile{}, f.tooLarge(file, limit)

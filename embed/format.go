@@ -137,84 +137,19 @@ var errTruncated = errors.New("embeddings file truncated")
 // parseTable decodes a whole file, and checks its checksum if verify. The
 // table keeps data's vectors: the caller gives data up.
 func parseTable(data []byte, verify bool) (*Table, error) {
-	if !bytes.HasPrefix(data, []byte(magic)) {
-		switch {
-		case len(data) < len(magic) && bytes.HasPrefix([]byte(magic), data):
-			return nil, errTruncated
-		case bytes.HasPrefix(data, []byte(magic[:5])):
-			return nil, fmt.Errorf("planq embeddings of version %q: this planq reads version 1 (a newer planq wrote it?)", data[5:min(len(data), 6)])
-		default:
-			return nil, errors.New("not a planq embeddings file (no PQEMB1 magic)")
-		}
-	}
-	p := len(magic)
-	if len(data)-p < 4 {
-		return nil, errTruncated
-	}
-	hl := int(binary.LittleEndian.Uint32(data[p:]))
-	p += 4
-	if hl > maxHeaderLen {
-		return nil, fmt.Errorf("embeddings header of %d bytes: damaged (at most %d)", hl, maxHeaderLen)
-	}
-	if len(data)-p < hl {
-		return nil, errTruncated
-	}
-	var h fileHeader
-	if err := json.Unmarshal(data[p:p+hl], &h); err != nil {
-		return nil, fmt.Errorf("embeddings header: %w", err)
-	}
-	p += hl
-	if err := checkInfo(h.Info); err != nil {
+	if err := checkMagic(data); err != nil {
 		return nil, err
 	}
-	if h.Vectors != vectorsInt8 || h.Weights != weightsU16 {
-		return nil, fmt.Errorf("embeddings %q: vectors %q and weights %q: this planq reads vectors %q and weights %q", h.Name, h.Vectors, h.Weights, vectorsInt8, weightsU16)
-	}
-	if h.Dim < 1 || h.Dim > MaxDim {
-		return nil, fmt.Errorf("embeddings %q: dimension %d, want 1 to %d", h.Name, h.Dim, MaxDim)
-	}
-	// Each token takes at least its length byte, one byte, its weight, its
-	// scale and its vector: a vocabulary larger than the file can hold is
-	// refused before anything is allocated for it.
-	perToken := 1 + 1 + 2 + 4 + h.Dim
-	if h.Vocab < 1 || h.Vocab > (len(data)-p)/perToken {
-		if h.Vocab >= 1 {
-			return nil, fmt.Errorf("%w: the header says %d tokens of dimension %d, at least %d bytes, and %d follow it", errTruncated, h.Vocab, h.Dim, h.Vocab*perToken+sha256.Size, len(data)-p)
-		}
-		return nil, fmt.Errorf("embeddings %q: %d tokens", h.Name, h.Vocab)
+	h, p, err := readHeader(data)
+	if err != nil {
+		return nil, err
 	}
 	n, d := h.Vocab, h.Dim
-
-	// The vocabulary: one string for all tokens, each a slice of it.
-	start := p
-	for range n {
-		if p >= len(data) {
-			return nil, errTruncated
-		}
-		l := int(data[p])
-		if l == 0 {
-			return nil, fmt.Errorf("embeddings %q: an empty token at byte %d: damaged", h.Name, p)
-		}
-		p += 1 + l
+	vocab, p, err := readVocab(data, p, n, h.Name)
+	if err != nil {
+		return nil, err
 	}
-	if p > len(data) {
-		return nil, errTruncated
-	}
-	vocab := string(data[start:p])
-
-	rest, want := len(data)-p, n*(2+4+d)+sha256.Size
-	if rest != want {
-		msg := "truncated"
-		if rest > want {
-			msg = "longer than it should be"
-		}
-		err := fmt.Errorf("embeddings %q: %d tokens of dimension %d need %d bytes after the vocabulary, the file holds %d: %s", h.Name, n, d, want, rest, msg)
-		if vec := rest - sha256.Size - 6*n; vec > 0 && vec%n == 0 {
-			err = fmt.Errorf("%w, or its vectors are of dimension %d, not the %d its header says", err, vec/n, d)
-		}
-		if rest < want {
-			err = fmt.Errorf("%w (%w)", err, errTruncated)
-		}
+	if err := checkRest(h, len(data)-p); err != nil {
 		return nil, err
 	}
 	sum := data[len(data)-sha256.Size:]
@@ -236,19 +171,8 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 		return nil, fmt.Errorf("embeddings %q: token %q occurs twice: damaged", h.Name, voc0(vocab, dup))
 	}
 	t.voc = voc
-	for i := range n {
-		t.weights[i] = binary.LittleEndian.Uint16(data[p:])
-		p += 2
-	}
-	for i := range n {
-		s := math.Float32frombits(binary.LittleEndian.Uint32(data[p:]))
-		// A scale past float32's range over 127 multiplies a row back to
-		// infinities, and every text using the token to the zero vector.
-		if !(s >= 0) || s > math.MaxFloat32/127 {
-			return nil, fmt.Errorf("embeddings %q: token %q (row %d) has scale %v: damaged", h.Name, t.voc.token(i), i, s)
-		}
-		t.scales[i] = s
-		p += 4
+	if p, err = t.readRows(data, p, h.Name); err != nil {
+		return nil, err
 	}
 	t.vecs = data[p : p+n*d : p+n*d]
 	t.prepare()
@@ -256,6 +180,118 @@ func parseTable(data []byte, verify bool) (*Table, error) {
 		return nil, fmt.Errorf("embeddings %q: %w", h.Name, err)
 	}
 	return t, nil
+}
+
+func checkMagic(data []byte) error {
+	switch {
+	case bytes.HasPrefix(data, []byte(magic)):
+		return nil
+	case len(data) < len(magic) && bytes.HasPrefix([]byte(magic), data):
+		return errTruncated
+	case bytes.HasPrefix(data, []byte(magic[:5])):
+		return fmt.Errorf("planq embeddings of version %q: this planq reads version 1 (a newer planq wrote it?)", data[5:min(len(data), 6)])
+	default:
+		return errors.New("not a planq embeddings file (no PQEMB1 magic)")
+	}
+}
+
+// readHeader also says where the vocabulary starts.
+func readHeader(data []byte) (fileHeader, int, error) {
+	var h fileHeader
+	p := len(magic)
+	if len(data)-p < 4 {
+		return h, 0, errTruncated
+	}
+	hl := int(binary.LittleEndian.Uint32(data[p:]))
+	p += 4
+	if hl > maxHeaderLen {
+		return h, 0, fmt.Errorf("embeddings header of %d bytes: damaged (at most %d)", hl, maxHeaderLen)
+	}
+	if len(data)-p < hl {
+		return h, 0, errTruncated
+	}
+	if err := json.Unmarshal(data[p:p+hl], &h); err != nil {
+		return h, 0, fmt.Errorf("embeddings header: %w", err)
+	}
+	p += hl
+	if err := checkInfo(h.Info); err != nil {
+		return h, 0, err
+	}
+	if h.Vectors != vectorsInt8 || h.Weights != weightsU16 {
+		return h, 0, fmt.Errorf("embeddings %q: vectors %q and weights %q: this planq reads vectors %q and weights %q", h.Name, h.Vectors, h.Weights, vectorsInt8, weightsU16)
+	}
+	if h.Dim < 1 || h.Dim > MaxDim {
+		return h, 0, fmt.Errorf("embeddings %q: dimension %d, want 1 to %d", h.Name, h.Dim, MaxDim)
+	}
+	// Each token takes at least its length byte, one byte, its weight, its
+	// scale and its vector: a vocabulary larger than the file can hold is
+	// refused before anything is allocated for it.
+	perToken := 1 + 1 + 2 + 4 + h.Dim
+	if h.Vocab < 1 {
+		return h, 0, fmt.Errorf("embeddings %q: %d tokens", h.Name, h.Vocab)
+	}
+	if h.Vocab > (len(data)-p)/perToken {
+		return h, 0, fmt.Errorf("%w: the header says %d tokens of dimension %d, at least %d bytes, and %d follow it", errTruncated, h.Vocab, h.Dim, h.Vocab*perToken+sha256.Size, len(data)-p)
+	}
+	return h, p, nil
+}
+
+// readVocab reads the n tokens from p on as one string, and where they end.
+func readVocab(data []byte, p, n int, name string) (string, int, error) {
+	start := p
+	for range n {
+		if p >= len(data) {
+			return "", 0, errTruncated
+		}
+		l := int(data[p])
+		if l == 0 {
+			return "", 0, fmt.Errorf("embeddings %q: an empty token at byte %d: damaged", name, p)
+		}
+		p += 1 + l
+	}
+	if p > len(data) {
+		return "", 0, errTruncated
+	}
+	return string(data[start:p]), p, nil
+}
+
+// checkRest checks the bytes after the vocabulary against h's sizes.
+func checkRest(h fileHeader, rest int) error {
+	n, d := h.Vocab, h.Dim
+	want := n*(2+4+d) + sha256.Size
+	if rest == want {
+		return nil
+	}
+	msg := "truncated"
+	if rest > want {
+		msg = "longer than it should be"
+	}
+	err := fmt.Errorf("embeddings %q: %d tokens of dimension %d need %d bytes after the vocabulary, the file holds %d: %s", h.Name, n, d, want, rest, msg)
+	if vec := rest - sha256.Size - 6*n; vec > 0 && vec%n == 0 {
+		err = fmt.Errorf("%w, or its vectors are of dimension %d, not the %d its header says", err, vec/n, d)
+	}
+	if rest < want {
+		err = fmt.Errorf("%w (%w)", err, errTruncated)
+	}
+	return err
+}
+
+func (t *Table) readRows(data []byte, p int, name string) (int, error) {
+	for i := range t.weights {
+		t.weights[i] = binary.LittleEndian.Uint16(data[p:])
+		p += 2
+	}
+	for i := range t.scales {
+		s := math.Float32frombits(binary.LittleEndian.Uint32(data[p:]))
+		// A scale past float32's range over 127 multiplies a row back to
+		// infinities, and every text using the token to the zero vector.
+		if !(s >= 0) || s > math.MaxFloat32/127 {
+			return 0, fmt.Errorf("embeddings %q: token %q (row %d) has scale %v: damaged", name, t.voc.token(i), i, s)
+		}
+		t.scales[i] = s
+		p += 4
+	}
+	return p, nil
 }
 
 // voc0 is the token at row i of a vocabulary laid out as the file lays it

@@ -146,60 +146,74 @@ func readBounded(path string, limit int64) ([]byte, error) {
 // setTensors takes the model's vectors, weights and mapping from tensors,
 // and checks that they fit each other and the tokenizer.
 func (m *Model2Vec) setTensors(tensors map[string]tensor) error {
+	rows, err := m.setVectors(tensors)
+	if err != nil {
+		return err
+	}
+	if mt, ok := tensors["mapping"]; ok {
+		if err := m.setMapping(mt, rows); err != nil {
+			return err
+		}
+	} else if rows != m.tok.size {
+		return fmt.Errorf("%d rows of vectors, but the tokenizer has %d tokens: they are not one model's", rows, m.tok.size)
+	}
+	wt, ok := tensors["weights"]
+	if !ok {
+		return nil
+	}
+	if len(wt.shape) != 1 || wt.shape[0] != m.tok.size {
+		return fmt.Errorf(`tensor "weights" of shape %v: the tokenizer has %d tokens`, wt.shape, m.tok.size)
+	}
+	if m.weights, err = wt.floats(); err != nil {
+		return fmt.Errorf(`tensor "weights": %w`, err)
+	}
+	if i := firstNotFinite(m.weights); i >= 0 {
+		return &notFiniteError{tensor: "weights", row: i, column: -1, value: m.weights[i], token: m.tok.token(int32(i))}
+	}
+	return nil
+}
+
+func (m *Model2Vec) setVectors(tensors map[string]tensor) (int, error) {
 	emb, ok := tensors["embeddings"]
 	if !ok {
 		emb, ok = tensors["embedding.weight"] // sentence-transformers' name for the same
 	}
 	if !ok {
-		return errors.New(`no tensor "embeddings" of a type planq reads`)
+		return 0, errors.New(`no tensor "embeddings" of a type planq reads`)
 	}
 	if len(emb.shape) != 2 || emb.shape[0] < 1 || emb.shape[1] < 1 || emb.shape[1] > MaxDim {
-		return fmt.Errorf(`tensor "embeddings" of shape %v: want rows × dimension, dimension at most %d`, emb.shape, MaxDim)
+		return 0, fmt.Errorf(`tensor "embeddings" of shape %v: want rows × dimension, dimension at most %d`, emb.shape, MaxDim)
 	}
 	rows, dim := emb.shape[0], emb.shape[1]
-	vocab := m.tok.size
 	vecs, err := emb.floats()
 	if err != nil {
-		return fmt.Errorf(`tensor "embeddings": %w`, err)
+		return 0, fmt.Errorf(`tensor "embeddings": %w`, err)
 	}
 	if i := firstNotFinite(vecs); i >= 0 {
 		nf := &notFiniteError{tensor: "embeddings", row: i / dim, column: i % dim, value: vecs[i]}
 		if _, ok := tensors["mapping"]; !ok {
 			nf.token = m.tok.token(int32(nf.row))
 		}
-		return nf
+		return 0, nf
 	}
 	m.vecs, m.dim = vecs, dim
+	return rows, nil
+}
 
-	if mt, ok := tensors["mapping"]; ok {
-		if len(mt.shape) != 1 || mt.shape[0] != vocab {
-			return fmt.Errorf(`tensor "mapping" of shape %v: the tokenizer has %d tokens`, mt.shape, vocab)
-		}
-		ids, err := mt.ints()
-		if err != nil {
-			return fmt.Errorf(`tensor "mapping": %w`, err)
-		}
-		m.mapping = make([]int32, len(ids))
-		for i, r := range ids {
-			if r < 0 || r >= int64(rows) {
-				return fmt.Errorf(`tensor "mapping": token %d maps to row %d of %d`, i, r, rows)
-			}
-			m.mapping[i] = int32(r)
-		}
-	} else if rows != vocab {
-		return fmt.Errorf("%d rows of vectors, but the tokenizer has %d tokens: they are not one model's", rows, vocab)
+func (m *Model2Vec) setMapping(mt tensor, rows int) error {
+	if len(mt.shape) != 1 || mt.shape[0] != m.tok.size {
+		return fmt.Errorf(`tensor "mapping" of shape %v: the tokenizer has %d tokens`, mt.shape, m.tok.size)
 	}
-
-	if wt, ok := tensors["weights"]; ok {
-		if len(wt.shape) != 1 || wt.shape[0] != vocab {
-			return fmt.Errorf(`tensor "weights" of shape %v: the tokenizer has %d tokens`, wt.shape, vocab)
+	ids, err := mt.ints()
+	if err != nil {
+		return fmt.Errorf(`tensor "mapping": %w`, err)
+	}
+	m.mapping = make([]int32, len(ids))
+	for i, r := range ids {
+		if r < 0 || r >= int64(rows) {
+			return fmt.Errorf(`tensor "mapping": token %d maps to row %d of %d`, i, r, rows)
 		}
-		if m.weights, err = wt.floats(); err != nil {
-			return fmt.Errorf(`tensor "weights": %w`, err)
-		}
-		if i := firstNotFinite(m.weights); i >= 0 {
-			return &notFiniteError{tensor: "weights", row: i, column: -1, value: m.weights[i], token: m.tok.token(int32(i))}
-		}
+		m.mapping[i] = int32(r)
 	}
 	return nil
 }

@@ -84,17 +84,26 @@ func Choose(s Settings) (Choice, error) {
 	case name == "" || name == KindDefault:
 		return Choice{Kind: KindDefault, Name: KindDefault}, nil
 	}
-	subject := fmt.Sprintf("model %q", name)
 	if !isPathLike(name) && CheckHubName(name) == nil {
-		if dir := HubModelDir(s.ModelsDir, name); s.ModelsDir != "" && isDir(dir) {
-			return Choice{Kind: KindHub, Name: name, Dir: dir}, nil
-		}
-		if local := filepath.Join(s.Root, filepath.FromSlash(name)); s.Root != "" && isDir(local) {
-			return Choice{Kind: KindDir, Name: name, Dir: local}, nil
-		}
-		return Choice{}, planqerr.New(planqerr.NotFound, subject, "is not in %s", s.ModelsDir).
-			WithHint("download it: planq model fetch %s (or name a model2vec directory in search: model: in .planq/config)", name)
+		return chooseHub(s, name)
 	}
+	return chooseDir(s, name)
+}
+
+// chooseHub finds the hub's model name fetched, or a checkout's directory.
+func chooseHub(s Settings, name string) (Choice, error) {
+	if dir := HubModelDir(s.ModelsDir, name); s.ModelsDir != "" && isDir(dir) {
+		return Choice{Kind: KindHub, Name: name, Dir: dir}, nil
+	}
+	if local := filepath.Join(s.Root, filepath.FromSlash(name)); s.Root != "" && isDir(local) {
+		return Choice{Kind: KindDir, Name: name, Dir: local}, nil
+	}
+	return Choice{}, planqerr.New(planqerr.NotFound, fmt.Sprintf("model %q", name), "is not in %s", s.ModelsDir).
+		WithHint("download it: planq model fetch %s (or name a model2vec directory in search: model: in .planq/config)", name)
+}
+
+func chooseDir(s Settings, name string) (Choice, error) {
+	subject := fmt.Sprintf("model %q", name)
 	dir, err := expandDir(name, s.Root)
 	if err != nil {
 		return Choice{}, planqerr.New(planqerr.Invalid, subject, "%w", err)

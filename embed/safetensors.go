@@ -67,41 +67,52 @@ func parseSafetensors(file []byte) (map[string]tensor, error) {
 		if name == "__metadata__" {
 			continue
 		}
-		var info struct {
-			Dtype       string `json:"dtype"`
-			Shape       []int  `json:"shape"`
-			DataOffsets []int  `json:"data_offsets"`
+		t, ok, err := readTensor(name, raw, body)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(raw, &info); err != nil {
-			return nil, fmt.Errorf("safetensors tensor %q: %w", name, err)
+		if ok {
+			tensors[name] = t
 		}
-		if len(info.DataOffsets) != 2 {
-			return nil, fmt.Errorf("safetensors tensor %q: data_offsets %v, want begin and end", name, info.DataOffsets)
-		}
-		begin, end := info.DataOffsets[0], info.DataOffsets[1]
-		if begin < 0 || end < begin {
-			return nil, fmt.Errorf("safetensors tensor %q: data_offsets %v", name, info.DataOffsets)
-		}
-		if end > len(body) {
-			return nil, fmt.Errorf("%w: tensor %q ends at byte %d of %d", errSafetensorsTruncated, name, end, len(body))
-		}
-		size := dtypeSize(info.Dtype)
-		if size == 0 {
-			continue
-		}
-		elems := 1
-		for _, d := range info.Shape {
-			if d < 0 || d > 0 && elems > len(body)/d {
-				return nil, fmt.Errorf("safetensors tensor %q: shape %v larger than the file", name, info.Shape)
-			}
-			elems *= d
-		}
-		if elems*size != end-begin {
-			return nil, fmt.Errorf("safetensors tensor %q: shape %v of %s is %d bytes, its data_offsets say %d", name, info.Shape, info.Dtype, elems*size, end-begin)
-		}
-		tensors[name] = tensor{dtype: info.Dtype, shape: info.Shape, data: body[begin:end:end]}
 	}
 	return tensors, nil
+}
+
+// readTensor is false for a dtype planq does not read.
+func readTensor(name string, raw json.RawMessage, body []byte) (tensor, bool, error) {
+	var info struct {
+		Dtype       string `json:"dtype"`
+		Shape       []int  `json:"shape"`
+		DataOffsets []int  `json:"data_offsets"`
+	}
+	if err := json.Unmarshal(raw, &info); err != nil {
+		return tensor{}, false, fmt.Errorf("safetensors tensor %q: %w", name, err)
+	}
+	if len(info.DataOffsets) != 2 {
+		return tensor{}, false, fmt.Errorf("safetensors tensor %q: data_offsets %v, want begin and end", name, info.DataOffsets)
+	}
+	begin, end := info.DataOffsets[0], info.DataOffsets[1]
+	if begin < 0 || end < begin {
+		return tensor{}, false, fmt.Errorf("safetensors tensor %q: data_offsets %v", name, info.DataOffsets)
+	}
+	if end > len(body) {
+		return tensor{}, false, fmt.Errorf("%w: tensor %q ends at byte %d of %d", errSafetensorsTruncated, name, end, len(body))
+	}
+	size := dtypeSize(info.Dtype)
+	if size == 0 {
+		return tensor{}, false, nil
+	}
+	elems := 1
+	for _, d := range info.Shape {
+		if d < 0 || d > 0 && elems > len(body)/d {
+			return tensor{}, false, fmt.Errorf("safetensors tensor %q: shape %v larger than the file", name, info.Shape)
+		}
+		elems *= d
+	}
+	if elems*size != end-begin {
+		return tensor{}, false, fmt.Errorf("safetensors tensor %q: shape %v of %s is %d bytes, its data_offsets say %d", name, info.Shape, info.Dtype, elems*size, end-begin)
+	}
+	return tensor{dtype: info.Dtype, shape: info.Shape, data: body[begin:end:end]}, true, nil
 }
 
 // floats returns t's elements as float32s.

@@ -83,23 +83,28 @@ func NewTable(info Info, tokens []string, weights []float32, vectors [][]float32
 		vecs:    make([]byte, n*dim),
 	}
 	for i, tok := range tokens {
-		w := weights[i]
-		if !(w >= 0 && w <= 1) { // also refuses NaN
-			return nil, fmt.Errorf("embeddings %q: token %q has weight %v, want 0 to 1", info.Name, tok, w)
+		if err := t.setToken(i, tok, weights[i], vectors[i]); err != nil {
+			return nil, err
 		}
-		t.weights[i] = uint16(math.Round(float64(w) * math.MaxUint16))
-		v := vectors[i]
-		if len(v) != dim {
-			return nil, fmt.Errorf("embeddings %q: token %q has a vector of dimension %d, the first %d", info.Name, tok, len(v), dim)
-		}
-		for _, x := range v {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("embeddings %q: token %q (row %d) has a vector with %v", info.Name, tok, i, x)
-			}
-		}
-		t.setRow(i, 1, v)
 	}
 	return t, t.seal()
+}
+
+func (t *Table) setToken(i int, tok string, w float32, v []float32) error {
+	if !(w >= 0 && w <= 1) { // also refuses NaN
+		return fmt.Errorf("embeddings %q: token %q has weight %v, want 0 to 1", t.info.Name, tok, w)
+	}
+	t.weights[i] = uint16(math.Round(float64(w) * math.MaxUint16))
+	if len(v) != t.dim {
+		return fmt.Errorf("embeddings %q: token %q has a vector of dimension %d, the first %d", t.info.Name, tok, len(v), t.dim)
+	}
+	for _, x := range v {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("embeddings %q: token %q (row %d) has a vector with %v", t.info.Name, tok, i, x)
+		}
+	}
+	t.setRow(i, 1, v)
+	return nil
 }
 
 // setRow stores w times v as row i's vector, in int8 with the row's scale.

@@ -73,27 +73,11 @@ func parseTokenizer(data []byte) (*tokenizer, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("not a tokenizer.json: %w", err)
 	}
+	spec, err := f.spec()
+	if err != nil {
+		return nil, err
+	}
 	m := f.Model
-	spec := tokenizerSpec{Type: m.Type, MaxChars: 100, Normalizer: f.Normalizer, PreTokenizer: f.PreTokenizer}
-	if spec.Type == "" && m.ContinuingSubwordPrefix != nil && m.Merges == nil {
-		spec.Type = "WordPiece" // files of older tokenizers name no type
-	}
-	switch spec.Type {
-	case "WordPiece":
-		spec.Prefix = "##"
-		if m.ContinuingSubwordPrefix != nil {
-			spec.Prefix = *m.ContinuingSubwordPrefix
-		}
-		if m.MaxInputCharsPerWord != nil {
-			spec.MaxChars = *m.MaxInputCharsPerWord
-		}
-	case "WordLevel":
-		spec.MaxChars = 0
-	case "":
-		return nil, errUnsupported{"its model names no type"}
-	default:
-		return nil, errUnsupported{fmt.Sprintf("a %s tokenizer: planq reads WordPiece and WordLevel tokenizers only", spec.Type)}
-	}
 	var vocab map[string]int32
 	if err := json.Unmarshal(m.Vocab, &vocab); err != nil {
 		return nil, fmt.Errorf("tokenizer vocabulary: %w", err)
@@ -125,6 +109,31 @@ func parseTokenizer(data []byte) (*tokenizer, error) {
 		}
 	}
 	return t, nil
+}
+
+func (f *tokenizerFile) spec() (*tokenizerSpec, error) {
+	m := f.Model
+	spec := &tokenizerSpec{Type: m.Type, MaxChars: 100, Normalizer: f.Normalizer, PreTokenizer: f.PreTokenizer}
+	if spec.Type == "" && m.ContinuingSubwordPrefix != nil && m.Merges == nil {
+		spec.Type = "WordPiece" // files of older tokenizers name no type
+	}
+	switch spec.Type {
+	case "WordPiece":
+		spec.Prefix = "##"
+		if m.ContinuingSubwordPrefix != nil {
+			spec.Prefix = *m.ContinuingSubwordPrefix
+		}
+		if m.MaxInputCharsPerWord != nil {
+			spec.MaxChars = *m.MaxInputCharsPerWord
+		}
+	case "WordLevel":
+		spec.MaxChars = 0
+	case "":
+		return nil, errUnsupported{"its model names no type"}
+	default:
+		return nil, errUnsupported{fmt.Sprintf("a %s tokenizer: planq reads WordPiece and WordLevel tokenizers only", spec.Type)}
+	}
+	return spec, nil
 }
 
 // numberTokens checks that the ids of the vocabulary's tokens and of the
@@ -216,45 +225,18 @@ func isNull(raw json.RawMessage) bool {
 // stripping accents decomposes the Latin, Greek and Cyrillic letters.
 func parseNormalizer(raw json.RawMessage) (func(string) string, error) {
 	if isNull(raw) {
-		return func(s string) string { return s }, nil
+		return unchanged, nil
 	}
 	var c component
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return nil, fmt.Errorf("tokenizer normalizer: %w", err)
 	}
-	on := func(b *bool, def bool) bool {
-		if b == nil {
-			return def
-		}
-		return *b
+	if n, ok := plainNormalizers[c.Type]; ok {
+		return n, nil
 	}
 	switch c.Type {
 	case "BertNormalizer":
-		clean, chinese, lower := on(c.CleanText, true), on(c.HandleChineseChars, true), on(c.Lowercase, true)
-		strip := on(c.StripAccents, lower) // unset: as lowercase says, as BERT does
-		return func(s string) string {
-			if clean {
-				s = cleanText(s)
-			}
-			if chinese {
-				s = padChinese(s)
-			}
-			if strip {
-				s = stripAccents(s)
-			}
-			if lower {
-				s = strings.ToLower(s)
-			}
-			return s
-		}, nil
-	case "Lowercase":
-		return strings.ToLower, nil
-	case "StripAccents":
-		return stripAccents, nil
-	case "Strip":
-		return strings.TrimSpace, nil
-	case "NFC", "NFD", "NFKC", "NFKD":
-		return func(s string) string { return s }, nil
+		return bertNormalizer(c), nil
 	case "Sequence":
 		var seq []func(string) string
 		for _, r := range c.Normalizers {
@@ -272,6 +254,40 @@ func parseNormalizer(raw json.RawMessage) (func(string) string, error) {
 		}, nil
 	}
 	return nil, errUnsupported{fmt.Sprintf("a %q normalizer: planq reads BertNormalizer, Lowercase, StripAccents, Strip, the NF forms and Sequences of them", c.Type)}
+}
+
+func unchanged(s string) string { return s }
+
+var plainNormalizers = map[string]func(string) string{
+	"Lowercase": strings.ToLower, "StripAccents": stripAccents, "Strip": strings.TrimSpace,
+	"NFC": unchanged, "NFD": unchanged, "NFKC": unchanged, "NFKD": unchanged,
+}
+
+func bertNormalizer(c component) func(string) string {
+	clean, chinese, lower := boolOr(c.CleanText, true), boolOr(c.HandleChineseChars, true), boolOr(c.Lowercase, true)
+	strip := boolOr(c.StripAccents, lower) // unset: as lowercase says, as BERT does
+	return func(s string) string {
+		if clean {
+			s = cleanText(s)
+		}
+		if chinese {
+			s = padChinese(s)
+		}
+		if strip {
+			s = stripAccents(s)
+		}
+		if lower {
+			s = strings.ToLower(s)
+		}
+		return s
+	}
+}
+
+func boolOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
 }
 
 // parsePreTokenizer returns the splitter raw describes.

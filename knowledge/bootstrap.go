@@ -428,22 +428,14 @@ func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record,
 	for _, r := range fresh {
 		isFresh[r.ID] = true
 	}
-	citedBy := map[string]string{}
-	for _, slug := range st.slugs() {
-		for id := range st.articles[slug].mentioned() {
-			if _, ok := citedBy[id]; !ok {
-				citedBy[id] = slug
-			}
-		}
-	}
-	for _, g := range groupRecords(rs, citedBy, meaningsOf(ctx, opts.meaningModel())) {
+	for _, g := range groupRecords(rs, st.citedBy(), meaningsOf(ctx, opts.meaningModel())) {
 		h := st.articles[g.slug]
 		switch {
 		case h == nil && (st.deleted[g.slug] || st.broken[g.slug] != ""):
 		case h == nil:
 			res.Created = append(res.Created, changelog.ArticlePath(topicOf(g.recs, topics), g.slug))
 		case !slices.ContainsFunc(g.recs, func(r *changelog.Record) bool { return isFresh[r.ID] && !h.mentioned()[r.ID] }):
-		case h.person || h.a.CuratedBy != changelog.CuratedAuto:
+		case h.personal():
 			res.Appended = append(res.Appended, h.path)
 		default:
 			res.Updated = append(res.Updated, h.path)

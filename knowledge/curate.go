@@ -3,6 +3,7 @@ package knowledge
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -287,40 +288,7 @@ func Curate(ctx context.Context, store *agent.Store, opts CurateOptions) (Packet
 	}
 	p := Packet{Project: store.Project.Config.Project, Rules: Rules, Format: formatOf(d.topics), Answer: answerText,
 		Candidates: []Candidate{}, Articles: []Held{}, Records: []Source{}, Index: []Listed{}}
-	why := map[string]string{}
-	for _, l := range []struct {
-		paths  []string
-		reason string
-	}{{res.Created, "new"}, {res.Updated, "changed"}, {res.Deprecated, "deprecated"}, {res.Appended, "new sources"}} {
-		for _, path := range l.paths {
-			if _, slug, ok := changelog.SplitArticlePath(path); ok {
-				why[slug] = l.reason
-			}
-		}
-	}
-	for _, slug := range d.st.slugs() {
-		h := d.st.articles[slug]
-		switch {
-		case why[slug] != "":
-		case hasNewSince(h.a.Body):
-			why[slug] = "new since an edit"
-		case h.a.CuratedBy == changelog.CuratedAuto && !h.person:
-			why[slug] = "uncurated"
-		}
-	}
-	var all []Candidate
-	for slug, reason := range why {
-		c, ok := d.candidate(slug, reason)
-		if ok {
-			all = append(all, c)
-		}
-	}
-	slices.SortFunc(all, func(x, y Candidate) int {
-		if r := slices.Index(reasons, x.Reason) - slices.Index(reasons, y.Reason); r != 0 {
-			return r
-		}
-		return strings.Compare(x.Slug, y.Slug)
-	})
+	all := d.candidates(res)
 	if opts.Limit > 0 && len(all) > opts.Limit {
 		p.Left = len(all) - opts.Limit
 		all = all[:opts.Limit]
@@ -344,15 +312,49 @@ func Curate(ctx context.Context, store *agent.Store, opts CurateOptions) (Packet
 	for _, r := range recs {
 		p.Records = append(p.Records, sourceOf(r, d.rs))
 	}
-	entries := make([]*held, 0, len(d.st.articles))
-	for _, h := range d.st.articles {
-		entries = append(entries, h)
-	}
-	slices.SortFunc(entries, func(x, y *held) int { return strings.Compare(x.path, y.path) })
+	entries := slices.SortedFunc(maps.Values(d.st.articles), func(x, y *held) int { return strings.Compare(x.path, y.path) })
 	for _, h := range entries {
 		p.Index = append(p.Index, Listed{Path: h.path, Title: h.a.Title, Description: h.a.Description, Status: h.a.Status})
 	}
 	return p, nil
+}
+
+// candidates are the articles to curate, in reasons' order, then by slug.
+func (d *derivation) candidates(res Result) []Candidate {
+	why := map[string]string{}
+	for _, l := range []struct {
+		paths  []string
+		reason string
+	}{{res.Created, "new"}, {res.Updated, "changed"}, {res.Deprecated, "deprecated"}, {res.Appended, "new sources"}} {
+		for _, path := range l.paths {
+			if _, slug, ok := changelog.SplitArticlePath(path); ok {
+				why[slug] = l.reason
+			}
+		}
+	}
+	for _, slug := range d.st.slugs() {
+		h := d.st.articles[slug]
+		switch {
+		case why[slug] != "":
+		case hasNewSince(h.a.Body):
+			why[slug] = "new since an edit"
+		case h.a.CuratedBy == changelog.CuratedAuto && !h.person:
+			why[slug] = "uncurated"
+		}
+	}
+	var all []Candidate
+	for slug, reason := range why {
+		if c, ok := d.candidate(slug, reason); ok {
+			all = append(all, c)
+		}
+	}
+	slices.SortFunc(all, func(x, y Candidate) int {
+		if r := slices.Index(reasons, x.Reason) - slices.Index(reasons, y.Reason); r != 0 {
+			return r
+		}
+		return strings.Compare(x.Slug, y.Slug)
+	})
+	return all
 }
 
 // candidate is the candidate at slug: the article as Update would leave
@@ -418,22 +420,42 @@ func (p Packet) Markdown() string {
 	for _, r := range p.Rules {
 		fmt.Fprintf(&b, "- %s\n", r)
 	}
-	f := p.Format
+	p.Format.write(&b)
+	p.writeCandidates(&b)
+	fmt.Fprintf(&b, "\n## Records (%d)\n\n", len(p.Records))
+	for _, r := range p.Records {
+		r.write(&b)
+	}
+	fmt.Fprintf(&b, "\n## Index (%d articles)\n\n", len(p.Index))
+	if len(p.Index) == 0 {
+		b.WriteString("None yet.\n")
+	}
+	for _, l := range p.Index {
+		fmt.Fprintf(&b, "- %s: %s - %s (%s)\n", l.Path, l.Title, l.Description, l.Status)
+	}
+	fmt.Fprintf(&b, "\n## Answer\n\n%s\n", p.Answer)
+	return b.String()
+}
+
+func (f Format) write(b *strings.Builder) {
 	b.WriteString("\n## Format\n\n")
-	fmt.Fprintf(&b, "- Frontmatter keys, in order: %s. Keys of other tools are kept after them.\n", strings.Join(f.Keys, ", "))
-	fmt.Fprintf(&b, "- type: article. title and description: one line each; the description says what a reader finds here.\n")
-	fmt.Fprintf(&b, "- topic: one of %s.\n", strings.Join(f.Topics, ", "))
-	fmt.Fprintf(&b, "- confidence: %s. status: %s. curated_by: %s (planq sets it).\n",
+	fmt.Fprintf(b, "- Frontmatter keys, in order: %s. Keys of other tools are kept after them.\n", strings.Join(f.Keys, ", "))
+	fmt.Fprintf(b, "- type: article. title and description: one line each; the description says what a reader finds here.\n")
+	fmt.Fprintf(b, "- topic: one of %s.\n", strings.Join(f.Topics, ", "))
+	fmt.Fprintf(b, "- confidence: %s. status: %s. curated_by: %s (planq sets it).\n",
 		strings.Join(f.Confidence, ", "), strings.Join(f.Status, ", "), strings.Join(f.CuratedBy, ", "))
-	fmt.Fprintf(&b, "- Slug: %s.\n", f.Slug)
-	fmt.Fprintf(&b, "- Sources: %s.\n", f.Sources)
+	fmt.Fprintf(b, "- Slug: %s.\n", f.Slug)
+	fmt.Fprintf(b, "- Sources: %s.\n", f.Sources)
 	b.WriteString("- Sections, in order, those that apply:\n")
 	for _, s := range f.Sections {
-		fmt.Fprintf(&b, "  - %s: %s\n", s.Heading, s.Holds)
+		fmt.Fprintf(b, "  - %s: %s\n", s.Heading, s.Holds)
 	}
-	fmt.Fprintf(&b, "\n## Candidates (%d", len(p.Candidates))
+}
+
+func (p Packet) writeCandidates(b *strings.Builder) {
+	fmt.Fprintf(b, "\n## Candidates (%d", len(p.Candidates))
 	if p.Left > 0 {
-		fmt.Fprintf(&b, "; %d more in the next packet", p.Left)
+		fmt.Fprintf(b, "; %d more in the next packet", p.Left)
 	}
 	b.WriteString(")\n")
 	if len(p.Candidates) == 0 {
@@ -444,10 +466,10 @@ func (p Packet) Markdown() string {
 		held[h.Slug] = h
 	}
 	for _, c := range p.Candidates {
-		fmt.Fprintf(&b, "\n### %s (%s)\n\n", c.Slug, c.Reason)
-		fmt.Fprintf(&b, "- Path: %s\n- Cite every one of: %s\n", c.Path, orNone(c.Sources))
+		fmt.Fprintf(b, "\n### %s (%s)\n\n", c.Slug, c.Reason)
+		fmt.Fprintf(b, "- Path: %s\n- Cite every one of: %s\n", c.Path, orNone(c.Sources))
 		if len(c.New) > 0 {
-			fmt.Fprintf(&b, "- New to it: %s\n", strings.Join(c.New, ", "))
+			fmt.Fprintf(b, "- New to it: %s\n", strings.Join(c.New, ", "))
 		}
 		if c.EditedByPerson {
 			b.WriteString("- A person edited it: keep every line of its body and its title.\n")
@@ -459,41 +481,32 @@ func (p Packet) Markdown() string {
 			b.WriteString("\nDraft (what planq would write):\n\n" + fenced(c.Draft))
 		}
 	}
-	fmt.Fprintf(&b, "\n## Records (%d)\n\n", len(p.Records))
-	for _, r := range p.Records {
-		what := r.Kind
-		if r.Type != "" && r.Type != r.Kind {
-			what += ", " + r.Type
-		}
-		if r.Domain != "" {
-			what += ", " + r.Domain
-		}
-		if r.Subject != "" {
-			what += ", subject " + r.Subject
-		}
-		fmt.Fprintf(&b, "- %s [%s] (%s, %s): %s\n", r.ID, what, r.Time.UTC().Format("2006-01-02"), r.State, oneLineText(r.Text))
-		if r.Rationale != "" {
-			fmt.Fprintf(&b, "  - Rationale: %s\n", oneLineText(r.Rationale))
-		}
-		if len(r.Alternatives) > 0 {
-			fmt.Fprintf(&b, "  - Alternatives: %s\n", strings.Join(r.Alternatives, ", "))
-		}
-		if r.Resolution != "" {
-			fmt.Fprintf(&b, "  - Resolution: %s\n", oneLineText(r.Resolution))
-		}
-		if len(r.Files) > 0 {
-			fmt.Fprintf(&b, "  - Files: %s\n", strings.Join(r.Files, ", "))
-		}
+}
+
+func (r Source) write(b *strings.Builder) {
+	what := r.Kind
+	if r.Type != "" && r.Type != r.Kind {
+		what += ", " + r.Type
 	}
-	fmt.Fprintf(&b, "\n## Index (%d articles)\n\n", len(p.Index))
-	if len(p.Index) == 0 {
-		b.WriteString("None yet.\n")
+	if r.Domain != "" {
+		what += ", " + r.Domain
 	}
-	for _, l := range p.Index {
-		fmt.Fprintf(&b, "- %s: %s - %s (%s)\n", l.Path, l.Title, l.Description, l.Status)
+	if r.Subject != "" {
+		what += ", subject " + r.Subject
 	}
-	fmt.Fprintf(&b, "\n## Answer\n\n%s\n", p.Answer)
-	return b.String()
+	fmt.Fprintf(b, "- %s [%s] (%s, %s): %s\n", r.ID, what, r.Time.UTC().Format("2006-01-02"), r.State, oneLineText(r.Text))
+	if r.Rationale != "" {
+		fmt.Fprintf(b, "  - Rationale: %s\n", oneLineText(r.Rationale))
+	}
+	if len(r.Alternatives) > 0 {
+		fmt.Fprintf(b, "  - Alternatives: %s\n", strings.Join(r.Alternatives, ", "))
+	}
+	if r.Resolution != "" {
+		fmt.Fprintf(b, "  - Resolution: %s\n", oneLineText(r.Resolution))
+	}
+	if len(r.Files) > 0 {
+		fmt.Fprintf(b, "  - Files: %s\n", strings.Join(r.Files, ", "))
+	}
 }
 
 func fenced(text string) string {

@@ -54,12 +54,8 @@ func Delete(ctx context.Context, store *agent.Store, slug string, opts Options) 
 	if !st.markers[marker] {
 		change[marker] = agent.Rewrite{Data: deletedNote(topic, slug)}
 	}
-	final := map[string]*changelog.Article{}
-	for s, h := range st.articles {
-		if s != slug {
-			final[s] = h.a
-		}
-	}
+	final := st.finals()
+	delete(final, slug)
 	var ignored Result
 	if err := indexChange(repo, st, final, topics, change, &ignored); err != nil {
 		return res, err

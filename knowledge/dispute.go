@@ -45,17 +45,29 @@ const (
 // on global, for sources promote marked disputed against a record the
 // article does not cite.
 func contradictions(slug string, recs []*changelog.Record, ofSubject func(string) []*changelog.Record) map[string][]string {
-	against := map[string][]string{}
-	link := func(a, b *changelog.Record) {
-		if a.ID == b.ID || slices.Contains(against[a.ID], b.ID) {
-			return
-		}
-		against[a.ID] = append(against[a.ID], b.ID)
-		against[b.ID] = append(against[b.ID], a.ID)
+	against := contradicting{}
+	against.withinKeys(recs)
+	against.betweenDecisions(slug, recs)
+	if ofSubject != nil {
+		against.promoted(recs, ofSubject)
 	}
-	// Only records of one subject key can dispute each other: the pairs
-	// asked are those within one key, so a large article costs what its
-	// records do, not their square.
+	return against
+}
+
+// contradicting is, by record ID, the IDs it contradicts.
+type contradicting map[string][]string
+
+func (against contradicting) link(a, b *changelog.Record) {
+	if a.ID == b.ID || slices.Contains(against[a.ID], b.ID) {
+		return
+	}
+	against[a.ID] = append(against[a.ID], b.ID)
+	against[b.ID] = append(against[b.ID], a.ID)
+}
+
+// withinKeys: only records of one subject key can dispute each other, so
+// a large article costs what its records do, not their square.
+func (against contradicting) withinKeys(recs []*changelog.Record) {
 	byKey := map[string][]*changelog.Record{}
 	var keys []string
 	for _, r := range recs {
@@ -70,11 +82,15 @@ func contradictions(slug string, recs []*changelog.Record, ofSubject func(string
 		for i, a := range same {
 			for _, b := range same[i+1:] {
 				if changelog.Disputes(a, b) {
-					link(a, b)
+					against.link(a, b)
 				}
 			}
 		}
 	}
+}
+
+// betweenDecisions links the first decision to each later one it disputes.
+func (against contradicting) betweenDecisions(slug string, recs []*changelog.Record) {
 	var first *changelog.Record
 	for _, r := range recs {
 		if r.Kind != changelog.KindDecision {
@@ -87,23 +103,24 @@ func contradictions(slug string, recs []*changelog.Record, ofSubject func(string
 		x, y := *first, *r
 		x.Subject, y.Subject = slug, slug // one article, one subject
 		if changelog.Disputes(&x, &y) {
-			link(first, r)
+			against.link(first, r)
 		}
 	}
-	if ofSubject != nil {
-		for _, r := range recs {
-			if r.Status != changelog.StatusDisputed || len(against[r.ID]) > 0 {
-				continue
-			}
-			for _, other := range ofSubject(changelog.SubjectKey(r)) {
-				if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) {
-					link(other, r)
-					break
-				}
+}
+
+// promoted links a record promote marked disputed to the record it disputes.
+func (against contradicting) promoted(recs []*changelog.Record, ofSubject func(string) []*changelog.Record) {
+	for _, r := range recs {
+		if r.Status != changelog.StatusDisputed || len(against[r.ID]) > 0 {
+			continue
+		}
+		for _, other := range ofSubject(changelog.SubjectKey(r)) {
+			if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) {
+				against.link(other, r)
+				break
 			}
 		}
 	}
-	return against
 }
 
 // conflictLines are the Conflict section's lines: every side, oldest first,

@@ -34,15 +34,10 @@ func merge3(base, mine, theirs []byte) ([]byte, int) {
 		// A chunk gathers every hunk of either side that overlaps it, or
 		// inserts where it starts: those are the changes to weigh together.
 		for grew := true; grew; {
-			grew = false
-			for len(dm) > 0 && (dm[0].Start < end || dm[0].Start == start) {
-				end = max(end, dm[0].End)
-				hm, dm, grew = append(hm, dm[0]), dm[1:], true
-			}
-			for len(dt) > 0 && (dt[0].Start < end || dt[0].Start == start) {
-				end = max(end, dt[0].End)
-				ht, dt, grew = append(ht, dt[0]), dt[1:], true
-			}
+			n := len(hm) + len(ht)
+			hm, dm, end = overlapping(hm, dm, start, end)
+			ht, dt, end = overlapping(ht, dt, start, end)
+			grew = len(hm)+len(ht) > n
 		}
 		writeLines(&out, a[at:start])
 		yours, global := side(a, m, hm, start, end), side(a, t, ht, start, end)
@@ -52,30 +47,44 @@ func merge3(base, mine, theirs []byte) ([]byte, int) {
 		case len(hm) == 0, slices.Equal(yours, global):
 			writeLines(&out, global)
 		default:
-			// Lines both sides begin or end the place with are no clash.
-			head := 0
-			for head < min(len(yours), len(global)) && yours[head] == global[head] {
-				head++
-			}
-			tail := 0
-			for tail < min(len(yours), len(global))-head && yours[len(yours)-1-tail] == global[len(global)-1-tail] {
-				tail++
-			}
-			writeLines(&out, yours[:head])
 			conflicts++
-			out.WriteString(markerYours + "\n")
-			writeLines(&out, yours[head:len(yours)-tail])
-			endLine(&out)
-			out.WriteString(markerSplit + "\n")
-			writeLines(&out, global[head:len(global)-tail])
-			endLine(&out)
-			out.WriteString(markerGlobal + "\n")
-			writeLines(&out, yours[len(yours)-tail:])
+			writeConflict(&out, yours, global)
 		}
 		at = end
 	}
 	writeLines(&out, a[at:])
 	return []byte(out.String()), conflicts
+}
+
+// overlapping moves d's hunks that overlap start..end, or insert at start,
+// to taken, widening end.
+func overlapping(taken, d []lcs.Diff, start, end int) ([]lcs.Diff, []lcs.Diff, int) {
+	for len(d) > 0 && (d[0].Start < end || d[0].Start == start) {
+		end = max(end, d[0].End)
+		taken, d = append(taken, d[0]), d[1:]
+	}
+	return taken, d, end
+}
+
+// writeConflict: lines both sides begin or end the place with are no clash.
+func writeConflict(out *strings.Builder, yours, global []string) {
+	head := 0
+	for head < min(len(yours), len(global)) && yours[head] == global[head] {
+		head++
+	}
+	tail := 0
+	for tail < min(len(yours), len(global))-head && yours[len(yours)-1-tail] == global[len(global)-1-tail] {
+		tail++
+	}
+	writeLines(out, yours[:head])
+	out.WriteString(markerYours + "\n")
+	writeLines(out, yours[head:len(yours)-tail])
+	endLine(out)
+	out.WriteString(markerSplit + "\n")
+	writeLines(out, global[head:len(global)-tail])
+	endLine(out)
+	out.WriteString(markerGlobal + "\n")
+	writeLines(out, yours[len(yours)-tail:])
 }
 
 // nextStart is where the first hunk of either side starts.

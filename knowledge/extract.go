@@ -104,35 +104,15 @@ const MaxDomainSources = 100
 // project of thousands of them would get as many articles, each read at
 // every update.
 func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc) []*group {
-	subjectsOfFile := map[string]map[string]bool{}
-	for _, r := range rs.current {
-		if r.Subject == "" {
-			continue
-		}
-		for _, f := range filesOf(r) {
-			if subjectsOfFile[f] == nil {
-				subjectsOfFile[f] = map[string]bool{}
-			}
-			subjectsOfFile[f][slugify(r.Subject)] = true
-		}
-	}
+	subjectsOfFile := subjectsByFile(rs.current)
 	bySlug := map[string]*group{}
 	var order []string
 	subjectless := map[string]int{} // a group's records that name no subject
 	meant := subjectsMeant(rs, citedBy, subjectsOfFile, meanings)
 	for _, r := range rs.current {
-		slug, ok := citedBy[r.ID]
+		slug, ok := groupOf(r, citedBy, meant, subjectsOfFile, subjectless)
 		if !ok {
-			slug, ok = meant[r.ID]
-		}
-		if !ok && r.Kind == changelog.KindDecision && r.Subject == "" {
 			continue
-		}
-		if !ok {
-			slug = slugOf(r, subjectsOfFile)
-			if r.Subject == "" && slug == slugify(r.Domain) && subjectless[slug] >= MaxDomainSources {
-				continue
-			}
 		}
 		if r.Subject == "" {
 			subjectless[slug]++
@@ -151,6 +131,37 @@ func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc)
 		out[i] = bySlug[s]
 	}
 	return out
+}
+
+func subjectsByFile(recs []*changelog.Record) map[string]map[string]bool {
+	subjectsOfFile := map[string]map[string]bool{}
+	for _, r := range recs {
+		if r.Subject == "" {
+			continue
+		}
+		for _, f := range filesOf(r) {
+			if subjectsOfFile[f] == nil {
+				subjectsOfFile[f] = map[string]bool{}
+			}
+			subjectsOfFile[f][slugify(r.Subject)] = true
+		}
+	}
+	return subjectsOfFile
+}
+
+// groupOf is the slug of the group r joins (see groupRecords), false for none.
+func groupOf(r *changelog.Record, citedBy, meant map[string]string, subjectsOfFile map[string]map[string]bool, subjectless map[string]int) (string, bool) {
+	if slug, ok := citedBy[r.ID]; ok {
+		return slug, true
+	}
+	if slug, ok := meant[r.ID]; ok {
+		return slug, true
+	}
+	if r.Kind == changelog.KindDecision && r.Subject == "" {
+		return "", false
+	}
+	slug := slugOf(r, subjectsOfFile)
+	return slug, r.Subject != "" || slug != slugify(r.Domain) || subjectless[slug] < MaxDomainSources
 }
 
 // meaningsFunc embeds records, one vector each in their order; nil when
@@ -186,20 +197,11 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 	if meanings == nil {
 		return nil
 	}
-	var loose, subjected []*changelog.Record
-	domains := map[string]bool{}
-	for _, r := range rs.current {
-		if _, cited := citedBy[r.ID]; cited || r.Subject != "" {
-			continue
-		}
-		if r.Kind == changelog.KindDecision || slugOf(r, subjectsOfFile) == slugify(r.Domain) {
-			loose = append(loose, r)
-			domains[r.Domain] = true
-		}
-	}
+	loose, domains := looseRecords(rs, citedBy, subjectsOfFile)
 	if len(loose) == 0 {
 		return nil
 	}
+	var subjected []*changelog.Record
 	for _, r := range rs.current {
 		if r.Subject != "" && (domains[r.Domain] || domains[""]) {
 			subjected = append(subjected, r)
@@ -214,21 +216,40 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 	}
 	out := map[string]string{}
 	for i, r := range loose {
-		best, bestCos := "", float32(search.AlikeCosine)
-		for j, s := range subjected {
-			if s.Domain != r.Domain && r.Kind != changelog.KindDecision {
-				continue
-			}
-			slug := slugify(s.Subject)
-			if cos := search.Cosine(vecs[i], vecs[len(loose)+j]); cos > bestCos || cos == bestCos && (best == "" || slug < best) {
-				best, bestCos = slug, cos
-			}
-		}
-		if best != "" {
+		if best := nearestSubject(r, vecs[i], subjected, vecs[len(loose):]); best != "" {
 			out[r.ID] = best
 		}
 	}
 	return out
+}
+
+func looseRecords(rs *records, citedBy map[string]string, subjectsOfFile map[string]map[string]bool) ([]*changelog.Record, map[string]bool) {
+	var loose []*changelog.Record
+	domains := map[string]bool{}
+	for _, r := range rs.current {
+		if _, cited := citedBy[r.ID]; cited || r.Subject != "" {
+			continue
+		}
+		if r.Kind == changelog.KindDecision || slugOf(r, subjectsOfFile) == slugify(r.Domain) {
+			loose = append(loose, r)
+			domains[r.Domain] = true
+		}
+	}
+	return loose, domains
+}
+
+func nearestSubject(r *changelog.Record, vec []float32, subjected []*changelog.Record, vecs [][]float32) string {
+	best, bestCos := "", float32(search.AlikeCosine)
+	for j, s := range subjected {
+		if s.Domain != r.Domain && r.Kind != changelog.KindDecision {
+			continue
+		}
+		slug := slugify(s.Subject)
+		if cos := search.Cosine(vec, vecs[j]); cos > bestCos || cos == bestCos && (best == "" || slug < best) {
+			best, bestCos = slug, cos
+		}
+	}
+	return best
 }
 
 func slugOf(r *changelog.Record, subjectsOfFile map[string]map[string]bool) string {
@@ -398,6 +419,40 @@ func (d *draft) sourceRecords(rs *records) []*changelog.Record {
 // sources is current.
 func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	recs := d.sourceRecords(rs)
+	live, updated := d.liveSince(rs, recs)
+	status, shown := changelog.StatusCurrent, live
+	if len(live) == 0 && len(recs) > 0 {
+		status, shown = changelog.StatusDeprecated, recs
+	}
+	against := contradictions(d.slug, live, d.ofSubject(rs))
+	if len(against) > 0 {
+		status = changelog.StatusDisputed
+	}
+	var body strings.Builder
+	description := d.title
+	if lead := leadOf(shown); lead != nil {
+		heading := "Summary"
+		if lead.Kind == changelog.KindDecision {
+			heading = "Decision"
+		}
+		description = firstSentence(textOf(lead))
+		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
+	}
+	if len(against) > 0 {
+		body.WriteString("\n" + conflictHeading + "\n\n" + strings.Join(conflictLines(d.slug, live, against, rs), "\n") + "\n")
+	}
+	d.writeSections(&body, rs, shown, related)
+	return changelog.NewArticle(changelog.ArticleInput{
+		Topic: d.topic, Slug: d.slug, Title: derivedLine(d.title, d.slug), Description: derivedLine(description, d.slug),
+		Tags: tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
+		Created: d.created, Updated: updated,
+		Confidence: confidenceOf(live), Status: status, CuratedBy: changelog.CuratedAuto,
+		Body: body.String(),
+	})
+}
+
+// liveSince are recs' current records, and when the article last changed.
+func (d *draft) liveSince(rs *records, recs []*changelog.Record) ([]*changelog.Record, time.Time) {
 	var live []*changelog.Record
 	updated := d.created
 	for _, r := range recs {
@@ -416,29 +471,10 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 			updated = r.date
 		}
 	}
-	status := changelog.StatusCurrent
-	shown := live
-	if len(live) == 0 && len(recs) > 0 {
-		status, shown = changelog.StatusDeprecated, recs
-	}
-	against := contradictions(d.slug, live, d.ofSubject(rs))
-	if len(against) > 0 {
-		status = changelog.StatusDisputed
-	}
-	lead := leadOf(shown)
-	var body strings.Builder
-	heading := "Summary"
-	if lead != nil && lead.Kind == changelog.KindDecision {
-		heading = "Decision"
-	}
-	description := d.title
-	if lead != nil {
-		description = firstSentence(textOf(lead))
-		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
-	}
-	if len(against) > 0 {
-		body.WriteString("\n" + conflictHeading + "\n\n" + strings.Join(conflictLines(d.slug, live, against, rs), "\n") + "\n")
-	}
+	return live, updated
+}
+
+func (d *draft) writeSections(body *strings.Builder, rs *records, shown []*changelog.Record, related []link) {
 	if ctx := contextLines(shown); len(ctx) > 0 {
 		body.WriteString("\n# Context\n\n" + strings.Join(ctx, "\n") + "\n")
 	}
@@ -448,7 +484,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 		if how := rs.endedHow(r.ID); how != "" {
 			marks += ", " + how
 		}
-		fmt.Fprintf(&body, "- %s (%s)\n", firstSentence(textOf(r)), marks)
+		fmt.Fprintf(body, "- %s (%s)\n", firstSentence(textOf(r)), marks)
 	}
 	if why := rationaleLines(shown); len(why) > 0 {
 		body.WriteString("\n# Rationale\n\n" + strings.Join(why, "\n") + "\n")
@@ -462,16 +498,9 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	if len(related) > 0 {
 		body.WriteString("\n# Related\n\n")
 		for _, l := range related {
-			fmt.Fprintf(&body, "- [%s](%s)\n", l.title, l.href)
+			fmt.Fprintf(body, "- [%s](%s)\n", l.title, l.href)
 		}
 	}
-	return changelog.NewArticle(changelog.ArticleInput{
-		Topic: d.topic, Slug: d.slug, Title: derivedLine(d.title, d.slug), Description: derivedLine(description, d.slug),
-		Tags: tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
-		Created: d.created, Updated: updated,
-		Confidence: confidenceOf(live), Status: status, CuratedBy: changelog.CuratedAuto,
-		Body: body.String(),
-	})
 }
 
 // leadOf is the record an article is led by: its first decision, else its

@@ -38,6 +38,23 @@ func (d *draft) stale(h *held, rs *records) bool {
 // that share a tag with one that was made, made or deleted, before or
 // after: their Related links may change.
 func relatedDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article) map[string]*draft {
+	tags := changedTags(drafts, st, final)
+	more := map[string]*draft{}
+	if len(tags) == 0 {
+		return more
+	}
+	for slug, h := range st.articles {
+		if drafts[slug] != nil || final[slug] == nil || h.personal() {
+			continue
+		}
+		if slices.ContainsFunc(h.a.Tags, func(t string) bool { return tags[t] }) {
+			more[slug] = draftOf(h, rs)
+		}
+	}
+	return more
+}
+
+func changedTags(drafts map[string]*draft, st *state, final map[string]*changelog.Article) map[string]bool {
 	tags := map[string]bool{}
 	for slug, h := range st.articles {
 		a := final[slug]
@@ -59,17 +76,5 @@ func relatedDrafts(drafts map[string]*draft, st *state, rs *records, final map[s
 			}
 		}
 	}
-	more := map[string]*draft{}
-	if len(tags) == 0 {
-		return more
-	}
-	for slug, h := range st.articles {
-		if drafts[slug] != nil || final[slug] == nil || h.person || h.a.CuratedBy != changelog.CuratedAuto {
-			continue
-		}
-		if slices.ContainsFunc(h.a.Tags, func(t string) bool { return tags[t] }) {
-			more[slug] = draftOf(h, rs)
-		}
-	}
-	return more
+	return tags
 }

@@ -67,7 +67,7 @@ func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Op
 	now := time.Now().UTC()
 	res.Path, res.Kept = h.path, keep
 	var a *changelog.Article
-	if h.person || h.a.CuratedBy != changelog.CuratedAuto {
+	if h.personal() {
 		a, res.SetAside, err = resolveText(h, keep, now)
 	} else {
 		a, res.SetAside, err = resolveDraft(store, st, h, keep, now)
@@ -140,10 +140,7 @@ func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.
 		d.aside[s] = true
 	}
 	d.sources = slices.DeleteFunc(d.sources, func(s string) bool { return d.aside[s] })
-	final := map[string]*changelog.Article{}
-	for s, o := range st.articles {
-		final[s] = o.a
-	}
+	final := st.finals()
 	a, err := d.build(rs, nil) // its tags, for its Related links
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -120,115 +121,33 @@ func adrPiece(rel, content string) (piece, error) {
 	if err != nil {
 		return piece{}, err
 	}
-	status, date := stringField(fields, "status"), dateField(fields["date"])
-	title := ""
-	sections := map[string][]string{}
-	section := ""
-	for _, line := range strings.Split(body, "\n") {
-		line = strings.TrimRight(line, "\r")
-		if m := headingRE().FindStringSubmatch(line); m != nil {
-			if len(m[1]) == 1 && title == "" {
-				title = strings.TrimSpace(adrNumberRE().ReplaceAllString(cleanHeading(m[2]), ""))
-				if title == "" {
-					title = cleanHeading(m[2])
-				}
-				continue
-			}
-			section = strings.ToLower(cleanHeading(m[2]))
-			continue
-		}
-		if section == "" {
-			if m := adrMetaRE().FindStringSubmatch(line); m != nil {
-				switch strings.ToLower(m[1]) {
-				case "status":
-					if status == "" {
-						status = strings.Trim(m[2], "* ")
-					}
-				case "date":
-					if date.IsZero() {
-						date = dateField(strings.Trim(m[2], "* "))
-					}
-				}
-			}
-			continue
-		}
-		sections[section] = append(sections[section], line)
-	}
-	if status == "" {
-		status = firstParagraph(sections["status"])
-	}
-	if date.IsZero() {
-		for _, l := range sections["status"] {
-			if m := adrMetaRE().FindStringSubmatch(l); m != nil && strings.EqualFold(m[1], "date") {
-				date = dateField(m[2])
-			}
-		}
-	}
-	low := strings.ToLower(status)
+	d := readADR(body, stringField(fields, "status"), dateField(fields["date"]))
+	low := strings.ToLower(d.status)
 	switch {
 	case strings.Contains(low, "reject"):
-		return piece{}, fmt.Errorf("%w: its status is %q, a decision the team did not take", errNotDecided, changelog.Shorten(status, 60))
+		return piece{}, fmt.Errorf("%w: its status is %q, a decision the team did not take", errNotDecided, changelog.Shorten(d.status, 60))
 	case strings.HasPrefix(low, "proposed") || strings.HasPrefix(low, "draft"):
-		return piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(status, 60))
+		return piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(d.status, 60))
 	}
-	context := firstParagraph(firstOf(sections, "context and problem statement", "context", "problem statement"))
-	decision, because := "", ""
-	outcome := firstOf(sections, "decision outcome", "decision")
-	for _, l := range outcome {
-		if m := chosenRE().FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-			decision = strings.TrimSpace(m[1])
-			because = strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
-			if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(decision)) {
-				decision = title + ": " + decision
-			} else if title != "" {
-				decision = title
-			}
-			break
-		}
-	}
-	if decision == "" {
-		decision = firstParagraph(outcome)
-	}
-	if decision == "" {
-		decision = title
-	}
+	context := firstParagraph(firstOf(d.sections, "context and problem statement", "context", "problem statement"))
+	decision, because := adrDecision(d.title, firstOf(d.sections, "decision outcome", "decision"))
 	if decision == "" {
 		return piece{}, errors.New("no title and no decision: not an ADR planq can read")
 	}
-	if because == "" {
-		if m := becauseRE().FindStringSubmatch(decision); m != nil && len(m[1]) > 10 {
-			decision, because = m[1], m[2]
-		}
-	}
-	rationale := because
-	if rationale == "" {
-		rationale = context
-	}
-	if rationale == "" {
-		rationale = "recorded in " + rel
-	}
-	var alternatives []string
-	for _, l := range sections["considered options"] {
-		if bulletRE().MatchString(l) {
-			opt := strings.Trim(strings.TrimSpace(bulletRE().ReplaceAllString(l, "")), `"`)
-			if opt != "" && !strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
-				alternatives = append(alternatives, changelog.Shorten(opt, 200))
-			}
-		}
-	}
+	rationale := cmp.Or(because, context, "recorded in "+rel)
 	r, err := changelog.NewDecision(changelog.DecisionInput{Decision: changelog.Shorten(decision, 2000), Rationale: changelog.Shorten(rationale, 2000),
-		Alternatives: alternatives, Subject: subjectOf(title)})
+		Alternatives: adrAlternatives(d.sections["considered options"], decision), Subject: subjectOf(d.title)})
 	if err != nil {
 		return piece{}, err
 	}
 	if context != "" && context != rationale {
 		r.Body += "\n\nContext: " + changelog.Shorten(context, 2000)
 	}
-	if c := firstParagraph(firstOf(sections, "consequences")); c != "" {
+	if c := firstParagraph(firstOf(d.sections, "consequences")); c != "" {
 		r.Body += "\n\nConsequences: " + changelog.Shorten(c, 2000)
 	}
 	r.Body += "\n\nFrom " + rel + "."
-	r.Origin, r.Timestamp = capOrigin("adr:"+rel), date
+	r.Origin, r.Timestamp = capOrigin("adr:"+rel), d.date
 	r.Tags = []string{"from:adr"}
 	p := piece{source: SourceADR, file: rel, line: 1, rec: r}
 	switch {
@@ -237,9 +156,109 @@ func adrPiece(rel, content string) (piece, error) {
 	case strings.Contains(low, "deprecat"):
 		r.Tags = append(r.Tags, "adr:deprecated")
 	}
-	// "Supersedes [ADR 1](0001-x.md)" in the newer one, or "Superseded by
-	// [ADR 3](0003-y.md)" in the older: the link names the other file.
-	for _, l := range append([]string{status}, sections["status"]...) {
+	p.supersedes, p.supersededBy = adrLinks(rel, append([]string{d.status}, d.sections["status"]...))
+	return p, nil
+}
+
+// adr is an ADR read; its sections by lower-cased heading.
+type adr struct {
+	title, status string
+	date          time.Time
+	sections      map[string][]string
+}
+
+// readADR: status and date are the frontmatter's, which win over the body's.
+func readADR(body, status string, date time.Time) adr {
+	d := adr{status: status, date: date, sections: map[string][]string{}}
+	section := ""
+	for _, line := range strings.Split(body, "\n") {
+		line = strings.TrimRight(line, "\r")
+		if m := headingRE().FindStringSubmatch(line); m != nil {
+			if len(m[1]) == 1 && d.title == "" {
+				d.title = cmp.Or(strings.TrimSpace(adrNumberRE().ReplaceAllString(cleanHeading(m[2]), "")), cleanHeading(m[2]))
+				continue
+			}
+			section = strings.ToLower(cleanHeading(m[2]))
+			continue
+		}
+		if section == "" {
+			d.readMeta(line)
+			continue
+		}
+		d.sections[section] = append(d.sections[section], line)
+	}
+	if d.status == "" {
+		d.status = firstParagraph(d.sections["status"])
+	}
+	if d.date.IsZero() {
+		for _, l := range d.sections["status"] {
+			if m := adrMetaRE().FindStringSubmatch(l); m != nil && strings.EqualFold(m[1], "date") {
+				d.date = dateField(m[2])
+			}
+		}
+	}
+	return d
+}
+
+func (d *adr) readMeta(line string) {
+	m := adrMetaRE().FindStringSubmatch(line)
+	if m == nil {
+		return
+	}
+	switch strings.ToLower(m[1]) {
+	case "status":
+		if d.status == "" {
+			d.status = strings.Trim(m[2], "* ")
+		}
+	case "date":
+		if d.date.IsZero() {
+			d.date = dateField(strings.Trim(m[2], "* "))
+		}
+	}
+}
+
+func adrDecision(title string, outcome []string) (decision, because string) {
+	for _, l := range outcome {
+		m := chosenRE().FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		decision = strings.TrimSpace(m[1])
+		because = strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
+		if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(decision)) {
+			decision = title + ": " + decision
+		} else if title != "" {
+			decision = title
+		}
+		break
+	}
+	decision = cmp.Or(decision, firstParagraph(outcome), title)
+	if because == "" && decision != "" {
+		if m := becauseRE().FindStringSubmatch(decision); m != nil && len(m[1]) > 10 {
+			decision, because = m[1], m[2]
+		}
+	}
+	return decision, because
+}
+
+func adrAlternatives(options []string, decision string) []string {
+	var alternatives []string
+	for _, l := range options {
+		if !bulletRE().MatchString(l) {
+			continue
+		}
+		opt := strings.Trim(strings.TrimSpace(bulletRE().ReplaceAllString(l, "")), `"`)
+		if opt != "" && !strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
+			alternatives = append(alternatives, changelog.Shorten(opt, 200))
+		}
+	}
+	return alternatives
+}
+
+// adrLinks reads "Supersedes [ADR 1](0001-x.md)" in the newer ADR, or
+// "Superseded by [ADR 3](0003-y.md)" in the older: the link names the other.
+func adrLinks(rel string, lines []string) (supersedes, supersededBy string) {
+	for _, l := range lines {
 		m := mdLinkRE().FindStringSubmatch(l)
 		if m == nil {
 			continue
@@ -247,12 +266,12 @@ func adrPiece(rel, content string) (piece, error) {
 		other := capOrigin("adr:" + path.Join(path.Dir(rel), m[1]))
 		switch ll := strings.ToLower(l); {
 		case strings.Contains(ll, "superseded by"):
-			p.supersededBy = other
+			supersededBy = other
 		case strings.Contains(ll, "supersedes"):
-			p.supersedes = other
+			supersedes = other
 		}
 	}
-	return p, nil
+	return supersedes, supersededBy
 }
 
 // firstOf is the first of the named sections that has lines.

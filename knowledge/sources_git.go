@@ -181,29 +181,9 @@ type stated struct {
 // paragraphs ("Decision:", "Because:", "Alternatives:") and sentences
 // "we chose X over Y because Z".
 func decisionsOf(body string) []stated {
-	type segment struct{ label, text string }
-	var segs []segment
-	var cur *segment
-	for _, line := range strings.Split(body, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if m := labelRE().FindStringSubmatch(line); m != nil {
-			segs = append(segs, segment{label: strings.ToLower(m[1]), text: m[2]})
-			cur = &segs[len(segs)-1]
-			continue
-		}
-		if trimmed == "" {
-			cur = nil
-			continue
-		}
-		if cur == nil {
-			segs = append(segs, segment{})
-			cur = &segs[len(segs)-1]
-		}
-		cur.text += " " + trimmed
-	}
 	var out []stated
 	var last *stated
-	for _, s := range segs {
+	for _, s := range labelledParagraphs(body) {
 		text := strings.Join(strings.Fields(s.text), " ")
 		switch s.label {
 		case "decision", "decided":
@@ -222,11 +202,7 @@ func decisionsOf(body string) []stated {
 			}
 		case "alternatives", "alternatives considered", "considered":
 			if last != nil {
-				for _, a := range strings.Split(text, ",") {
-					if a = strings.TrimSpace(strings.TrimSuffix(a, ".")); a != "" {
-						last.alternatives = append(last.alternatives, a)
-					}
-				}
+				last.alternatives = append(last.alternatives, listed(text)...)
 			}
 		default:
 			for _, m := range choseRE().FindAllStringSubmatch(text, -1) {
@@ -238,6 +214,42 @@ func decisionsOf(body string) []stated {
 	for i := range out {
 		out[i].decision = capitalize(strings.TrimSuffix(strings.TrimSpace(out[i].decision), "."))
 		out[i].rationale = strings.TrimSpace(out[i].rationale)
+	}
+	return out
+}
+
+type labelled struct{ label, text string }
+
+// labelledParagraphs: a labelled line ("Because: ...") starts a paragraph.
+func labelledParagraphs(body string) []labelled {
+	var segs []labelled
+	var cur *labelled
+	for _, line := range strings.Split(body, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if m := labelRE().FindStringSubmatch(line); m != nil {
+			segs = append(segs, labelled{label: strings.ToLower(m[1]), text: m[2]})
+			cur = &segs[len(segs)-1]
+			continue
+		}
+		if trimmed == "" {
+			cur = nil
+			continue
+		}
+		if cur == nil {
+			segs = append(segs, labelled{})
+			cur = &segs[len(segs)-1]
+		}
+		cur.text += " " + trimmed
+	}
+	return segs
+}
+
+func listed(text string) []string {
+	var out []string
+	for _, a := range strings.Split(text, ",") {
+		if a = strings.TrimSpace(strings.TrimSuffix(a, ".")); a != "" {
+			out = append(out, a)
+		}
 	}
 	return out
 }

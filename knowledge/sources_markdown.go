@@ -130,72 +130,78 @@ func stringField(fields map[string]any, key string) string {
 // markdownItems cuts body, whose first line is line first of its file,
 // into items.
 func markdownItems(body string, first int) []mdItem {
-	var items []mdItem
-	var cur *mdItem
-	var text []string
-	heading := ""
-	fence := ""
-	comment := false
-	flush := func() {
-		if cur != nil {
-			cur.text = strings.TrimSpace(strings.Join(text, "\n"))
-			if len(strings.Fields(cur.text)) >= 3 {
-				items = append(items, *cur)
-			}
-		}
-		cur, text = nil, nil
-	}
-	start := func(n int, bullet bool) {
-		flush()
-		cur = &mdItem{heading: heading, line: n, bullet: bullet}
-	}
+	var c itemCutter
 	for i, line := range strings.Split(body, "\n") {
-		n := first + i
-		line = strings.TrimRight(line, "\r")
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case fence != "":
-			text = append(text, line)
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		case comment:
-			if strings.Contains(line, "-->") {
-				comment = false
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(trimmed, "<!--"):
-			comment = !strings.Contains(trimmed, "-->")
-		case fenceRE().MatchString(line):
-			fence = fenceRE().FindStringSubmatch(line)[1]
-			if cur == nil {
-				start(n, false)
-			}
-			text = append(text, line)
-		case headingRE().MatchString(line):
-			flush()
-			heading = cleanHeading(headingRE().FindStringSubmatch(line)[2])
-		case ruleRE().MatchString(line):
-			flush()
-		case bulletRE().MatchString(line):
-			start(n, true)
-			text = append(text, strings.TrimSpace(bulletRE().ReplaceAllString(line, "")))
-		case trimmed == "":
-			if cur != nil && !cur.bullet {
-				flush()
-			}
-		case cur != nil && (cur.bullet && (strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")) || !cur.bullet):
-			text = append(text, trimmed)
-		default:
-			start(n, false)
-			text = append(text, trimmed)
+		c.line(first+i, strings.TrimRight(line, "\r"))
+	}
+	c.flush()
+	return c.items
+}
+
+type itemCutter struct {
+	items          []mdItem
+	cur            *mdItem
+	text           []string
+	heading, fence string
+	comment        bool
+}
+
+func (c *itemCutter) flush() {
+	if c.cur != nil {
+		c.cur.text = strings.TrimSpace(strings.Join(c.text, "\n"))
+		if len(strings.Fields(c.cur.text)) >= 3 {
+			c.items = append(c.items, *c.cur)
 		}
 	}
-	flush()
-	return items
+	c.cur, c.text = nil, nil
+}
+
+func (c *itemCutter) start(n int, bullet bool) {
+	c.flush()
+	c.cur = &mdItem{heading: c.heading, line: n, bullet: bullet}
+}
+
+func (c *itemCutter) line(n int, line string) {
+	trimmed := strings.TrimSpace(line)
+	switch {
+	case c.fence != "":
+		c.text = append(c.text, line)
+		if strings.HasPrefix(trimmed, c.fence) {
+			c.fence = ""
+		}
+	case c.comment:
+		c.comment = !strings.Contains(line, "-->")
+	case strings.HasPrefix(trimmed, "<!--"):
+		c.comment = !strings.Contains(trimmed, "-->")
+	case fenceRE().MatchString(line):
+		c.fence = fenceRE().FindStringSubmatch(line)[1]
+		if c.cur == nil {
+			c.start(n, false)
+		}
+		c.text = append(c.text, line)
+	case headingRE().MatchString(line):
+		c.flush()
+		c.heading = cleanHeading(headingRE().FindStringSubmatch(line)[2])
+	case ruleRE().MatchString(line):
+		c.flush()
+	case bulletRE().MatchString(line):
+		c.start(n, true)
+		c.text = append(c.text, strings.TrimSpace(bulletRE().ReplaceAllString(line, "")))
+	case trimmed == "":
+		if c.cur != nil && !c.cur.bullet {
+			c.flush()
+		}
+	case c.continues(line):
+		c.text = append(c.text, trimmed)
+	default:
+		c.start(n, false)
+		c.text = append(c.text, trimmed)
+	}
+}
+
+// continues: a paragraph's next line, or a bullet's indented one.
+func (c *itemCutter) continues(line string) bool {
+	return c.cur != nil && (!c.cur.bullet || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t"))
 }
 
 // cleanHeading is a heading's text without emphasis, a trailing colon or

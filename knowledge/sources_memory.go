@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"os"
@@ -172,44 +173,11 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 		typ = stringField(meta, "type")
 	}
 	typ = strings.ToLower(typ)
-	learning := func(text, subject string) *changelog.Record {
-		t := changelog.TypeConvention
-		if typ == "project" || typ == "reference" {
-			t = changelog.TypeReference
-		}
-		tags := []string{"from:" + strings.SplitN(origin, ":", 2)[0]}
-		if typ != "" {
-			tags = append(tags, "memory:"+typ)
-		}
-		return &changelog.Record{Kind: changelog.KindLearning, Type: t, Domain: "agent-memory", Classification: changelog.Tactical,
-			Subject: subjectOf(subject), Body: text, Tags: tags}
-	}
 	if typ == "user" {
 		return nil, []Skip{{Source: SourceAgentMemories, Line: 1, Why: "a memory about the person, not the project: left out"}}, nil
 	}
-	description := stringField(fields, "description")
-	if fields != nil && (typ != "" || description != "" || stringField(fields, "name") != "") {
-		// One fact: its text the body (or the description).
-		text := strings.TrimSpace(body)
-		if text == "" {
-			text = description
-		}
-		if len(strings.Fields(text)) < 3 {
-			return nil, nil, nil
-		}
-		// What the memory is about names it: its name or title, else its
-		// first heading. Never its type: every memory of type project would
-		// share one subject, and unrelated ones would dispute each other.
-		subject := humanName(stringField(fields, "name"))
-		if subject == "" {
-			subject = humanName(stringField(fields, "title"))
-		}
-		if subject == "" {
-			subject = firstHeading(body, name)
-		}
-		r := learning(text, subject)
-		r.Origin = capOrigin(origin + "@" + shortHash(text))
-		return []piece{{source: SourceAgentMemories, line: first, rec: r}}, nil, nil
+	if fields != nil && (typ != "" || stringField(fields, "description") != "" || stringField(fields, "name") != "") {
+		return memoryFact(origin, name, typ, fields, body, first), nil, nil
 	}
 	index := strings.EqualFold(name, "MEMORY.md")
 	var out []piece
@@ -223,11 +191,39 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 		if namesFile(subject, name) {
 			subject = "" // "# Memory" atop MEMORY.md says what the file is, not what this item is about
 		}
-		r := learning(it.text, subject)
+		r := memoryLearning(origin, typ, it.text, subject)
 		r.Origin = itemOrigin(strings.SplitN(origin, ":", 2)[0], strings.SplitN(origin, ":", 2)[1], it)
 		out = append(out, piece{source: SourceAgentMemories, line: it.line, rec: r})
 	}
 	return out, nil, nil
+}
+
+// memoryFact is the one fact of a memory file with frontmatter.
+func memoryFact(origin, name, typ string, fields map[string]any, body string, first int) []piece {
+	text := cmp.Or(strings.TrimSpace(body), stringField(fields, "description"))
+	if len(strings.Fields(text)) < 3 {
+		return nil
+	}
+	// What the memory is about names it: its name or title, else its
+	// first heading. Never its type: every memory of type project would
+	// share one subject, and unrelated ones would dispute each other.
+	subject := cmp.Or(humanName(stringField(fields, "name")), humanName(stringField(fields, "title")), firstHeading(body, name))
+	r := memoryLearning(origin, typ, text, subject)
+	r.Origin = capOrigin(origin + "@" + shortHash(text))
+	return []piece{{source: SourceAgentMemories, line: first, rec: r}}
+}
+
+func memoryLearning(origin, typ, text, subject string) *changelog.Record {
+	t := changelog.TypeConvention
+	if typ == "project" || typ == "reference" {
+		t = changelog.TypeReference
+	}
+	tags := []string{"from:" + strings.SplitN(origin, ":", 2)[0]}
+	if typ != "" {
+		tags = append(tags, "memory:"+typ)
+	}
+	return &changelog.Record{Kind: changelog.KindLearning, Type: t, Domain: "agent-memory", Classification: changelog.Tactical,
+		Subject: subjectOf(subject), Body: text, Tags: tags}
 }
 
 // humanName is a memory's name in words ("api_conventions" is "api

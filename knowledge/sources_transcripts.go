@@ -144,62 +144,83 @@ func readTranscript(ctx context.Context, f *found, dir, file, origin string, rea
 		return nil
 	}
 	defer func() { _ = fh.Close() }()
-	var pieces []piece
-	var skipped []Skip
-	decided := ofProject == nil
+	t := &transcript{f: f, file: file, origin: origin, read: read, ofProject: ofProject, decided: ofProject == nil,
+		at: fh.Stat().ModTime().UTC().Truncate(time.Second)}
 	// Every read of the file asks ctx first: a transcript of a GiB, or
 	// one line as long, stops within a read of 64 KiB of Ctrl-C.
 	br := bufio.NewReaderSize(untrusted.Until(ctx, fh), 64<<10)
-	at := fh.Stat().ModTime().UTC().Truncate(time.Second)
 	for n := 1; ; n++ {
 		line, long, last, err := nextLine(br)
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: untrusted.Why(err)})
+			t.skip(n, untrusted.Why(err))
 			break
 		}
-		switch {
-		case long:
-			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: fmt.Sprintf("longer than %d KiB: not read", maxTranscriptLine>>10)})
-		case len(bytes.TrimSpace(line)) == 0:
-		case !json.Valid(line):
-			why := "not JSON"
-			if last {
-				why = "not JSON (the file ends in the middle of a line)"
-			}
-			skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: why})
-		default:
-			ps, cwd, err := read(line, origin, n)
-			if err != nil {
-				skipped = append(skipped, Skip{Source: SourceTranscripts, File: file, Line: n, Why: err.Error()})
-			}
-			if cwd != "" && !decided {
-				if !ofProject(cwd) {
-					return nil // another project's session
-				}
-				decided = true
-				f.read++
-			}
-			for _, p := range ps {
-				p.file, p.line = file, n
-				if p.rec.Timestamp.IsZero() {
-					p.rec.Timestamp = at
-				}
-				pieces = append(pieces, p)
-			}
+		if !t.take(line, n, long, last) {
+			return nil // another project's session
 		}
 		if last || errors.Is(err, io.EOF) {
 			break
 		}
 	}
-	if !decided {
+	if !t.decided {
 		return nil
 	}
-	f.pieces = append(f.pieces, pieces...)
-	f.skipped = append(f.skipped, skipped...)
+	f.pieces = append(f.pieces, t.pieces...)
+	f.skipped = append(f.skipped, t.skipped...)
 	return nil
+}
+
+type transcript struct {
+	f            *found
+	file, origin string
+	read         lineReader
+	ofProject    func(string) bool
+	at           time.Time
+	pieces       []piece
+	skipped      []Skip
+	decided      bool
+}
+
+func (t *transcript) skip(n int, why string) {
+	t.skipped = append(t.skipped, Skip{Source: SourceTranscripts, File: t.file, Line: n, Why: why})
+}
+
+// take is false when line n says the session is another project's.
+func (t *transcript) take(line []byte, n int, long, last bool) bool {
+	switch {
+	case long:
+		t.skip(n, fmt.Sprintf("longer than %d KiB: not read", maxTranscriptLine>>10))
+	case len(bytes.TrimSpace(line)) == 0:
+	case !json.Valid(line):
+		why := "not JSON"
+		if last {
+			why = "not JSON (the file ends in the middle of a line)"
+		}
+		t.skip(n, why)
+	default:
+		ps, cwd, err := t.read(line, t.origin, n)
+		if err != nil {
+			t.skip(n, err.Error())
+		}
+		if cwd != "" && !t.decided {
+			if !t.ofProject(cwd) {
+				return false
+			}
+			t.decided = true
+			t.f.read++
+		}
+		for _, p := range ps {
+			p.file, p.line = t.file, n
+			if p.rec.Timestamp.IsZero() {
+				p.rec.Timestamp = t.at
+			}
+			t.pieces = append(t.pieces, p)
+		}
+	}
+	return true
 }
 
 // nextLine reads one line without its newline: long when it was longer
@@ -245,15 +266,7 @@ func claudeLine(line []byte, origin string, n int) ([]piece, string, error) {
 	}
 	at := transcriptTime(l.Timestamp)
 	here := fmt.Sprintf("%s:%d", origin, n)
-	var blocks []struct {
-		Type  string `json:"type"`
-		Text  string `json:"text"`
-		Name  string `json:"name"`
-		Input struct {
-			FilePath string `json:"file_path"`
-			Content  string `json:"content"`
-		} `json:"input"`
-	}
+	var blocks []claudeBlock
 	var text string
 	if err := json.Unmarshal(l.Message.Content, &text); err != nil {
 		_ = json.Unmarshal(l.Message.Content, &blocks)
@@ -261,34 +274,54 @@ func claudeLine(line []byte, origin string, n int) ([]piece, string, error) {
 	switch {
 	case l.Type == "user" && !l.IsMeta:
 		if text == "" {
-			for _, b := range blocks {
-				if b.Type == "text" {
-					text += b.Text
-				}
-			}
+			text = blocksText(blocks)
 		}
 		if t := rememberText(text); t != "" {
 			return []piece{rememberPiece(t, here, at)}, "", nil
 		}
 	case l.Type == "assistant":
-		var out []piece
-		for _, b := range blocks {
-			if b.Type != "tool_use" || b.Name != "Write" || !memoryPath(b.Input.FilePath) {
-				continue
-			}
-			ps, _, err := memoryPieces(here, filepath.Base(b.Input.FilePath), b.Input.Content, nil)
-			if err != nil {
-				return out, "", fmt.Errorf("a memory written to %s: %w", filepath.Base(b.Input.FilePath), err)
-			}
-			for _, p := range ps {
-				p.source = SourceTranscripts
-				p.rec.Timestamp = at
-				out = append(out, p)
-			}
-		}
-		return out, "", nil
+		return memoryWrites(blocks, here, at)
 	}
 	return nil, "", nil
+}
+
+type claudeBlock struct {
+	Type  string `json:"type"`
+	Text  string `json:"text"`
+	Name  string `json:"name"`
+	Input struct {
+		FilePath string `json:"file_path"`
+		Content  string `json:"content"`
+	} `json:"input"`
+}
+
+func blocksText(blocks []claudeBlock) string {
+	var text string
+	for _, b := range blocks {
+		if b.Type == "text" {
+			text += b.Text
+		}
+	}
+	return text
+}
+
+func memoryWrites(blocks []claudeBlock, here string, at time.Time) ([]piece, string, error) {
+	var out []piece
+	for _, b := range blocks {
+		if b.Type != "tool_use" || b.Name != "Write" || !memoryPath(b.Input.FilePath) {
+			continue
+		}
+		ps, _, err := memoryPieces(here, filepath.Base(b.Input.FilePath), b.Input.Content, nil)
+		if err != nil {
+			return out, "", fmt.Errorf("a memory written to %s: %w", filepath.Base(b.Input.FilePath), err)
+		}
+		for _, p := range ps {
+			p.source = SourceTranscripts
+			p.rec.Timestamp = at
+			out = append(out, p)
+		}
+	}
+	return out, "", nil
 }
 
 // memoryPath tells whether a file an agent wrote is one of its memories:

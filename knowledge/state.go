@@ -53,6 +53,9 @@ type held struct {
 	person bool
 }
 
+// personal: planq never rewrites an article a person wrote or curated.
+func (h *held) personal() bool { return h.person || h.a.CuratedBy != changelog.CuratedAuto }
+
 // state is the knowledge base on global at one commit, and what its
 // history says about it.
 type state struct {
@@ -115,7 +118,37 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 	if err != nil {
 		return nil, err
 	}
-	person, existed := map[string]bool{}, map[string]bool{}
+	person, existed := authorship(history)
+	st := &state{tip: tip, tree: tree, articles: map[string]*held{}, broken: map[string]string{}, deleted: map[string]bool{}, markers: map[string]bool{}}
+	present := map[string]bool{}
+	for _, f := range files {
+		present[f.Path] = true
+		slug, ok := st.placeFile(f)
+		if !ok {
+			continue
+		}
+		if err := st.readArticle(repo, f, slug, person[f.Path], cached, readOnly); err != nil {
+			return nil, err
+		}
+	}
+	st.findGone(existed, present)
+	st.findLastText(history)
+	return st, nil
+}
+
+// findLastText notes each deleted article's last version: the way back.
+func (st *state) findLastText(history []staterepo.FileChange) {
+	st.lastText = map[string]staterepo.Hash{}
+	for _, c := range history {
+		if _, slug, ok := changelog.SplitArticlePath(c.Path); ok && !c.Blob.IsZero() && st.deleted[slug] && st.lastText[slug].IsZero() {
+			st.lastText[slug] = c.Blob
+		}
+	}
+}
+
+// authorship: a person wrote a version in a commit without planq's trailer.
+func authorship(history []staterepo.FileChange) (person, existed map[string]bool) {
+	person, existed = map[string]bool{}, map[string]bool{}
 	for _, c := range history {
 		if c.Blob.IsZero() {
 			continue
@@ -125,63 +158,64 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 			person[c.Path] = true
 		}
 	}
-	st := &state{tip: tip, tree: tree, articles: map[string]*held{}, broken: map[string]string{}, deleted: map[string]bool{}, markers: map[string]bool{}}
-	present := map[string]bool{}
-	for _, f := range files {
-		present[f.Path] = true
-		if f.Path == IndexPath {
-			st.index = f.Blob
-			continue
-		}
-		if rest, ok := strings.CutPrefix(f.Path, deletedDir); ok {
-			if topic, slug, ok := strings.Cut(rest, "/"); ok && changelog.SlugProblem(topic) == "" && changelog.SlugProblem(slug) == "" {
-				st.deleted[slug], st.markers[f.Path] = true, true
-			}
-			continue
-		}
-		_, slug, ok := changelog.SplitArticlePath(f.Path)
-		if !ok {
-			switch {
-			case !strings.HasSuffix(f.Path, ".md") || strings.HasSuffix(f.Path, "/README.md"):
-			case strings.Count(f.Path, "/") == 2:
-				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is no article's path: knowledge/<topic>/<slug>.md, in lower-case letters, digits and hyphens"})
-			case !strings.Contains(f.Path, "/."):
-				// Said, not read: an article is one file per slug, and a
-				// folder below its topic would make two of the same name.
-				st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is nested below its topic: planq reads knowledge/<topic>/<slug>.md alone; move it up to make it an article"})
-			}
-			continue
-		}
-		if c, ok := cached[f.Blob]; ok && (readOnly || c.Article.CuratedBy == changelog.CuratedAuto && !person[f.Path]) && st.articles[slug] == nil {
-			st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text, person: person[f.Path]}
-			continue
-		}
-		data, err := repo.ReadBlob(f.Blob)
-		if err != nil {
-			return nil, err
-		}
-		a, err := changelog.ParseArticle(f.Path, data)
-		if err == nil && st.articles[slug] != nil {
-			err = &changelog.ParseError{Path: f.Path, Msg: "its slug is " + st.articles[slug].path + "'s already: a slug names one article"}
-		}
-		if err != nil {
-			st.broken[slug] = f.Path
-			st.problems = append(st.problems, Problem{Path: f.Path, Problem: problemOf(err)})
-			continue
-		}
-		st.articles[slug] = &held{a: a, path: f.Path, blob: f.Blob, data: data, person: person[f.Path]}
+	return person, existed
+}
+
+// placeFile notes f unless it is at an article's path (ok), and its slug.
+func (st *state) placeFile(f staterepo.File) (slug string, ok bool) {
+	if f.Path == IndexPath {
+		st.index = f.Blob
+		return "", false
 	}
-	bySlug := map[string]bool{}
-	for slug := range st.articles {
-		bySlug[slug] = true
+	if rest, ok := strings.CutPrefix(f.Path, deletedDir); ok {
+		if topic, slug, ok := strings.Cut(rest, "/"); ok && changelog.SlugProblem(topic) == "" && changelog.SlugProblem(slug) == "" {
+			st.deleted[slug], st.markers[f.Path] = true, true
+		}
+		return "", false
 	}
-	for slug := range st.broken {
-		bySlug[slug] = true
+	if _, slug, ok = changelog.SplitArticlePath(f.Path); ok {
+		return slug, true
 	}
+	switch {
+	case !strings.HasSuffix(f.Path, ".md") || strings.HasSuffix(f.Path, "/README.md"):
+	case strings.Count(f.Path, "/") == 2:
+		st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is no article's path: knowledge/<topic>/<slug>.md, in lower-case letters, digits and hyphens"})
+	case !strings.Contains(f.Path, "/."):
+		// Said, not read: an article is one file per slug, and a folder
+		// below its topic would make two of the same name.
+		st.problems = append(st.problems, Problem{Path: f.Path, Problem: "is nested below its topic: planq reads knowledge/<topic>/<slug>.md alone; move it up to make it an article"})
+	}
+	return "", false
+}
+
+func (st *state) readArticle(repo *staterepo.Repo, f staterepo.File, slug string, person bool, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) error {
+	if c, ok := cached[f.Blob]; ok && (readOnly || c.Article.CuratedBy == changelog.CuratedAuto && !person) && st.articles[slug] == nil {
+		st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text, person: person}
+		return nil
+	}
+	data, err := repo.ReadBlob(f.Blob)
+	if err != nil {
+		return err
+	}
+	a, err := changelog.ParseArticle(f.Path, data)
+	if err == nil && st.articles[slug] != nil {
+		err = &changelog.ParseError{Path: f.Path, Msg: "its slug is " + st.articles[slug].path + "'s already: a slug names one article"}
+	}
+	if err != nil {
+		st.broken[slug] = f.Path
+		st.problems = append(st.problems, Problem{Path: f.Path, Problem: problemOf(err)})
+		return nil
+	}
+	st.articles[slug] = &held{a: a, path: f.Path, blob: f.Blob, data: data, person: person}
+	return nil
+}
+
+// findGone notes the articles a person deleted (see state.gone).
+func (st *state) findGone(existed, present map[string]bool) {
 	var gone []string
 	for p := range existed {
 		topic, slug, ok := changelog.SplitArticlePath(p)
-		if ok && !present[p] && !bySlug[slug] && !st.markers[DeletedPath(topic, slug)] {
+		if ok && !present[p] && st.articles[slug] == nil && st.broken[slug] == "" && !st.markers[DeletedPath(topic, slug)] {
 			gone = append(gone, p)
 		}
 	}
@@ -191,13 +225,6 @@ func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, ca
 		st.gone = append(st.gone, [2]string{topic, slug})
 		st.deleted[slug] = true
 	}
-	st.lastText = map[string]staterepo.Hash{}
-	for _, c := range history { // newest first
-		if _, slug, ok := changelog.SplitArticlePath(c.Path); ok && !c.Blob.IsZero() && st.deleted[slug] && st.lastText[slug].IsZero() {
-			st.lastText[slug] = c.Blob
-		}
-	}
-	return st, nil
 }
 
 // deletedWhere is the file that remembers that the article slug was
@@ -239,9 +266,6 @@ func (h *held) mentioned() map[string]bool {
 // matches, scanned by hand: a regular expression over a thousand articles
 // costs a third of a second).
 func idsIn(text string, add func(string)) {
-	word := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
 	for i := 0; i < len(text); {
 		j := strings.Index(text[i:], "pq-")
 		if j < 0 {
@@ -252,11 +276,19 @@ func idsIn(text string, add func(string)) {
 		for end < len(text) && (text[end] >= '0' && text[end] <= '9' || text[end] >= 'a' && text[end] <= 'f') {
 			end++
 		}
-		if n := end - start - 3; n >= 4 && n <= 64 && (start == 0 || !word(text[start-1])) && (end == len(text) || !word(text[end])) {
+		if n := end - start - 3; n >= 4 && n <= 64 && !wordAt(text, start-1) && !wordAt(text, end) {
 			add(text[start:end])
 		}
 		i = max(end, start+1)
 	}
+}
+
+func wordAt(text string, i int) bool {
+	if i < 0 || i >= len(text) {
+		return false
+	}
+	c := text[i]
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // problemOf is a parse error without its path: "line N: what".

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -170,43 +171,102 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 	if err != nil {
 		return res, err
 	}
-	repo := store.Repo
-	tip, err := repo.Tip(project.GlobalBranch)
+	st, rs, err := readForUpdate(ctx, store, opts.derived == nil)
 	if err != nil {
 		return res, err
 	}
-	// An update reads every article: those planq wrote come parsed from
-	// the read model's cache of them; without it, from git.
+	res.Skipped = append(res.Skipped, st.problems...)
+	u := &updateRun{st: st, rs: rs, final: st.finals(), change: map[string]agent.Rewrite{}, guard: guardOf(opts, refused), res: &res}
+	u.keepDeleted()
+	drafts := u.draftGroups(groupRecords(rs, st.citedBy(), meaningsOf(ctx, opts.meaningModel())), topics)
+	u.draftStale(drafts)
+	if err := u.buildDrafts(drafts); err != nil {
+		return res, err
+	}
+	// The articles made again above may link to others, and others to
+	// them, by the tags they share: those others are made again too.
+	if more := relatedDrafts(drafts, st, rs, u.final); len(more) > 0 {
+		if err := u.buildDrafts(more); err != nil {
+			return res, err
+		}
+	}
+	for _, g := range st.gone {
+		u.change[DeletedPath(g[0], g[1])] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
+		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
+	}
+	if err := indexChange(store.Repo, st, u.final, topics, u.change, &res); err != nil {
+		return res, err
+	}
+	res.fill()
+	if opts.derived != nil {
+		*opts.derived = derivation{st: st, rs: rs, change: u.change, topics: topics}
+		return res, nil
+	}
+	if len(u.change) == 0 {
+		return res, nil
+	}
+	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: u.change, Message: updateMessage(res)})
+	if err != nil {
+		return res, err
+	}
+	res.Commit = commit.String()
+	return res, nil
+}
+
+// readForUpdate: the articles planq wrote come parsed from the read model's
+// cache of them; without it, from git.
+func readForUpdate(ctx context.Context, store *agent.Store, readOnly bool) (*state, *records, error) {
+	tip, err := store.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return nil, nil, err
+	}
 	cached, err := store.Records.ArticleFiles(tip)
 	if err != nil {
 		cached = nil
 	}
-	st, err := readState(ctx, repo, tip, cached, opts.derived == nil)
+	st, err := readState(ctx, store.Repo, tip, cached, readOnly)
 	if err != nil {
-		return res, err
+		return nil, nil, err
 	}
 	set, err := store.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
-		return res, err
+		return nil, nil, err
 	}
-	rs := newRecords(set.Records, set.Current())
-	res.Skipped = append(res.Skipped, st.problems...)
+	return st, newRecords(set.Records, set.Current()), nil
+}
 
-	change := map[string]agent.Rewrite{}
-	final := map[string]*changelog.Article{}
+// updateRun is one update under way: final is by slug, change by path.
+type updateRun struct {
+	st     *state
+	rs     *records
+	final  map[string]*changelog.Article
+	change map[string]agent.Rewrite
+	guard  func(string, []byte) error
+	res    *Result
+}
+
+// keepDeleted: an article of planq's deleted on one side of a merge and
+// updated on the other came back with the update: it stays deleted.
+func (u *updateRun) keepDeleted() {
+	for _, slug := range u.st.slugs() {
+		h := u.st.articles[slug]
+		if u.st.markers[DeletedPath(h.a.Topic, slug)] && !h.person {
+			u.change[h.path] = agent.Rewrite{Was: h.blob}
+			u.res.Removed = append(u.res.Removed, h.path)
+			delete(u.final, slug)
+		}
+	}
+}
+
+func (st *state) finals() map[string]*changelog.Article {
+	final := make(map[string]*changelog.Article, len(st.articles))
 	for slug, h := range st.articles {
 		final[slug] = h.a
 	}
-	// An article of planq's deleted on one side of a merge and updated on
-	// the other came back with the update: it stays deleted.
-	for _, slug := range st.slugs() {
-		h := st.articles[slug]
-		if st.markers[DeletedPath(h.a.Topic, slug)] && !h.person {
-			change[h.path] = agent.Rewrite{Was: h.blob}
-			res.Removed = append(res.Removed, h.path)
-			delete(final, slug)
-		}
-	}
+	return final
+}
+
+func (st *state) citedBy() map[string]string {
 	citedBy := map[string]string{}
 	for _, slug := range st.slugs() {
 		for id := range st.articles[slug].mentioned() {
@@ -215,95 +275,79 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 			}
 		}
 	}
+	return citedBy
+}
+
+func (u *updateRun) draftGroups(groups []*group, topics []string) map[string]*draft {
 	drafts := map[string]*draft{}
-	for _, g := range groupRecords(rs, citedBy, meaningsOf(ctx, opts.meaningModel())) {
-		h := st.articles[g.slug]
+	for _, g := range groups {
+		h := u.st.articles[g.slug]
 		switch {
-		case h != nil && final[g.slug] == nil: // removed above
+		case h != nil && u.final[g.slug] == nil: // removed by keepDeleted
 		case h == nil:
-			if st.deleted[g.slug] || st.broken[g.slug] != "" {
-				continue
+			if !u.st.deleted[g.slug] && u.st.broken[g.slug] == "" {
+				drafts[g.slug] = newDraft(g, topics)
 			}
-			drafts[g.slug] = newDraft(g, topics)
-		case h.person || h.a.CuratedBy != changelog.CuratedAuto:
-			known := h.mentioned()
-			var fresh []*changelog.Record
-			for _, r := range g.recs {
-				if !known[r.ID] {
-					fresh = append(fresh, r)
-				}
-			}
-			if len(fresh) > 0 {
-				// A contradiction goes with its source's line: the
-				// person's article is not marked, nor rewritten.
-				change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh, contradictionNotes(h, fresh, rs)), Was: h.blob}
-				res.Appended = append(res.Appended, h.path)
-			}
+		case h.personal():
+			u.appendFresh(h, g.recs)
 		default:
-			d := draftOf(h, rs)
-			fresh := false
-			for _, r := range g.recs {
-				// A source kb resolve set aside stays cited by the
-				// Resolved note, so it stays in this group: it does not
-				// join again.
-				if !slices.Contains(d.sources, r.ID) && !d.aside[r.ID] {
-					d.sources = append(d.sources, r.ID)
-					fresh = true
-				}
-			}
-			if fresh || d.stale(h, rs) {
+			if d := redraft(h, g.recs, u.rs); d != nil {
 				drafts[g.slug] = d
 			}
 		}
 	}
-	for _, slug := range st.slugs() {
-		h := st.articles[slug]
-		if final[slug] == nil || drafts[slug] != nil {
+	return drafts
+}
+
+// appendFresh: a contradiction goes with its source's line, the person's
+// article is not marked, nor rewritten.
+func (u *updateRun) appendFresh(h *held, recs []*changelog.Record) {
+	known := h.mentioned()
+	var fresh []*changelog.Record
+	for _, r := range recs {
+		if !known[r.ID] {
+			fresh = append(fresh, r)
+		}
+	}
+	if len(fresh) > 0 {
+		u.change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh, contradictionNotes(h, fresh, u.rs)), Was: h.blob}
+		u.res.Appended = append(u.res.Appended, h.path)
+	}
+}
+
+func redraft(h *held, recs []*changelog.Record, rs *records) *draft {
+	d := draftOf(h, rs)
+	fresh := false
+	for _, r := range recs {
+		// A source kb resolve set aside stays cited by the Resolved note,
+		// so it stays in this group: it does not join again.
+		if !slices.Contains(d.sources, r.ID) && !d.aside[r.ID] {
+			d.sources = append(d.sources, r.ID)
+			fresh = true
+		}
+	}
+	if fresh || d.stale(h, rs) {
+		return d
+	}
+	return nil
+}
+
+func (u *updateRun) draftStale(drafts map[string]*draft) {
+	for _, slug := range u.st.slugs() {
+		h := u.st.articles[slug]
+		if u.final[slug] == nil || drafts[slug] != nil {
 			continue
 		}
-		if h.person || h.a.CuratedBy != changelog.CuratedAuto {
-			if allGone(h.a.Sources, rs) {
-				res.Stale = append(res.Stale, h.path)
+		if h.personal() {
+			if allGone(h.a.Sources, u.rs) {
+				u.res.Stale = append(u.res.Stale, h.path)
 			}
 			continue
 		}
-		if d := draftOf(h, rs); d.stale(h, rs) {
+		if d := draftOf(h, u.rs); d.stale(h, u.rs) {
 			drafts[slug] = d // its sources may have ended
 		}
 	}
-	guard := guardOf(opts, refused)
-	if err := buildDrafts(drafts, st, rs, final, change, guard, &res); err != nil {
-		return res, err
-	}
-	// The articles made again above may link to others, and others to
-	// them, by the tags they share: those others are made again too.
-	if more := relatedDrafts(drafts, st, rs, final); len(more) > 0 {
-		if err := buildDrafts(more, st, rs, final, change, guard, &res); err != nil {
-			return res, err
-		}
-	}
-	for _, g := range st.gone {
-		p := DeletedPath(g[0], g[1])
-		change[p] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
-		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
-	}
-	if err := indexChange(repo, st, final, topics, change, &res); err != nil {
-		return res, err
-	}
-	res.fill()
-	if opts.derived != nil {
-		*opts.derived = derivation{st: st, rs: rs, change: change, topics: topics}
-		return res, nil
-	}
-	if len(change) == 0 {
-		return res, nil
-	}
-	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change, Message: updateMessage(res)})
-	if err != nil {
-		return res, err
-	}
-	res.Commit = commit.String()
-	return res, nil
 }
 
 // guardOf is the check an article planq made passes before it joins the
@@ -330,23 +374,17 @@ func guardOf(opts Options, refused map[string]string) func(path string, data []b
 // buildDrafts writes the drafts that changed into change, each made twice:
 // once to learn every article's tags, once with its Related links; guard
 // checks each, and one it refuses is skipped.
-func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[string]*changelog.Article, change map[string]agent.Rewrite,
-	guard func(string, []byte) error, res *Result) error {
-	slugs := make([]string, 0, len(drafts))
-	for s := range drafts {
-		slugs = append(slugs, s)
-	}
-	slices.Sort(slugs)
+func (u *updateRun) buildDrafts(drafts map[string]*draft) error {
+	slugs := slices.Sorted(maps.Keys(drafts))
 	for _, slug := range slugs {
-		a, err := drafts[slug].build(rs, nil)
+		a, err := drafts[slug].build(u.rs, nil)
 		if err != nil {
 			return fmt.Errorf("failed to make article %s: %w", slug, err)
 		}
-		final[slug] = a
+		u.final[slug] = a
 	}
 	for _, slug := range slugs {
-		d := drafts[slug]
-		a, err := d.build(rs, relatedTo(slug, final))
+		a, err := drafts[slug].build(u.rs, relatedTo(slug, u.final))
 		if err != nil {
 			return fmt.Errorf("failed to make article %s: %w", slug, err)
 		}
@@ -354,41 +392,48 @@ func buildDrafts(drafts map[string]*draft, st *state, rs *records, final map[str
 		if err != nil {
 			return err
 		}
-		h := st.articles[slug]
-		if h != nil && bytes.Equal(h.data, data) {
-			final[slug] = h.a
-			continue
-		}
-		if err := guard(a.Path(), data); err != nil {
-			res.Skipped = append(res.Skipped, Problem{Path: a.Path(), Problem: err.Error()})
-			if h != nil {
-				final[slug] = h.a
-			} else {
-				delete(final, slug)
-			}
-			continue
-		}
-		final[slug] = a
-		rw := agent.Rewrite{Data: data}
-		switch {
-		case h == nil:
-			res.Created = append(res.Created, a.Path())
-			if a.Status == changelog.StatusDisputed {
-				res.Disputed = append(res.Disputed, a.Path())
-			}
-		case a.Status == changelog.StatusDeprecated && h.a.Status != changelog.StatusDeprecated:
-			rw.Was = h.blob
-			res.Deprecated = append(res.Deprecated, a.Path())
-		case a.Status == changelog.StatusDisputed && h.a.Status != changelog.StatusDisputed:
-			rw.Was = h.blob
-			res.Disputed = append(res.Disputed, a.Path())
-		default:
-			rw.Was = h.blob
-			res.Updated = append(res.Updated, a.Path())
-		}
-		change[a.Path()] = rw
+		u.write(slug, a, data)
 	}
 	return nil
+}
+
+// write puts the article a, rendered as data, in the change unless it is
+// what global holds already or guard refuses it.
+func (u *updateRun) write(slug string, a *changelog.Article, data []byte) {
+	h := u.st.articles[slug]
+	if h != nil && bytes.Equal(h.data, data) {
+		u.final[slug] = h.a
+		return
+	}
+	if err := u.guard(a.Path(), data); err != nil {
+		u.res.Skipped = append(u.res.Skipped, Problem{Path: a.Path(), Problem: err.Error()})
+		if h != nil {
+			u.final[slug] = h.a
+		} else {
+			delete(u.final, slug)
+		}
+		return
+	}
+	u.final[slug] = a
+	rw := agent.Rewrite{Data: data}
+	if h == nil {
+		u.res.Created = append(u.res.Created, a.Path())
+		if a.Status == changelog.StatusDisputed {
+			u.res.Disputed = append(u.res.Disputed, a.Path())
+		}
+		u.change[a.Path()] = rw
+		return
+	}
+	rw.Was = h.blob
+	switch {
+	case a.Status == changelog.StatusDeprecated && h.a.Status != changelog.StatusDeprecated:
+		u.res.Deprecated = append(u.res.Deprecated, a.Path())
+	case a.Status == changelog.StatusDisputed && h.a.Status != changelog.StatusDisputed:
+		u.res.Disputed = append(u.res.Disputed, a.Path())
+	default:
+		u.res.Updated = append(u.res.Updated, a.Path())
+	}
+	u.change[a.Path()] = rw
 }
 
 // newDraft is the draft of a new article for g: its title the subject (or

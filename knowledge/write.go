@@ -78,46 +78,54 @@ func Write(ctx context.Context, store *agent.Store, data []byte, opts WriteOptio
 	if err != nil {
 		return res, err
 	}
-	if err := d.checkTopic(subject, a); err != nil {
+	h := d.st.articles[opts.Slug]
+	if err := d.checkWrite(subject, a, h, opts); err != nil {
 		return res, err
-	}
-	st := d.st
-	h := st.articles[opts.Slug]
-	if err := d.checkSources(subject, a, h); err != nil {
-		return res, err
-	}
-	if err := checkConflict(subject, a); err != nil {
-		return res, err
-	}
-	records, cited := d.splitMissing(missingFrom(a.Sources, d.consumed(opts.Slug)))
-	if len(records) > 0 {
-		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article gathers", strings.Join(records, ", ")).
-			WithHint("cite every source the candidate lists ('planq kb curate' shows them): an article that drops one loses what it says")
-	}
-	if len(cited) > 0 && !opts.Force {
-		// A commit, an issue or a record global does not hold says nothing
-		// the article would lose: it may go, when asked.
-		return res, planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article on global cites", strings.Join(cited, ", ")).
-			WithHint("keep it among sources, or --force drops it: it is no record of global, so the article loses none of what it says")
-	}
-	if !opts.Force {
-		if err := guardWrite(subject, st, h, a, opts.Slug); err != nil {
-			return res, err
-		}
 	}
 	a.CuratedBy = changelog.CuratedMixed
 	if h != nil {
 		// The article's own times: it changes now, if it changes at all.
 		a.Created = h.a.Created
 		a.Updated, a.Timestamp = h.a.Updated, h.a.Updated
-		if same, err := changelog.RenderArticle(a); err != nil {
+		same, err := changelog.RenderArticle(a)
+		if err != nil {
 			return res, err
-		} else if h.path == a.Path() && bytes.Equal(same, h.data) {
+		}
+		if h.path == a.Path() && bytes.Equal(same, h.data) {
 			return WriteResult{Path: h.path, Slug: a.Slug, Action: "unchanged", CuratedBy: a.CuratedBy, Updated: a.Updated}, nil
 		}
 	}
 	msg := "kb write " + opts.Slug + "\n\n" + TrailerKey + ": write\n"
 	return commitArticle(ctx, store, d, h, a, true, msg)
+}
+
+// checkWrite refuses a, the article given for opts.Slug in place of h,
+// for what the write path does not store (see Write).
+func (d *derivation) checkWrite(subject string, a *changelog.Article, h *held, opts WriteOptions) error {
+	if err := d.checkTopic(subject, a); err != nil {
+		return err
+	}
+	if err := d.checkSources(subject, a, h); err != nil {
+		return err
+	}
+	if err := checkConflict(subject, a); err != nil {
+		return err
+	}
+	records, cited := d.splitMissing(missingFrom(a.Sources, d.consumed(opts.Slug)))
+	if len(records) > 0 {
+		return planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article gathers", strings.Join(records, ", ")).
+			WithHint("cite every source the candidate lists ('planq kb curate' shows them): an article that drops one loses what it says")
+	}
+	if opts.Force {
+		return nil
+	}
+	if len(cited) > 0 {
+		// A commit, an issue or a record global does not hold says nothing
+		// the article would lose: it may go, when asked.
+		return planqerr.New(planqerr.Invalid, subject, "sources leave out %s, which the article on global cites", strings.Join(cited, ", ")).
+			WithHint("keep it among sources, or --force drops it: it is no record of global, so the article loses none of what it says")
+	}
+	return guardWrite(subject, d.st, h, a, opts.Slug)
 }
 
 // parseGiven reads the article a person or an agent gave for slug,
@@ -179,19 +187,28 @@ func keyedSource(data []byte) (int, string, string) {
 			continue
 		}
 		item = strings.TrimSpace(item)
-		for _, kind := range []string{"issue", "commit"} {
-			value, ok := strings.CutPrefix(item, kind+":")
-			if !ok || value != "" && value[0] != ' ' && value[0] != '\t' {
-				continue
-			}
-			value = strings.Trim(strings.TrimSpace(value), `"'`)
-			if value == "" {
-				value = map[string]string{"issue": "<ref>", "commit": "<hex>"}[kind]
-			}
-			return i + 2, strings.TrimSpace(item), kind + ":" + value
+		if fixed, ok := keyedItem(item); ok {
+			return i + 2, item, fixed
 		}
 	}
 	return 0, "", ""
+}
+
+// keyedItem is the source item, an item of sources, should be written as
+// when YAML reads it as a key and a value.
+func keyedItem(item string) (string, bool) {
+	for _, kind := range []string{"issue", "commit"} {
+		value, ok := strings.CutPrefix(item, kind+":")
+		if !ok || value != "" && value[0] != ' ' && value[0] != '\t' {
+			continue
+		}
+		value = strings.Trim(strings.TrimSpace(value), `"'`)
+		if value == "" {
+			value = map[string]string{"issue": "<ref>", "commit": "<hex>"}[kind]
+		}
+		return kind + ":" + value, true
+	}
+	return "", false
 }
 
 // checkTopic refuses a topic the project does not have.
@@ -346,20 +363,9 @@ func dropped(old, body string) (string, bool) {
 func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *held, a *changelog.Article, touch bool, message string) (WriteResult, error) {
 	st := d.st
 	res := WriteResult{Slug: a.Slug, Path: a.Path(), CuratedBy: a.CuratedBy, Action: "created"}
-	change := map[string]agent.Rewrite{}
-	if h != nil {
-		res.Action = "updated"
-		if h.path != a.Path() {
-			res.Moved = h.path
-			change[h.path] = agent.Rewrite{Was: h.blob}
-		}
-	} else if b := st.broken[a.Slug]; b != "" {
-		blob, err := store.Repo.BlobAt(st.tree, b)
-		if err != nil {
-			return res, err
-		}
-		change[b] = agent.Rewrite{Was: blob}
-		res.Action = "updated"
+	change, err := replaced(store, st, h, a, &res)
+	if err != nil {
+		return res, err
 	}
 	if touch {
 		t := now()
@@ -369,37 +375,16 @@ func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *he
 		}
 	}
 	res.Updated = a.Updated
-	data, err := changelog.RenderArticle(a)
-	if err != nil {
+	if err := putArticle(a, h, change); err != nil {
 		return res, err
 	}
-	if _, err := changelog.ParseArticle(a.Path(), data); err != nil {
-		return res, planqerr.New(planqerr.Invalid, "article "+a.Slug, "%w", err)
-	}
-	rw := agent.Rewrite{Data: data}
-	if h != nil && h.path == a.Path() {
-		rw.Was = h.blob
-	} else if was, ok := change[a.Path()]; ok {
-		rw.Was = was.Was // the unreadable file it replaces
-	}
-	change[a.Path()] = rw
-	for p := range st.markers {
-		if _, slug, ok := strings.Cut(strings.TrimPrefix(p, deletedDir), "/"); ok && slug == a.Slug {
-			blob, err := store.Repo.BlobAt(st.tree, p)
-			if err != nil {
-				return res, err
-			}
-			change[p] = agent.Rewrite{Was: blob}
-			res.Restored = true
-		}
+	if res.Restored, err = forgetDeletion(store, st, a.Slug, change); err != nil {
+		return res, err
 	}
 	if h == nil && st.deleted[a.Slug] {
 		res.Restored = true
 	}
-	final := map[string]*changelog.Article{}
-	for s, o := range st.articles {
-		final[s] = o.a
-	}
+	final := st.finals()
 	final[a.Slug] = a
 	var ignored Result
 	if err := indexChange(store.Repo, st, final, d.topics, change, &ignored); err != nil {
@@ -411,4 +396,62 @@ func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *he
 	}
 	res.Commit = commit.String()
 	return res, nil
+}
+
+// putArticle writes a into change at its path, in place of h or of the
+// unreadable file there.
+func putArticle(a *changelog.Article, h *held, change map[string]agent.Rewrite) error {
+	data, err := changelog.RenderArticle(a)
+	if err != nil {
+		return err
+	}
+	if _, err := changelog.ParseArticle(a.Path(), data); err != nil {
+		return planqerr.New(planqerr.Invalid, "article "+a.Slug, "%w", err)
+	}
+	rw := agent.Rewrite{Data: data}
+	if h != nil && h.path == a.Path() {
+		rw.Was = h.blob
+	} else if was, ok := change[a.Path()]; ok {
+		rw.Was = was.Was // the unreadable file it replaces
+	}
+	change[a.Path()] = rw
+	return nil
+}
+
+// replaced is the change that takes away what a replaces: h, when its
+// topic changed, or the unreadable file at a's path.
+func replaced(store *agent.Store, st *state, h *held, a *changelog.Article, res *WriteResult) (map[string]agent.Rewrite, error) {
+	change := map[string]agent.Rewrite{}
+	if h != nil {
+		res.Action = "updated"
+		if h.path != a.Path() {
+			res.Moved = h.path
+			change[h.path] = agent.Rewrite{Was: h.blob}
+		}
+	} else if b := st.broken[a.Slug]; b != "" {
+		blob, err := store.Repo.BlobAt(st.tree, b)
+		if err != nil {
+			return change, err
+		}
+		change[b] = agent.Rewrite{Was: blob}
+		res.Action = "updated"
+	}
+	return change, nil
+}
+
+// forgetDeletion removes in change the files that remember slug's
+// deletion; true when there were any.
+func forgetDeletion(store *agent.Store, st *state, slug string, change map[string]agent.Rewrite) (bool, error) {
+	restored := false
+	for p := range st.markers {
+		if _, s, ok := strings.Cut(strings.TrimPrefix(p, deletedDir), "/"); ok && s == slug {
+			blob, err := store.Repo.BlobAt(st.tree, p)
+			if err != nil {
+				return restored, err
+			}
+			change[p] = agent.Rewrite{Was: blob}
+			restored = true
+		}
+	}
+	return restored, nil
 }

@@ -139,21 +139,7 @@ func (g *lineGuard) check(line []byte) []byte {
 			return nil
 		}
 	case trimmed[0] == '{':
-		m, problem := parseMessage(trimmed)
-		if problem == "" && m.method == "initialize" && m.id != nil {
-			problem = g.startInitialize(m)
-		}
-		if problem == "" && m.method == "tools/call" && m.id != nil {
-			if why := nullArgument(trimmed); why != "" {
-				g.reply(m.rawID, codeInvalidParams, "Invalid params: "+why)
-				return nil
-			}
-		}
-		if problem != "" {
-			if m.isResponse() {
-				return nil // a response is never answered, and one the SDK cannot match is of no use to it
-			}
-			g.reply(m.rawID, codeInvalidRequest, "Invalid Request: "+problem)
+		if !g.checkObject(trimmed) {
 			return nil
 		}
 	default:
@@ -161,6 +147,28 @@ func (g *lineGuard) check(line []byte) []byte {
 		return nil
 	}
 	return append(trimmed, '\n')
+}
+
+// checkObject answers a message that is an object and that the SDK
+// cannot take, and says whether to pass it on.
+func (g *lineGuard) checkObject(raw []byte) bool {
+	m, problem := parseMessage(raw)
+	if problem == "" && m.method == "initialize" && m.id != nil {
+		problem = g.startInitialize(m)
+	}
+	if problem == "" && m.method == "tools/call" && m.id != nil {
+		if why := nullArgument(raw); why != "" {
+			g.reply(m.rawID, codeInvalidParams, "Invalid params: "+why)
+			return false
+		}
+	}
+	if problem == "" {
+		return true
+	}
+	if !m.isResponse() { // a response is never answered, and one the SDK cannot match is of no use to it
+		g.reply(m.rawID, codeInvalidRequest, "Invalid Request: "+problem)
+	}
+	return false
 }
 
 // nullArgument says which argument of a tools/call request is null, ""
@@ -314,26 +322,17 @@ func parseMessage(raw []byte) (message, string) {
 			m.id, m.rawID = id, rawID
 		}
 	}
-	rawMethod, hasMethod := fields["method"]
+	_, hasMethod := fields["method"]
 	_, hasResult := fields["result"]
-	rawError, hasError := fields["error"]
+	_, hasError := fields["error"]
 	m.response = !hasMethod && (hasResult || hasError)
 
 	var version string
 	if json.Unmarshal(fields["jsonrpc"], &version) != nil || version != "2.0" {
-		return m, `a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`
+		return m, noKind
 	}
-	switch {
-	case hasMethod:
-		if json.Unmarshal(rawMethod, &m.method) != nil || bytes.Equal(bytes.TrimSpace(rawMethod), []byte("null")) {
-			return m, `"method" is a string`
-		}
-	case hasResult || hasError:
-		if hasError && !validError(rawError) {
-			return m, `"error" is an object with an integer "code" and a string "message"`
-		}
-	default:
-		return m, `a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`
+	if problem := m.readMethod(fields); problem != "" {
+		return m, problem
 	}
 	if hasID && m.id == nil {
 		// MCP's ids are strings or integers, never null; the id is not
@@ -344,6 +343,29 @@ func parseMessage(raw []byte) (message, string) {
 		return m, "a response without an id"
 	}
 	return m, ""
+}
+
+const noKind = `a JSON-RPC 2.0 message has "jsonrpc":"2.0" and a method, result or error`
+
+// readMethod reads a request's or notification's method, and checks a
+// response's error: what is wrong with them, "" when nothing is.
+func (m *message) readMethod(fields map[string]json.RawMessage) string {
+	rawMethod, hasMethod := fields["method"]
+	_, hasResult := fields["result"]
+	rawError, hasError := fields["error"]
+	switch {
+	case hasMethod:
+		if json.Unmarshal(rawMethod, &m.method) != nil || bytes.Equal(bytes.TrimSpace(rawMethod), []byte("null")) {
+			return `"method" is a string`
+		}
+	case hasResult || hasError:
+		if hasError && !validError(rawError) {
+			return `"error" is an object with an integer "code" and a string "message"`
+		}
+	default:
+		return noKind
+	}
+	return ""
 }
 
 // validID decodes an id MCP allows and the SDK echoes exactly: a string, or

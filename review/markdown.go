@@ -45,43 +45,58 @@ func linkSources(rendered string, sources map[string]bool) template.HTML {
 	for rest := rendered; rest != ""; {
 		n := markupLen(rest)
 		if n == 0 { // text, up to the next tag or comment
-			n = len(rest)
-			for i := 1; i < len(rest); i++ {
-				if rest[i] == '<' && markupLen(rest[i:]) > 0 {
-					n = i
-					break
-				}
-			}
+			n = textLen(rest)
 			if skip > 0 {
 				b.WriteString(rest[:n])
 			} else {
-				b.WriteString(recordIDRE().ReplaceAllStringFunc(rest[:n], func(id string) string {
-					if !sources[id] {
-						return id
-					}
-					return `<a class="source" href="#source-` + id + `">` + id + `</a>`
-				}))
+				b.WriteString(linkIDs(rest[:n], sources))
 			}
 			rest = rest[n:]
 			continue
 		}
-		tag := rest[:n]
+		skip = writeTag(&b, rest[:n], skip)
 		rest = rest[n:]
-		name, end := tagName(tag)
-		switch {
-		case strings.HasSuffix(tag, "/>") || name == "":
-		case end && skip > 0 && (name == "a" || name == "code" || name == "pre"):
-			skip--
-		case !end && name == "a":
-			skip++
-			b.WriteString(anchorTag(tag))
-			continue
-		case !end && (name == "code" || name == "pre"):
-			skip++
-		}
-		b.WriteString(tag)
 	}
 	return template.HTML(b.String()) //nolint:gosec // goldmark's output, which escapes text and drops raw HTML; only links are added
+}
+
+// textLen is the length of the text s starts with, up to the next tag or
+// comment.
+func textLen(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '<' && markupLen(s[i:]) > 0 {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// linkIDs links the record IDs among sources in text to #source-<id>.
+func linkIDs(text string, sources map[string]bool) string {
+	return recordIDRE().ReplaceAllStringFunc(text, func(id string) string {
+		if !sources[id] {
+			return id
+		}
+		return `<a class="source" href="#source-` + id + `">` + id + `</a>`
+	})
+}
+
+// writeTag writes tag (an <a> as anchorTag makes it) and returns skip, the
+// depth inside a, code and pre, after it.
+func writeTag(b *strings.Builder, tag string, skip int) int {
+	name, end := tagName(tag)
+	switch {
+	case strings.HasSuffix(tag, "/>") || name == "":
+	case end && skip > 0 && (name == "a" || name == "code" || name == "pre"):
+		skip--
+	case !end && name == "a":
+		b.WriteString(anchorTag(tag))
+		return skip + 1
+	case !end && (name == "code" || name == "pre"):
+		skip++
+	}
+	b.WriteString(tag)
+	return skip
 }
 
 // markupLen is the length of the tag or comment s starts with, 0 when s
@@ -91,38 +106,46 @@ func markupLen(s string) int {
 	case len(s) < 2 || s[0] != '<':
 		return 0
 	case strings.HasPrefix(s, "<!--"):
-		if i := strings.Index(s[4:], "-->"); i >= 0 {
-			return 4 + i + 3
-		}
-		return len(s)
+		return endAfter(s, 4, "-->")
 	case s[1] == '!' || s[1] == '?' || s[1] == '/' && len(s) > 2 && !isLetter(s[2]):
-		if i := strings.IndexByte(s, '>'); i >= 0 {
-			return i + 1
-		}
-		return len(s)
+		return endAfter(s, 0, ">")
 	case isLetter(s[1]) || s[1] == '/' && len(s) > 2:
-		// A tag ends at the first > outside a quoted attribute value.
-		for i := 1; i < len(s); i++ {
-			switch s[i] {
-			case '>':
-				return i + 1
-			case '=':
-				j := i + 1
-				for j < len(s) && isSpace(rune(s[j])) {
-					j++
-				}
-				if j < len(s) && (s[j] == '"' || s[j] == '\'') {
-					k := strings.IndexByte(s[j+1:], s[j])
-					if k < 0 {
-						return len(s)
-					}
-					i = j + 1 + k
-				}
-			}
-		}
-		return len(s)
+		return tagLen(s)
 	}
 	return 0
+}
+
+// endAfter is the length of s up to the first end from from on, end
+// included; all of s when there is none.
+func endAfter(s string, from int, end string) int {
+	if i := strings.Index(s[from:], end); i >= 0 {
+		return from + i + len(end)
+	}
+	return len(s)
+}
+
+// tagLen is the length of the tag s starts with: it ends at the first >
+// outside a quoted attribute value.
+func tagLen(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '>':
+			return i + 1
+		case '=':
+			j := i + 1
+			for j < len(s) && isSpace(rune(s[j])) {
+				j++
+			}
+			if j < len(s) && (s[j] == '"' || s[j] == '\'') {
+				k := strings.IndexByte(s[j+1:], s[j])
+				if k < 0 {
+					return len(s)
+				}
+				i = j + 1 + k
+			}
+		}
+	}
+	return len(s)
 }
 
 // tagName is tag's element name, lower-cased, and whether it is an end tag.

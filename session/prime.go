@@ -118,15 +118,7 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if in.Plan, err = store.Records.Plan(); err != nil {
 		return nil, err
 	}
-	// The agent's task, searched as planq search would: its focus, its
-	// branch's context and the handoff it picks up.
-	task := []string{s.Focus}
-	if c := s.BranchContext; c != nil {
-		task = append(task, c.Body)
-	}
-	if h := s.Handoff; h != nil {
-		task = append(task, h.Body)
-	}
+	task := primeTask(s)
 	if in.Relevant, err = store.Records.RelevantContext(ctx, task, prime.MaxRelevant); err != nil {
 		return nil, err
 	}
@@ -147,23 +139,41 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	in.Stale = readmodel.CheckAnchors(ctx, codeDir, prime.Cited(in, opts))
 	switch {
 	case opts.Lead():
-		view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
-		if err != nil {
-			return nil, err
-		}
-		in.Activity = view.Agents
+		err = gatherLead(ctx, store, codeDir, in)
 	case !opts.Recovering():
 		// What other agents did lately needs each one's latest entry only.
-		if in.Activity, err = store.Records.Latest(); err != nil {
-			return nil, err
-		}
+		in.Activity, err = store.Records.Latest()
 	}
-	if !opts.Lead() {
-		return in, nil
-	}
-	awaiting, err := team.AwaitingPromotion(ctx, store)
 	if err != nil {
 		return nil, err
+	}
+	return in, nil
+}
+
+// primeTask is the agent's task, searched as planq search would: its
+// focus, its branch's context and the handoff it picks up.
+func primeTask(s *prime.Summary) []string {
+	task := []string{s.Focus}
+	if c := s.BranchContext; c != nil {
+		task = append(task, c.Body)
+	}
+	if h := s.Handoff; h != nil {
+		task = append(task, h.Body)
+	}
+	return task
+}
+
+// gatherLead reads what only a lead's document shows: the table of
+// agents, what awaits promotion, the domains and undecided proposals.
+func gatherLead(ctx context.Context, store *readmodel.Handle, codeDir string, in *prime.Input) error {
+	view, err := store.Records.Log(readmodel.LogOptions{All: true, Limit: 1}) // its table of agents, not the entries
+	if err != nil {
+		return err
+	}
+	in.Activity = view.Agents
+	awaiting, err := team.AwaitingPromotion(ctx, store)
+	if err != nil {
+		return err
 	}
 	for _, w := range awaiting {
 		titles := make([]string, len(w.Candidates))
@@ -173,18 +183,18 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 		in.Awaiting = append(in.Awaiting, prime.Awaiting{Agent: w.Agent, Titles: titles})
 	}
 	if in.Domains, _, err = store.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(store.Project.Config.ShelfLife), ""); err != nil {
-		return nil, err
+		return err
 	}
 	proposals, err := curation.List(ctx, store, codeDir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, v := range proposals {
 		if v.Undecided() {
 			in.Proposals = append(in.Proposals, prime.Proposal{ID: v.ID, State: v.State, Agent: v.Agent, Summary: v.Summary, Additions: v.Additions, Paths: v.Paths()})
 		}
 	}
-	return in, nil
+	return nil
 }
 
 // gatherKnowledge reads global's knowledge base for in: its articles, from

@@ -49,26 +49,8 @@ func Stack(dir string) []string {
 	has := map[string]bool{}
 	for _, e := range entries {
 		has[e.Name()] = true
-		name := strings.ToLower(e.Name())
-		switch {
-		case e.IsDir():
-			continue
-		case name == "dockerfile" || strings.HasPrefix(name, "dockerfile.") || strings.HasSuffix(name, ".dockerfile"):
-			s.tool("docker")
-		case name == "docker-compose.yml" || name == "docker-compose.yaml" || name == "compose.yml" || name == "compose.yaml":
-			s.tool("docker", "docker-compose")
-		case name == "makefile" || name == "gnumakefile":
-			s.tool("makefile")
-		case name == "taskfile.yml" || name == "taskfile.yaml":
-			s.tool("taskfile")
-		case name == "justfile" || name == ".justfile":
-			s.tool("justfile")
-		case name == ".gitlab-ci.yml":
-			s.tool("gitlab-ci")
-		case strings.HasSuffix(name, ".csproj") || strings.HasSuffix(name, ".sln"):
-			s.lang("csharp", "dotnet")
-		case strings.HasSuffix(name, ".tf"):
-			s.tool("terraform")
+		if !e.IsDir() {
+			s.fileTool(strings.ToLower(e.Name()))
 		}
 	}
 	read := func(name string) []byte {
@@ -81,73 +63,110 @@ func Stack(dir string) []string {
 		}
 		return data
 	}
-	if has["go.mod"] {
-		s.lang("go")
-		s.known(goModules(), GoModRequires(read("go.mod")))
-	}
-	if has["package.json"] {
-		s.lang("node")
-		s.known(npmPackages(), PackageJSONDependencies(read("package.json")))
-		s.lockTools(has, "pnpm-lock.yaml", "pnpm", "yarn.lock", "yarn", "bun.lockb", "bun", "bun.lock", "bun")
-	}
-	if has["tsconfig.json"] {
-		s.lang("typescript")
-	}
-	if has["deno.json"] || has["deno.jsonc"] {
-		s.lang("deno", "typescript")
-	}
-	if has["Cargo.toml"] {
-		s.lang("rust")
-		s.tool("cargo")
-		s.known(crates(), CargoDependencies(read("Cargo.toml")))
-	}
-	if has["pyproject.toml"] || has["requirements.txt"] || has["setup.py"] || has["setup.cfg"] || has["Pipfile"] {
-		s.lang("python")
-		s.known(pythonPackages(), PyprojectDependencies(read("pyproject.toml")))
-		s.known(pythonPackages(), RequirementsNames(read("requirements.txt")))
-		s.known(pythonPackages(), RequirementsNames(read("requirements-dev.txt")))
-		s.lockTools(has, "poetry.lock", "poetry", "uv.lock", "uv")
-	}
-	if has["Gemfile"] {
-		s.lang("ruby")
-		s.known(gems(), GemfileGems(read("Gemfile")))
-	}
-	if has["composer.json"] {
-		s.lang("php")
-		s.known(composerPackages(), ComposerRequires(read("composer.json")))
-	}
-	if has["pom.xml"] {
-		s.lang("java")
-		s.tool("maven")
-	}
-	if has["build.gradle"] || has["build.gradle.kts"] || has["settings.gradle"] || has["settings.gradle.kts"] {
-		if has["build.gradle.kts"] || has["settings.gradle.kts"] {
-			s.lang("kotlin")
-		} else {
-			s.lang("java")
+	for _, m := range manifests {
+		if !m.present(has) {
+			continue
 		}
-		s.tool("gradle")
-	}
-	if has["mix.exs"] {
-		s.lang("elixir")
-	}
-	if has["pubspec.yaml"] {
-		s.lang("dart", "flutter")
-	}
-	if has["Package.swift"] {
-		s.lang("swift")
-	}
-	if has["CMakeLists.txt"] {
-		s.lang("cpp")
-		s.tool("cmake")
-	}
-	if has["flake.nix"] || has["default.nix"] || has["shell.nix"] {
-		s.tool("nix")
+		s.lang(m.langs...)
+		s.tool(m.tools...)
+		for _, d := range m.deps {
+			s.known(d.table(), d.parse(read(d.file)))
+		}
+		s.lockTools(has, m.locks...)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, ".github", "workflows")); err == nil && fi.IsDir() {
 		s.tool("github-actions")
 	}
 	return s.names()
+}
+
+// fileTools names what a file at the top of a checkout says by its name
+// alone (lower-cased); the first row that matches wins.
+var fileTools = []fileName{
+	{exact: []string{"dockerfile"}, prefix: []string{"dockerfile."}, suffix: []string{".dockerfile"}, names: []string{"docker"}},
+	{exact: []string{"docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml"}, names: []string{"docker", "docker-compose"}},
+	{exact: []string{"makefile", "gnumakefile"}, names: []string{"makefile"}},
+	{exact: []string{"taskfile.yml", "taskfile.yaml"}, names: []string{"taskfile"}},
+	{exact: []string{"justfile", ".justfile"}, names: []string{"justfile"}},
+	{exact: []string{".gitlab-ci.yml"}, names: []string{"gitlab-ci"}},
+	{suffix: []string{".csproj", ".sln"}, lang: true, names: []string{"csharp", "dotnet"}},
+	{suffix: []string{".tf"}, names: []string{"terraform"}},
+}
+
+type fileName struct {
+	exact, prefix, suffix []string
+	lang                  bool
+	names                 []string
+}
+
+func (f fileName) matches(name string) bool {
+	return slices.Contains(f.exact, name) ||
+		slices.ContainsFunc(f.prefix, func(p string) bool { return strings.HasPrefix(name, p) }) ||
+		slices.ContainsFunc(f.suffix, func(p string) bool { return strings.HasSuffix(name, p) })
+}
+
+func (s *stack) fileTool(name string) {
+	for _, f := range fileTools {
+		if !f.matches(name) {
+			continue
+		}
+		if f.lang {
+			s.lang(f.names...)
+		} else {
+			s.tool(f.names...)
+		}
+		return
+	}
+}
+
+// manifest is what one kind of project file says: its languages and tools
+// when any of files is at the top of the checkout (and none of unless),
+// the well-known dependencies deps list, the tools of its lock files
+// (pairs of lock file and tool).
+type manifest struct {
+	files, unless []string
+	langs, tools  []string
+	deps          []depFile
+	locks         []string
+}
+
+type depFile struct {
+	file  string
+	table func() map[string]string
+	parse func([]byte) []string
+}
+
+func (m manifest) present(has map[string]bool) bool {
+	isIn := func(name string) bool { return has[name] }
+	return slices.ContainsFunc(m.files, isIn) && !slices.ContainsFunc(m.unless, isIn)
+}
+
+var gradleKts = []string{"build.gradle.kts", "settings.gradle.kts"}
+
+var manifests = []manifest{
+	{files: []string{"go.mod"}, langs: []string{"go"}, deps: []depFile{{"go.mod", goModules, GoModRequires}}},
+	{files: []string{"package.json"}, langs: []string{"node"}, deps: []depFile{{"package.json", npmPackages, PackageJSONDependencies}},
+		locks: []string{"pnpm-lock.yaml", "pnpm", "yarn.lock", "yarn", "bun.lockb", "bun", "bun.lock", "bun"}},
+	{files: []string{"tsconfig.json"}, langs: []string{"typescript"}},
+	{files: []string{"deno.json", "deno.jsonc"}, langs: []string{"deno", "typescript"}},
+	{files: []string{"Cargo.toml"}, langs: []string{"rust"}, tools: []string{"cargo"}, deps: []depFile{{"Cargo.toml", crates, CargoDependencies}}},
+	{files: []string{"pyproject.toml", "requirements.txt", "setup.py", "setup.cfg", "Pipfile"}, langs: []string{"python"},
+		deps: []depFile{
+			{"pyproject.toml", pythonPackages, PyprojectDependencies},
+			{"requirements.txt", pythonPackages, RequirementsNames},
+			{"requirements-dev.txt", pythonPackages, RequirementsNames},
+		},
+		locks: []string{"poetry.lock", "poetry", "uv.lock", "uv"}},
+	{files: []string{"Gemfile"}, langs: []string{"ruby"}, deps: []depFile{{"Gemfile", gems, GemfileGems}}},
+	{files: []string{"composer.json"}, langs: []string{"php"}, deps: []depFile{{"composer.json", composerPackages, ComposerRequires}}},
+	{files: []string{"pom.xml"}, langs: []string{"java"}, tools: []string{"maven"}},
+	{files: gradleKts, langs: []string{"kotlin"}, tools: []string{"gradle"}},
+	{files: []string{"build.gradle", "settings.gradle"}, unless: gradleKts, langs: []string{"java"}, tools: []string{"gradle"}},
+	{files: []string{"mix.exs"}, langs: []string{"elixir"}},
+	{files: []string{"pubspec.yaml"}, langs: []string{"dart", "flutter"}},
+	{files: []string{"Package.swift"}, langs: []string{"swift"}},
+	{files: []string{"CMakeLists.txt"}, langs: []string{"cpp"}, tools: []string{"cmake"}},
+	{files: []string{"flake.nix", "default.nix", "shell.nix"}, tools: []string{"nix"}},
 }
 
 // stack gathers names by rank: languages, then libraries, then tools.
