@@ -8,7 +8,7 @@
 // and how to record. A lead gets what awaits promotion, what is disputed,
 // the proposals to review and the domains that need attention too.
 //
-// Package session gathers the Input (session.Prime) and calls Build; the
+// Package session gathers the Input (session.Project.Prime) and calls Build; the
 // records come from the read model (readmodel), ranked and in their
 // one-line form there; prime only chooses and lays out.
 //

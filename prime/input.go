@@ -3,7 +3,7 @@ package prime
 import "github.com/planq-dev/planq/readmodel"
 
 // Input is everything a document shows, read by the session before Build
-// (session.Prime gathers it): plain data, so that prime chooses and lays
+// (session.Project.Prime gathers it): plain data, so that prime chooses and lays
 // out and never reads.
 type Input struct {
 	// Summary is the agent's (global's, where no agent is mounted), with

@@ -8,7 +8,7 @@ import (
 // Summary is what an agent needs to pick up its work: `planq context show`
 // and the MCP server's planq_context, and what prime's document is made of.
 // Its records are the read model's agent view; the rest is the agent's own
-// notes and code checkout (session.Summary gathers it).
+// notes and code checkout (session gathers it).
 type Summary struct {
 	Project  string         `json:"project"`
 	Agent    string         `json:"agent"`

@@ -11,7 +11,7 @@ import (
 
 // UserLayer is what the user layer (the person's own records, kept across
 // projects) gives a session start: its preferences always, and its other
-// learnings and decisions found for this project. session.Prime gathers
+// learnings and decisions found for this project. session.Project.Prime gathers
 // it when the layer exists.
 type UserLayer struct {
 	// Preferences are its current learnings of domain PreferencesDomain,

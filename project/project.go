@@ -45,6 +45,10 @@ func StateRepoPath(home, project string) string {
 	return filepath.Join(home, "state-repos", project+".git")
 }
 
+// ModelsDir is where fetched models, and the tables planq converts them
+// to, live under home.
+func ModelsDir(home string) string { return filepath.Join(home, "models") }
+
 // UsesJournal is where the uses an agent's reads noted since its last
 // commit wait, outside git: a read appends a line, the agent's next commit
 // folds them into its uses file (UsesPath).

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -31,7 +30,7 @@ var ProjectModel = func(ctx context.Context, p *project.Project) (embed.Model, e
 // config's search: section, relative directories read from the code
 // checkout, fetched models under $PLANQ_HOME/models.
 func EmbedSettings(p *project.Project) embed.Settings {
-	s := embed.Settings{Model: p.Config.Search.Model, Root: p.Root, ModelsDir: filepath.Join(p.Home, "models")}
+	s := embed.Settings{Model: p.Config.Search.Model, Root: p.Root, ModelsDir: project.ModelsDir(p.Home)}
 	if e := p.Config.Search.Endpoint; e != nil {
 		s.Endpoint = &embed.EndpointSettings{URL: string(e.URL), Model: e.Model, KeyEnv: string(e.KeyEnv), Timeout: e.TimeoutOrDefault()}
 	}

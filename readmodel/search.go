@@ -377,25 +377,6 @@ func taskPhrasings(task []string) []string {
 	return phrasings
 }
 
-// Scopes are where a search looks: the agent's own branch, global, or all
-// of them (the default).
-var Scopes = []string{"agent", "global", "all"}
-
-// ScopeBranch is the branch a search in scope reads, "" for all of them;
-// agentBranch names the agent's branch, asked only for the agent scope.
-func ScopeBranch(scope string, agentBranch func() (string, error)) (string, error) {
-	switch scope {
-	case "", "all":
-		return "", nil
-	case "global":
-		return project.GlobalBranch, nil
-	case "agent":
-		return agentBranch()
-	}
-	return "", planqerr.New(planqerr.Invalid, "scope", "%q is not a scope", scope).
-		WithHint("use one of %s", strings.Join(Scopes, ", "))
-}
-
 // checkTypes refuses a type no kind searched has: it would find nothing,
 // and the person most likely misspelt it.
 func checkTypes(types []changelog.Type, kinds []changelog.Kind) error {

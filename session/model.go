@@ -73,7 +73,7 @@ func (s *Project) FetchModel(ctx context.Context, name string, force bool) (Fetc
 	if err != nil {
 		return FetchedModel{}, err
 	}
-	return embed.Fetch(ctx, name, modelsDir(home), embed.FetchOptions{Force: force})
+	return embed.Fetch(ctx, name, project.ModelsDir(home), embed.FetchOptions{Force: force})
 }
 
 // SearchModel is the model this project's search embeds with, from the
@@ -100,7 +100,7 @@ func (s *Project) modelSettings() (embed.Settings, error) {
 		if err != nil {
 			return embed.Settings{}, err
 		}
-		return embed.Settings{ModelsDir: modelsDir(home)}, nil
+		return embed.Settings{ModelsDir: project.ModelsDir(home)}, nil
 	}
 	return embed.Settings{}, err
 }
@@ -136,9 +136,6 @@ func (s *Project) Models() (Models, error) {
 	out.Models = append(out.Models, m)
 	return out, nil
 }
-
-// modelsDir is where fetched models live under PLANQ_HOME.
-func modelsDir(home string) string { return filepath.Join(home, "models") }
 
 // fetchedModels are the models under dir/<owner>/<name> that hold a
 // model.safetensors, by name; a download under way (a dot directory) is

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -320,7 +319,7 @@ func searchRepo(ctx context.Context, home string, sr stateRepo, model readmodel.
 // process however many repositories embed by it.
 func sharedDefaultModel(home string) readmodel.ModelLoader {
 	return func(ctx context.Context) (embed.Model, error) {
-		return embed.Open(ctx, embed.Settings{ModelsDir: filepath.Join(home, "models")})
+		return embed.Open(ctx, embed.Settings{ModelsDir: project.ModelsDir(home)})
 	}
 }
 
