@@ -1,11 +1,13 @@
 package agent
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/failpoint"
@@ -16,14 +18,11 @@ import (
 
 // The writer of global: what a lead writes straight to the team's memory,
 // without an agent's worktree (a proposal and its files, the states of
-// proposals and notes, prune's archive records, a restore, the plan). It
-// stamps and checks as an agent's writer does (Stamp, Store.check). Sync
-// (team: promote, pull, gc) writes global too, but brings no new text: its
-// merges carry records an agent's writer checked, and the files it
-// regenerates (changelog.md, from those records; PROJECT, the project's
-// name) go through CommitOnGlobal unchecked. changelog.md is not held to a
-// file's 1 MiB: it grows with the project, and refusing it would wedge every
-// promote.
+// proposals and notes, prune's archive records, a restore, the plan, the
+// files sync regenerates). It stamps and checks as an agent's writer does
+// (Stamp, Store.check): CommitGlobal is the one way to commit a change on
+// global. Sync's merges (team: promote, pull) carry records an agent's
+// writer checked.
 
 // GlobalChange is one commit on global: records and files that are no
 // records (a proposal's proposed files), each new.
@@ -38,7 +37,14 @@ type GlobalChange struct {
 	// provided global still holds what the writer read there. Checked as
 	// Files are.
 	Rewrites map[string]Rewrite
-	Message  string
+	// Regenerated makes again, at each attempt, the files planq derives
+	// from what global holds (changelog.md from the log entries, PROJECT
+	// from the project's name), which replace what is there. They are
+	// checked as text (UTF-8, no NUL byte), not held to a file's 1 MiB:
+	// changelog.md grows with the project, and refusing it would wedge
+	// every promote; what it is made of was checked when it was written.
+	Regenerated func() (map[string][]byte, error)
+	Message     string
 }
 
 // Rewrite is a file's new content on global, nil to delete it, and the
@@ -72,8 +78,8 @@ func (s *Store) CommitGlobal(ctx context.Context, c GlobalChange) (staterepo.Has
 		r.Path = changelog.RecordPath(r)
 		files[r.Path] = data
 	}
-	e := &globalEdit{repo: s.Repo, files: files, rewrites: c.Rewrites}
-	return s.CommitOnGlobal(ctx, c.Message, e.apply)
+	e := &globalEdit{repo: s.Repo, files: files, rewrites: c.Rewrites, regenerated: c.Regenerated}
+	return s.commitOnGlobal(ctx, c.Message, e.apply)
 }
 
 // guardFiles checks the files c adds or rewrites, as a file that is no
@@ -100,9 +106,10 @@ func guardFiles(c GlobalChange) (map[string][]byte, error) {
 // globalEdit is what CommitGlobal writes on global's tree: new files, and
 // rewrites of files global still holds as they were read.
 type globalEdit struct {
-	repo     *staterepo.Repo
-	files    map[string][]byte
-	rewrites map[string]Rewrite
+	repo        *staterepo.Repo
+	files       map[string][]byte
+	rewrites    map[string]Rewrite
+	regenerated func() (map[string][]byte, error)
 }
 
 // apply edits tree: no new file replaces one, and no rewrite a file that
@@ -126,7 +133,33 @@ func (e *globalEdit) apply(tree staterepo.Hash) (staterepo.Hash, error) {
 		}
 		edits[p] = blob
 	}
+	if err := e.regenerate(edits); err != nil {
+		return staterepo.ZeroHash, err
+	}
 	return e.repo.EditTree(tree, edits)
+}
+
+// regenerate adds the regenerated files to edits, each checked as text.
+func (e *globalEdit) regenerate(edits map[string]staterepo.Hash) error {
+	if e.regenerated == nil {
+		return nil
+	}
+	files, err := e.regenerated()
+	if err != nil {
+		return err
+	}
+	for p, data := range files {
+		if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+			return planqerr.New(planqerr.Invalid, p, "is not text (a NUL byte, or not UTF-8); nothing was written").
+				WithHint("'planq doctor' finds the record it was made from")
+		}
+		blob, err := e.repo.WriteBlob(data)
+		if err != nil {
+			return fmt.Errorf("failed to write %s: %w", p, err)
+		}
+		edits[p] = blob
+	}
+	return nil
 }
 
 // rewrite is the blob of rw's file at p (zero to delete it), refused when
@@ -173,22 +206,37 @@ func (s *Store) SetPlan(ctx context.Context, text string, allowSecret bool) (sta
 	if err := Guard("plan", data, WriteOptions{AllowSecret: allowSecret}); err != nil {
 		return staterepo.ZeroHash, err
 	}
-	return s.CommitOnGlobal(ctx, "plan: "+firstLine(text)+"\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
-		blob, err := s.Repo.WriteBlob(data)
-		if err != nil {
-			return staterepo.ZeroHash, err
-		}
-		return s.Repo.EditTree(tree, map[string]staterepo.Hash{project.PlanFile: blob})
-	})
+	// The plan read now is the one replaced: a plan set meanwhile is not
+	// overwritten unseen (CommitGlobal refuses, and the command is run again).
+	was, err := s.globalBlob(project.PlanFile)
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	return s.CommitGlobal(ctx, GlobalChange{Rewrites: map[string]Rewrite{project.PlanFile: {Data: data, Was: was}}, Message: "plan: " + firstLine(text) + "\n"})
 }
 
-// CommitOnGlobal commits on top of global's tip the tree edit returns (from
+// globalBlob is the blob at path on global's tip, zero when there is none.
+func (s *Store) globalBlob(path string) (staterepo.Hash, error) {
+	tip, err := s.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	tree, err := s.Repo.TreeOf(tip)
+	if err != nil {
+		return staterepo.ZeroHash, err
+	}
+	blob, err := s.Repo.BlobAt(tree, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return staterepo.ZeroHash, nil
+	}
+	return blob, err
+}
+
+// commitOnGlobal commits on top of global's tip the tree edit returns (from
 // the tip's tree), with a compare-and-swap, rebuilding on a lost race: a
 // lead's edit never overwrites a promote or pull that landed meanwhile. It
-// checks nothing: what brings new text goes through CommitGlobal or
-// SetPlan; sync uses it for the files it regenerates from what global
-// holds.
-func (s *Store) CommitOnGlobal(ctx context.Context, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
+// checks nothing: CommitGlobal, its one caller, checked what edit writes.
+func (s *Store) commitOnGlobal(ctx context.Context, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
 	repo := s.Repo
 	retry := staterepo.NewRetry(project.GlobalBranch)
 	globalRef := project.BranchRef(project.GlobalBranch)

@@ -10,16 +10,15 @@ import (
 )
 
 // RefreshChangelog regenerates global's changelog.md, as a commit of its
-// own; nothing when it says what it said. It checks nothing: the file is
-// made of the log entries the branches hold, each checked when planq wrote
-// it (one committed by hand, or pulled, is in the repository already, and a
-// push scans what it publishes), and it grows with the project past the
-// 1 MiB of a file kept beside the records: refusing it would wedge every
-// promote.
+// own; nothing when it says what it said. The file is made of the log
+// entries the branches hold, each checked when planq wrote it (one
+// committed by hand, or pulled, is in the repository already, and a push
+// scans what it publishes).
 func RefreshChangelog(ctx context.Context, store *agent.Store) (staterepo.Hash, error) {
-	return store.CommitOnGlobal(ctx, "changelog: regenerate\n", func(tree staterepo.Hash) (staterepo.Hash, error) {
-		return withChangelog(store, tree)
-	})
+	return store.CommitGlobal(ctx, agent.GlobalChange{Message: "changelog: regenerate\n", Regenerated: func() (map[string][]byte, error) {
+		data, err := store.Records.Changelog(store.Project.Config.Project, time.Now())
+		return map[string][]byte{project.ChangelogFile: data}, err
+	}})
 }
 
 // withChangelog is tree with changelog.md regenerated from every branch's

@@ -90,9 +90,9 @@ func nameGlobal(ctx context.Context, store *agent.Store) (staterepo.Hash, error)
 	if named, err := ProjectOf(store.Repo, tip); err != nil || named == name {
 		return tip, err
 	}
-	return store.CommitOnGlobal(ctx, projectMessage(name), func(tree staterepo.Hash) (staterepo.Hash, error) {
-		return withProject(store.Repo, store.Project, tree)
-	})
+	return store.CommitGlobal(ctx, agent.GlobalChange{Message: projectMessage(name), Regenerated: func() (map[string][]byte, error) {
+		return map[string][]byte{project.ProjectFile: []byte(name + "\n")}, nil
+	}})
 }
 
 // withProject is tree naming p's project: a merge's tree, whichever side
