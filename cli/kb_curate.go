@@ -54,9 +54,6 @@ archived.`,
 }
 
 func runKBCurate(ctx context.Context, env *Env, opts kbCurateOptions) error {
-	if opts.limit < 0 {
-		return usagef("kb curate: --limit is a number of candidates, 0 or more, not %d", opts.limit)
-	}
 	p, err := env.service().KBCurate(ctx, session.KBCurateInput{Limit: opts.limit})
 	if err != nil {
 		return err

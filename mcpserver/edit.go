@@ -14,6 +14,7 @@ import (
 type editIn struct {
 	agentArg
 	writeArg
+	scopeArg
 	ID             string   `json:"id" jsonschema:"current version's ID"`
 	Text           *string  `json:"text,omitempty" jsonschema:"new text"`
 	Type           *string  `json:"type,omitempty"`
@@ -31,11 +32,11 @@ type editIn struct {
 // agent that finds a learning or decision it was given partly wrong.
 func (s *Server) registerEdit(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_edit", Annotations: annotate("Correct a learning or decision", addsOnce),
-		Description: "Correct a learning or decision: a new version with the fields you pass (a list replaces the old).",
-		InputSchema: schemaFor[editIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications)})},
+		Description: "Correct a learning or decision: a new version with the fields you pass (lists replace).",
+		InputSchema: schemaFor[editIn](enums{"type": values(changelog.KindLearning.Spec().Types), "classification": values(changelog.Classifications), "scope": writeScopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in editIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) {
-				w, err := s.svc.Edit(ctx, session.EditInput{Author: author(in.agentArg, in.writeArg), ID: in.ID,
+				w, err := s.svc.Edit(ctx, session.EditInput{Author: author(in.agentArg, in.writeArg), Scope: session.Scope(in.Scope), ID: in.ID,
 					Text: in.Text, Type: in.Type, Domain: in.Domain, Classification: in.Classification, Resolution: in.Resolution,
 					Subject: in.Subject, Decision: in.Decision, Rationale: in.Because, Tags: in.Tags, Alternatives: in.Over})
 				if errors.Is(err, session.ErrUnchanged) {

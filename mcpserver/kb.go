@@ -24,6 +24,7 @@ type kbIn struct {
 	Article string `json:"article,omitempty" jsonschema:"write: the file"`
 	Keep    string `json:"keep,omitempty" jsonschema:"resolve: side to keep"`
 	Force   bool   `json:"force,omitempty" jsonschema:"write: over a deletion or person's text"`
+	Limit   *int   `json:"limit,omitempty" jsonschema:"curate: candidates (0: all)"`
 }
 
 // registerKB adds planq_kb: the knowledge base's articles, read and
@@ -57,7 +58,11 @@ func (s *Server) kb(ctx context.Context, in kbIn) (string, error) {
 	case "disputed":
 		return s.kbDisputed(ctx)
 	case "curate":
-		p, err := s.svc.KBCurate(ctx, session.KBCurateInput{Limit: kbPacketSize})
+		limit := kbPacketSize
+		if in.Limit != nil {
+			limit = *in.Limit
+		}
+		p, err := s.svc.KBCurate(ctx, session.KBCurateInput{Limit: limit})
 		if err != nil {
 			return "", err
 		}

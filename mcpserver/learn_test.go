@@ -80,3 +80,46 @@ func TestLearnTakesWhatTheCommandLineTakes(t *testing.T) {
 		t.Errorf("a refused learning committed: %s commits, was %s", got, commits)
 	}
 }
+
+// TestCorrectionsReachTheUserLayer: planq_edit, planq_revalidate and
+// planq_retract take scope user as the CLI's --scope user, acting on the
+// user layer's record, never the project's; planq_kb curate takes limit.
+func TestCorrectionsReachTheUserLayer(t *testing.T) {
+	dir := project(t)
+	s := connect(t, "--project", dir)
+	userRepo := filepath.Join(os.Getenv("PLANQ_HOME"), "state-repos", "_user.git")
+	text, isErr := callTool(t, s, "planq_learn", map[string]any{"insight": "Prefers small commits", "type": "convention", "domain": "preferences", "scope": "user"})
+	m := recordedAt.FindStringSubmatch(text)
+	if isErr || m == nil {
+		t.Fatalf("planq_learn scope user: %s", text)
+	}
+	id := m[1]
+	if text, isErr := callTool(t, s, "planq_edit", map[string]any{"id": id, "text": "Prefers small, reviewed commits", "scope": "user"}); isErr {
+		t.Fatalf("planq_edit scope user: %s", text)
+	}
+	if text, isErr := callTool(t, s, "planq_edit", map[string]any{"id": id, "text": "elsewhere"}); !isErr {
+		t.Errorf("planq_edit of the user layer's record without scope found it in the project: %s", text)
+	}
+	listed := testgit.Run(t, userRepo, "grep", "-l", "Prefers small, reviewed commits", "global")
+	if !strings.Contains(listed, "learnings/") {
+		t.Fatalf("the edit did not land on the user layer: %q", listed)
+	}
+	text, isErr = callTool(t, s, "planq_search", map[string]any{"query": "small reviewed commits", "scope": "user"})
+	m = regexp.MustCompile(`pq-[0-9a-f]{10}`).FindStringSubmatch(text)
+	if isErr || m == nil {
+		t.Fatalf("planq_search scope user: %s", text)
+	}
+	current := m[0]
+	if text, isErr := callTool(t, s, "planq_retract", map[string]any{"id": current, "reason": "changed my mind", "scope": "user"}); isErr {
+		t.Fatalf("planq_retract scope user: %s", text)
+	}
+	if shown := testgit.Run(t, userRepo, "log", "-1", "--format=%s", "global"); !strings.Contains(shown, "retract") {
+		t.Errorf("the user layer's last commit is %q, not the retraction", shown)
+	}
+	if text, isErr := callTool(t, s, "planq_revalidate", map[string]any{"id": "pq-0000000000", "scope": "user"}); !isErr || !strings.Contains(text, "pq-0000000000") {
+		t.Errorf("planq_revalidate of no record of the user layer: (error %t) %s", isErr, text)
+	}
+	if text, isErr := callTool(t, s, "planq_kb", map[string]any{"action": "curate", "limit": -1}); !isErr {
+		t.Errorf("planq_kb curate with limit -1 was not refused: %s", text)
+	}
+}

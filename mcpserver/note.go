@@ -21,7 +21,7 @@ type noteIn struct {
 // client the agent connected as.
 func (s *Server) registerNote(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_note", Annotations: annotate("Note for the instruction files", adds),
-		Description: "Note what belongs in the project's instruction files (a command that works, a trap), reading nothing first.",
+		Description: "Note what belongs in the instruction files (a command that works, a trap), reading nothing first.",
 		InputSchema: schemaFor[noteIn](enums{"type": values(changelog.KindNote.Spec().Types)})},
 		func(ctx context.Context, req *mcp.CallToolRequest, in noteIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) {

@@ -12,17 +12,17 @@ import (
 
 type proposeIn struct {
 	agentArg
-	ProposedFiles    map[string]string `json:"proposed_files" jsonschema:"each instruction file's path and its whole proposed content"`
-	DiffSummary      string            `json:"diff_summary" jsonschema:"what the proposal adds, in a few lines"`
-	EntriesUsed      []string          `json:"entries_used" jsonschema:"the IDs of the notes the additions come from"`
-	EntriesDiscarded map[string]string `json:"entries_discarded,omitempty" jsonschema:"the IDs of the notes left out, each with why"`
+	ProposedFiles    map[string]string `json:"proposed_files" jsonschema:"each file's path: its whole new content"`
+	DiffSummary      string            `json:"diff_summary" jsonschema:"what it adds, briefly"`
+	EntriesUsed      []string          `json:"entries_used" jsonschema:"note IDs the additions use"`
+	EntriesDiscarded map[string]string `json:"entries_discarded,omitempty" jsonschema:"note IDs left out: why"`
 }
 
 // registerPropose adds planq_propose: the curating agent's answer to
 // planq_curate, checked and kept on global as 'planq propose' does.
 func (s *Server) registerPropose(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_propose", Annotations: annotate("Propose instruction file additions", addsOnce),
-		Description: "Answer planq_curate: the instruction files as they should read (additions only), a summary, the notes used and those discarded with why."},
+		Description: "Answer planq_curate: the instruction files as they should read (additions only), a summary, the notes used and discarded."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in proposeIn) (*mcp.CallToolResult, any, error) {
 			// The proposal is kept on global: a lead without an agent may send it.
 			return s.call(func() (string, error) {

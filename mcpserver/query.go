@@ -17,13 +17,13 @@ type queryIn struct {
 	All             bool     `json:"all,omitempty" jsonschema:"every domain"`
 	Types           []string `json:"types,omitempty"`
 	Classifications []string `json:"classifications,omitempty"`
-	Since           string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
+	Since           string   `json:"since,omitempty" jsonschema:"2026-01-31, or an age: 12h, 7d, 4w"`
 	AllVersions     bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 }
 
 func (s *Server) registerQuery(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_query", Annotations: annotate("Learnings by domain", reads),
-		Description: "The team's learnings of some domains (or all), ranked: read a domain's before you work in it.",
+		Description: "The team's learnings of some domains (or all), ranked: read a domain's before working in it.",
 		InputSchema: schemaFor[queryIn](enums{"types": values(changelog.KindLearning.Spec().Types), "classifications": values(changelog.Classifications)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in queryIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) { return s.query(ctx, in) })

@@ -11,6 +11,7 @@ import (
 type revalidateIn struct {
 	agentArg
 	writeArg
+	scopeArg
 	ID string `json:"id" jsonschema:"the learning's ID"`
 }
 
@@ -19,11 +20,12 @@ type revalidateIn struct {
 // re-anchors it, as 'planq revalidate' does.
 func (s *Server) registerRevalidate(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_revalidate", Annotations: annotate("Revalidate a stale learning", addsOnce),
-		Description: "Re-anchor a learning marked \"may be stale\" that you checked and found true. If wrong: planq_edit or planq_retract."},
+		Description: "Re-anchor a learning marked \"may be stale\" you found still true. If wrong: planq_edit or planq_retract.",
+		InputSchema: schemaFor[revalidateIn](enums{"scope": writeScopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in revalidateIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) {
 				return written(s.svc.Revalidate(ctx, session.RevalidateInput{Author: author(in.agentArg, in.writeArg),
-					ID: in.ID}))
+					Scope: session.Scope(in.Scope), ID: in.ID}))
 			})
 		})
 }

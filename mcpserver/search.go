@@ -15,28 +15,28 @@ import (
 type searchIn struct {
 	agentArg
 	Query       string   `json:"query,omitempty" jsonschema:"the question, as you would ask a teammate"`
-	Queries     []string `json:"queries,omitempty" jsonschema:"more phrasings, each ranked and fused; add identifiers a record may hold (command, file, error)"`
+	Queries     []string `json:"queries,omitempty" jsonschema:"more phrasings, fused; add identifiers a record may hold (command, file, error)"`
 	Kinds       []string `json:"kinds,omitempty"`
 	Domains     []string `json:"domains,omitempty" jsonschema:"learnings of these domains"`
 	Types       []string `json:"types,omitempty"`
 	WrittenBy   []string `json:"written_by,omitempty" jsonschema:"agent names"`
-	Since       string   `json:"since,omitempty" jsonschema:"a date (2026-01-31) or an age (12h, 7d, 4w)"`
+	Since       string   `json:"since,omitempty" jsonschema:"2026-01-31, or an age: 12h, 7d, 4w"`
 	Scope       string   `json:"scope,omitempty" jsonschema:"project (default); all: every project + user layer"`
 	AllVersions bool     `json:"all_versions,omitempty" jsonschema:"also superseded versions"`
 	Limit       int      `json:"limit,omitempty" jsonschema:"default 8, at most 50"`
-	Explain     bool     `json:"explain,omitempty" jsonschema:"show how each result ranked, by words and by meaning"`
+	Explain     bool     `json:"explain,omitempty" jsonschema:"how each result ranked"`
 }
 
 type getIn struct {
 	agentArg
-	Path string `json:"path" jsonschema:"as a result gave it, like learnings/auth/pq-3f9a1c2e4b.md"`
+	Path string `json:"path" jsonschema:"like learnings/auth/pq-3f9a1c2e4b.md"`
 	From int    `json:"from,omitempty" jsonschema:"first line; default 1"`
 	To   int    `json:"to,omitempty" jsonschema:"last line; default: 200 lines on"`
 }
 
 func (s *Server) registerSearch(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_search", Annotations: annotate("Search the memory", reads),
-		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before you start a task, search: the question as query, two or three other phrasings as queries.",
+		Description: "Search every agent's and the team's records. Before answering about prior work, decisions or conventions, and before a task, search: the question as query, two or three other phrasings as queries.",
 		InputSchema: schemaFor[searchIn](enums{"kinds": values(session.FilterKinds()), "scope": scopes})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) { return s.search(ctx, in) })

@@ -78,7 +78,7 @@ type learnIn struct {
 	EvidenceFiles  []string `json:"evidence_files,omitempty" jsonschema:"files showing it"`
 	Supersedes     string   `json:"supersedes,omitempty" jsonschema:"ID it replaces"`
 	Subject        string   `json:"subject,omitempty" jsonschema:"short key of its topic"`
-	Force          bool     `json:"force,omitempty" jsonschema:"record though the domain is full"`
+	Force          bool     `json:"force,omitempty" jsonschema:"even if the domain is full"`
 	scopeArg
 }
 
@@ -138,7 +138,7 @@ func annotate(title string, e effect) *mcp.ToolAnnotations {
 
 func (s *Server) register(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_context", Annotations: annotate("Session context", reads),
-		Description: "Your focus, handoff, branch context, scratch, recent log, decisions and the team's learnings: call at the start of work and after a compaction."},
+		Description: "Your focus, handoff, branch context, scratch, recent log, decisions and the team's learnings: call at the start of work and after compaction."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in contextIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) {
 				sum, _, err := s.svc.Context(ctx, session.ContextInput{Agent: in.Agent, OrGlobal: true})

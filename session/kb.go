@@ -209,6 +209,9 @@ func (s *Project) KBEdit(ctx context.Context, in KBEditInput) (ArticleWritten, e
 
 // KBCurate builds the curating agent's work packet, writing nothing.
 func (s *Project) KBCurate(ctx context.Context, in KBCurateInput) (knowledge.Packet, error) {
+	if in.Limit < 0 {
+		return knowledge.Packet{}, planqerr.New(planqerr.Invalid, "kb curate", "the limit is a number of candidates, 0 or more, not %d", in.Limit)
+	}
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return knowledge.Packet{}, err

@@ -119,7 +119,7 @@ func benchStart(dir string) bool {
 
 // benchLogAdd: planq log add, planq learn and planq note vs git add + git
 // commit of one new file, in one agent worktree holding 150 records and in
-// one holding 50,000 (issues 13 and 15: at most 1.2x at both sizes).
+// one holding 50,000 (issue 38: at most 1.3x at both sizes).
 func benchLogAdd(dir string) bool {
 	ok := true
 	for _, n := range []int{150, 50000} {
@@ -139,8 +139,8 @@ func benchLogAdd(dir string) bool {
 			ds   []time.Duration
 		}{{"log add", logAdd}, {"learn", learn}, {"note", note}} {
 			ratio := float64(median(m.ds)) / float64(mg)
-			fmt.Printf("%-7s %6d records: planq %s   git add+commit %s   ratio %.2fx (target <= 1.2x)\n", m.name, n, ms(median(m.ds)), ms(mg), ratio)
-			ok = report(ratio <= 1.2) && ok
+			fmt.Printf("%-7s %6d records: planq %s   git add+commit %s   ratio %.2fx (target <= 1.3x)\n", m.name, n, ms(median(m.ds)), ms(mg), ratio)
+			ok = report(ratio <= 1.3) && ok
 		}
 	}
 	return ok
