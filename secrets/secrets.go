@@ -17,37 +17,66 @@ type Finding struct {
 	Text string
 }
 
+// rule is one issuer's credential shape. Its keywords are literals every
+// match holds (lower case for a rule that ignores case): text that holds
+// none is not matched against the pattern, which is compiled on first use.
+// Most records hold none, so most writes compile and run no pattern.
 type rule struct {
-	name string
-	re   *regexp.Regexp
+	name       string
+	keywords   []string
+	ignoreCase bool
+	re         func() *regexp.Regexp
+}
+
+func newRule(name, pattern string, keywords ...string) rule {
+	return rule{name: name, keywords: keywords, ignoreCase: strings.HasPrefix(pattern, "(?i)"),
+		re: sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })}
 }
 
 // The shapes are the documented formats of each issuer; each is long and
-// specific enough that ordinary prose does not match. They are compiled on
-// first use: most commands never scan.
+// specific enough that ordinary prose does not match. Made on first use:
+// most commands never scan.
 var rules = sync.OnceValue(func() []rule {
 	return []rule{
-		{"private key block", regexp.MustCompile(`-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----`)},
-		{"AWS access key id", regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
-		{"AWS secret access key", regexp.MustCompile(`(?i)aws_?secret_?access_?key["'\s:=]+[A-Za-z0-9/+]{40}\b`)},
-		{"GitHub token", regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,}\b`)},
-		{"GitHub fine-grained token", regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{60,}\b`)},
-		{"GitLab token", regexp.MustCompile(`\bglpat-[A-Za-z0-9_\-]{20,}\b`)},
-		{"Slack token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}\b`)},
-		{"Google API key", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`)},
-		{"Stripe secret key", regexp.MustCompile(`\b[sr]k_live_[0-9A-Za-z]{20,}\b`)},
-		{"Anthropic API key", regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_\-]{20,}\b`)},
-		{"OpenAI API key", regexp.MustCompile(`\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}\b`)},
-		{"npm token", regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-		{"JSON web token", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`)},
+		newRule("private key block", `-----BEGIN (?:RSA |EC |DSA |OPENSSH |PGP |ENCRYPTED )?PRIVATE KEY(?: BLOCK)?-----`, "PRIVATE KEY"),
+		newRule("AWS access key id", `\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`, "AKIA", "ASIA", "ABIA", "ACCA"),
+		newRule("AWS secret access key", `(?i)aws_?secret_?access_?key["'\s:=]+[A-Za-z0-9/+]{40}\b`, "aws"),
+		newRule("GitHub token", `\bgh[pousr]_[A-Za-z0-9]{36,}\b`, "ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+		newRule("GitHub fine-grained token", `\bgithub_pat_[A-Za-z0-9_]{60,}\b`, "github_pat_"),
+		newRule("GitLab token", `\bglpat-[A-Za-z0-9_\-]{20,}\b`, "glpat-"),
+		newRule("Slack token", `\bxox[abposr]-[A-Za-z0-9-]{10,}\b`, "xox"),
+		newRule("Google API key", `\bAIza[0-9A-Za-z_\-]{35}\b`, "AIza"),
+		newRule("Stripe secret key", `\b[sr]k_live_[0-9A-Za-z]{20,}\b`, "k_live_"),
+		newRule("Anthropic API key", `\bsk-ant-[A-Za-z0-9_\-]{20,}\b`, "sk-ant-"),
+		newRule("OpenAI API key", `\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}\b`, "T3BlbkFJ"),
+		newRule("npm token", `\bnpm_[A-Za-z0-9]{36}\b`, "npm_"),
+		newRule("JSON web token", `\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b`, "eyJ"),
 	}
 })
+
+// mayMatch reports whether text holds one of r's keywords (lower is text
+// in lower case, made once per scan when a rule needs it).
+func (r rule) mayMatch(text string, lower func() string) bool {
+	if r.ignoreCase {
+		text = lower()
+	}
+	for _, k := range r.keywords {
+		if strings.Contains(text, k) {
+			return true
+		}
+	}
+	return false
+}
 
 // Scan returns the credentials found in text, in order of appearance.
 func Scan(text string) []Finding {
 	var found []Finding
+	lower := sync.OnceValue(func() string { return strings.ToLower(text) })
 	for _, r := range rules() {
-		for _, loc := range r.re.FindAllStringIndex(text, -1) {
+		if !r.mayMatch(text, lower) {
+			continue
+		}
+		for _, loc := range r.re().FindAllStringIndex(text, -1) {
 			found = append(found, Finding{Rule: r.name, Line: 1 + strings.Count(text[:loc[0]], "\n"), Text: text[loc[0]:loc[1]]})
 		}
 	}

@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"reflect"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -41,4 +43,27 @@ func TestScanLeavesProseAlone(t *testing.T) {
 			t.Errorf("Scan(%q) = %+v, want nothing", text, found)
 		}
 	}
+}
+
+// FuzzScanMatchesEveryPattern holds the keyword filter to what it stands
+// for: Scan finds exactly what running every rule's pattern over the text
+// finds, so a keyword that a match can lack shows up here.
+func FuzzScanMatchesEveryPattern(f *testing.F) {
+	for _, seed := range []string{"ghp_" + strings.Repeat("a", 36), "AWS_Secret_Access_Key = " + strings.Repeat("A", 40),
+		"xoxb-1234567890-abc", "-----BEGIN RSA PRIVATE KEY-----", "npm_" + strings.Repeat("0", 36), "plain prose, nothing secret",
+		"eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.SflKxwRJSMeKKF2QT4"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var want []Finding
+		for _, r := range rules() {
+			for _, loc := range r.re().FindAllStringIndex(text, -1) {
+				want = append(want, Finding{Rule: r.name, Line: 1 + strings.Count(text[:loc[0]], "\n"), Text: text[loc[0]:loc[1]]})
+			}
+		}
+		sort.SliceStable(want, func(i, j int) bool { return want[i].Line < want[j].Line })
+		if got := Scan(text); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Scan(%q) = %v, every pattern finds %v", text, got, want)
+		}
+	})
 }
