@@ -31,6 +31,17 @@ func TestServerCommandsAreHandedOff(t *testing.T) {
 			t.Errorf("planq %s: exit %d, want planq-server's absence told (exit %d)\n%s", strings.Join(args, " "), code, ExitNotFound, out)
 		}
 	}
+	// Setup, which writes settings that start 'planq mcp serve', says so.
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	out, _ := runWith(t, newRootCmd, []string{"-C", dir, "setup", "cursor", "--global", "--dry-run"})
+	if strings.Contains(out, "planq-server is not installed") {
+		t.Errorf("setup --dry-run warned of planq-server:\n%s", out)
+	}
+	out, _ = runWith(t, newRootCmd, []string{"-C", dir, "setup", "cursor", "--global", "--check"})
+	if !strings.Contains(out, "planq-server is not installed beside planq or on PATH") {
+		t.Errorf("setup --check did not say planq-server is missing:\n%s", out)
+	}
 	// Help asked of cobra's help command stays planq's, without the tools.
 	out, code := runWith(t, newRootCmd, []string{"help", "mcp", "serve"})
 	if code != 0 || !strings.Contains(out, "Tools: 'planq mcp tools' lists them.") || strings.Contains(out, "planq_checkpoint") {
