@@ -251,8 +251,8 @@ func validateArticle(a *Article) error {
 		return fieldErr("topic", "%q %s", a.Topic, p)
 	}
 	for _, t := range a.Tags {
-		if err := oneLine("tags", t, 100, true); err != nil {
-			return fieldErr("tags", "%q is not a tag (one line of at most 100 characters)", t)
+		if err := oneLine("tags", t, MaxTagLen, true); err != nil {
+			return fieldErr("tags", "%q is not a tag (one line of at most %d characters)", t, MaxTagLen)
 		}
 	}
 	if err := checkArticleTimes(a); err != nil {
@@ -289,6 +289,9 @@ func checkArticleTimes(a *Article) error {
 	}
 	return nil
 }
+
+// MaxTagLen is the longest tag an article holds, in characters.
+const MaxTagLen = 100
 
 func oneLine(field, s string, maxLen int, required bool) error {
 	switch {

@@ -152,7 +152,7 @@ func conflictLines(slug string, recs []*changelog.Record, against map[string][]s
 		if r.Status == changelog.StatusDisputed {
 			marks += ", marked disputed"
 		}
-		lines = append(lines, fmt.Sprintf("- %s (%s; contradicts %s)", firstSentence(textOf(r)), marks, strings.Join(others, ", ")))
+		lines = append(lines, fmt.Sprintf("- %s (%s; contradicts %s)", lineOf(r), marks, strings.Join(others, ", ")))
 	}
 	return lines
 }
@@ -256,7 +256,7 @@ func contradictionNotes(h *held, fresh []*changelog.Record, rs *records) map[str
 		var parts []string
 		for _, id := range against[r.ID] {
 			if o := rs.byID[id]; o != nil {
-				parts = append(parts, fmt.Sprintf("%s, which says: %s", id, firstSentence(textOf(o))))
+				parts = append(parts, fmt.Sprintf("%s, which says: %s", id, lineOf(o)))
 			}
 		}
 		slices.Sort(parts)

@@ -7,9 +7,11 @@
 // they cite, meaning (the static table built into planq: a lookup, the same
 // on every machine) and domain; a decision that names no subject and means
 // none stays a record. Every sentence it writes is a source's own (its
-// first sentence), followed by the source's ID. An article's times come
-// from its sources, so two machines that hold the same records write the
-// same article, byte for byte, and a merge of the two takes it once.
+// first sentence; after the name that alone opens a mulch pattern's body,
+// the name and the sentence that follows it), followed by the source's ID.
+// An article's times come from its sources, so two machines that hold the
+// same records write the same article, byte for byte, and a merge of the
+// two takes it once.
 //
 // Articles are kept in step: new sources join an article and move its
 // updated time; an article whose every source was superseded, retracted or

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/embed"
@@ -335,15 +336,54 @@ func firstSentence(text string) string {
 	if i := strings.Index(text, "\n\n"); i >= 0 {
 		text = text[:i]
 	}
-	text = strings.TrimLeft(text, "#>-* \t")
-	text = strings.Join(strings.Fields(text), " ")
-	for i := 0; i+1 < len(text); i++ {
-		if (text[i] == '.' || text[i] == '!' || text[i] == '?') && text[i+1] == ' ' {
-			text = text[:i+1]
-			break
+	text = strings.Join(strings.Fields(unmarked(text)), " ")
+	return changelog.Shorten(changelog.FirstSentence(text), 300)
+}
+
+// unmarked is text without the Markdown that opens it: a heading's or a
+// quote's mark, a bullet, and the markers of a leading bold or italic span,
+// both of them (one alone would be left dangling), or neither.
+func unmarked(text string) string {
+	text = strings.TrimLeft(text, "#>- \t")
+	if rest, ok := strings.CutPrefix(text, "* "); ok {
+		text = strings.TrimLeft(rest, " \t")
+	}
+	for _, m := range []string{"**", "__", "*"} {
+		if rest, ok := strings.CutPrefix(text, m); ok {
+			if i := strings.Index(rest, m); i > 0 {
+				return rest[:i] + rest[i+len(m):]
+			}
+			return text
 		}
 	}
-	return changelog.Shorten(text, 300)
+	return text
+}
+
+// lineOf is an article's line for r, what it teaches: the first sentence
+// of its text, or, when its first line only names it (a mulch pattern's
+// name), that name and what the body says after it.
+func lineOf(r *changelog.Record) string {
+	text := textOf(r)
+	if changelog.OnlyNames(firstLine(text)) {
+		text = changelog.Teaching(text, 300)
+	}
+	return firstSentence(text)
+}
+
+// mulchRationale is why a decision imported from mulch was made, a
+// learning whose body is its title, then its rationale: "" for any other
+// record, and when its line (lineOf) says it already.
+func mulchRationale(r *changelog.Record) string {
+	if r.Kind != changelog.KindLearning || r.Type != changelog.TypeDecision || changelog.OnlyNames(firstLine(r.Body)) {
+		return ""
+	}
+	_, why, _ := strings.Cut(strings.TrimSpace(r.Body), "\n\n")
+	return why
+}
+
+func firstLine(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return line
 }
 
 // textOf is what a record says: a decision's decision, a learning's body.
@@ -399,6 +439,9 @@ type draft struct {
 	// the sources it set aside: they never join the article again.
 	resolved []resolution
 	aside    map[string]bool
+	// leftOut are the tags of its sources build left out, too long for an
+	// article.
+	leftOut []string
 }
 
 // sourceRecords are the records of d's sources that global holds, oldest
@@ -435,7 +478,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 		if lead.Kind == changelog.KindDecision {
 			heading = "Decision"
 		}
-		description = firstSentence(textOf(lead))
+		description = lineOf(lead)
 		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
 	}
 	if len(against) > 0 {
@@ -444,7 +487,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	d.writeSections(&body, rs, shown, related)
 	return changelog.NewArticle(changelog.ArticleInput{
 		Topic: d.topic, Slug: d.slug, Title: derivedLine(d.title, d.slug), Description: derivedLine(description, d.slug),
-		Tags: tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
+		Tags: d.tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
 		Created: d.created, Updated: updated,
 		Confidence: confidenceOf(live), Status: status, CuratedBy: changelog.CuratedAuto,
 		Body: body.String(),
@@ -484,7 +527,7 @@ func (d *draft) writeSections(body *strings.Builder, rs *records, shown []*chang
 		if how := rs.endedHow(r.ID); how != "" {
 			marks += ", " + how
 		}
-		fmt.Fprintf(body, "- %s (%s)\n", firstSentence(textOf(r)), marks)
+		fmt.Fprintf(body, "- %s (%s)\n", lineOf(r), marks)
 	}
 	if why := rationaleLines(shown); len(why) > 0 {
 		body.WriteString("\n# Rationale\n\n" + strings.Join(why, "\n") + "\n")
@@ -571,6 +614,8 @@ func rationaleLines(recs []*changelog.Record) []string {
 		switch {
 		case strings.TrimSpace(r.Rationale) != "":
 			lines = append(lines, fmt.Sprintf("- %s (%s)", firstSentence(r.Rationale), r.ID))
+		case mulchRationale(r) != "":
+			lines = append(lines, fmt.Sprintf("- %s (%s)", firstSentence(mulchRationale(r)), r.ID))
 		case strings.TrimSpace(r.Resolution) != "":
 			lines = append(lines, fmt.Sprintf("- Resolution: %s (%s)", firstSentence(r.Resolution), r.ID))
 		}
@@ -578,13 +623,22 @@ func rationaleLines(recs []*changelog.Record) []string {
 	return lines
 }
 
-func tagsOf(recs []*changelog.Record) []string {
+// tagsOf are the article's tags: its sources' domains and tags, at most
+// 20; those too long are left out, in d.leftOut.
+func (d *draft) tagsOf(recs []*changelog.Record) []string {
 	var tags []string
+	d.leftOut = nil
 	for _, r := range recs {
 		if r.Domain != "" {
 			tags = append(tags, r.Domain)
 		}
-		tags = append(tags, r.Tags...)
+		for _, t := range r.Tags { // a mulch outcome kept as a tag can be longer
+			if utf8.RuneCountInString(t) > changelog.MaxTagLen {
+				d.leftOut = append(d.leftOut, t)
+			} else {
+				tags = append(tags, t)
+			}
+		}
 	}
 	slices.Sort(tags)
 	tags = slices.Compact(tags)

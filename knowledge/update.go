@@ -393,6 +393,11 @@ func (u *updateRun) buildDrafts(drafts map[string]*draft) error {
 			return err
 		}
 		u.write(slug, a, data)
+		if _, written := u.change[a.Path()]; written {
+			for _, t := range drafts[slug].leftOut {
+				u.res.Skipped = append(u.res.Skipped, Problem{Path: a.Path(), Problem: fmt.Sprintf("left out the tag %q: an article's tags are at most %d characters", t, changelog.MaxTagLen)})
+			}
+		}
 	}
 	return nil
 }
@@ -555,7 +560,7 @@ func appendNew(data []byte, recs []*changelog.Record, notes map[string]string) [
 		if n := notes[r.ID]; n != "" {
 			marks += "; " + n
 		}
-		fmt.Fprintf(&b, "- %s (%s)\n", firstSentence(textOf(r)), marks)
+		fmt.Fprintf(&b, "- %s (%s)\n", lineOf(r), marks)
 	}
 	return []byte(b.String())
 }

@@ -3,7 +3,6 @@ package prime
 import (
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/readmodel"
@@ -62,31 +61,4 @@ func TestDocumentsShowWhatPatternsTeach(t *testing.T) {
 	if err != nil || !strings.Contains(out, "recipe-default-export-strict: Export is strict by default.") {
 		t.Errorf("query shows the slug alone (%v):\n%s", err, out)
 	}
-}
-
-// FuzzGist: what a line adds after a title is one line, never wider than
-// gistWidth, and made of the body's own words.
-func FuzzGist(f *testing.F) {
-	f.Add("recipe-x", "\n\nExport is strict. More.")
-	f.Add("Agent: coordinator", "Capability: x\nFailure reason: y")
-	f.Add("Steps:", "\n\n")
-	f.Add("a", "e.g. b. c")
-	f.Fuzz(func(t *testing.T, title, rest string) {
-		if strings.Contains(title, "\n") || !utf8.ValidString(title+rest) {
-			t.Skip()
-		}
-		g := gist(title, rest)
-		if strings.ContainsAny(g, "\r\n") {
-			t.Fatalf("gist %q breaks the line", g)
-		}
-		if n := utf8.RuneCountInString(g); n > gistWidth+2 {
-			t.Fatalf("gist %q is %d characters", g, n)
-		}
-		body := strings.Join(strings.Fields(rest), " ")
-		for _, w := range strings.Fields(strings.NewReplacer(";", " ", "…", " ").Replace(g)) {
-			if w != ":" && !strings.Contains(body, strings.TrimSuffix(w, ";")) {
-				t.Fatalf("gist %q says %q, which the body %q does not", g, w, rest)
-			}
-		}
-	})
 }
