@@ -374,6 +374,7 @@ func crashCases() []crashCase {
 // the same command, run again, succeeds and reaches the state it would
 // have reached without the crash.
 func TestCrashAtEveryFailpoint(t *testing.T) {
+	t.Parallel()
 	cases := crashCases()
 	covered := map[failpoint.Point]bool{}
 	for _, c := range cases {

@@ -128,7 +128,11 @@ func TestRandomKills(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kills processes for a while")
 	}
+	// Parallel, as the other long tests: most of their time is spent
+	// waiting for planq and git processes, not on a core.
+	t.Parallel()
 	t.Run("promote", func(t *testing.T) {
+		t.Parallel()
 		m := teamMachine(t, t.TempDir())
 		k := newKiller(t, m, 1)
 		learnings := 0
@@ -151,6 +155,7 @@ func TestRandomKills(t *testing.T) {
 		}
 	})
 	t.Run("pull", func(t *testing.T) {
+		t.Parallel()
 		root := t.TempDir()
 		two := diverged(t, root)
 		one := &machine{t: t, home: filepath.Join(root, "one"), app: filepath.Join(root, "one", "app"), env: swapHome(two.env, two.home, filepath.Join(root, "one"))}

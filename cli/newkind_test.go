@@ -49,6 +49,7 @@ var newKindFiles = map[string]func(t *testing.T, text string) string{
 // the MCP schema, and gets its directory in a new state repository. The
 // files it changes are those changelog/doc.go's recipe names, at most 6.
 func TestKindAddedToTableReachesEveryFrontEnd(t *testing.T) {
+	t.Parallel()
 	recipe := recipeFiles(t)
 	if len(recipe) > 6 {
 		t.Errorf("changelog/doc.go's recipe for a kind with a field of its own, a command and an MCP tool names %d files, want at most 6: %v", len(recipe), recipe)
@@ -79,12 +80,10 @@ func TestKindAddedToTableReachesEveryFrontEnd(t *testing.T) {
 	// it, built alike; PATH reaches planq-newkind alone (a link), so the
 	// build under test finds its own planq-server.
 	built, bin := t.TempDir(), t.TempDir()
-	for _, main := range []string{"planq", "planq-server"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(built, main), "./cmd/"+main)
-		build.Dir = src
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("building %s with a memo kind: %v\n%s", main, err, out)
-		}
+	build := exec.Command("go", "build", "-o", built+string(os.PathSeparator), "./cmd/planq", "./cmd/planq-server")
+	build.Dir = src
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building planq and planq-server with a memo kind: %v\n%s", err, out)
 	}
 	planq := filepath.Join(bin, "planq-newkind")
 	if err := os.Symlink(filepath.Join(built, "planq"), planq); err != nil {

@@ -19,6 +19,7 @@ func TestTwoMachinesRace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs concurrent rounds")
 	}
+	t.Parallel()
 	root := t.TempDir()
 	one := teamMachine(t, root)
 	one.planq(one.app, "state", "push")
