@@ -94,16 +94,18 @@ func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions
 		}
 	}
 	states, err := hooks.Apply(edits, mode, tracked)
-	if mode == hooks.ModeInstall || mode == hooks.ModeCheck {
-		warnNoServerProgram(env)
-	}
+	warnNoServerProgram(env, mode)
 	return reportSetup(env, agentName, states, err, opts.json, mode == hooks.ModeCheck)
 }
 
-// warnNoServerProgram says so when the MCP server the settings start
-// ('planq mcp serve') cannot start: planq hands it to a planq-server it
-// cannot find, and an agent whose server died at start cannot say why.
-func warnNoServerProgram(env *Env) {
+// warnNoServerProgram says so, when settings are written or checked, if
+// the MCP server they start ('planq mcp serve') cannot start: planq hands
+// it to a planq-server it cannot find, and an agent whose server died at
+// start cannot say why.
+func warnNoServerProgram(env *Env, mode hooks.Mode) {
+	if mode != hooks.ModeInstall && mode != hooks.ModeCheck {
+		return
+	}
 	if _, err := findServerProgram(); err != nil {
 		env.Log.Warn("planq-server is not installed beside planq or on PATH, so the MCP server these settings start cannot run",
 			"hint", "go install github.com/planq-dev/planq/cmd/planq-server@latest, as planq was installed")
