@@ -8,6 +8,11 @@
 //	$PLANQ_HOME/workspaces/<project>/<agent> code workspaces made by `planq create`
 //	$PLANQ_HOME/cache/<project>/             caches that can always be rebuilt
 //	$PLANQ_HOME/uses/<project>/<agent>.log   uses noted by reads, until the agent's next commit
+//	$PLANQ_HOME/orphans/<project>/           what doctor moved aside after a crash
+//	$PLANQ_HOME/models/                      fetched models, and .tables/ converted from them
+//	$PLANQ_HOME/state-repos/_user.git        the user layer, yours across projects
+//
+// Every one of these paths is named here and nowhere else.
 //
 // The state repository's own layout, every branch, ref and tree name planq
 // uses (global, agent-<name>, checkpoint tags, archive and remote refs,

@@ -42,8 +42,15 @@ func (p *Project) StateRepo() string { return StateRepoPath(p.Home, p.Config.Pro
 
 // StateRepoPath is where the state repository of project lives under home.
 func StateRepoPath(home, project string) string {
-	return filepath.Join(home, "state-repos", project+".git")
+	return filepath.Join(StateReposDir(home), project+".git")
 }
+
+// StateReposDir is the directory of every state repository under home.
+func StateReposDir(home string) string { return filepath.Join(home, "state-repos") }
+
+// OrphansDir is where doctor moves what a crash left of the project's
+// agents, never deleting it.
+func (p *Project) OrphansDir() string { return filepath.Join(p.Home, "orphans", p.Config.Project) }
 
 // ModelsDir is where fetched models, and the tables planq converts them
 // to, live under home.

@@ -76,7 +76,7 @@ type stateRepo struct {
 // problem: a listing that left it out would hide why a project's memory
 // is not there.
 func stateRepos(home string) ([]stateRepo, error) {
-	dir := filepath.Join(home, "state-repos")
+	dir := project.StateReposDir(home)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

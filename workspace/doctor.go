@@ -232,7 +232,7 @@ func checkMounts(ctx context.Context, p *project.Project, repo *staterepo.Repo, 
 		return deadHere
 	}
 	if !staterepo.IsLiveWorktree(agentDir) {
-		dest := filepath.Join(p.Home, "orphans", p.Config.Project, time.Now().UTC().Format("20060102T150405Z"))
+		dest := filepath.Join(p.OrphansDir(), time.Now().UTC().Format("20060102T150405Z"))
 		add(Finding{Check: "mount", Problem: agentDir + " is not a mounted agent (left by a crash?)",
 			Fix: "move it to " + dest + " (its files are kept)"}, func() error { return moveAside(agentDir, dest) })
 		return false
