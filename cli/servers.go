@@ -82,10 +82,13 @@ func (e *Env) handOff(ctx context.Context) error {
 	if errors.As(err, &exit) && exit.ExitCode() >= 0 {
 		return &silentError{code: exit.ExitCode()} // planq-server said why
 	}
-	if err != nil && ctx.Err() == nil {
-		return planqerr.New(planqerr.Failure, serverProgram, "failed to run: %w", err)
+	switch {
+	case err == nil:
+		return nil // it ended well, interrupted or not: its exit is planq's
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
-	return ctx.Err()
+	return planqerr.New(planqerr.Failure, serverProgram, "failed to run: %w", err)
 }
 
 // findServerProgram finds planq-server beside planq (the same
