@@ -286,7 +286,7 @@ func fileNow(store *readmodel.Handle, codeRoot string, f changelog.ProposedFile,
 	if !full {
 		return nil
 	}
-	proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
+	proposed, err := store.Git().ReadBlob(staterepo.NewHash(f.Blob))
 	if err != nil {
 		return fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
 	}
@@ -486,7 +486,7 @@ func planWrites(store *agent.Store, codeRoot string, r *changelog.Record, opts A
 		if err != nil {
 			return nil, 0, err
 		}
-		proposed, err := store.Repo.ReadBlob(staterepo.NewHash(f.Blob))
+		proposed, err := store.Git().ReadBlob(staterepo.NewHash(f.Blob))
 		if err != nil {
 			return nil, 0, fmt.Errorf("failed to read the proposed %s: %w", f.Path, err)
 		}

@@ -55,7 +55,7 @@ func Open(ctx context.Context, repo *staterepo.Repo, slug string) (Opened, error
 		return o, nil
 	}
 	if st.deleted[slug] {
-		return Opened{}, deletedError(repo, st, slug)
+		return Opened{}, deletedError(repo.Path, st, slug)
 	}
 	return Opened{}, planqerr.New(planqerr.NotFound, "article "+slug, "is not on global").
 		WithHint("'planq kb list' shows the articles and their slugs")
@@ -108,7 +108,7 @@ func OpenAt(ctx context.Context, repo *staterepo.Repo, slug, base string) (Opene
 // deletedError says that the article slug was deleted, and how to bring
 // it back: the file that remembers the deletion, the blob of its last
 // text, and the write that makes it again.
-func deletedError(repo *staterepo.Repo, st *state, slug string) error {
+func deletedError(repoPath string, st *state, slug string) error {
 	err := planqerr.New(planqerr.NotFound, "article "+slug, "was deleted; planq does not make it again")
 	marker, last := st.deletedWhere(slug)
 	if marker == "" {
@@ -118,7 +118,7 @@ func deletedError(repo *staterepo.Repo, st *state, slug string) error {
 	hint := marker + " remembers the deletion"
 	if !last.IsZero() {
 		hint += fmt.Sprintf("; its last text is blob %s: save it with git -C %s show %s > %s.md, then 'planq kb write --force %s.md' writes it again and forgets the deletion",
-			last, shellWord(repo.Path), last, slug, slug)
+			last, shellWord(repoPath), last, slug, slug)
 	} else {
 		hint += fmt.Sprintf("; 'planq kb write --force --slug %s FILE' writes it again and forgets the deletion", slug)
 	}

@@ -5,12 +5,11 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Overview counts the articles on global by status: what planq status
-// shows. It reads global's tree alone, no history.
+// shows, from the read model's index of global's articles.
 type Overview struct {
 	Articles   int `json:"articles"`
 	Disputed   int `json:"disputed"`
@@ -27,47 +26,23 @@ type Dispute struct {
 	Sides []string `json:"sides"`
 }
 
-// Survey reads the articles on global's tip: their counts by status, and
-// the disputed ones by path. Files that are no article are left out ('planq
-// kb update' and 'planq kb list' name them).
-func Survey(repo *staterepo.Repo) (Overview, []Dispute, error) {
+// Survey counts articles (the read model's, of global) by status, and
+// lists the disputed ones by path.
+func Survey(articles []readmodel.Article) (Overview, []Dispute) {
 	var ov Overview
 	disputes := []Dispute{}
-	tip, err := repo.Tip(project.GlobalBranch)
-	if err != nil {
-		return ov, disputes, err
-	}
-	tree, err := repo.TreeOf(tip)
-	if err != nil {
-		return ov, disputes, err
-	}
-	files, err := repo.WalkTree(tree, []string{dir})
-	if err != nil {
-		return ov, disputes, err
-	}
-	for _, f := range files {
-		if _, _, ok := changelog.SplitArticlePath(f.Path); !ok {
-			continue
-		}
-		data, err := repo.ReadBlob(f.Blob)
-		if err != nil {
-			return ov, disputes, err
-		}
-		a, err := changelog.ParseArticle(f.Path, data)
-		if err != nil {
-			continue
-		}
+	for _, a := range articles {
 		ov.Articles++
 		if a.Status == changelog.StatusDisputed {
 			ov.Disputed++
-			disputes = append(disputes, Dispute{Path: f.Path, Slug: a.Slug, Title: a.Title, Sides: sidesOf(a.Body)})
+			disputes = append(disputes, Dispute{Path: a.Path, Slug: a.Slug, Title: a.Title, Sides: sidesOf(a.Body)})
 		}
 		if a.Status == changelog.StatusDeprecated {
 			ov.Deprecated++
 		}
 	}
 	slices.SortFunc(disputes, func(x, y Dispute) int { return strings.Compare(x.Path, y.Path) })
-	return ov, disputes, nil
+	return ov, disputes
 }
 
 // sidesOf are the list items of an article's Conflict section.

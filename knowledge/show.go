@@ -10,7 +10,6 @@ import (
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // Shown is one article as a reader reads it: its frontmatter, its body,
@@ -66,7 +65,7 @@ func Show(ctx context.Context, h *readmodel.Handle, slug string) (Shown, error) 
 	if err != nil {
 		return Shown{}, err
 	}
-	held, err := find(h.Repo, st, slug)
+	held, err := find(h.Project.StateRepo(), st, slug)
 	if err != nil {
 		return Shown{}, err
 	}
@@ -76,11 +75,11 @@ func Show(ctx context.Context, h *readmodel.Handle, slug string) (Shown, error) 
 // readWithRecords reads the knowledge base at global's tip, and the
 // learnings and decisions global holds there.
 func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records, error) {
-	tip, err := h.Repo.Tip(project.GlobalBranch)
+	tip, err := h.Git().Tip(project.GlobalBranch)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := readState(ctx, h.Repo, tip, nil, false)
+	st, err := readState(ctx, h.Git(), tip, nil, false)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,7 +91,7 @@ func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records
 }
 
 // find is the article slug of st, or why there is none to read.
-func find(repo *staterepo.Repo, st *state, slug string) (*held, error) {
+func find(repoPath string, st *state, slug string) (*held, error) {
 	if err := changelog.ValidateSlug("slug", slug); err != nil {
 		return nil, err
 	}
@@ -111,7 +110,7 @@ func find(repo *staterepo.Repo, st *state, slug string) (*held, error) {
 			WithHint("fix it with 'planq kb edit %s'", slug)
 	}
 	if st.deleted[slug] {
-		return nil, deletedError(repo, st, slug)
+		return nil, deletedError(repoPath, st, slug)
 	}
 	return nil, planqerr.New(planqerr.NotFound, subject, "is not on global").
 		WithHint("'planq kb list' shows the articles and their slugs; 'planq kb search WORDS' finds them")

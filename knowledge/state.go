@@ -105,7 +105,7 @@ func readGlobal(ctx context.Context, repo *staterepo.Repo) (*state, error) {
 // renders only those again; with readOnly, every article is, for a caller
 // that renders none of the others (an update, which appends to a person's
 // article as its bytes are). The rest are read and parsed.
-func readState(ctx context.Context, repo *staterepo.Repo, tip staterepo.Hash, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) (*state, error) {
+func readState(ctx context.Context, repo staterepo.Reads, tip staterepo.Hash, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) (*state, error) {
 	tree, err := repo.TreeOf(tip)
 	if err != nil {
 		return nil, err
@@ -188,7 +188,7 @@ func (st *state) placeFile(f staterepo.File) (slug string, ok bool) {
 	return "", false
 }
 
-func (st *state) readArticle(repo *staterepo.Repo, f staterepo.File, slug string, person bool, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) error {
+func (st *state) readArticle(repo staterepo.Reads, f staterepo.File, slug string, person bool, cached map[staterepo.Hash]readmodel.ArticleFile, readOnly bool) error {
 	if c, ok := cached[f.Blob]; ok && (readOnly || c.Article.CuratedBy == changelog.CuratedAuto && !person) && st.articles[slug] == nil {
 		st.articles[slug] = &held{a: c.Article, path: f.Path, blob: f.Blob, data: c.Text, person: person}
 		return nil

@@ -23,7 +23,9 @@ import (
 // and hands it out.
 type Handle struct {
 	Project *project.Project
-	Repo    *staterepo.Repo
+	// repo is read through the reader's methods alone: what a read needs
+	// of git, the read model answers.
+	repo *staterepo.Repo
 	// Records reads the records, through the project's record cache.
 	Records *Reader
 }
@@ -40,11 +42,28 @@ func OpenHandle(ctx context.Context, p *project.Project) (*Handle, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Attach(ctx, p, repo), nil
+}
+
+// Attach is the handle of p's state repository, opened already: the
+// writer's store, which holds the repository, reads through it.
+func Attach(ctx context.Context, p *project.Project, repo *staterepo.Repo) *Handle {
 	rd := Open(repo, p.CacheDir())
 	rd.ReportBuilds(ProgressOf(ctx))
 	rd.UseModel(func(ctx context.Context) (embed.Model, error) { return ProjectModel(ctx, p) })
-	return &Handle{Project: p, Repo: repo, Records: rd}, nil
+	return NewHandle(p, repo, rd)
 }
+
+// NewHandle is the handle of p's state repository read through rd: for a
+// reader set up otherwise (the search evaluation's).
+func NewHandle(p *project.Project, repo *staterepo.Repo, rd *Reader) *Handle {
+	return &Handle{Project: p, repo: repo, Records: rd}
+}
+
+// Git is what a read asks of git beyond the read model's indexes (a
+// promote's preview, a proposal's blob, an article's history): reads
+// alone.
+func (h *Handle) Git() staterepo.Reads { return h.repo }
 
 // Close saves what the record cache learned. Losing it costs only time.
 func (h *Handle) Close() error { return h.Records.Close() }
@@ -79,7 +98,7 @@ func (h *Handle) Agent(name string) (Ref, error) {
 		return Ref{}, err
 	}
 	branch := project.AgentBranch(name)
-	if _, err := h.Repo.Tip(branch); err != nil {
+	if _, err := h.repo.Tip(branch); err != nil {
 		if planqerr.Is(err, planqerr.NotFound) {
 			return Ref{}, planqerr.New(planqerr.NotFound, `agent "`+name+`"`, "does not exist").
 				WithHint("run 'planq list' to see the agents, or 'planq create %s'", name)
@@ -87,7 +106,7 @@ func (h *Handle) Agent(name string) (Ref, error) {
 		return Ref{}, err
 	}
 	r := Ref{Name: name, Branch: branch}
-	wt, ok, err := h.Repo.WorktreeOf(branch)
+	wt, ok, err := h.repo.WorktreeOf(branch)
 	if err != nil {
 		return Ref{}, err
 	}
@@ -104,7 +123,7 @@ func (h *Handle) AgentAt(workspace string) (Ref, bool, error) {
 	if _, err := os.Stat(filepath.Join(dir, ".git")); err != nil {
 		return Ref{}, false, nil
 	}
-	branch, err := h.Repo.OpenWorktree(dir).Branch()
+	branch, err := h.repo.OpenWorktree(dir).Branch()
 	if err != nil {
 		return Ref{}, false, err
 	}

@@ -127,14 +127,18 @@ func (s *Project) KBDisputed(ctx context.Context) ([]DisputedArticle, error) {
 }
 
 // KBDisputes lists the disputed articles on global with their Conflict
-// section's lines, reading global's tree alone.
+// section's lines, from the read model's index of the articles.
 func (s *Project) KBDisputes(ctx context.Context) ([]ArticleDispute, error) {
-	store, err := s.openStore(ctx)
+	h, err := s.handle(ctx)
 	if err != nil {
 		return nil, err
 	}
-	_, disputes, err := knowledge.Survey(store.Repo)
-	return disputes, err
+	articles, _, err := h.Records.Articles()
+	if err != nil {
+		return nil, err
+	}
+	_, disputes := knowledge.Survey(articles)
+	return disputes, nil
 }
 
 // KBUpdate brings the articles in step with global's learnings and

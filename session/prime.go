@@ -111,7 +111,7 @@ func gatherPrime(ctx context.Context, store *readmodel.Handle, a readmodel.Ref, 
 	if a.Global() || opts.Lead() {
 		// Global's document, and what global wrote, are the person's at
 		// this checkout: named by git's user.name ("lead" when git has none).
-		if in.Person, err = store.Repo.ConfigValue(ctx, "user.name"); err != nil {
+		if in.Person, err = store.Git().ConfigValue(ctx, "user.name"); err != nil {
 			in.Person = ""
 		}
 	}

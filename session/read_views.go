@@ -163,9 +163,11 @@ func (s *Project) Status(ctx context.Context, overview bool) (StatusReport, erro
 	if st.Domains, st.Problems, err = h.Records.Status(ctx, time.Now(), readmodel.ShelfLivesOf(p.Config.ShelfLife), p.Root); err != nil || !overview {
 		return st, err
 	}
-	if st.Knowledge, _, err = knowledge.Survey(h.Repo); err != nil {
+	articles, _, err := h.Records.Articles()
+	if err != nil {
 		return st, err
 	}
+	st.Knowledge, _ = knowledge.Survey(articles)
 	st.SearchModel = searchModel(p)
 	return st, nil
 }

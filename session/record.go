@@ -318,12 +318,12 @@ func (s *Project) pointAtUserLayer(ctx context.Context, err error, command, id s
 	if !errors.As(err, &pe) || pe.Kind != planqerr.NotFound || pe.Subject != id {
 		return err
 	}
-	l, _, lerr := s.layer(ctx, false)
+	l, lerr := userHandle(ctx)
 	if lerr != nil || l == nil {
 		return err
 	}
 	defer func() { _ = l.Close() }() // the cache is only a shortcut
-	if has, herr := l.Has(id); herr != nil || !has {
+	if has, herr := userlayer.Has(l, id); herr != nil || !has {
 		return err
 	}
 	found := *pe

@@ -9,6 +9,7 @@ import (
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/userlayer"
 )
 
@@ -35,6 +36,17 @@ func (s *Project) layer(ctx context.Context, create bool) (l *userlayer.Layer, m
 	return l, made, nil
 }
 
+// userHandle opens the user layer to read: nil when it was never made (a
+// read makes none).
+func userHandle(ctx context.Context) (*readmodel.Handle, error) {
+	home, err := project.Home()
+	if err != nil {
+		return nil, err
+	}
+	h, _, err := userlayer.Read(ctx, home)
+	return h, err
+}
+
 // UserRecord is one of the user layer's current learnings and decisions.
 type UserRecord struct {
 	ID     string         `json:"id"`
@@ -58,12 +70,12 @@ type UserListing struct {
 // UserList lists the user layer's current learnings and decisions.
 func (s *Project) UserList(ctx context.Context) (UserListing, error) {
 	out := UserListing{Records: []UserRecord{}}
-	l, _, err := s.layer(ctx, false)
-	if err != nil || l == nil {
+	h, err := userHandle(ctx)
+	if err != nil || h == nil {
 		return out, err
 	}
-	defer func() { _ = l.Close() }()
-	recs, problems, err := l.List()
+	defer func() { _ = h.Close() }()
+	recs, problems, err := userlayer.List(h)
 	if err != nil {
 		return out, err
 	}
@@ -190,7 +202,7 @@ func (s *Project) Adopt(ctx context.Context, in AdoptInput) (userlayer.Adopted, 
 	if err != nil {
 		return userlayer.Adopted{}, err
 	}
-	l, _, err := s.layer(ctx, false)
+	l, err := userHandle(ctx)
 	if err != nil {
 		return userlayer.Adopted{}, err
 	}

@@ -27,7 +27,7 @@ import (
 // the person's own, promoted to it on purpose, for every project they work
 // on.
 func gatherUserLayer(ctx context.Context, p *project.Project, a readmodel.Ref, in *prime.Input) error {
-	l, ok, err := userlayer.OpenExisting(ctx, p.Home)
+	l, ok, err := userlayer.Read(ctx, p.Home)
 	if err != nil || !ok {
 		return err
 	}

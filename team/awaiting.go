@@ -24,11 +24,11 @@ func AwaitingPromotion(ctx context.Context, h *readmodel.Handle) ([]Awaiting, er
 	if err != nil {
 		return nil, err
 	}
-	merged, err := h.Repo.MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
+	merged, err := h.Git().MergedBranches(ctx, project.GlobalBranch, project.AgentBranchRefPattern)
 	if err != nil {
 		return nil, err
 	}
-	globalTip, err := h.Repo.Tip(project.GlobalBranch)
+	globalTip, err := h.Git().Tip(project.GlobalBranch)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func AwaitingPromotion(ctx context.Context, h *readmodel.Handle) ([]Awaiting, er
 // candidates, found as promote finds them, without checking the versions
 // it would make (that is the writer's, when it writes).
 func awaitingOf(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, globalTip staterepo.Hash) ([]Candidate, error) {
-	agentTip, err := h.Repo.Tip(a.Branch)
+	agentTip, err := h.Git().Tip(a.Branch)
 	if err != nil {
 		return nil, err
 	}

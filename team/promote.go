@@ -185,7 +185,7 @@ func planPromote(ctx context.Context, store *agent.Store, a readmodel.Ref, globa
 // reads through h and writes nothing, so what awaits promotion is known
 // without a writer.
 func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, globalTip, agentTip staterepo.Hash, ids []string) (*promotePlan, error) {
-	repo := h.Repo
+	repo := h.Git()
 	p, err := newPromotePlan(ctx, repo, a, globalTip, agentTip)
 	if err != nil {
 		return nil, err
@@ -232,7 +232,7 @@ func findCandidates(ctx context.Context, h *readmodel.Handle, a readmodel.Ref, g
 
 // newPromotePlan is an empty plan to promote agent a, at agentTip, into
 // global at globalTip, with the trees of both and of their merge base.
-func newPromotePlan(ctx context.Context, repo *staterepo.Repo, a readmodel.Ref, globalTip, agentTip staterepo.Hash) (*promotePlan, error) {
+func newPromotePlan(ctx context.Context, repo staterepo.Reads, a readmodel.Ref, globalTip, agentTip staterepo.Hash) (*promotePlan, error) {
 	p := &promotePlan{files: map[string][]byte{}, blobs: map[string]staterepo.Hash{}, usesPath: project.UsesPath(a.Name),
 		memories: map[string]staterepo.Hash{}}
 	var err error
@@ -352,7 +352,7 @@ func cite(existing, dup *changelog.Record, now time.Time) *changelog.Record {
 
 // branchCandidates finds branch context files the agent changed since its
 // last promote (relative to the merge base).
-func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error) {
+func branchCandidates(repo staterepo.Reads, p *promotePlan) ([]Candidate, error) {
 	mine, base, global, err := p.sides(repo, project.BranchesDir)
 	if err != nil {
 		return nil, err
@@ -372,7 +372,7 @@ func branchCandidates(repo *staterepo.Repo, p *promotePlan) ([]Candidate, error)
 // sides reads the files under dir (their path to their blob) in the
 // agent's tree, the merge base's and global's: the three sides of a
 // promote's per-path merge. A missing tree (no merge base yet) has none.
-func (p *promotePlan) sides(repo *staterepo.Repo, dir string) (mine, base, global map[string]staterepo.Hash, err error) {
+func (p *promotePlan) sides(repo staterepo.Reads, dir string) (mine, base, global map[string]staterepo.Hash, err error) {
 	files := func(tree staterepo.Hash) (map[string]staterepo.Hash, error) {
 		out := map[string]staterepo.Hash{}
 		if tree.IsZero() {

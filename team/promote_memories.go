@@ -29,7 +29,7 @@ const ActionMemory = "memory"
 //     agent's deletion of a file global changed is not carried.
 //
 // The edits go to p.memories (a zero hash deletes).
-func memoryCandidates(repo *staterepo.Repo, agentName string, p *promotePlan) ([]Candidate, error) {
+func memoryCandidates(repo staterepo.Reads, agentName string, p *promotePlan) ([]Candidate, error) {
 	mine, base, global, err := p.sides(repo, project.MemoriesDir)
 	if err != nil {
 		return nil, err

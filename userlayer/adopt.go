@@ -7,6 +7,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // AdoptOptions choose what an adoption copies.
@@ -35,7 +36,7 @@ type Adopted struct {
 // the project, on any branch, names that origin, or it is the user layer's
 // copy of one of the project's) is reported present and lands no second
 // time.
-func Adopt(ctx context.Context, from *Layer, a *agent.Agent, opts AdoptOptions) (Adopted, error) {
+func Adopt(ctx context.Context, from *readmodel.Handle, a *agent.Agent, opts AdoptOptions) (Adopted, error) {
 	res := Adopted{Agent: a.Name, Records: []Copied{}}
 	ids := dedupe(opts.IDs)
 	if len(ids) == 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )
@@ -41,8 +42,25 @@ func Open(ctx context.Context, home string) (*Layer, error) {
 	return &Layer{Store: s, Created: created}, nil
 }
 
-// OpenExisting opens the user layer under home for reading, or reports
-// ok=false when it was never made: a reader never makes it.
+// Read opens the user layer under home to read, or reports ok=false when
+// it was never made: a reader never makes it, and holds no writer.
+func Read(ctx context.Context, home string) (h *readmodel.Handle, ok bool, err error) {
+	if !Exists(home) {
+		return nil, false, nil
+	}
+	p, err := project.UserLayer(home)
+	if err != nil {
+		return nil, false, err
+	}
+	if h, err = readmodel.OpenHandle(ctx, p); err != nil {
+		return nil, false, err
+	}
+	return h, true, nil
+}
+
+// OpenExisting opens the user layer under home to change what it holds
+// (edit, retract, push), or reports ok=false when it was never made: such
+// a change never makes it.
 func OpenExisting(ctx context.Context, home string) (l *Layer, ok bool, err error) {
 	if !Exists(home) {
 		return nil, false, nil

@@ -32,7 +32,7 @@ func learn(t *testing.T, a *agent.Agent, in changelog.LearningInput, allowSecret
 
 func layerRecords(t *testing.T, l *Layer) []*changelog.Record {
 	t.Helper()
-	recs, problems, err := l.List()
+	recs, problems, err := List(l.Handle)
 	if err != nil || len(problems) > 0 {
 		t.Fatalf("List: %v %v", problems, err)
 	}
@@ -169,7 +169,7 @@ func TestAdoptWritesAsTheAgentOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Adopt(ctx, l, p.Agent, AdoptOptions{IDs: []string{w.ID}})
+	res, err := Adopt(ctx, l.Handle, p.Agent, AdoptOptions{IDs: []string{w.ID}})
 	if err != nil || len(res.Records) != 1 || res.Records[0].Action != ActionAdd {
 		t.Fatalf("adopt = %+v, %v", res, err)
 	}
@@ -180,11 +180,11 @@ func TestAdoptWritesAsTheAgentOnce(t *testing.T) {
 	if len(set.Records) != 1 || set.Records[0].Origin != "user/"+w.ID || set.Records[0].Agent != "auth" || set.Records[0].ID != res.Records[0].Copy {
 		t.Fatalf("the agent holds %+v", set.Records)
 	}
-	again, err := Adopt(ctx, l, p.Agent, AdoptOptions{IDs: []string{w.ID}})
+	again, err := Adopt(ctx, l.Handle, p.Agent, AdoptOptions{IDs: []string{w.ID}})
 	if err != nil || again.Records[0].Action != ActionPresent {
 		t.Fatalf("second adopt = %+v, %v", again, err)
 	}
-	if _, err := Adopt(ctx, l, p.Agent, AdoptOptions{IDs: []string{"pq-0123456789"}}); !planqerr.Is(err, planqerr.NotFound) {
+	if _, err := Adopt(ctx, l.Handle, p.Agent, AdoptOptions{IDs: []string{"pq-0123456789"}}); !planqerr.Is(err, planqerr.NotFound) {
 		t.Errorf("unknown ID: %v", err)
 	}
 	// Promoting the adopted record back finds it in the user layer.

@@ -11,6 +11,7 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/team"
 )
 
@@ -137,8 +138,8 @@ func rehint(err error) error {
 
 // List is the user layer's current learnings and decisions, oldest first,
 // and the problems of the files it could not read.
-func (l *Layer) List() ([]*changelog.Record, []string, error) {
-	set, err := l.Records.Branch(project.GlobalBranch, changelog.KindLearning, changelog.KindDecision)
+func List(h *readmodel.Handle) ([]*changelog.Record, []string, error) {
+	set, err := h.Records.Branch(project.GlobalBranch, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return nil, nil, err
 	}

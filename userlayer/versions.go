@@ -24,11 +24,11 @@ var kept = []changelog.Kind{changelog.KindLearning, changelog.KindDecision}
 // Has reports whether id is a record of the user layer, in any version:
 // what a project's command that did not find id asks, to point at --scope
 // user.
-func (l *Layer) Has(id string) (bool, error) {
+func Has(h *readmodel.Handle, id string) (bool, error) {
 	if !changelog.ValidID(id) {
 		return false, nil
 	}
-	set, err := l.Records.Branch(project.GlobalBranch, kept...)
+	set, err := h.Records.Branch(project.GlobalBranch, kept...)
 	if err != nil {
 		return false, err
 	}

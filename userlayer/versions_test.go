@@ -61,10 +61,10 @@ func TestEditRevalidateAndRetractWriteOneCommitEachOnTheLayersGlobal(t *testing.
 	if _, err := l.Target(w.ID); !planqerr.Is(err, planqerr.Invalid) || !strings.Contains(err.Error(), "superseded by "+edited.ID) {
 		t.Errorf("the edited version as a target: %v", err)
 	}
-	if has, err := l.Has(w.ID); err != nil || !has {
+	if has, err := Has(l.Handle, w.ID); err != nil || !has {
 		t.Errorf("Has(the old version) = %v, %v", has, err)
 	}
-	if has, err := l.Has("pq-0123456789"); err != nil || has {
+	if has, err := Has(l.Handle, "pq-0123456789"); err != nil || has {
 		t.Errorf("Has(an unknown ID) = %v, %v", has, err)
 	}
 

@@ -93,7 +93,7 @@ func TestDoctorUserMovesGlobalBackFromAnUnreadableTip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if recs, _, err := l.List(); err != nil || len(recs) != 1 {
+	if recs, _, err := userlayer.List(l.Handle); err != nil || len(recs) != 1 {
 		t.Errorf("the layer lists %d records, %v", len(recs), err)
 	}
 }

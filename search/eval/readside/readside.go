@@ -43,7 +43,7 @@ func PrimeSearch(rd *readmodel.Reader, shown int) eval.Searcher {
 // Store is a store over the evaluation's repository, for the knowledge
 // base's update: it reads and writes global through repo and rd alone.
 func Store(repo *staterepo.Repo, rd *readmodel.Reader) *agent.Store {
-	return &agent.Store{Handle: &readmodel.Handle{Project: &project.Project{}, Repo: repo, Records: rd}}
+	return &agent.Store{Handle: readmodel.NewHandle(&project.Project{}, repo, rd), Repo: repo}
 }
 
 // PrimeArticles is what a session start shows of the knowledge base when
