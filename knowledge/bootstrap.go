@@ -428,17 +428,17 @@ func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record,
 	for _, r := range fresh {
 		isFresh[r.ID] = true
 	}
-	for _, g := range groupRecords(rs, st.citedBy(), meaningsOf(ctx, opts.meaningModel())) {
-		h := st.articles[g.slug]
+	for _, g := range groupRecords(rs, citedBy(st), meaningsOf(ctx, opts.meaningModel())) {
+		h := st.Articles[g.slug]
 		switch {
-		case h == nil && (st.deleted[g.slug] || st.broken[g.slug] != ""):
+		case h == nil && (st.Deleted[g.slug] || st.Broken[g.slug] != ""):
 		case h == nil:
 			res.Created = append(res.Created, changelog.ArticlePath(topicOf(g.recs, topics), g.slug))
-		case !slices.ContainsFunc(g.recs, func(r *changelog.Record) bool { return isFresh[r.ID] && !h.mentioned()[r.ID] }):
-		case h.personal():
-			res.Appended = append(res.Appended, h.path)
+		case !slices.ContainsFunc(g.recs, func(r *changelog.Record) bool { return isFresh[r.ID] && !h.Mentioned()[r.ID] }):
+		case h.Personal():
+			res.Appended = append(res.Appended, h.Path)
 		default:
-			res.Updated = append(res.Updated, h.path)
+			res.Updated = append(res.Updated, h.Path)
 		}
 	}
 	res.fill()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // The editorial work on the knowledge base is an agent's: Curate hands it
@@ -48,11 +49,11 @@ func (d *derivation) textOfSlug(slug string) (string, []byte) {
 			return p, rw.Data
 		}
 	}
-	if h := d.st.articles[slug]; h != nil {
-		if rw, ok := d.change[h.path]; ok && rw.Data == nil {
+	if h := d.st.Articles[slug]; h != nil {
+		if rw, ok := d.change[h.Path]; ok && rw.Data == nil {
 			return "", nil // removed: it stays deleted
 		}
-		return h.path, h.data
+		return h.Path, h.Data
 	}
 	return "", nil
 }
@@ -77,7 +78,7 @@ func (d *derivation) consumed(slug string) []string {
 // that sources leaves out, each once.
 func citesOf(a *changelog.Article, rs *records) []string {
 	out := slices.Clone(a.Sources)
-	idsIn(a.Body, func(id string) {
+	readmodel.IDsIn(a.Body, func(id string) {
 		if rs.byID[id] != nil && !slices.Contains(out, id) {
 			out = append(out, id)
 		}
@@ -297,9 +298,9 @@ func Curate(ctx context.Context, store *agent.Store, opts CurateOptions) (Packet
 	seen := map[string]bool{}
 	var recs []*changelog.Record
 	for _, c := range p.Candidates {
-		if h := d.st.articles[c.Slug]; h != nil {
-			p.Articles = append(p.Articles, Held{Path: h.path, Slug: c.Slug, Frontmatter: frontmatterOf(h.a), Body: h.a.Body,
-				EditedByPerson: h.person, file: string(h.data)})
+		if h := d.st.Articles[c.Slug]; h != nil {
+			p.Articles = append(p.Articles, Held{Path: h.Path, Slug: c.Slug, Frontmatter: frontmatterOf(h.Article), Body: h.Article.Body,
+				EditedByPerson: h.Person, file: string(h.Data)})
 		}
 		for _, id := range c.Sources {
 			if r := d.rs.byID[id]; r != nil && !seen[id] {
@@ -312,9 +313,9 @@ func Curate(ctx context.Context, store *agent.Store, opts CurateOptions) (Packet
 	for _, r := range recs {
 		p.Records = append(p.Records, sourceOf(r, d.rs))
 	}
-	entries := slices.SortedFunc(maps.Values(d.st.articles), func(x, y *held) int { return strings.Compare(x.path, y.path) })
+	entries := slices.SortedFunc(maps.Values(d.st.Articles), func(x, y *held) int { return strings.Compare(x.Path, y.Path) })
 	for _, h := range entries {
-		p.Index = append(p.Index, Listed{Path: h.path, Title: h.a.Title, Description: h.a.Description, Status: h.a.Status})
+		p.Index = append(p.Index, Listed{Path: h.Path, Title: h.Article.Title, Description: h.Article.Description, Status: h.Article.Status})
 	}
 	return p, nil
 }
@@ -332,13 +333,13 @@ func (d *derivation) candidates(res Result) []Candidate {
 			}
 		}
 	}
-	for _, slug := range d.st.slugs() {
-		h := d.st.articles[slug]
+	for _, slug := range d.st.Slugs() {
+		h := d.st.Articles[slug]
 		switch {
 		case why[slug] != "":
-		case hasNewSince(h.a.Body):
+		case hasNewSince(h.Article.Body):
 			why[slug] = "new since an edit"
-		case h.a.CuratedBy == changelog.CuratedAuto && !h.person:
+		case h.Article.CuratedBy == changelog.CuratedAuto && !h.Person:
 			why[slug] = "uncurated"
 		}
 	}
@@ -370,10 +371,10 @@ func (d *derivation) candidate(slug, reason string) (Candidate, bool) {
 	}
 	c := Candidate{Slug: slug, Topic: a.Topic, Path: p, Reason: reason, Sources: citesOf(a, d.rs), New: []string{}}
 	known := map[string]bool{}
-	if h := d.st.articles[slug]; h != nil {
-		known = h.mentioned()
-		c.EditedByPerson = h.person
-		if p != h.path || string(data) != string(h.data) {
+	if h := d.st.Articles[slug]; h != nil {
+		known = h.Mentioned()
+		c.EditedByPerson = h.Person
+		if p != h.Path || string(data) != string(h.Data) {
 			c.Draft = string(data)
 		}
 	} else {

@@ -32,29 +32,29 @@ func Delete(ctx context.Context, store *agent.Store, slug string, opts Options) 
 		return res, err
 	}
 	var p string
-	if h := st.articles[slug]; h != nil {
-		p = h.path
-	} else if b := st.broken[slug]; b != "" {
+	if h := st.Articles[slug]; h != nil {
+		p = h.Path
+	} else if b := st.Broken[slug]; b != "" {
 		p = b
 	}
 	if p == "" {
-		if st.deleted[slug] {
+		if st.Deleted[slug] {
 			return res, planqerr.New(planqerr.NotFound, "article "+slug, "was deleted already; planq does not make it again")
 		}
 		return res, planqerr.New(planqerr.NotFound, "article "+slug, "is not on global").
 			WithHint("'planq kb list' shows the articles and their slugs")
 	}
 	topic, _, _ := changelog.SplitArticlePath(p)
-	blob, err := repo.BlobAt(st.tree, p)
+	blob, err := repo.BlobAt(st.Tree, p)
 	if err != nil {
 		return res, err
 	}
 	change := map[string]agent.Rewrite{p: {Was: blob}}
 	marker := DeletedPath(topic, slug)
-	if !st.markers[marker] {
+	if !st.Markers[marker] {
 		change[marker] = agent.Rewrite{Data: deletedNote(topic, slug)}
 	}
-	final := st.finals()
+	final := finals(st)
 	delete(final, slug)
 	var ignored Result
 	if err := indexChange(repo, st, final, topics, change, &ignored); err != nil {

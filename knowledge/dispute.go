@@ -242,7 +242,7 @@ func contradictionNotes(h *held, fresh []*changelog.Record, rs *records) map[str
 		known[r.ID] = true
 	}
 	var recs []*changelog.Record
-	for _, s := range h.a.Sources {
+	for _, s := range h.Article.Sources {
 		if r := rs.byID[s]; r != nil && rs.live[s] && !known[s] {
 			recs = append(recs, r)
 			known[s] = true
@@ -250,7 +250,7 @@ func contradictionNotes(h *held, fresh []*changelog.Record, rs *records) map[str
 	}
 	recs = append(recs, fresh...)
 	changelog.SortByTime(recs)
-	against := contradictions(h.a.Slug, recs, rs.ofSubject)
+	against := contradictions(h.Article.Slug, recs, rs.ofSubject)
 	notes := map[string]string{}
 	for _, r := range fresh {
 		var parts []string

@@ -76,7 +76,7 @@ func TestWhatIsNoContradiction(t *testing.T) {
 	if len(res.Disputed) != 0 || len(res.Created) == 0 {
 		t.Fatalf("update: %+v", res)
 	}
-	entries, _, err := List(f.ctx, f.store.Repo, Options{})
+	entries, _, err := List(f.ctx, f.store.Handle, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,12 @@
 // knowledge/.deleted/<topic>/<slug>, which travels with push and pull like
 // any file, and is never made again.
 //
+// The knowledge base is read through the read model
+// (readmodel.KnowledgeBase: its articles parsed once per tree of
+// knowledge/, in its cache; who wrote each from history); this package
+// changes it, and its List, Show and ListDisputed present what the read
+// model read.
+//
 // Every change is one commit on global, through the one write path
 // (agent.Store.CommitGlobal: sizes, UTF-8, credentials), and a rewrite
 // never replaces an article changed on global since it was read.

@@ -34,11 +34,11 @@ func Open(ctx context.Context, repo *staterepo.Repo, slug string) (Opened, error
 	if err != nil {
 		return Opened{}, err
 	}
-	if h := st.articles[slug]; h != nil {
-		return Opened{Slug: slug, Path: h.path, Data: h.data, Blob: h.blob}, nil
+	if h := st.Articles[slug]; h != nil {
+		return Opened{Slug: slug, Path: h.Path, Data: h.Data, Blob: h.Blob}, nil
 	}
-	if p := st.broken[slug]; p != "" {
-		blob, err := repo.BlobAt(st.tree, p)
+	if p := st.Broken[slug]; p != "" {
+		blob, err := repo.BlobAt(st.Tree, p)
 		if err != nil {
 			return Opened{}, err
 		}
@@ -47,14 +47,14 @@ func Open(ctx context.Context, repo *staterepo.Repo, slug string) (Opened, error
 			return Opened{}, err
 		}
 		o := Opened{Slug: slug, Path: p, Data: data, Blob: blob}
-		for _, pr := range st.problems {
+		for _, pr := range st.Problems {
 			if pr.Path == p {
 				o.Problem = pr.Problem
 			}
 		}
 		return o, nil
 	}
-	if st.deleted[slug] {
+	if st.Deleted[slug] {
 		return Opened{}, deletedError(repo.Path, st, slug)
 	}
 	return Opened{}, planqerr.New(planqerr.NotFound, "article "+slug, "is not on global").
@@ -110,7 +110,7 @@ func OpenAt(ctx context.Context, repo *staterepo.Repo, slug, base string) (Opene
 // text, and the write that makes it again.
 func deletedError(repoPath string, st *state, slug string) error {
 	err := planqerr.New(planqerr.NotFound, "article "+slug, "was deleted; planq does not make it again")
-	marker, last := st.deletedWhere(slug)
+	marker, last := st.DeletedWhere(slug)
 	if marker == "" {
 		// Deleted with git: the next update writes the file that remembers it.
 		marker = "the next 'planq kb update'"
@@ -178,21 +178,21 @@ func Edit(ctx context.Context, store *agent.Store, was Opened, data []byte, name
 	if err := d.checkTopic(subject, a); err != nil {
 		return res, err
 	}
-	h := d.st.articles[was.Slug]
+	h := d.st.Articles[was.Slug]
 	if err := d.checkSourcesExist(subject, a, h); err != nil {
 		return res, err
 	}
 	if err := checkConflict(subject, a); err != nil {
 		return res, err
 	}
-	touch := h == nil || a.Updated.Equal(h.a.Updated)
-	if h != nil && h.path == a.Path() {
+	touch := h == nil || a.Updated.Equal(h.Article.Updated)
+	if h != nil && h.Path == a.Path() {
 		same, err := changelog.RenderArticle(a)
 		if err != nil {
 			return res, err
 		}
-		if bytes.Equal(same, h.data) {
-			res.CuratedBy, res.Updated = h.a.CuratedBy, h.a.Updated
+		if bytes.Equal(same, h.Data) {
+			res.CuratedBy, res.Updated = h.Article.CuratedBy, h.Article.Updated
 			return res, nil // only the layout changed
 		}
 	}
@@ -207,10 +207,10 @@ func Edit(ctx context.Context, store *agent.Store, was Opened, data []byte, name
 func stale(repo *staterepo.Repo, st *state, was Opened, data []byte) error {
 	subject := "article " + was.Slug
 	var cur Opened
-	if h := st.articles[was.Slug]; h != nil {
-		cur = Opened{Slug: was.Slug, Path: h.path, Data: h.data, Blob: h.blob}
-	} else if p := st.broken[was.Slug]; p != "" {
-		blob, err := repo.BlobAt(st.tree, p)
+	if h := st.Articles[was.Slug]; h != nil {
+		cur = Opened{Slug: was.Slug, Path: h.Path, Data: h.Data, Blob: h.Blob}
+	} else if p := st.Broken[was.Slug]; p != "" {
+		blob, err := repo.BlobAt(st.Tree, p)
 		if err != nil {
 			return err
 		}

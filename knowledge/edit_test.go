@@ -55,7 +55,7 @@ func TestEditCommitsAPersonsTextAsTheirs(t *testing.T) {
 	if !strings.Contains(f.file(IndexPath), "[Deploying](operations/deploy.md)") {
 		t.Errorf("index:\n%s", f.file(IndexPath))
 	}
-	entries, _, err := List(f.ctx, f.store.Repo, Options{})
+	entries, _, err := List(f.ctx, f.store.Handle, Options{})
 	if err != nil || len(entries) != 1 || !entries[0].EditedByPerson {
 		t.Fatalf("the knowledge base does not see a person's edit: %+v %v", entries, err)
 	}

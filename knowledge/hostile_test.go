@@ -131,7 +131,7 @@ func TestNestedMarkdownIsNamed(t *testing.T) {
 			}
 		}
 	})
-	_, problems, err := List(f.ctx, f.store.Repo, Options{})
+	_, problems, err := List(f.ctx, f.store.Handle, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

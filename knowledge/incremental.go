@@ -28,10 +28,10 @@ func (d *draft) stale(h *held, rs *records) bool {
 		live = append(live, r)
 	}
 	if len(live) == 0 {
-		return h.a.Status != changelog.StatusDeprecated
+		return h.Article.Status != changelog.StatusDeprecated
 	}
 	disputed := len(contradictions(d.slug, live, nil)) > 0
-	return disputed != (h.a.Status == changelog.StatusDisputed)
+	return disputed != (h.Article.Status == changelog.StatusDisputed)
 }
 
 // relatedDrafts are the drafts of the articles of planq's not made again
@@ -43,11 +43,11 @@ func relatedDrafts(drafts map[string]*draft, st *state, rs *records, final map[s
 	if len(tags) == 0 {
 		return more
 	}
-	for slug, h := range st.articles {
-		if drafts[slug] != nil || final[slug] == nil || h.personal() {
+	for slug, h := range st.Articles {
+		if drafts[slug] != nil || final[slug] == nil || h.Personal() {
 			continue
 		}
-		if slices.ContainsFunc(h.a.Tags, func(t string) bool { return tags[t] }) {
+		if slices.ContainsFunc(h.Article.Tags, func(t string) bool { return tags[t] }) {
 			more[slug] = draftOf(h, rs)
 		}
 	}
@@ -56,21 +56,21 @@ func relatedDrafts(drafts map[string]*draft, st *state, rs *records, final map[s
 
 func changedTags(drafts map[string]*draft, st *state, final map[string]*changelog.Article) map[string]bool {
 	tags := map[string]bool{}
-	for slug, h := range st.articles {
+	for slug, h := range st.Articles {
 		a := final[slug]
 		switch {
 		case a == nil: // deleted
-			for _, t := range h.a.Tags {
+			for _, t := range h.Article.Tags {
 				tags[t] = true
 			}
-		case drafts[slug] != nil && !slices.Equal(a.Tags, h.a.Tags):
-			for _, t := range append(slices.Clone(a.Tags), h.a.Tags...) {
+		case drafts[slug] != nil && !slices.Equal(a.Tags, h.Article.Tags):
+			for _, t := range append(slices.Clone(a.Tags), h.Article.Tags...) {
 				tags[t] = true
 			}
 		}
 	}
 	for slug := range drafts {
-		if st.articles[slug] == nil && final[slug] != nil { // new
+		if st.Articles[slug] == nil && final[slug] != nil { // new
 			for _, t := range final[slug].Tags {
 				tags[t] = true
 			}

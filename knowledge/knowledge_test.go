@@ -346,7 +346,7 @@ func TestBrokenArticlesAreReportedAndNeverOverwritten(t *testing.T) {
 		!strings.HasPrefix(res.Skipped[1].Problem, "line ") {
 		t.Errorf("skipped: %+v", res.Skipped)
 	}
-	entries, problems, err := List(f.ctx, f.store.Repo, Options{})
+	entries, problems, err := List(f.ctx, f.store.Handle, Options{})
 	if err != nil || len(entries) != 0 || len(problems) != 2 {
 		t.Errorf("list: %+v %+v %v", entries, problems, err)
 	}

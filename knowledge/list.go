@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/staterepo"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // Entry is one article as a listing shows it.
@@ -30,21 +30,21 @@ type Entry struct {
 // List lists the articles on global, by topic (the project's topics
 // first, in their order) then slug, and the files of the knowledge base it
 // could not read.
-func List(ctx context.Context, repo *staterepo.Repo, opts Options) ([]Entry, []Problem, error) {
+func List(ctx context.Context, h *readmodel.Handle, opts Options) ([]Entry, []Problem, error) {
 	topics, err := opts.topics()
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := readGlobal(ctx, repo)
+	st, err := h.KnowledgeBase(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	out := make([]Entry, 0, len(st.articles))
-	for _, h := range st.articles {
-		a := h.a
-		out = append(out, Entry{Path: h.path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
+	out := make([]Entry, 0, len(st.Articles))
+	for _, h := range st.Articles {
+		a := h.Article
+		out = append(out, Entry{Path: h.Path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
 			Status: a.Status, Confidence: a.Confidence, CuratedBy: a.CuratedBy, Updated: a.Updated, Sources: len(a.Sources),
-			EditedByPerson: h.person})
+			EditedByPerson: h.Person})
 	}
 	rank := func(t string) int {
 		if i := slices.Index(topics, t); i >= 0 {
@@ -61,5 +61,5 @@ func List(ctx context.Context, repo *staterepo.Repo, opts Options) ([]Entry, []P
 		}
 		return strings.Compare(x.Slug, y.Slug)
 	})
-	return out, st.problems, nil
+	return out, st.Problems, nil
 }

@@ -48,26 +48,26 @@ func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Op
 	if err != nil {
 		return res, err
 	}
-	h := st.articles[slug]
+	h := st.Articles[slug]
 	if h == nil {
 		switch {
-		case st.broken[slug] != "":
-			return res, planqerr.New(planqerr.Invalid, "article "+slug, "%s does not parse", st.broken[slug]).
+		case st.Broken[slug] != "":
+			return res, planqerr.New(planqerr.Invalid, "article "+slug, "%s does not parse", st.Broken[slug]).
 				WithHint("'planq kb update' names what is wrong with it")
-		case st.deleted[slug]:
+		case st.Deleted[slug]:
 			return res, planqerr.New(planqerr.NotFound, "article "+slug, "was deleted")
 		}
 		return res, planqerr.New(planqerr.NotFound, "article "+slug, "is not on global").
 			WithHint("'planq kb list' shows the articles and their slugs")
 	}
-	if h.a.Status != changelog.StatusDisputed {
-		return res, planqerr.New(planqerr.Invalid, "article "+slug, "is %s, not disputed: there is nothing to resolve", h.a.Status).
+	if h.Article.Status != changelog.StatusDisputed {
+		return res, planqerr.New(planqerr.Invalid, "article "+slug, "is %s, not disputed: there is nothing to resolve", h.Article.Status).
 			WithHint("'planq kb list' shows each article's status")
 	}
 	now := time.Now().UTC()
-	res.Path, res.Kept = h.path, keep
+	res.Path, res.Kept = h.Path, keep
 	var a *changelog.Article
-	if h.personal() {
+	if h.Personal() {
 		a, res.SetAside, err = resolveText(h, keep, now)
 	} else {
 		a, res.SetAside, err = resolveDraft(store, st, h, keep, now)
@@ -80,10 +80,10 @@ func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Op
 		return res, err
 	}
 	res.Status = a.Status
-	change := map[string]agent.Rewrite{h.path: {Data: data, Was: h.blob}}
+	change := map[string]agent.Rewrite{h.Path: {Data: data, Was: h.Blob}}
 	final := map[string]*changelog.Article{}
-	for s, held := range st.articles {
-		final[s] = held.a
+	for s, held := range st.Articles {
+		final[s] = held.Article
 	}
 	final[slug] = a
 	var ignored Result
@@ -112,7 +112,7 @@ func notASide(slug, keep string, sides []string) error {
 // resolveDraft makes an article of planq's again from its sources, with the
 // conflict keep settles recorded.
 func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.Time) (*changelog.Article, []string, error) {
-	set, err := store.Records.Commit(st.tip, changelog.KindLearning, changelog.KindDecision)
+	set, err := store.Records.Commit(st.Tip, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -140,7 +140,7 @@ func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.
 		d.aside[s] = true
 	}
 	d.sources = slices.DeleteFunc(d.sources, func(s string) bool { return d.aside[s] })
-	final := st.finals()
+	final := finals(st)
 	a, err := d.build(rs, nil) // its tags, for its Related links
 	if err != nil {
 		return nil, nil, err
@@ -155,18 +155,18 @@ func resolveDraft(store *agent.Store, st *state, h *held, keep string, now time.
 // keep leave its sources, the section gives way to the Resolved note, and
 // the rest of the article stays as the person wrote it.
 func resolveText(h *held, keep string, now time.Time) (*changelog.Article, []string, error) {
-	a := *h.a
+	a := *h.Article
 	before, section, after, ok := cutSection(a.Body, conflictHeading)
 	var sides []string
 	if ok {
 		sides = sourcesIn(section)
 	}
 	if !slices.Contains(sides, keep) {
-		return nil, nil, notASide(h.a.Slug, keep, sides)
+		return nil, nil, notASide(h.Article.Slug, keep, sides)
 	}
 	aside := slices.DeleteFunc(slices.Clone(sides), func(s string) bool { return s == keep })
 	if len(aside) == 0 {
-		return nil, nil, notASide(h.a.Slug, keep, nil)
+		return nil, nil, notASide(h.Article.Slug, keep, nil)
 	}
 	note := resolution{date: dateOf(now), kept: keep, aside: aside}.line()
 	if b, old, rest, ok := cutSection(before+after, resolvedHeading); ok {

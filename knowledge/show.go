@@ -8,7 +8,6 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
@@ -75,15 +74,11 @@ func Show(ctx context.Context, h *readmodel.Handle, slug string) (Shown, error) 
 // readWithRecords reads the knowledge base at global's tip, and the
 // learnings and decisions global holds there.
 func readWithRecords(ctx context.Context, h *readmodel.Handle) (*state, *records, error) {
-	tip, err := h.Git().Tip(project.GlobalBranch)
+	st, err := h.KnowledgeBase(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := readState(ctx, h.Git(), tip, nil, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	set, err := h.Records.Commit(tip, changelog.KindLearning, changelog.KindDecision)
+	set, err := h.Records.Commit(st.Tip, changelog.KindLearning, changelog.KindDecision)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,13 +90,13 @@ func find(repoPath string, st *state, slug string) (*held, error) {
 	if err := changelog.ValidateSlug("slug", slug); err != nil {
 		return nil, err
 	}
-	if h := st.articles[slug]; h != nil {
+	if h := st.Articles[slug]; h != nil {
 		return h, nil
 	}
 	subject := "article " + slug
-	if p := st.broken[slug]; p != "" {
+	if p := st.Broken[slug]; p != "" {
 		problem := "does not parse"
-		for _, pr := range st.problems {
+		for _, pr := range st.Problems {
 			if pr.Path == p {
 				problem = pr.Problem
 			}
@@ -109,7 +104,7 @@ func find(repoPath string, st *state, slug string) (*held, error) {
 		return nil, planqerr.New(planqerr.Invalid, subject, "%s: %s", p, problem).
 			WithHint("fix it with 'planq kb edit %s'", slug)
 	}
-	if st.deleted[slug] {
+	if st.Deleted[slug] {
 		return nil, deletedError(repoPath, st, slug)
 	}
 	return nil, planqerr.New(planqerr.NotFound, subject, "is not on global").
@@ -117,10 +112,10 @@ func find(repoPath string, st *state, slug string) (*held, error) {
 }
 
 func shownOf(h *held, rs *records) Shown {
-	a := h.a
-	out := Shown{Path: h.path, Blob: h.blob.String(), Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
+	a := h.Article
+	out := Shown{Path: h.Path, Blob: h.Blob.String(), Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
 		Tags: a.Tags, Created: a.Created, Updated: a.Updated, Confidence: a.Confidence, Status: a.Status,
-		CuratedBy: a.CuratedBy, EditedByPerson: h.person, Body: a.Body, Sources: make([]Cited, 0, len(a.Sources))}
+		CuratedBy: a.CuratedBy, EditedByPerson: h.Person, Body: a.Body, Sources: make([]Cited, 0, len(a.Sources))}
 	if out.Tags == nil {
 		out.Tags = []string{}
 	}
@@ -182,13 +177,13 @@ func ListDisputed(ctx context.Context, h *readmodel.Handle) ([]Disputed, error) 
 		return nil, err
 	}
 	out := []Disputed{}
-	for _, slug := range st.slugs() {
-		held := st.articles[slug]
-		a := held.a
+	for _, slug := range st.Slugs() {
+		held := st.Articles[slug]
+		a := held.Article
 		if a.Status != changelog.StatusDisputed {
 			continue
 		}
-		d := Disputed{Path: held.path, Slug: slug, Title: a.Title, Description: a.Description, Conflict: sidesOf(a.Body), Sides: []Side{}}
+		d := Disputed{Path: held.Path, Slug: slug, Title: a.Title, Description: a.Description, Conflict: sidesOf(a.Body), Sides: []Side{}}
 		_, section, _, _ := cutSection(a.Body, conflictHeading)
 		for _, s := range sourcesIn(section) {
 			d.Sides = append(d.Sides, Side{Cited: citedOf(s, rs), Resolve: "planq kb resolve " + slug + " --keep " + s})

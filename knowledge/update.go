@@ -175,10 +175,10 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 	if err != nil {
 		return res, err
 	}
-	res.Skipped = append(res.Skipped, st.problems...)
-	u := &updateRun{st: st, rs: rs, final: st.finals(), change: map[string]agent.Rewrite{}, guard: guardOf(opts, refused), res: &res}
+	res.Skipped = append(res.Skipped, st.Problems...)
+	u := &updateRun{st: st, rs: rs, final: finals(st), change: map[string]agent.Rewrite{}, guard: guardOf(opts, refused), res: &res}
 	u.keepDeleted()
-	drafts := u.draftGroups(groupRecords(rs, st.citedBy(), meaningsOf(ctx, opts.meaningModel())), topics)
+	drafts := u.draftGroups(groupRecords(rs, citedBy(st), meaningsOf(ctx, opts.meaningModel())), topics)
 	u.draftStale(drafts)
 	if err := u.buildDrafts(drafts); err != nil {
 		return res, err
@@ -190,7 +190,7 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 			return res, err
 		}
 	}
-	for _, g := range st.gone {
+	for _, g := range st.Gone {
 		u.change[DeletedPath(g[0], g[1])] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
 		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
 	}
@@ -248,28 +248,28 @@ type updateRun struct {
 // keepDeleted: an article of planq's deleted on one side of a merge and
 // updated on the other came back with the update: it stays deleted.
 func (u *updateRun) keepDeleted() {
-	for _, slug := range u.st.slugs() {
-		h := u.st.articles[slug]
-		if u.st.markers[DeletedPath(h.a.Topic, slug)] && !h.person {
-			u.change[h.path] = agent.Rewrite{Was: h.blob}
-			u.res.Removed = append(u.res.Removed, h.path)
+	for _, slug := range u.st.Slugs() {
+		h := u.st.Articles[slug]
+		if u.st.Markers[DeletedPath(h.Article.Topic, slug)] && !h.Person {
+			u.change[h.Path] = agent.Rewrite{Was: h.Blob}
+			u.res.Removed = append(u.res.Removed, h.Path)
 			delete(u.final, slug)
 		}
 	}
 }
 
-func (st *state) finals() map[string]*changelog.Article {
-	final := make(map[string]*changelog.Article, len(st.articles))
-	for slug, h := range st.articles {
-		final[slug] = h.a
+func finals(st *state) map[string]*changelog.Article {
+	final := make(map[string]*changelog.Article, len(st.Articles))
+	for slug, h := range st.Articles {
+		final[slug] = h.Article
 	}
 	return final
 }
 
-func (st *state) citedBy() map[string]string {
+func citedBy(st *state) map[string]string {
 	citedBy := map[string]string{}
-	for _, slug := range st.slugs() {
-		for id := range st.articles[slug].mentioned() {
+	for _, slug := range st.Slugs() {
+		for id := range st.Articles[slug].Mentioned() {
 			if _, ok := citedBy[id]; !ok {
 				citedBy[id] = slug
 			}
@@ -281,14 +281,14 @@ func (st *state) citedBy() map[string]string {
 func (u *updateRun) draftGroups(groups []*group, topics []string) map[string]*draft {
 	drafts := map[string]*draft{}
 	for _, g := range groups {
-		h := u.st.articles[g.slug]
+		h := u.st.Articles[g.slug]
 		switch {
 		case h != nil && u.final[g.slug] == nil: // removed by keepDeleted
 		case h == nil:
-			if !u.st.deleted[g.slug] && u.st.broken[g.slug] == "" {
+			if !u.st.Deleted[g.slug] && u.st.Broken[g.slug] == "" {
 				drafts[g.slug] = newDraft(g, topics)
 			}
-		case h.personal():
+		case h.Personal():
 			u.appendFresh(h, g.recs)
 		default:
 			if d := redraft(h, g.recs, u.rs); d != nil {
@@ -302,7 +302,7 @@ func (u *updateRun) draftGroups(groups []*group, topics []string) map[string]*dr
 // appendFresh: a contradiction goes with its source's line, the person's
 // article is not marked, nor rewritten.
 func (u *updateRun) appendFresh(h *held, recs []*changelog.Record) {
-	known := h.mentioned()
+	known := h.Mentioned()
 	var fresh []*changelog.Record
 	for _, r := range recs {
 		if !known[r.ID] {
@@ -310,8 +310,8 @@ func (u *updateRun) appendFresh(h *held, recs []*changelog.Record) {
 		}
 	}
 	if len(fresh) > 0 {
-		u.change[h.path] = agent.Rewrite{Data: appendNew(h.data, fresh, contradictionNotes(h, fresh, u.rs)), Was: h.blob}
-		u.res.Appended = append(u.res.Appended, h.path)
+		u.change[h.Path] = agent.Rewrite{Data: appendNew(h.Data, fresh, contradictionNotes(h, fresh, u.rs)), Was: h.Blob}
+		u.res.Appended = append(u.res.Appended, h.Path)
 	}
 }
 
@@ -333,14 +333,14 @@ func redraft(h *held, recs []*changelog.Record, rs *records) *draft {
 }
 
 func (u *updateRun) draftStale(drafts map[string]*draft) {
-	for _, slug := range u.st.slugs() {
-		h := u.st.articles[slug]
+	for _, slug := range u.st.Slugs() {
+		h := u.st.Articles[slug]
 		if u.final[slug] == nil || drafts[slug] != nil {
 			continue
 		}
-		if h.personal() {
-			if allGone(h.a.Sources, u.rs) {
-				u.res.Stale = append(u.res.Stale, h.path)
+		if h.Personal() {
+			if allGone(h.Article.Sources, u.rs) {
+				u.res.Stale = append(u.res.Stale, h.Path)
 			}
 			continue
 		}
@@ -405,15 +405,15 @@ func (u *updateRun) buildDrafts(drafts map[string]*draft) error {
 // write puts the article a, rendered as data, in the change unless it is
 // what global holds already or guard refuses it.
 func (u *updateRun) write(slug string, a *changelog.Article, data []byte) {
-	h := u.st.articles[slug]
-	if h != nil && bytes.Equal(h.data, data) {
-		u.final[slug] = h.a
+	h := u.st.Articles[slug]
+	if h != nil && bytes.Equal(h.Data, data) {
+		u.final[slug] = h.Article
 		return
 	}
 	if err := u.guard(a.Path(), data); err != nil {
 		u.res.Skipped = append(u.res.Skipped, Problem{Path: a.Path(), Problem: err.Error()})
 		if h != nil {
-			u.final[slug] = h.a
+			u.final[slug] = h.Article
 		} else {
 			delete(u.final, slug)
 		}
@@ -429,11 +429,11 @@ func (u *updateRun) write(slug string, a *changelog.Article, data []byte) {
 		u.change[a.Path()] = rw
 		return
 	}
-	rw.Was = h.blob
+	rw.Was = h.Blob
 	switch {
-	case a.Status == changelog.StatusDeprecated && h.a.Status != changelog.StatusDeprecated:
+	case a.Status == changelog.StatusDeprecated && h.Article.Status != changelog.StatusDeprecated:
 		u.res.Deprecated = append(u.res.Deprecated, a.Path())
-	case a.Status == changelog.StatusDisputed && h.a.Status != changelog.StatusDisputed:
+	case a.Status == changelog.StatusDisputed && h.Article.Status != changelog.StatusDisputed:
 		u.res.Disputed = append(u.res.Disputed, a.Path())
 	default:
 		u.res.Updated = append(u.res.Updated, a.Path())
@@ -469,14 +469,14 @@ func newDraft(g *group, topics []string) *draft {
 // draftOf is the draft of an article planq wrote: what it cites, with
 // what it is called, where it is, and when it was made.
 func draftOf(h *held, rs *records) *draft {
-	d := &draft{slug: h.a.Slug, topic: h.a.Topic, title: h.a.Title, created: h.a.Created,
-		resolved: resolutionsOf(h.a.Body), aside: map[string]bool{}}
+	d := &draft{slug: h.Article.Slug, topic: h.Article.Topic, title: h.Article.Title, created: h.Article.Created,
+		resolved: resolutionsOf(h.Article.Body), aside: map[string]bool{}}
 	for _, r := range d.resolved {
 		for _, s := range r.aside {
 			d.aside[s] = true
 		}
 	}
-	for _, s := range h.a.Sources {
+	for _, s := range h.Article.Sources {
 		if d.aside[s] {
 			continue // set aside by 'planq kb resolve'
 		}
@@ -585,12 +585,12 @@ func updateMessage(r Result) string {
 // indexChange regenerates knowledge/_index.md from the articles and puts
 // it in change when it differs from global's.
 func indexChange(repo *staterepo.Repo, st *state, final map[string]*changelog.Article, topics []string, change map[string]agent.Rewrite, res *Result) error {
-	if len(final) == 0 && st.index.IsZero() {
+	if len(final) == 0 && st.Index.IsZero() {
 		return nil
 	}
 	data := renderIndex(final, topics)
-	if !st.index.IsZero() {
-		old, err := repo.ReadBlob(st.index)
+	if !st.Index.IsZero() {
+		old, err := repo.ReadBlob(st.Index)
 		if err != nil {
 			return err
 		}
@@ -598,7 +598,7 @@ func indexChange(repo *staterepo.Repo, st *state, final map[string]*changelog.Ar
 			return nil
 		}
 	}
-	change[IndexPath] = agent.Rewrite{Data: data, Was: st.index}
+	change[IndexPath] = agent.Rewrite{Data: data, Was: st.Index}
 	res.Index = true
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/readmodel"
 )
 
 // WriteOptions are how Write takes an agent's article.
@@ -78,21 +79,21 @@ func Write(ctx context.Context, store *agent.Store, data []byte, opts WriteOptio
 	if err != nil {
 		return res, err
 	}
-	h := d.st.articles[opts.Slug]
+	h := d.st.Articles[opts.Slug]
 	if err := d.checkWrite(subject, a, h, opts); err != nil {
 		return res, err
 	}
 	a.CuratedBy = changelog.CuratedMixed
 	if h != nil {
 		// The article's own times: it changes now, if it changes at all.
-		a.Created = h.a.Created
-		a.Updated, a.Timestamp = h.a.Updated, h.a.Updated
+		a.Created = h.Article.Created
+		a.Updated, a.Timestamp = h.Article.Updated, h.Article.Updated
 		same, err := changelog.RenderArticle(a)
 		if err != nil {
 			return res, err
 		}
-		if h.path == a.Path() && bytes.Equal(same, h.data) {
-			return WriteResult{Path: h.path, Slug: a.Slug, Action: "unchanged", CuratedBy: a.CuratedBy, Updated: a.Updated}, nil
+		if h.Path == a.Path() && bytes.Equal(same, h.Data) {
+			return WriteResult{Path: h.Path, Slug: a.Slug, Action: "unchanged", CuratedBy: a.CuratedBy, Updated: a.Updated}, nil
 		}
 	}
 	msg := "kb write " + opts.Slug + "\n\n" + TrailerKey + ": write\n"
@@ -228,7 +229,7 @@ func (d *derivation) checkSources(subject string, a *changelog.Article, h *held)
 		return err
 	}
 	var named []string
-	idsIn(a.Body, func(id string) {
+	readmodel.IDsIn(a.Body, func(id string) {
 		if !slices.Contains(a.Sources, id) && !slices.Contains(named, id) {
 			named = append(named, id)
 		}
@@ -246,7 +247,7 @@ func (d *derivation) checkSources(subject string, a *changelog.Article, h *held)
 func (d *derivation) checkSourcesExist(subject string, a *changelog.Article, h *held) error {
 	var had []string
 	if h != nil {
-		had = h.a.Sources
+		had = h.Article.Sources
 	}
 	for _, s := range a.Sources {
 		if changelog.ValidID(s) && d.rs.byID[s] == nil && !slices.Contains(had, s) {
@@ -305,20 +306,20 @@ func missingFrom(sources, want []string) []string {
 // person edited that drops a line of its body, or its title.
 func guardWrite(subject string, st *state, h *held, a *changelog.Article, slug string) error {
 	switch {
-	case h == nil && st.broken[slug] != "":
-		return planqerr.New(planqerr.Refused, subject, "%s is there and is no article planq can read", st.broken[slug]).
+	case h == nil && st.Broken[slug] != "":
+		return planqerr.New(planqerr.Refused, subject, "%s is there and is no article planq can read", st.Broken[slug]).
 			WithHint("fix it with 'planq kb edit %s', or --force to replace it", slug)
-	case st.deleted[slug] && (h == nil || !h.person):
+	case st.Deleted[slug] && (h == nil || !h.Person):
 		return planqerr.New(planqerr.Refused, subject, "was deleted; planq does not make it again").
 			WithHint("--force writes it anyway and forgets the deletion")
-	case h == nil || !h.person:
+	case h == nil || !h.Person:
 		return nil
 	}
-	if a.Title != h.a.Title {
-		return planqerr.New(planqerr.Refused, subject, "a person edited it, and this version changes its title %q", h.a.Title).
+	if a.Title != h.Article.Title {
+		return planqerr.New(planqerr.Refused, subject, "a person edited it, and this version changes its title %q", h.Article.Title).
 			WithHint("keep the title, or --force to replace a person's text")
 	}
-	if line, ok := dropped(h.a.Body, a.Body); ok {
+	if line, ok := dropped(h.Article.Body, a.Body); ok {
 		return planqerr.New(planqerr.Refused, subject, "a person edited it, and this version drops their line %q", changelog.Shorten(line, 80)).
 			WithHint("keep every line of the article's body, in order, and add around them; or --force to replace a person's text")
 	}
@@ -381,10 +382,10 @@ func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *he
 	if res.Restored, err = forgetDeletion(store, st, a.Slug, change); err != nil {
 		return res, err
 	}
-	if h == nil && st.deleted[a.Slug] {
+	if h == nil && st.Deleted[a.Slug] {
 		res.Restored = true
 	}
-	final := st.finals()
+	final := finals(st)
 	final[a.Slug] = a
 	var ignored Result
 	if err := indexChange(store.Repo, st, final, d.topics, change, &ignored); err != nil {
@@ -409,8 +410,8 @@ func putArticle(a *changelog.Article, h *held, change map[string]agent.Rewrite) 
 		return planqerr.New(planqerr.Invalid, "article "+a.Slug, "%w", err)
 	}
 	rw := agent.Rewrite{Data: data}
-	if h != nil && h.path == a.Path() {
-		rw.Was = h.blob
+	if h != nil && h.Path == a.Path() {
+		rw.Was = h.Blob
 	} else if was, ok := change[a.Path()]; ok {
 		rw.Was = was.Was // the unreadable file it replaces
 	}
@@ -424,12 +425,12 @@ func replaced(store *agent.Store, st *state, h *held, a *changelog.Article, res 
 	change := map[string]agent.Rewrite{}
 	if h != nil {
 		res.Action = "updated"
-		if h.path != a.Path() {
-			res.Moved = h.path
-			change[h.path] = agent.Rewrite{Was: h.blob}
+		if h.Path != a.Path() {
+			res.Moved = h.Path
+			change[h.Path] = agent.Rewrite{Was: h.Blob}
 		}
-	} else if b := st.broken[a.Slug]; b != "" {
-		blob, err := store.Repo.BlobAt(st.tree, b)
+	} else if b := st.Broken[a.Slug]; b != "" {
+		blob, err := store.Repo.BlobAt(st.Tree, b)
 		if err != nil {
 			return change, err
 		}
@@ -443,9 +444,9 @@ func replaced(store *agent.Store, st *state, h *held, a *changelog.Article, res 
 // deletion; true when there were any.
 func forgetDeletion(store *agent.Store, st *state, slug string, change map[string]agent.Rewrite) (bool, error) {
 	restored := false
-	for p := range st.markers {
+	for p := range st.Markers {
 		if _, s, ok := strings.Cut(strings.TrimPrefix(p, deletedDir), "/"); ok && s == slug {
-			blob, err := store.Repo.BlobAt(st.tree, p)
+			blob, err := store.Repo.BlobAt(st.Tree, p)
 			if err != nil {
 				return restored, err
 			}

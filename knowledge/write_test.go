@@ -127,7 +127,7 @@ func TestWriteCommitsAnAgentsArticleAsPlanqs(t *testing.T) {
 	if !strings.Contains(f.file(IndexPath), "[JWT signing](decisions/jwt-signing.md) - How tokens are signed, and why.") {
 		t.Errorf("index:\n%s", f.file(IndexPath))
 	}
-	entries, _, err := List(f.ctx, f.store.Repo, Options{})
+	entries, _, err := List(f.ctx, f.store.Handle, Options{})
 	if err != nil || len(entries) != 1 || entries[0].EditedByPerson {
 		t.Errorf("an agent's write counts as a person's: %+v %v", entries, err)
 	}

@@ -105,7 +105,7 @@ func (s *Project) KBList(ctx context.Context) ([]ArticleEntry, []knowledge.Probl
 	if err != nil {
 		return nil, nil, err
 	}
-	return knowledge.List(ctx, store.Repo, opts)
+	return knowledge.List(ctx, store.Handle, opts)
 }
 
 // KBShow reads the article slug on global with its sources.
