@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/secrets"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/secrets"
 )
 
 // Every record planq writes, on an agent branch or on global, is stamped by

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/secrets"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/secrets"
 )
 
 // notesInboxHeader heads the inbox file: what to do with it, for an agent

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/testkit/testmodel"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"

@@ -9,7 +9,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/testkit/testmodel"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/search"

@@ -10,8 +10,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/mulch"
 	"github.com/planq-dev/planq/internal/plural"
-	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/mulch"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
-	"github.com/planq-dev/planq/mulch"
 )
 
 const (

@@ -10,7 +10,7 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/userlayer"
+	"github.com/planq-dev/planq/internal/userlayer"
 )
 
 // otherProject makes a second planq project beside the test's, named name,

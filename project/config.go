@@ -19,8 +19,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/planq-dev/planq/embed"
 	"github.com/planq-dev/planq/internal/atomicfile"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/untrusted"
 	"github.com/planq-dev/planq/planqerr"
 )

@@ -4,8 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/planq-dev/planq/internal/secrets"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/secrets"
 )
 
 // CheckRemoteCredential refuses a team remote URL that carries a credential: a

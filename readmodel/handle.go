@@ -11,7 +11,7 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"

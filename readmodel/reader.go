@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/readmodel/internal/engine"
 	"github.com/planq-dev/planq/staterepo"
 )

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"

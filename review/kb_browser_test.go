@@ -10,8 +10,8 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
-	"github.com/planq-dev/planq/knowledge"
 )
 
 // kbFixture is the review page's fixture with a knowledge base on global:

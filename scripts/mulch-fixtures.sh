@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Makes mulch/testdata/mulch: a .mulch directory written by the real mulch
+# Makes internal/mulch/testdata/mulch: a .mulch directory written by the real mulch
 # CLI (@os-eco/mulch-cli, which runs on bun), with every record type and the
 # fields mulch writes: classification, evidence of each sort, tags, files,
 # relations, supersession, outcomes, directory anchors, two domains. The
 # tests of 'planq import mulch' read it. It then has the same mulch check
-# mulch/testdata/shapes, the shapes of real projects' .mulch written by hand
+# internal/mulch/testdata/shapes, the shapes of real projects' .mulch written by hand
 # (see its README): 'mulch validate' must accept every record, and its
 # archive is the one 'mulch archive' writes. CI does not run this script:
 # run it by hand (it needs npm) when mulch's format changes, and commit the
@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-out=$PWD/mulch/testdata/mulch
+out=$PWD/internal/mulch/testdata/mulch
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 npm install --silent --prefix "$tmp/npm" @os-eco/mulch-cli@0.10.7 bun@1.4.5 >/dev/null
@@ -64,7 +64,7 @@ echo "wrote $(cat "$out"/expertise/*.jsonl | wc -l) records to $out"
 # archive as mulch writes it (the archived pattern, archived again by mulch,
 # reads the same but for its time, and the "manual: " 'mulch archive'
 # puts before a reason, where 'mulch prune' puts none).
-shapes=$root/mulch/testdata/shapes
+shapes=$root/internal/mulch/testdata/shapes
 check=$tmp/shapes
 mkdir -p "$check"
 cd "$check"

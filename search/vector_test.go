@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/testkit/testmodel"
 )
 

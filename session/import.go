@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/mulch"
 	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/mulch"
 )
 
 // ImportInput is what planq import mulch takes.

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 )

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/staterepo"
 	"github.com/planq-dev/planq/team"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/memtool"
+	"github.com/planq-dev/planq/internal/memtool"
 	"github.com/planq-dev/planq/planqerr"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/planq-dev/planq/branchctx"
 	"github.com/planq-dev/planq/curation"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/internal/untrusted"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"

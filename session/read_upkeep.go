@@ -12,8 +12,8 @@ import (
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/atomicfile"
+	"github.com/planq-dev/planq/internal/mulch"
 	"github.com/planq-dev/planq/lifecycle"
-	"github.com/planq-dev/planq/mulch"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/readmodel"
 )

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/internal/embed"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"

@@ -6,9 +6,9 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // What an agent's writes hand back.

@@ -9,12 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // ProjectHit is a hit labelled with the project it came from

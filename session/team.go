@@ -5,10 +5,10 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/team"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // What the team's capabilities (promote, push, pull, remotes, gc, prune,

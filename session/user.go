@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/lifecycle"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // The user layer's commands need no project: the layer is the person's,

@@ -6,12 +6,12 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // gatherUserLayer reads what the user layer gives the prime document of a

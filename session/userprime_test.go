@@ -10,10 +10,10 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/session"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // The user layer's records of these tests: a preference, a Go learning, a

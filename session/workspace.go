@@ -7,10 +7,10 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/hooks"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/userlayer"
 	"github.com/planq-dev/planq/workspace"
 )
 

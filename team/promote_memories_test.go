@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/memtool"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
-	"github.com/planq-dev/planq/memtool"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/team"
 	"github.com/planq-dev/planq/workspace"

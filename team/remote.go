@@ -12,9 +12,9 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/failpoint"
+	"github.com/planq-dev/planq/internal/secrets"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/secrets"
 	"github.com/planq-dev/planq/staterepo"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 // userLayerWith makes the user layer under a fresh home with the learnings

@@ -43,12 +43,12 @@ const planqInitBudget = 1024
 var planqInitBudgets = map[string]int{
 	// 19 regular expressions of the knowledge sources, each behind its own
 	// sync.OnceValue (some 100 bytes apiece).
-	"github.com/planq-dev/planq/knowledge": 2560,
+	"github.com/planq-dev/planq/internal/knowledge": 2560,
 	// The environment git runs with (staterepo.gitEnv), taken once at
 	// start-up; it grows with the environment, fixed in this test.
 	"github.com/planq-dev/planq/staterepo": 2048,
-	// mulch's built-in types (builtins) stay a map: mulch/convert.go reads it.
-	"github.com/planq-dev/planq/mulch": 1536,
+	// mulch's built-in types (builtins) stay a map: internal/mulch/convert.go reads it.
+	"github.com/planq-dev/planq/internal/mulch": 1536,
 	// Git's transports by kind (networkSchemes, refusedTransports), small
 	// maps every remote check reads, and the config errors' lazy patterns.
 	"github.com/planq-dev/planq/project": 1536,

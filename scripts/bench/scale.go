@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 )
 
 var (
@@ -400,7 +400,7 @@ func buildWithRandomModel(dir, spec string) string {
 	root, err := filepath.Abs(".")
 	check(err)
 	overlay := filepath.Join(dir, "overlay.json")
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "embed", "model", "default.pqemb"): table}})
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "internal", "embed", "model", "default.pqemb"): table}})
 	check(err)
 	check(os.WriteFile(overlay, data, 0o644))
 	bin := filepath.Join(dir, "planq-random-model")

@@ -63,7 +63,7 @@ func benchStartup(dir string) bool {
 	}
 	fmt.Println()
 
-	model := filepath.Join("embed", "model", "default.pqemb")
+	model := filepath.Join("internal", "embed", "model", "default.pqemb")
 	// planq mcp serve becomes planq-server (exec): measured in that binary.
 	mapped, pages, err := modelPagesMapped(dir, filepath.Join(filepath.Dir(planqBin), "planq-server"), model, "mcp", "serve")
 	modelOK := true

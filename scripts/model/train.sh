@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Trains planq's default search model, embed/model/default.pqemb, from the
+# Trains planq's default search model, internal/embed/model/default.pqemb, from the
 # documentation that pinned Debian packages ship (scripts/model/sources has
 # the list, the versions and the licences), and checks the result against
 # scripts/model/default.pqemb.sha256.
@@ -35,7 +35,7 @@ done
 
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
-out=embed/model/default.pqemb
+out=internal/embed/model/default.pqemb
 hashfile=scripts/model/default.pqemb.sha256
 max_bytes=$((10 * 1024 * 1024))
 

@@ -28,8 +28,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/planq-dev/planq/embed"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/internal/embed"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/readmodel"
 	"github.com/planq-dev/planq/search/eval"

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
-	"github.com/planq-dev/planq/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"

@@ -9,7 +9,7 @@ package testmodel
 import (
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 )
 
 // Synonyms is a table in which the words of each group (space-separated)

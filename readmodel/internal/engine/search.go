@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )

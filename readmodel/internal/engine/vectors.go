@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/search"
 	"github.com/planq-dev/planq/staterepo"
 )

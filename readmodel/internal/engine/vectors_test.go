@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/search"
 )

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/scripts/model/wordnet"
 )
 

@@ -5,7 +5,7 @@
 // does: words every text uses count little), quantises the vectors to int8
 // with a scale per row, and writes the table.
 //
-//	go run ./scripts/model/build -vec model.vec -counts counts.tsv -out embed/model/default.pqemb
+//	go run ./scripts/model/build -vec model.vec -counts counts.tsv -out internal/embed/model/default.pqemb
 package main
 
 import (
@@ -17,7 +17,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/scripts/model/sources"
 )
 

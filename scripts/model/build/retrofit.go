@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/scripts/model/wordnet"
 )
 

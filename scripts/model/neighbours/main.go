@@ -3,7 +3,7 @@
 // how similar b is to a and where b ranks among a's neighbours: a quick
 // look at whether the model learnt what words mean.
 //
-//	go run ./scripts/model/neighbours -model embed/model/default.pqemb crash timeout
+//	go run ./scripts/model/neighbours -model internal/embed/model/default.pqemb crash timeout
 package main
 
 import (
@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 )
 
 // defaultPairs are words a question and the record answering it might
@@ -29,7 +29,7 @@ const defaultPairs = "invoice:billing,flaky:intermittent,postgres:database,crash
 	"bug:defect,cache:memoize,socket:network,user:account,leak:memory,hang:deadlock"
 
 func main() {
-	model := flag.String("model", "embed/model/default.pqemb", "model table to read")
+	model := flag.String("model", "internal/embed/model/default.pqemb", "model table to read")
 	k := flag.Int("k", 10, "neighbours to print per word")
 	pairs := flag.String("pairs", defaultPairs, "comma-separated a:b pairs to score (empty: none)")
 	flag.Parse()

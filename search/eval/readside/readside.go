@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
-	"github.com/planq-dev/planq/knowledge"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/prime"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/memtool"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
-	"github.com/planq-dev/planq/memtool"
+	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/staterepo"
-	"github.com/planq-dev/planq/userlayer"
 )
 
 func userFolder(t *testing.T, l *userlayer.Layer) *memtool.Folder {

@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/planq-dev/planq/changelog"
-	"github.com/planq-dev/planq/embed"
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/search"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/memtool"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
-	"github.com/planq-dev/planq/memtool"
 	"github.com/planq-dev/planq/planqerr"
 )
 

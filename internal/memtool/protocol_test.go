@@ -10,9 +10,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/memtool"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
-	"github.com/planq-dev/planq/memtool"
 )
 
 // TestProtocolFixtures runs the protocol's commands of testdata/protocol
