@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/plural"
@@ -70,7 +71,8 @@ var indexPath = changelog.KindArticle.Dir() + "/_index.md"
 // so that it outlasts them (an agent reads the article that answers its
 // task before the titles of those that do not; the index names the rest);
 // the text of the other articles the task found is 3, so it goes before
-// any of the index.
+// any of the index. An index line that says only the article's name
+// yields to every learning (silentIndexPriority).
 func knowledgeItems(doc *Document, k Knowledge) {
 	kb := newKnowledgeView(k)
 	if len(kb.live) == 0 {
@@ -97,8 +99,12 @@ func knowledgeItems(doc *Document, k Knowledge) {
 	}
 	for _, a := range listed {
 		priority := 2
-		if kb.key(a) {
+		switch {
+		case kb.key(a):
 			priority = 1
+		case !teaches(a):
+			// Its line is its name twice: any learning says more.
+			priority = silentIndexPriority
 		}
 		addArticle(doc, knowledgeTopic+a.Topic, priority, "", articleLine(a))
 	}
@@ -173,13 +179,34 @@ func addArticle(doc *Document, section string, priority int, path, text string) 
 	doc.Items = append(doc.Items, Item{Section: section, Priority: priority, Text: text, Article: path})
 }
 
-// articleLine is an article as the index lists it.
+// silentIndexPriority is an index line's that teaches nothing: after
+// every learning (readmodel.Priority is 8 at most).
+const silentIndexPriority = 9
+
+// articleLine is an article as the index lists it: its title and, when it
+// says more, its description.
 func articleLine(a readmodel.Article) string {
-	line := readmodel.Shorten(a.Title, 80) + " — " + readmodel.Shorten(a.Description, 120)
+	line := readmodel.Shorten(a.Title, 80)
+	if teaches(a) {
+		line += " — " + readmodel.Shorten(a.Description, 120)
+	}
 	if a.Status == changelog.StatusDisputed {
 		line += " [disputed]"
 	}
 	return line + " — planq get " + a.Path
+}
+
+// teaches reports whether an article's description says more than its
+// title: one that repeats it in other case or punctuation (a mulch
+// pattern's name, made slug, title and description at once) does not.
+func teaches(a readmodel.Article) bool {
+	d := wordsOf(a.Description)
+	return d != "" && d != wordsOf(a.Title) && d != wordsOf(a.Slug)
+}
+
+// wordsOf is s in lower-case letters and digits, one space between words.
+func wordsOf(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
 }
 
 // topicOrder numbers the topics of the articles: the project's in its

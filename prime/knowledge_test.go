@@ -238,3 +238,39 @@ func TestNoKnowledgeNoSection(t *testing.T) {
 		t.Errorf("a project with no articles gets a knowledge section:\n%s", doc.Text)
 	}
 }
+
+// TestKnowledgeIndexLineThatTeachesNothing: an article whose description
+// only repeats its name (a mulch pattern's slug) is listed by its title
+// alone, and its line yields to every learning as the budget shrinks.
+func TestKnowledgeIndexLineThatTeachesNothing(t *testing.T) {
+	in := withKnowledge()
+	silent := article("patterns", "agents-md-validator-authoring", "Agents MD validator authoring", "- agents-md-validator-authoring (pq-5424b7ed42)")
+	in.Knowledge.Articles = append(in.Knowledge.Articles, silent)
+	whole := build(t, in, Options{Budget: 1 << 20})
+	if want := "- agents-md-validator-authoring — planq get knowledge/patterns/agents-md-validator-authoring.md\n"; !strings.Contains(whole.Text, want) {
+		t.Errorf("no %q in:\n%s", want, whole.Text)
+	}
+	if !strings.Contains(whole.Text, "- jwt-signing — Sign tokens with RS256 — planq get") {
+		t.Errorf("an article whose description says more lost it:\n%s", whole.Text)
+	}
+	sawSilentDropped := false
+	for budget := len(whole.Text); budget > 600; budget -= 53 {
+		doc := build(t, in, Options{Budget: budget})
+		silentKept, learningDropped := false, false
+		for _, it := range doc.Items {
+			switch {
+			case strings.Contains(it.Text, silent.Path):
+				silentKept = !it.Dropped
+				sawSilentDropped = sawSilentDropped || it.Dropped
+			case it.Section == "Learnings" && it.Dropped:
+				learningDropped = true
+			}
+		}
+		if silentKept && learningDropped {
+			t.Fatalf("budget %d: dropped a learning, kept an index line that says only a name:\n%s", budget, doc.Text)
+		}
+	}
+	if !sawSilentDropped {
+		t.Error("no budget tried dropped the silent index line")
+	}
+}
