@@ -26,7 +26,7 @@
 //     memory-tool protocol), ImportMulch (workspace.go, user.go,
 //     memory.go, import.go); the model: Models, FetchModel (model.go).
 //   - Around an agent's session: Save, RecordCommit, BranchSwitched
-//     (session.go), and what the project is made with (Stack).
+//     (session.go); what the project is made with is importing.Stack's.
 //
 // Scope (scope.go) has one meaning in every front end: agent, global,
 // project, user, all.

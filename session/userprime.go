@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/importing"
 	"github.com/planq-dev/planq/internal/userlayer"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/prime"
@@ -48,7 +49,7 @@ func gatherUserLayer(ctx context.Context, p *project.Project, a readmodel.Ref, i
 	if err != nil {
 		return err
 	}
-	u := prime.UserLayer{PreferencesTotal: prefs.Total, Stack: Stack(codeDir(p, a))}
+	u := prime.UserLayer{PreferencesTotal: prefs.Total, Stack: importing.Stack(codeDir(p, a))}
 	for _, h := range prefs.Hits {
 		if r := h.Record(); r != nil {
 			u.Preferences = append(u.Preferences, r)

@@ -1,4 +1,4 @@
-package session_test
+package importing_test
 
 import (
 	"path/filepath"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/planq-dev/planq/session"
+	"github.com/planq-dev/planq/internal/importing"
 )
 
 // TestStackNamesWhatAProjectIsMadeWith: each fixture checkout (testdata/stack)
@@ -25,7 +25,7 @@ func TestStackNamesWhatAProjectIsMadeWith(t *testing.T) {
 		"plain":      nil,
 		"missing":    nil,
 	} {
-		if got := session.Stack(filepath.Join("testdata", "stack", dir)); !slices.Equal(got, want) {
+		if got := importing.Stack(filepath.Join("testdata", "stack", dir)); !slices.Equal(got, want) {
 			t.Errorf("%s: Stack = %q, want %q", dir, got, want)
 		}
 	}
@@ -35,7 +35,7 @@ func FuzzGoModRequires(f *testing.F) {
 	f.Add("module m\n\nrequire a.b/c v1.0.0\nrequire (\n\tx.y/z v2.0.0 // indirect\n\tq.r/s v0.1.0\n)\n")
 	f.Add("require (\n)\nrequire\n")
 	f.Fuzz(func(t *testing.T, gomod string) {
-		for _, m := range session.GoModRequires([]byte(gomod)) {
+		for _, m := range importing.GoModRequires([]byte(gomod)) {
 			if m == "" || strings.ContainsAny(m, " \t\n") || !strings.Contains(gomod, m) {
 				t.Fatalf("module %q is not a word of the go.mod %q", m, gomod)
 			}
@@ -47,7 +47,7 @@ func FuzzRequirementsNames(f *testing.F) {
 	f.Add("Django==5.0\n# c\n-r base.txt\ncelery[redis]\n")
 	f.Add("pkg ; python_version < '3'\n")
 	f.Fuzz(func(t *testing.T, reqs string) {
-		for _, n := range session.RequirementsNames([]byte(reqs)) {
+		for _, n := range importing.RequirementsNames([]byte(reqs)) {
 			if n == "" || strings.ContainsAny(n, " \t\n=<>[;") || !strings.Contains(strings.ToLower(reqs), n) {
 				t.Fatalf("name %q is not a requirement's name in %q", n, reqs)
 			}
@@ -59,7 +59,7 @@ func FuzzGemfileGems(f *testing.F) {
 	f.Add("gem \"rails\", \"~> 7\"\ngem 'pg'\n")
 	f.Add("gem \"\ngem '")
 	f.Fuzz(func(t *testing.T, gemfile string) {
-		for _, g := range session.GemfileGems([]byte(gemfile)) {
+		for _, g := range importing.GemfileGems([]byte(gemfile)) {
 			if g == "" || strings.ContainsAny(g, "\n") || !strings.Contains(gemfile, g) {
 				t.Fatalf("gem %q is not named in %q", g, gemfile)
 			}
@@ -75,8 +75,8 @@ func FuzzManifests(f *testing.F) {
 	f.Add("[tool.poetry.group.dev.dependencies]\npytest = \"*\"\n[dependency-groups]\ndev = [\"ruff\", {include-group = \"x\"}]\n")
 	f.Fuzz(func(t *testing.T, manifest string) {
 		lower := strings.ToLower(manifest)
-		for _, names := range [][]string{session.PackageJSONDependencies([]byte(manifest)), session.ComposerRequires([]byte(manifest)),
-			session.CargoDependencies([]byte(manifest)), session.PyprojectDependencies([]byte(manifest))} {
+		for _, names := range [][]string{importing.PackageJSONDependencies([]byte(manifest)), importing.ComposerRequires([]byte(manifest)),
+			importing.CargoDependencies([]byte(manifest)), importing.PyprojectDependencies([]byte(manifest))} {
 			for _, n := range names {
 				if !strings.Contains(lower, strings.ToLower(n)) && !strings.ContainsAny(manifest, `\`) {
 					t.Fatalf("name %q is not in the manifest %q", n, manifest)

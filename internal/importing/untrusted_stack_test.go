@@ -1,4 +1,4 @@
-package session_test
+package importing_test
 
 import (
 	"os"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/planq-dev/planq/session"
+	"github.com/planq-dev/planq/internal/importing"
 )
 
 // TestStackReadsNoManifestPlanqShouldNot: a go.mod that is a FIFO blocked
@@ -34,7 +34,7 @@ func TestStackReadsNoManifestPlanqShouldNot(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan []string, 1)
-	go func() { done <- session.Stack(dir) }()
+	go func() { done <- importing.Stack(dir) }()
 	select {
 	case got := <-done:
 		if want := []string{"go", "node", "rust", "tokio", "cargo"}; !slices.Equal(got, want) {
