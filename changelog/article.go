@@ -2,6 +2,8 @@ package changelog
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"reflect"
@@ -454,3 +456,37 @@ func RenderArticle(a *Article) ([]byte, error) {
 }
 
 func articleLine(r *Record) string { return r.Title() }
+
+// Slugify makes a slug of a subject: lower-case words joined by hyphens,
+// at most 60 characters; a subject with no such word gets one made of its
+// hash.
+func Slugify(s string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			hyphen = false
+		default:
+			hyphen = true
+		}
+	}
+	slug := b.String()
+	for len(slug) > 60 {
+		i := strings.LastIndexByte(slug[:60], '-')
+		if i <= 0 {
+			slug = slug[:60]
+			break
+		}
+		slug = slug[:i]
+	}
+	if slug == "" {
+		sum := sha256.Sum256([]byte(s))
+		slug = "subject-" + hex.EncodeToString(sum[:4])
+	}
+	return slug
+}

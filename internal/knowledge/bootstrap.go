@@ -11,37 +11,30 @@ import (
 
 	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/importing"
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
 )
 
-// The sources a bootstrap reads, in the order it reads them.
+// The sources a bootstrap reads, in the order it reads them: the records
+// global holds, then what other tools wrote (importing's).
 const (
 	// SourceRecords are the learnings and decisions global holds already.
-	SourceRecords = "records"
-	// SourceGit is the code repository's history: decisions stated in
-	// commit messages, and reverts.
-	SourceGit = "git"
-	// SourceADR are architecture decision records (docs/adr/, doc/adr/,
-	// docs/decisions/), in Nygard's format or MADR.
-	SourceADR = "adr"
-	// SourceInstructions are the instruction files curation knows
-	// (AGENTS.md, CLAUDE.md, ...): each bullet or section a convention.
-	SourceInstructions = "instructions"
-	// SourceAgentMemories are the memories coding agents keep for
-	// themselves: Claude Code's auto memory of the project, Codex's
-	// memories.
-	SourceAgentMemories = "agent-memories"
-	// SourceTranscripts are the agents' session transcripts of the
-	// project, of which only what is clearly meant to be kept is taken:
-	// memory writes, and "remember ..." or "note: ..." from the person.
-	SourceTranscripts = "transcripts"
+	SourceRecords       = "records"
+	SourceGit           = importing.SourceGit
+	SourceADR           = importing.SourceADR
+	SourceInstructions  = importing.SourceInstructions
+	SourceAgentMemories = importing.SourceAgentMemories
+	SourceTranscripts   = importing.SourceTranscripts
 )
 
+// Skip is a piece of a source a bootstrap could not take.
+type Skip = importing.Skip
+
 // BootstrapSources lists every source, in the order a bootstrap reads them.
-var BootstrapSources = []string{SourceRecords, SourceGit, SourceADR, SourceInstructions, SourceAgentMemories, SourceTranscripts}
+var BootstrapSources = append([]string{SourceRecords}, importing.Sources...)
 
 // BootstrapOptions are how Bootstrap runs.
 type BootstrapOptions struct {
@@ -100,23 +93,6 @@ type Bootstrapped struct {
 	Title  string         `json:"title"`
 }
 
-// Skip is a piece of a source a bootstrap could not take, where it is
-// (its file, and its line when it has one) and why.
-type Skip struct {
-	Source string `json:"source"`
-	File   string `json:"file"`
-	Line   int    `json:"line,omitempty"`
-	Why    string `json:"why"`
-}
-
-func (s Skip) String() string {
-	at := s.File
-	if s.Line > 0 {
-		at += fmt.Sprintf(":%d", s.Line)
-	}
-	return fmt.Sprintf("%s: %s", at, s.Why)
-}
-
 // SourceCount is what a bootstrap did with one source: how many files
 // (or commits, or records) it read, and how many records it made, found
 // present already, or could not take.
@@ -143,44 +119,11 @@ type BootstrapResult struct {
 	Articles Result `json:"articles"`
 }
 
-// piece is one thing a source says: the record it makes, where it was
-// read, and the origin that makes a second bootstrap find it present.
-type piece struct {
-	source string
-	file   string
-	line   int
-	rec    *changelog.Record
-	// supersedes is the origin of the piece this one supersedes, if any;
-	// supersededBy that of the piece it says supersedes it.
-	supersedes, supersededBy string
-}
-
-// found is what one source yields.
-type found struct {
-	pieces  []piece
-	skipped []Skip
-	read    int
-}
-
 // bootID is the ID of the record made from origin: the same on every run
 // and machine, so that a bootstrap again finds it.
 func bootID(origin string) string {
 	sum := sha256.Sum256([]byte("bootstrap\x00" + origin))
 	return changelog.IDPrefix + hex.EncodeToString(sum[:])[:10]
-}
-
-// shortHash is the first eight hex digits of text's SHA-256: what names a
-// piece of a file by what it says, so an edit elsewhere in the file leaves
-// its origin as it was.
-func shortHash(text string) string {
-	sum := sha256.Sum256([]byte(normalText(text)))
-	return hex.EncodeToString(sum[:])[:8]
-}
-
-// normalText is text as duplicates are matched: lower case, one space
-// between words.
-func normalText(text string) string {
-	return strings.Join(strings.Fields(strings.ToLower(text)), " ")
 }
 
 // Bootstrap seeds the knowledge base of a project that has a past: it
@@ -214,7 +157,7 @@ func Bootstrap(ctx context.Context, store *agent.Store, opts BootstrapOptions) (
 		return res, err
 	}
 	counts := map[string]*SourceCount{}
-	var pieces []piece
+	var pieces []importing.Piece
 	for _, src := range BootstrapSources {
 		if !want[src] {
 			continue
@@ -227,9 +170,9 @@ func Bootstrap(ctx context.Context, store *agent.Store, opts BootstrapOptions) (
 		if err != nil {
 			return res, err
 		}
-		counts[src] = &SourceCount{Source: src, Read: f.read, Skipped: len(f.skipped)}
-		res.Skipped = append(res.Skipped, f.skipped...)
-		pieces = append(pieces, f.pieces...)
+		counts[src] = &SourceCount{Source: src, Read: f.Read, Skipped: len(f.Skipped)}
+		res.Skipped = append(res.Skipped, f.Skipped...)
+		pieces = append(pieces, f.Pieces...)
 	}
 	opts.progress("checking %s", plural.Of(len(pieces), "record"))
 	fresh := sortOut(store, pieces, h, opts.Writer, counts, &res)
@@ -257,22 +200,12 @@ func Bootstrap(ctx context.Context, store *agent.Store, opts BootstrapOptions) (
 }
 
 // readSource reads one source.
-func readSource(ctx context.Context, src string, opts BootstrapOptions, h *heldSet) (found, error) {
-	switch src {
-	case SourceRecords:
-		return found{read: h.records}, nil
-	case SourceGit:
-		return gitSource(ctx, opts.Code)
-	case SourceADR:
-		return adrSource(ctx, opts.Code)
-	case SourceInstructions:
-		return instructionSource(ctx, opts.Code, opts.Instructions)
-	case SourceAgentMemories:
-		return memorySource(ctx, opts)
-	case SourceTranscripts:
-		return transcriptSource(ctx, opts)
+func readSource(ctx context.Context, src string, opts BootstrapOptions, h *heldSet) (importing.Found, error) {
+	if src == SourceRecords {
+		return importing.Found{Read: h.records}, nil
 	}
-	return found{}, nil
+	return importing.Read(ctx, src, importing.Where{Code: opts.Code, MainCode: opts.MainCode, ClaudeDir: opts.ClaudeDir, CodexDir: opts.CodexDir,
+		Instructions: opts.Instructions})
 }
 
 // heldSet is what the branches hold that a bootstrap must not make again:
@@ -293,7 +226,7 @@ func heldRecords(store *agent.Store) (*heldSet, error) {
 		if r.Origin != "" {
 			h.origins[r.Origin] = true
 		}
-		h.texts[normalText(textOf(r))] = true
+		h.texts[importing.NormalText(textOf(r))] = true
 	}
 	h.records = len(set.Current())
 	return h, nil
@@ -303,14 +236,14 @@ func heldRecords(store *agent.Store) (*heldSet, error) {
 // origin or text is held, or an earlier piece says the same), refused (the
 // writer of global would refuse it), or fresh; it counts each by source
 // and returns the fresh records, stamped, in the order read.
-func sortOut(store *agent.Store, pieces []piece, h *heldSet, writer string, counts map[string]*SourceCount, res *BootstrapResult) []*changelog.Record {
+func sortOut(store *agent.Store, pieces []importing.Piece, h *heldSet, writer string, counts map[string]*SourceCount, res *BootstrapResult) []*changelog.Record {
 	texts := map[string]bool{}
 	ids := map[string]string{} // origin to ID, of the pieces taken or present
 	now := time.Now().UTC().Truncate(time.Second)
 	var fresh []*changelog.Record
-	var taken []piece
+	var taken []importing.Piece
 	for _, p := range pieces {
-		r := p.rec
+		r := p.Record
 		r.ID, r.Agent = bootID(r.Origin), writer
 		if r.Timestamp.IsZero() {
 			// A source that says no time: the bootstrap's, a millisecond
@@ -318,15 +251,15 @@ func sortOut(store *agent.Store, pieces []piece, h *heldSet, writer string, coun
 			now = now.Add(time.Millisecond)
 			r.Timestamp = now
 		}
-		text := normalText(textOf(r))
+		text := importing.NormalText(textOf(r))
 		if h.ids[r.ID] || h.origins[r.Origin] || h.texts[text] || texts[text] {
-			counts[p.source].Present++
+			counts[p.Source].Present++
 			ids[r.Origin] = r.ID
 			continue
 		}
 		if _, err := store.CheckForGlobal(r); err != nil {
-			counts[p.source].Skipped++
-			res.Skipped = append(res.Skipped, Skip{Source: p.source, File: p.file, Line: p.line, Why: err.Error()})
+			counts[p.Source].Skipped++
+			res.Skipped = append(res.Skipped, Skip{Source: p.Source, File: p.File, Line: p.Line, Why: err.Error()})
 			continue
 		}
 		texts[text] = true
@@ -334,18 +267,18 @@ func sortOut(store *agent.Store, pieces []piece, h *heldSet, writer string, coun
 		taken = append(taken, p)
 	}
 	for _, p := range taken {
-		r := p.rec
+		r := p.Record
 		// A piece supersedes another only when that one is written or held.
-		if p.supersedes != "" {
-			if id, ok := ids[p.supersedes]; ok {
+		if p.Supersedes != "" {
+			if id, ok := ids[p.Supersedes]; ok {
 				r.Supersedes = id
-			} else if id := bootID(p.supersedes); h.ids[id] {
+			} else if id := bootID(p.Supersedes); h.ids[id] {
 				r.Supersedes = id
 			}
 		}
 		fresh = append(fresh, r)
-		counts[p.source].Created++
-		res.Created = append(res.Created, Bootstrapped{Source: p.source, Origin: r.Origin, ID: r.ID, Kind: r.Kind, Title: titleOf(r)})
+		counts[p.Source].Created++
+		res.Created = append(res.Created, Bootstrapped{Source: p.Source, Origin: r.Origin, ID: r.ID, Kind: r.Kind, Title: titleOf(r)})
 	}
 	breakRings(fresh)
 	return fresh

@@ -2,8 +2,6 @@ package knowledge
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -144,7 +142,7 @@ func subjectsByFile(recs []*changelog.Record) map[string]map[string]bool {
 			if subjectsOfFile[f] == nil {
 				subjectsOfFile[f] = map[string]bool{}
 			}
-			subjectsOfFile[f][slugify(r.Subject)] = true
+			subjectsOfFile[f][changelog.Slugify(r.Subject)] = true
 		}
 	}
 	return subjectsOfFile
@@ -162,7 +160,7 @@ func groupOf(r *changelog.Record, citedBy, meant map[string]string, subjectsOfFi
 		return "", false
 	}
 	slug := slugOf(r, subjectsOfFile)
-	return slug, r.Subject != "" || slug != slugify(r.Domain) || subjectless[slug] < MaxDomainSources
+	return slug, r.Subject != "" || slug != changelog.Slugify(r.Domain) || subjectless[slug] < MaxDomainSources
 }
 
 // meaningsFunc embeds records, one vector each in their order; nil when
@@ -231,7 +229,7 @@ func looseRecords(rs *records, citedBy map[string]string, subjectsOfFile map[str
 		if _, cited := citedBy[r.ID]; cited || r.Subject != "" {
 			continue
 		}
-		if r.Kind == changelog.KindDecision || slugOf(r, subjectsOfFile) == slugify(r.Domain) {
+		if r.Kind == changelog.KindDecision || slugOf(r, subjectsOfFile) == changelog.Slugify(r.Domain) {
 			loose = append(loose, r)
 			domains[r.Domain] = true
 		}
@@ -245,7 +243,7 @@ func nearestSubject(r *changelog.Record, vec []float32, subjected []*changelog.R
 		if s.Domain != r.Domain && r.Kind != changelog.KindDecision {
 			continue
 		}
-		slug := slugify(s.Subject)
+		slug := changelog.Slugify(s.Subject)
 		if cos := search.Cosine(vec, vecs[j]); cos > bestCos || cos == bestCos && (best == "" || slug < best) {
 			best, bestCos = slug, cos
 		}
@@ -255,10 +253,10 @@ func nearestSubject(r *changelog.Record, vec []float32, subjected []*changelog.R
 
 func slugOf(r *changelog.Record, subjectsOfFile map[string]map[string]bool) string {
 	if r.Subject != "" {
-		return slugify(r.Subject)
+		return changelog.Slugify(r.Subject)
 	}
 	if r.Kind == changelog.KindDecision {
-		return slugify(firstWords(r.Decision, 6))
+		return changelog.Slugify(firstWords(r.Decision, 6))
 	}
 	subjects := map[string]bool{}
 	for _, f := range filesOf(r) {
@@ -271,7 +269,7 @@ func slugOf(r *changelog.Record, subjectsOfFile map[string]map[string]bool) stri
 			return s
 		}
 	}
-	return slugify(r.Domain)
+	return changelog.Slugify(r.Domain)
 }
 
 // filesOf lists the code files r cites, sorted.
@@ -285,40 +283,6 @@ func filesOf(r *changelog.Record) []string {
 	}
 	slices.Sort(files)
 	return slices.Compact(files)
-}
-
-// slugify makes a slug of a subject: lower-case words joined by hyphens,
-// at most 60 characters; a subject with no such word gets one made of its
-// hash.
-func slugify(s string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, c := range strings.ToLower(s) {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(c)
-			hyphen = false
-		default:
-			hyphen = true
-		}
-	}
-	slug := b.String()
-	for len(slug) > 60 {
-		i := strings.LastIndexByte(slug[:60], '-')
-		if i <= 0 {
-			slug = slug[:60]
-			break
-		}
-		slug = slug[:i]
-	}
-	if slug == "" {
-		sum := sha256.Sum256([]byte(s))
-		slug = "subject-" + hex.EncodeToString(sum[:4])
-	}
-	return slug
 }
 
 func firstWords(s string, n int) string {

@@ -1,8 +1,6 @@
 package knowledge
 
 import (
-	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/planq-dev/planq/internal/importing"
 	"github.com/planq-dev/planq/internal/testkit/testproject"
 )
 
@@ -27,7 +26,7 @@ func TestUnrelatedMemoriesDisputeNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	claude := filepath.Join(home, ".claude")
-	mem := filepath.Join(claude, "projects", ClaudeProjectKey(p.Code), "memory")
+	mem := filepath.Join(claude, "projects", importing.ClaudeProjectKey(p.Code), "memory")
 	write(t, filepath.Join(mem, "db.md"), "---\nname: database_choice\ndescription: the database\ntype: project\n---\nThe database is SQLite in WAL mode.\n")
 	write(t, filepath.Join(mem, "release.md"), "---\ndescription: when releases happen\ntype: project\n---\n# Release cadence\n\nReleases are cut from main every Monday.\n")
 	codex := t.TempDir()
@@ -73,7 +72,7 @@ func TestBootstrapSkipsFilesItShouldNotRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	claude := filepath.Join(home, ".claude")
-	dir := filepath.Join(claude, "projects", ClaudeProjectKey(p.Code))
+	dir := filepath.Join(claude, "projects", importing.ClaudeProjectKey(p.Code))
 	mem := filepath.Join(dir, "memory")
 	write(t, filepath.Join(p.Code, "docs", "adr", "0002-use-sqlite.md"), readTestdata(t, "madr.md"))
 	write(t, filepath.Join(mem, "db.md"), "---\nname: db\ntype: project\n---\nThe database is SQLite in WAL mode.\n")
@@ -130,24 +129,6 @@ func TestBootstrapSkipsFilesItShouldNotRead(t *testing.T) {
 	}
 	if !slices.Equal(origins, []string{"adr:docs/adr/0002-use-sqlite.md", "claude-memory:db.md"}) {
 		t.Errorf("created %q", origins)
-	}
-}
-
-// TestATranscriptStopsWhenAsked: reading a transcript asks ctx as it goes,
-// so that Ctrl-C stops a bootstrap in the middle of a file of a GiB (or of
-// one line as long), not at its end.
-func TestATranscriptStopsWhenAsked(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "sessions", "long.jsonl")
-	write(t, file, strings.Repeat(`{"type":"user","message":{"role":"user","content":"hello"}}`+"\n", 1<<16))
-	ctx, cancel := context.WithCancel(t.Context())
-	cancel()
-	var f found
-	if err := readTranscript(ctx, &f, dir, file, "transcript:claude/long.jsonl", claudeLine, nil); !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want the context's end", err)
-	}
-	if _, err := transcriptSource(ctx, BootstrapOptions{Code: dir, CodexDir: dir}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("the source: got %v", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"bytes"
@@ -217,7 +217,7 @@ func cleanHeading(s string) string {
 func itemOrigin(prefix, file string, it mdItem) string {
 	anchor := "top"
 	if it.heading != "" {
-		anchor = slugify(it.heading)
+		anchor = changelog.Slugify(it.heading)
 	}
 	return capOrigin(fmt.Sprintf("%s:%s#%s@%s", prefix, file, anchor, shortHash(it.text)))
 }

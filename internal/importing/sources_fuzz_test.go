@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"os"
@@ -18,7 +18,7 @@ import (
 func storable(t *testing.T, r *changelog.Record) {
 	t.Helper()
 	c := *r
-	c.Agent, c.ID = "global", bootID(r.Origin)
+	c.Agent, c.ID = "global", testID(r.Origin)
 	if c.Timestamp.IsZero() {
 		c.Timestamp = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	}
@@ -46,10 +46,10 @@ func FuzzADR(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p.rec.Origin != "adr:docs/adr/0001-x.md" {
-			t.Fatalf("origin %q", p.rec.Origin)
+		if p.Record.Origin != "adr:docs/adr/0001-x.md" {
+			t.Fatalf("origin %q", p.Record.Origin)
 		}
-		storable(t, p.rec)
+		storable(t, p.Record)
 	})
 }
 
@@ -65,15 +65,15 @@ func FuzzMemoryMarkdown(f *testing.F) {
 			return
 		}
 		for _, p := range ps {
-			if !strings.HasPrefix(p.rec.Origin, "claude-memory:") || p.line < 1 {
-				t.Fatalf("origin %q at line %d", p.rec.Origin, p.line)
+			if !strings.HasPrefix(p.Record.Origin, "claude-memory:") || p.Line < 1 {
+				t.Fatalf("origin %q at line %d", p.Record.Origin, p.Line)
 			}
-			storable(t, p.rec)
+			storable(t, p.Record)
 		}
 		if _, err := instructionPieces("AGENTS.md", doc); err == nil {
 			ps, _ := instructionPieces("AGENTS.md", doc)
 			for _, p := range ps {
-				storable(t, p.rec)
+				storable(t, p.Record)
 			}
 		}
 	})
@@ -90,10 +90,10 @@ func FuzzTranscriptLine(f *testing.F) {
 		for _, read := range []lineReader{claudeLine, codexLine} {
 			ps, _, _ := read(line, "transcript:claude/s.jsonl", 3)
 			for _, p := range ps {
-				if !strings.HasPrefix(p.rec.Origin, "transcript:claude/s.jsonl:3") {
-					t.Fatalf("origin %q", p.rec.Origin)
+				if !strings.HasPrefix(p.Record.Origin, "transcript:claude/s.jsonl:3") {
+					t.Fatalf("origin %q", p.Record.Origin)
 				}
-				storable(t, p.rec)
+				storable(t, p.Record)
 			}
 		}
 	})
@@ -106,7 +106,7 @@ func FuzzCommitMessage(f *testing.F) {
 	f.Add("revert: y\n\ndecided:\nwhy:")
 	f.Fuzz(func(t *testing.T, msg string) {
 		for _, p := range commitPieces(staterepo.LoggedCommit{Hash: strings.Repeat("a", 40), Time: time.Unix(1, 0).UTC(), Message: msg}) {
-			storable(t, p.rec)
+			storable(t, p.Record)
 		}
 	})
 }

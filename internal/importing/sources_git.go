@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"context"
@@ -30,20 +30,20 @@ import (
 // one part of the code gathers in one article.
 
 // gitSource reads the history of the checkout at code.
-func gitSource(ctx context.Context, code string) (found, error) {
-	var f found
+func gitSource(ctx context.Context, code string) (Found, error) {
+	var f Found
 	commits, err := staterepo.OpenCode(code).Log(ctx)
 	if err != nil {
 		return f, err
 	}
-	f.read = len(commits)
+	f.Read = len(commits)
 	for i := len(commits) - 1; i >= 0; i-- { // oldest first
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return f, err
 			}
 		}
-		f.pieces = append(f.pieces, commitPieces(commits[i])...)
+		f.Pieces = append(f.Pieces, commitPieces(commits[i])...)
 	}
 	return f, nil
 }
@@ -76,7 +76,7 @@ func mayState(msg string) bool {
 }
 
 // commitPieces are the decisions and the revert one commit's message states.
-func commitPieces(c staterepo.LoggedCommit) []piece {
+func commitPieces(c staterepo.LoggedCommit) []Piece {
 	if !mayState(c.Message) {
 		return nil
 	}
@@ -102,7 +102,7 @@ func commitPieces(c staterepo.LoggedCommit) []piece {
 		}
 		recs = append(recs, r)
 	}
-	var out []piece
+	var out []Piece
 	for i, r := range recs {
 		r.Origin = "git:" + c.Hash
 		if i > 0 {
@@ -113,7 +113,7 @@ func commitPieces(c staterepo.LoggedCommit) []piece {
 		if scope != "" {
 			r.Subject = subjectOf(scope)
 		}
-		out = append(out, piece{source: SourceGit, file: "commit " + short, rec: r})
+		out = append(out, Piece{Source: SourceGit, File: "commit " + short, Record: r})
 	}
 	return out
 }
@@ -156,7 +156,7 @@ func revertOf(subject, body, hash string) *changelog.Record {
 	}
 	domain := "history"
 	if m := conventionalRE().FindStringSubmatch(what); m != nil && m[1] != "" {
-		if d := slugify(m[1]); project.ValidName(d) {
+		if d := changelog.Slugify(m[1]); project.ValidName(d) {
 			domain = d
 		}
 	}

@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"cmp"
@@ -52,7 +52,7 @@ func ClaudeProjectKey(abs string) string {
 // claudeProjectDirs are the folders Claude Code keeps for the project:
 // those of the checkout and of the main checkout, as given and with links
 // resolved, that exist.
-func claudeProjectDirs(opts BootstrapOptions) []string {
+func claudeProjectDirs(opts Where) []string {
 	if opts.ClaudeDir == "" {
 		return nil
 	}
@@ -81,8 +81,8 @@ func claudeProjectDirs(opts BootstrapOptions) []string {
 
 // memorySource reads Claude Code's memory of the project and Codex's
 // memories.
-func memorySource(ctx context.Context, opts BootstrapOptions) (found, error) {
-	var f found
+func memorySource(ctx context.Context, opts Where) (Found, error) {
+	var f Found
 	for _, dir := range claudeProjectDirs(opts) {
 		if err := readMemoryDir(ctx, &f, filepath.Join(dir, "memory"), "claude-memory", nil); err != nil {
 			return f, err
@@ -98,7 +98,7 @@ func memorySource(ctx context.Context, opts BootstrapOptions) (found, error) {
 
 // readMemoryDir reads the memory files of dir (only those named, when
 // names are given), each origin prefixed with prefix.
-func readMemoryDir(ctx context.Context, f *found, dir, prefix string, names []string) error {
+func readMemoryDir(ctx context.Context, f *Found, dir, prefix string, names []string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // no memory there
@@ -112,20 +112,20 @@ func readMemoryDir(ctx context.Context, f *found, dir, prefix string, names []st
 		if e.IsDir() || strings.HasPrefix(name, ".") || names != nil && !slices.Contains(names, name) {
 			continue
 		}
-		f.read++
+		f.Read++
 		if !strings.HasSuffix(strings.ToLower(name), ".md") {
-			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: "not a Markdown file"})
+			f.Skipped = append(f.Skipped, Skip{Source: SourceAgentMemories, File: full, Why: "not a Markdown file"})
 			continue
 		}
 		// Only a regular file inside the folder: a memory linked to
 		// /etc/passwd would land on global, and a FIFO would block.
 		data, at, err := readUntrusted(dir, full)
 		if err != nil {
-			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: untrusted.Why(err)})
+			f.Skipped = append(f.Skipped, Skip{Source: SourceAgentMemories, File: full, Why: untrusted.Why(err)})
 			continue
 		}
 		if why := readableText(data); why != "" {
-			f.skipped = append(f.skipped, Skip{Source: SourceAgentMemories, File: full, Why: why})
+			f.Skipped = append(f.Skipped, Skip{Source: SourceAgentMemories, File: full, Why: why})
 			continue
 		}
 		siblings := func(link string) bool {
@@ -134,19 +134,19 @@ func readMemoryDir(ctx context.Context, f *found, dir, prefix string, names []st
 		}
 		pieces, skips, err := memoryPieces(prefix+":"+name, name, string(data), siblings)
 		if err != nil {
-			f.skipped = append(f.skipped, lineSkip(SourceAgentMemories, full, err))
+			f.Skipped = append(f.Skipped, lineSkip(SourceAgentMemories, full, err))
 			continue
 		}
 		for _, s := range skips {
 			s.File = full
-			f.skipped = append(f.skipped, s)
+			f.Skipped = append(f.Skipped, s)
 		}
 		for _, p := range pieces {
-			p.file = full
-			if p.rec.Timestamp.IsZero() {
-				p.rec.Timestamp = at
+			p.File = full
+			if p.Record.Timestamp.IsZero() {
+				p.Record.Timestamp = at
 			}
-			f.pieces = append(f.pieces, p)
+			f.Pieces = append(f.Pieces, p)
 		}
 	}
 	return nil
@@ -163,7 +163,7 @@ var (
 // origin, called name; hasFile tells whether a link of an index names a
 // file beside it, which is read on its own. A fact of type user is a
 // skip of its own; broken frontmatter an error.
-func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]piece, []Skip, error) {
+func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]Piece, []Skip, error) {
 	fields, body, first, err := splitFrontmatter(content)
 	if err != nil {
 		return nil, nil, err
@@ -180,7 +180,7 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 		return memoryFact(origin, name, typ, fields, body, first), nil, nil
 	}
 	index := strings.EqualFold(name, "MEMORY.md")
-	var out []piece
+	var out []Piece
 	for _, it := range markdownItems(body, first) {
 		if index {
 			if m := indexLinkRE().FindStringSubmatch(it.text); m != nil && hasFile != nil && hasFile(m[1]) {
@@ -193,13 +193,13 @@ func memoryPieces(origin, name, content string, hasFile func(string) bool) ([]pi
 		}
 		r := memoryLearning(origin, typ, it.text, subject)
 		r.Origin = itemOrigin(strings.SplitN(origin, ":", 2)[0], strings.SplitN(origin, ":", 2)[1], it)
-		out = append(out, piece{source: SourceAgentMemories, line: it.line, rec: r})
+		out = append(out, Piece{Source: SourceAgentMemories, Line: it.line, Record: r})
 	}
 	return out, nil, nil
 }
 
 // memoryFact is the one fact of a memory file with frontmatter.
-func memoryFact(origin, name, typ string, fields map[string]any, body string, first int) []piece {
+func memoryFact(origin, name, typ string, fields map[string]any, body string, first int) []Piece {
 	text := cmp.Or(strings.TrimSpace(body), stringField(fields, "description"))
 	if len(strings.Fields(text)) < 3 {
 		return nil
@@ -210,7 +210,7 @@ func memoryFact(origin, name, typ string, fields map[string]any, body string, fi
 	subject := cmp.Or(humanName(stringField(fields, "name")), humanName(stringField(fields, "title")), firstHeading(body, name))
 	r := memoryLearning(origin, typ, text, subject)
 	r.Origin = capOrigin(origin + "@" + shortHash(text))
-	return []piece{{source: SourceAgentMemories, line: first, rec: r}}
+	return []Piece{{Source: SourceAgentMemories, Line: first, Record: r}}
 }
 
 func memoryLearning(origin, typ, text, subject string) *changelog.Record {

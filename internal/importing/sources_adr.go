@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"cmp"
@@ -33,8 +33,8 @@ var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions",
 // one decided nothing and is skipped, and says so.
 
 // adrSource reads the ADRs of the checkout at code.
-func adrSource(ctx context.Context, code string) (found, error) {
-	var f found
+func adrSource(ctx context.Context, code string) (Found, error) {
+	var f Found
 	for _, dir := range ADRDirs {
 		entries, err := os.ReadDir(filepath.Join(code, filepath.FromSlash(dir)))
 		if err != nil {
@@ -48,45 +48,45 @@ func adrSource(ctx context.Context, code string) (found, error) {
 			if e.IsDir() || notADR(e.Name()) {
 				continue
 			}
-			f.read++
+			f.Read++
 			if !strings.HasSuffix(strings.ToLower(e.Name()), ".md") {
-				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: "not a Markdown file"})
+				f.Skipped = append(f.Skipped, Skip{Source: SourceADR, File: rel, Why: "not a Markdown file"})
 				continue
 			}
 			// Only a regular file inside the repository: an ADR linked out
 			// of it is someone else's file, and a FIFO would block.
 			data, err := untrusted.ReadFile(code, filepath.Join(code, filepath.FromSlash(rel)), maxMarkdownFile)
 			if err != nil {
-				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: untrusted.Why(err)})
+				f.Skipped = append(f.Skipped, Skip{Source: SourceADR, File: rel, Why: untrusted.Why(err)})
 				continue
 			}
 			if why := readableText(data); why != "" {
-				f.skipped = append(f.skipped, Skip{Source: SourceADR, File: rel, Why: why})
+				f.Skipped = append(f.Skipped, Skip{Source: SourceADR, File: rel, Why: why})
 				continue
 			}
 			p, err := adrPiece(rel, string(data))
 			if err != nil {
-				f.skipped = append(f.skipped, lineSkip(SourceADR, rel, err))
+				f.Skipped = append(f.Skipped, lineSkip(SourceADR, rel, err))
 				continue
 			}
-			f.pieces = append(f.pieces, p)
+			f.Pieces = append(f.Pieces, p)
 		}
 	}
-	linkSupersessions(f.pieces)
+	linkSupersessions(f.Pieces)
 	return f, nil
 }
 
 // linkSupersessions makes the ADR another says it is superseded by
 // supersede it: the older leaves the current view, and its article says
 // by what.
-func linkSupersessions(pieces []piece) {
+func linkSupersessions(pieces []Piece) {
 	byOrigin := map[string]int{}
 	for i, p := range pieces {
-		byOrigin[p.rec.Origin] = i
+		byOrigin[p.Record.Origin] = i
 	}
 	for _, p := range pieces {
-		if i, ok := byOrigin[p.supersededBy]; ok && pieces[i].supersedes == "" && p.supersededBy != p.rec.Origin {
-			pieces[i].supersedes = p.rec.Origin
+		if i, ok := byOrigin[p.SupersededBy]; ok && pieces[i].Supersedes == "" && p.SupersededBy != p.Record.Origin {
+			pieces[i].Supersedes = p.Record.Origin
 		}
 	}
 }
@@ -116,29 +116,29 @@ var errNotDecided = errors.New("not decided")
 
 // adrPiece is the decision of the ADR at rel (slash-separated, from the
 // checkout's root).
-func adrPiece(rel, content string) (piece, error) {
+func adrPiece(rel, content string) (Piece, error) {
 	fields, body, _, err := splitFrontmatter(content)
 	if err != nil {
-		return piece{}, err
+		return Piece{}, err
 	}
 	d := readADR(body, stringField(fields, "status"), dateField(fields["date"]))
 	low := strings.ToLower(d.status)
 	switch {
 	case strings.Contains(low, "reject"):
-		return piece{}, fmt.Errorf("%w: its status is %q, a decision the team did not take", errNotDecided, changelog.Shorten(d.status, 60))
+		return Piece{}, fmt.Errorf("%w: its status is %q, a decision the team did not take", errNotDecided, changelog.Shorten(d.status, 60))
 	case strings.HasPrefix(low, "proposed") || strings.HasPrefix(low, "draft"):
-		return piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(d.status, 60))
+		return Piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(d.status, 60))
 	}
 	context := firstParagraph(firstOf(d.sections, "context and problem statement", "context", "problem statement"))
 	decision, because := adrDecision(d.title, firstOf(d.sections, "decision outcome", "decision"))
 	if decision == "" {
-		return piece{}, errors.New("no title and no decision: not an ADR planq can read")
+		return Piece{}, errors.New("no title and no decision: not an ADR planq can read")
 	}
 	rationale := cmp.Or(because, context, "recorded in "+rel)
 	r, err := changelog.NewDecision(changelog.DecisionInput{Decision: changelog.Shorten(decision, 2000), Rationale: changelog.Shorten(rationale, 2000),
 		Alternatives: adrAlternatives(d.sections["considered options"], decision), Subject: subjectOf(d.title)})
 	if err != nil {
-		return piece{}, err
+		return Piece{}, err
 	}
 	if context != "" && context != rationale {
 		r.Body += "\n\nContext: " + changelog.Shorten(context, 2000)
@@ -149,14 +149,14 @@ func adrPiece(rel, content string) (piece, error) {
 	r.Body += "\n\nFrom " + rel + "."
 	r.Origin, r.Timestamp = capOrigin("adr:"+rel), d.date
 	r.Tags = []string{"from:adr"}
-	p := piece{source: SourceADR, file: rel, line: 1, rec: r}
+	p := Piece{Source: SourceADR, File: rel, Line: 1, Record: r}
 	switch {
 	case strings.Contains(low, "supersed"):
 		r.Tags = append(r.Tags, "adr:superseded")
 	case strings.Contains(low, "deprecat"):
 		r.Tags = append(r.Tags, "adr:deprecated")
 	}
-	p.supersedes, p.supersededBy = adrLinks(rel, append([]string{d.status}, d.sections["status"]...))
+	p.Supersedes, p.SupersededBy = adrLinks(rel, append([]string{d.status}, d.sections["status"]...))
 	return p, nil
 }
 

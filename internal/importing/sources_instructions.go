@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"context"
@@ -14,8 +14,8 @@ import (
 // each paragraph that is no list, becomes a convention learning of domain
 // "instructions", its subject the heading it is under. A link or a file
 // that only imports others is read where it leads, not twice.
-func instructionSource(ctx context.Context, code string, patterns []string) (found, error) {
-	var f found
+func instructionSource(ctx context.Context, code string, patterns []string) (Found, error) {
+	var f Found
 	if len(patterns) == 0 {
 		patterns = project.DefaultInstructionFiles
 	}
@@ -28,40 +28,40 @@ func instructionSource(ctx context.Context, code string, patterns []string) (fou
 			return f, err
 		}
 		if file.Unread != "" {
-			f.read++
-			f.skipped = append(f.skipped, Skip{Source: SourceInstructions, File: file.Path, Why: file.Unread})
+			f.Read++
+			f.Skipped = append(f.Skipped, Skip{Source: SourceInstructions, File: file.Path, Why: file.Unread})
 			continue
 		}
 		if !file.Proposable() {
 			continue
 		}
-		f.read++
+		f.Read++
 		if why := readableText([]byte(file.Content)); why != "" {
-			f.skipped = append(f.skipped, Skip{Source: SourceInstructions, File: file.Path, Why: why})
+			f.Skipped = append(f.Skipped, Skip{Source: SourceInstructions, File: file.Path, Why: why})
 			continue
 		}
 		pieces, err := instructionPieces(file.Path, file.Content)
 		if err != nil {
-			f.skipped = append(f.skipped, lineSkip(SourceInstructions, file.Path, err))
+			f.Skipped = append(f.Skipped, lineSkip(SourceInstructions, file.Path, err))
 			continue
 		}
-		f.pieces = append(f.pieces, pieces...)
+		f.Pieces = append(f.Pieces, pieces...)
 	}
 	return f, nil
 }
 
 // instructionPieces are the learnings of the instruction file at rel.
-func instructionPieces(rel, content string) ([]piece, error) {
+func instructionPieces(rel, content string) ([]Piece, error) {
 	_, body, first, err := splitFrontmatter(content)
 	if err != nil {
 		return nil, err
 	}
-	var out []piece
+	var out []Piece
 	for _, it := range markdownItems(body, first) {
 		r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeConvention, Domain: "instructions",
 			Classification: changelog.Foundational, Subject: subjectOf(it.heading), Body: it.text,
 			Origin: itemOrigin("instructions", rel, it), Tags: []string{"from:instructions"}}
-		out = append(out, piece{source: SourceInstructions, file: rel, line: it.line, rec: r})
+		out = append(out, Piece{Source: SourceInstructions, File: rel, Line: it.line, Record: r})
 	}
 	return out, nil
 }

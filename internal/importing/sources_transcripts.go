@@ -1,4 +1,4 @@
-package knowledge
+package importing
 
 import (
 	"bufio"
@@ -71,15 +71,15 @@ func rememberText(text string) string {
 }
 
 // transcriptSource reads the transcripts of Claude Code and Codex.
-func transcriptSource(ctx context.Context, opts BootstrapOptions) (found, error) {
-	var f found
+func transcriptSource(ctx context.Context, opts Where) (Found, error) {
+	var f Found
 	for _, dir := range claudeProjectDirs(opts) {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		for _, file := range files {
 			if err := ctx.Err(); err != nil {
 				return f, err
 			}
-			f.read++
+			f.Read++
 			if err := readTranscript(ctx, &f, dir, file, "transcript:claude/"+filepath.Base(file), claudeLine, nil); err != nil {
 				return f, err
 			}
@@ -106,7 +106,7 @@ func transcriptSource(ctx context.Context, opts BootstrapOptions) (found, error)
 }
 
 // ofProject tells whether a session's cwd is the checkout, or under it.
-func ofProject(cwd string, opts BootstrapOptions) bool {
+func ofProject(cwd string, opts Where) bool {
 	if cwd == "" {
 		return false
 	}
@@ -130,17 +130,17 @@ func ofProject(cwd string, opts BootstrapOptions) bool {
 
 // lineReader reads what one line of a transcript says: the pieces it
 // makes, and for a session's first line the cwd it ran in (Codex).
-type lineReader func(line []byte, origin string, n int) (pieces []piece, cwd string, err error)
+type lineReader func(line []byte, origin string, n int) (pieces []Piece, cwd string, err error)
 
 // readTranscript reads the transcript at file, found in dir, naming each
 // piece origin:<line>. With ofProject, the file is read only when a line
 // names the session's cwd and ofProject says yes, else it counts for
 // nothing. A file that is no regular file inside dir (a link to /dev/zero
 // never ends) is skipped; only ctx's end stops the reading with an error.
-func readTranscript(ctx context.Context, f *found, dir, file, origin string, read lineReader, ofProject func(string) bool) error {
+func readTranscript(ctx context.Context, f *Found, dir, file, origin string, read lineReader, ofProject func(string) bool) error {
 	fh, err := untrusted.Open(dir, file, maxTranscript)
 	if err != nil {
-		f.skipped = append(f.skipped, Skip{Source: SourceTranscripts, File: file, Why: untrusted.Why(err)})
+		f.Skipped = append(f.Skipped, Skip{Source: SourceTranscripts, File: file, Why: untrusted.Why(err)})
 		return nil
 	}
 	defer func() { _ = fh.Close() }()
@@ -168,18 +168,18 @@ func readTranscript(ctx context.Context, f *found, dir, file, origin string, rea
 	if !t.decided {
 		return nil
 	}
-	f.pieces = append(f.pieces, t.pieces...)
-	f.skipped = append(f.skipped, t.skipped...)
+	f.Pieces = append(f.Pieces, t.pieces...)
+	f.Skipped = append(f.Skipped, t.skipped...)
 	return nil
 }
 
 type transcript struct {
-	f            *found
+	f            *Found
 	file, origin string
 	read         lineReader
 	ofProject    func(string) bool
 	at           time.Time
-	pieces       []piece
+	pieces       []Piece
 	skipped      []Skip
 	decided      bool
 }
@@ -210,12 +210,12 @@ func (t *transcript) take(line []byte, n int, long, last bool) bool {
 				return false
 			}
 			t.decided = true
-			t.f.read++
+			t.f.Read++
 		}
 		for _, p := range ps {
-			p.file, p.line = t.file, n
-			if p.rec.Timestamp.IsZero() {
-				p.rec.Timestamp = t.at
+			p.File, p.Line = t.file, n
+			if p.Record.Timestamp.IsZero() {
+				p.Record.Timestamp = t.at
 			}
 			t.pieces = append(t.pieces, p)
 		}
@@ -251,7 +251,7 @@ func nextLine(br *bufio.Reader) (line []byte, long, last bool, err error) {
 }
 
 // claudeLine reads a line of Claude Code's transcript.
-func claudeLine(line []byte, origin string, n int) ([]piece, string, error) {
+func claudeLine(line []byte, origin string, n int) ([]Piece, string, error) {
 	var l struct {
 		Type      string `json:"type"`
 		IsMeta    bool   `json:"isMeta"`
@@ -277,7 +277,7 @@ func claudeLine(line []byte, origin string, n int) ([]piece, string, error) {
 			text = blocksText(blocks)
 		}
 		if t := rememberText(text); t != "" {
-			return []piece{rememberPiece(t, here, at)}, "", nil
+			return []Piece{rememberPiece(t, here, at)}, "", nil
 		}
 	case l.Type == "assistant":
 		return memoryWrites(blocks, here, at)
@@ -305,8 +305,8 @@ func blocksText(blocks []claudeBlock) string {
 	return text
 }
 
-func memoryWrites(blocks []claudeBlock, here string, at time.Time) ([]piece, string, error) {
-	var out []piece
+func memoryWrites(blocks []claudeBlock, here string, at time.Time) ([]Piece, string, error) {
+	var out []Piece
 	for _, b := range blocks {
 		if b.Type != "tool_use" || b.Name != "Write" || !memoryPath(b.Input.FilePath) {
 			continue
@@ -316,8 +316,8 @@ func memoryWrites(blocks []claudeBlock, here string, at time.Time) ([]piece, str
 			return out, "", fmt.Errorf("a memory written to %s: %w", filepath.Base(b.Input.FilePath), err)
 		}
 		for _, p := range ps {
-			p.source = SourceTranscripts
-			p.rec.Timestamp = at
+			p.Source = SourceTranscripts
+			p.Record.Timestamp = at
 			out = append(out, p)
 		}
 	}
@@ -332,7 +332,7 @@ func memoryPath(p string) bool {
 }
 
 // codexLine reads a line of a Codex session.
-func codexLine(line []byte, origin string, n int) ([]piece, string, error) {
+func codexLine(line []byte, origin string, n int) ([]Piece, string, error) {
 	var l struct {
 		Type      string `json:"type"`
 		Timestamp string `json:"timestamp"`
@@ -366,15 +366,15 @@ func codexLine(line []byte, origin string, n int) ([]piece, string, error) {
 		}
 	}
 	if t := rememberText(text); t != "" {
-		return []piece{rememberPiece(t, here, at)}, "", nil
+		return []Piece{rememberPiece(t, here, at)}, "", nil
 	}
 	return nil, "", nil
 }
 
-func rememberPiece(text, origin string, at time.Time) piece {
+func rememberPiece(text, origin string, at time.Time) Piece {
 	r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeConvention, Domain: "agent-memory",
 		Classification: changelog.Tactical, Body: text, Origin: capOrigin(origin), Timestamp: at, Tags: []string{"from:transcript"}}
-	return piece{source: SourceTranscripts, rec: r}
+	return Piece{Source: SourceTranscripts, Record: r}
 }
 
 func transcriptTime(s string) time.Time {
