@@ -21,9 +21,10 @@ import (
 //     the "Because:"/"Rationale:"/"Why:" paragraph after it or the
 //     "because ..." in it, the alternatives an "Alternatives:" paragraph
 //     lists; or a sentence "we chose X over Y because Z";
-//   - a revert ("This reverts commit <hash>", or a subject Revert "..."):
-//     a learning that the change was reverted, and why when the message
-//     says so.
+//   - a revert ("This reverts commit <hash>", a subject Revert "..."
+//     with or without the pull request GitHub appends, or a conventional
+//     commit of type revert): a learning that the change was reverted,
+//     and why when the message says so.
 //
 // A conventional commit's scope ("feat(auth): ...") is the subject of what
 // it states, and the domain of a revert, so that what the history says of
@@ -52,9 +53,10 @@ var (
 	// Compiled on first use: every planq process links the knowledge
 	// sources, and only reading those sources (kb bootstrap) needs them.
 	conventionalRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z]+(?:\(([^()]+)\))?!?:\s*(.*)$`) })
-	revertSubject  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:revert)\s+"(.+)"\s*$`) })
-	revertsLine    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^This reverts commit ([0-9a-f]{7,64})\b.*$`) })
-	labelRE        = sync.OnceValue(func() *regexp.Regexp {
+	// GitHub's squash merge appends the pull request: Revert "x (#1)" (#2).
+	revertSubject = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:revert)\s+"(.+)"(?:\s+\(#\d+\))?\s*$`) })
+	revertsLine   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)^This reverts commit ([0-9a-f]{7,64})\b.*$`) })
+	labelRE       = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(?:[-*]\s+)?(decision|decided|because|rationale|why|alternatives|alternatives considered|considered)\s*:\s*(.*)$`)
 	})
 	choseRE = sync.OnceValue(func() *regexp.Regexp {
@@ -122,9 +124,12 @@ func commitPieces(c staterepo.LoggedCommit) []Piece {
 // nothing: that the change was reverted, and why when the message says
 // more than git's own line.
 func revertOf(subject, body, hash string) *changelog.Record {
-	what := ""
+	what, scope := "", ""
 	if m := revertSubject().FindStringSubmatch(subject); m != nil {
 		what = m[1]
+	} else if m := conventionalRE().FindStringSubmatch(subject); m != nil && strings.EqualFold(conventionalType(subject), "revert") {
+		// revert(api): drop the cache, its reason in the body.
+		what, scope = m[2], m[1]
 	}
 	reverted := ""
 	var why []string
@@ -154,14 +159,25 @@ func revertOf(subject, body, hash string) *changelog.Record {
 	} else {
 		text += "."
 	}
+	if m := conventionalRE().FindStringSubmatch(what); scope == "" && m != nil {
+		scope = m[1]
+	}
 	domain := "history"
-	if m := conventionalRE().FindStringSubmatch(what); m != nil && m[1] != "" {
-		if d := changelog.Slugify(m[1]); project.ValidName(d) {
-			domain = d
-		}
+	if d := changelog.Slugify(scope); scope != "" && project.ValidName(d) {
+		domain = d
 	}
 	return &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeDecision, Domain: domain,
 		Classification: changelog.Tactical, Body: text, Evidence: &changelog.Evidence{Commit: hash}}
+}
+
+// conventionalType is a conventional commit's type: "revert" of
+// "revert(api): ...".
+func conventionalType(subject string) string {
+	i := strings.IndexAny(subject, "(!:")
+	if i < 0 {
+		return ""
+	}
+	return subject[:i]
 }
 
 func shortOf(hash string) string {

@@ -3,6 +3,8 @@ package importing
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/curation"
@@ -13,7 +15,9 @@ import (
 // (patterns as curation knows them; none: the defaults): each bullet, and
 // each paragraph that is no list, becomes a convention learning of domain
 // "instructions", its subject the heading it is under. A link or a file
-// that only imports others is read where it leads, not twice.
+// that only imports others is read where it leads, not twice; one in an
+// example tree (examples/, fixtures/, templates/, vendor/, ...) is
+// skipped, and said so.
 func instructionSource(ctx context.Context, code string, patterns []string) (Found, error) {
 	var f Found
 	if len(patterns) == 0 {
@@ -36,6 +40,13 @@ func instructionSource(ctx context.Context, code string, patterns []string) (Fou
 			continue
 		}
 		f.Read++
+		if tree := exampleTree(file.Path); tree != "" {
+			// examples/todo-app/AGENTS.md instructs whoever copies the
+			// example, not this project's agents.
+			f.Skipped = append(f.Skipped, Skip{Source: SourceInstructions, File: file.Path,
+				Why: "an instruction file of the example tree " + tree + "/: not this project's conventions"})
+			continue
+		}
 		if why := readableText([]byte(file.Content)); why != "" {
 			f.Skipped = append(f.Skipped, Skip{Source: SourceInstructions, File: file.Path, Why: why})
 			continue
@@ -48,6 +59,24 @@ func instructionSource(ctx context.Context, code string, patterns []string) (Fou
 		f.Pieces = append(f.Pieces, pieces...)
 	}
 	return f, nil
+}
+
+// exampleDirs are the directories whose files are samples of what
+// others may write, not the project's own: an instruction file under one
+// is the example's.
+var exampleDirs = []string{"example", "examples", "sample", "samples", "fixture", "fixtures", "testdata", "template", "templates",
+	"vendor", "third_party", "node_modules"}
+
+// exampleTree is the directory of rel's path that makes it an example's
+// file ("examples", "test/fixtures"), "" when none does.
+func exampleTree(rel string) string {
+	parts := strings.Split(rel, "/")
+	for i, dir := range parts[:len(parts)-1] {
+		if slices.Contains(exampleDirs, strings.ToLower(dir)) {
+			return strings.Join(parts[:i+1], "/")
+		}
+	}
+	return ""
 }
 
 // instructionPieces are the learnings of the instruction file at rel.

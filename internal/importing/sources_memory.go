@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf16"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/untrusted"
@@ -36,17 +38,79 @@ import (
 
 // ClaudeProjectKey is the name Claude Code gives the folder of a project
 // under <claude dir>/projects: the path with every character that is no
-// ASCII letter or digit made '-'.
+// ASCII letter or digit made '-'. A name over maxClaudeKey characters is
+// cut there, and Claude Code appends '-' and a hash of the path: the
+// hash its JavaScript build computes (claudeKeyHash) is given; other
+// builds hash otherwise, which claudeProjectDirs allows for.
 func ClaudeProjectKey(abs string) string {
+	key := claudeKeyPrefix(abs)
+	if len(key) <= maxClaudeKey {
+		return key
+	}
+	return key[:maxClaudeKey] + "-" + claudeKeyHash(abs)
+}
+
+// maxClaudeKey is the longest folder name Claude Code gives a project
+// before it cuts the name and appends a hash.
+const maxClaudeKey = 200
+
+func claudeKeyPrefix(abs string) string {
 	var b strings.Builder
 	for _, c := range abs {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			b.WriteRune(c)
 		} else {
-			b.WriteByte('-')
+			// One '-' per UTF-16 code unit, as JavaScript's replace counts.
+			b.WriteString(strings.Repeat("-", len(utf16.Encode([]rune{c}))))
 		}
 	}
 	return b.String()
+}
+
+// claudeKeyHash is the hash Claude Code's JavaScript build appends to a
+// long key: h = h*31 + c over the path's UTF-16 code units in 32-bit
+// arithmetic, its absolute value in base 36.
+func claudeKeyHash(abs string) string {
+	var h int32
+	for _, u := range utf16.Encode([]rune(abs)) {
+		h = h<<5 - h + int32(u)
+	}
+	n := int64(h)
+	if n < 0 {
+		n = -n
+	}
+	return strconv.FormatInt(n, 36)
+}
+
+// claudeKeyDir is the folder Claude Code keeps for the checkout abs under
+// projects, if it exists: the one ClaudeProjectKey names, else, for a
+// long path, the only folder whose name is the cut key and a hash (a
+// build that hashes otherwise). Two such folders are two projects that
+// share the cut key: neither is taken.
+func claudeKeyDir(projects, abs string) (string, bool) {
+	dir := filepath.Join(projects, ClaudeProjectKey(abs))
+	if info, err := os.Stat(dir); err == nil && info.IsDir() {
+		return dir, true
+	}
+	key := claudeKeyPrefix(abs)
+	if len(key) <= maxClaudeKey {
+		return "", false
+	}
+	entries, err := os.ReadDir(projects)
+	if err != nil {
+		return "", false
+	}
+	var found []string
+	for _, e := range entries {
+		hash, ok := strings.CutPrefix(e.Name(), key[:maxClaudeKey]+"-")
+		if ok && e.IsDir() && hash != "" && strings.Trim(strings.ToLower(hash), "0123456789abcdefghijklmnopqrstuvwxyz") == "" {
+			found = append(found, filepath.Join(projects, e.Name()))
+		}
+	}
+	if len(found) != 1 {
+		return "", false
+	}
+	return found[0], true
 }
 
 // claudeProjectDirs are the folders Claude Code keeps for the project:
@@ -70,8 +134,7 @@ func claudeProjectDirs(opts Where) []string {
 			cands = append(cands, real)
 		}
 		for _, c := range cands {
-			dir := filepath.Join(opts.ClaudeDir, "projects", ClaudeProjectKey(c))
-			if info, err := os.Stat(dir); err == nil && info.IsDir() && !slices.Contains(out, dir) {
+			if dir, ok := claudeKeyDir(filepath.Join(opts.ClaudeDir, "projects"), c); ok && !slices.Contains(out, dir) {
 				out = append(out, dir)
 			}
 		}

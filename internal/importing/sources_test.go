@@ -157,6 +157,36 @@ func TestCommitPiecesReadAReverted(t *testing.T) {
 	}
 }
 
+// TestCommitPiecesReadRevertsAsGitHubAndConventionalCommitsWriteThem:
+// GitHub's squash merge appends the pull request to git's subject, which
+// read as if the revert had been undone; a conventional "revert(api):"
+// with its reason in the body and no "This reverts commit" line was not
+// read at all.
+func TestCommitPiecesReadRevertsAsGitHubAndConventionalCommitsWriteThem(t *testing.T) {
+	hash := strings.Repeat("ef", 20)
+	for _, c := range []struct{ msg, body, domain string }{
+		{"Revert \"feat(cache): add the cache (#1)\" (#2)\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.\n",
+			`Reverted "feat(cache): add the cache (#1)" in commit efefefefefef (it undid commit 0123456789ab).`, "cache"},
+		{"revert(api): drop the response cache\n\nClients saw stale prices after an update.\n",
+			`Reverted "drop the response cache" in commit efefefefefef: Clients saw stale prices after an update.`, "api"},
+		{"Revert: drop the response cache\n\nIt broke the build.\n",
+			`Reverted "drop the response cache" in commit efefefefefef: It broke the build.`, "history"},
+	} {
+		ps := commitPieces(staterepo.LoggedCommit{Hash: hash, Time: time.Now(), Message: c.msg})
+		if len(ps) != 1 {
+			t.Errorf("%q: %d pieces", c.msg, len(ps))
+			continue
+		}
+		if r := ps[0].Record; r.Body != c.body || r.Domain != c.domain {
+			t.Errorf("%q:\ngot  %q in %s\nwant %q in %s", c.msg, r.Body, r.Domain, c.body, c.domain)
+		}
+	}
+	// A conventional commit of another type that says "revert" states none.
+	if ps := commitPieces(staterepo.LoggedCommit{Hash: hash, Time: time.Now(), Message: "fix(api): revert to the old timeout\n"}); len(ps) != 0 {
+		t.Errorf("a fix that mentions revert made %d pieces: %q", len(ps), ps[0].Record.Body)
+	}
+}
+
 func withAgent(r *changelog.Record) *changelog.Record {
 	c := *r
 	c.ID, c.Agent = testID(r.Origin+"x"), "global"
@@ -281,6 +311,59 @@ func TestCodexSessionsOfOtherProjectsAreNotRead(t *testing.T) {
 func TestClaudeProjectKeyIsThePathWithEveryOtherCharacterADash(t *testing.T) {
 	if got := ClaudeProjectKey("/home/me/code/my.app_v2"); got != "-home-me-code-my-app-v2" {
 		t.Errorf("got %q", got)
+	}
+	// JavaScript replaces each UTF-16 code unit: an emoji is two.
+	if got := ClaudeProjectKey("/a/é/😀"); got != "-a-----" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// TestClaudeKeyHashIsJavaScripts: the hash is h*31+c over UTF-16 code
+// units in 32 bits, as Java's String.hashCode is, whose values are known:
+// "hello" is 99162322, "polygenelubricants" the least int32, whose
+// absolute value does not fit an int32.
+func TestClaudeKeyHashIsJavaScripts(t *testing.T) {
+	for in, want := range map[string]string{"hello": "1n1e4y", "polygenelubricants": "zik0zk", "": "0"} {
+		if got := claudeKeyHash(in); got != want {
+			t.Errorf("claudeKeyHash(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestALongCheckoutPathFindsItsMemory: Claude Code cuts a key over 200
+// characters and appends a hash of the path. The folder its JavaScript
+// build names is found; so is one a build that hashes otherwise named,
+// when it is the only folder with the cut key; two such folders are two
+// projects, and neither is read.
+func TestALongCheckoutPathFindsItsMemory(t *testing.T) {
+	claude := t.TempDir()
+	projects := filepath.Join(claude, "projects")
+	code := "/home/me/" + strings.Repeat("deep/", 50) + "app"
+	key := ClaudeProjectKey(code)
+	if len(key) <= 200 || key[:200] != claudeKeyPrefix(code)[:200] || key[200:] != "-"+claudeKeyHash(code) {
+		t.Fatalf("key %q", key)
+	}
+	dirs := func() []string { return claudeProjectDirs(Where{Code: code, ClaudeDir: claude}) }
+	write(t, filepath.Join(projects, key, "memory", "MEMORY.md"), "# Memory\n")
+	if got := dirs(); len(got) != 1 || got[0] != filepath.Join(projects, key) {
+		t.Errorf("with the JavaScript build's folder: %q", got)
+	}
+	if err := os.RemoveAll(filepath.Join(projects, key)); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(projects, key[:200]+"-1a2b3c4")
+	write(t, filepath.Join(other, "memory", "MEMORY.md"), "# Memory\n")
+	if got := dirs(); len(got) != 1 || got[0] != other {
+		t.Errorf("with another build's folder: %q", got)
+	}
+	write(t, filepath.Join(projects, key[:200]+"-zz9", "memory", "MEMORY.md"), "# Memory\n")
+	if got := dirs(); len(got) != 0 {
+		t.Errorf("two projects share the cut key, and %q was taken", got)
+	}
+	short := "/home/me/app"
+	write(t, filepath.Join(projects, ClaudeProjectKey(short)+"-abc", "memory", "MEMORY.md"), "# Memory\n")
+	if got := claudeProjectDirs(Where{Code: short, ClaudeDir: claude}); len(got) != 0 {
+		t.Errorf("a short path took a folder with a hash: %q", got)
 	}
 }
 
