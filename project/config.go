@@ -64,10 +64,15 @@ type Knowledge struct {
 	// the order the index lists them: lower-case letters, digits and
 	// hyphens. None means planq's (architecture, decisions, ...).
 	Topics []string `yaml:"topics,omitempty"`
+	// ADRDirs are the directories of the project's architecture decision
+	// records, from the repository's root, for 'planq kb bootstrap'. None
+	// means those planq finds: the usual places, and any directory named
+	// for ADRs or decisions that holds numbered Markdown files.
+	ADRDirs []string `yaml:"adr_dirs,omitempty"`
 }
 
 // IsZero reports that nothing was configured (yaml's omitempty asks).
-func (k Knowledge) IsZero() bool { return len(k.Topics) == 0 }
+func (k Knowledge) IsZero() bool { return len(k.Topics) == 0 && len(k.ADRDirs) == 0 }
 
 // check says what of knowledge: cannot be acted on, or "".
 func (k Knowledge) check() string {
@@ -80,6 +85,11 @@ func (k Knowledge) check() string {
 			return fmt.Sprintf("knowledge: topics: %q is named twice", t)
 		}
 		seen[t] = true
+	}
+	for _, d := range k.ADRDirs {
+		if problem := RepoPathProblem(d); problem != "" {
+			return fmt.Sprintf("knowledge: adr_dirs: %q %s", d, problem)
+		}
 	}
 	return ""
 }

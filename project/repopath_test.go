@@ -41,3 +41,23 @@ func TestConfigRefusesInstructionFilesOutsideTheWorkTree(t *testing.T) {
 		t.Errorf("good list: %v %v", c.InstructionFiles(), err)
 	}
 }
+
+// TestConfigRefusesADRDirsOutsideTheWorkTree: knowledge.adr_dirs names
+// directories of the work tree; one that leaves it, is absolute or is
+// under .git is refused (exit 6), and a good list is kept as written.
+func TestConfigRefusesADRDirsOutsideTheWorkTree(t *testing.T) {
+	for bad, want := range map[string]string{
+		"../elsewhere": `knowledge: adr_dirs: "../elsewhere" leaves the repository`,
+		"/srv/adr":     `knowledge: adr_dirs: "/srv/adr" is absolute`,
+		".git/refs":    `knowledge: adr_dirs: ".git/refs" is under .git`,
+	} {
+		_, err := ParseConfig(".planq/config", []byte("project: demo\nknowledge:\n  adr_dirs: [docs/adr, \""+bad+"\"]\n"))
+		if !planqerr.Is(err, planqerr.Corrupt) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: got %v, want a corrupt config saying %q", bad, err, want)
+		}
+	}
+	c, err := ParseConfig(".planq/config", []byte("project: demo\nknowledge:\n  adr_dirs: [docs/internal/adr, design/decisions]\n"))
+	if err != nil || strings.Join(c.Knowledge.ADRDirs, " ") != "docs/internal/adr design/decisions" {
+		t.Errorf("good list: %v %v", c.Knowledge.ADRDirs, err)
+	}
+}

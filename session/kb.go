@@ -245,7 +245,7 @@ func (s *Project) KBBootstrap(ctx context.Context, in KBBootstrapInput) (knowled
 	return knowledge.Bootstrap(ctx, store, knowledge.BootstrapOptions{
 		Options: opts, From: in.From, DryRun: in.DryRun, Code: code, MainCode: main,
 		ClaudeDir: codingAgentDir("CLAUDE_CONFIG_DIR", ".claude"), CodexDir: codingAgentDir("CODEX_HOME", ".codex"),
-		Instructions: p.Config.InstructionFiles(), Writer: s.Writer(ctx), Progress: in.Progress,
+		Instructions: p.Config.InstructionFiles(), ADRDirs: p.Config.Knowledge.ADRDirs, Writer: s.Writer(ctx), Progress: in.Progress,
 	})
 }
 

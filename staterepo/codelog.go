@@ -64,3 +64,27 @@ func isHexString(s string) bool {
 	}
 	return true
 }
+
+// Added is when each file under dir (slash-separated, from the root) was
+// first added in the history HEAD reaches, by its author's time: one git
+// log. A file added twice (deleted, then added again) has its first.
+func (c *CodeRepo) Added(ctx context.Context, dir string) (map[string]time.Time, error) {
+	out, err := c.git.RunInput(ctx, nil, "log", "-z", "--diff-filter=A", "--format=%x01%aI", "--name-only", "HEAD", "--", dir)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the history of %s: %w", dir, err)
+	}
+	added := map[string]time.Time{}
+	var at time.Time
+	for _, tok := range strings.Split(string(out), "\x00") {
+		tok = strings.TrimLeft(tok, "\n")
+		// A commit's time follows \x01, which no path holds.
+		if stamp, ok := strings.CutPrefix(tok, "\x01"); ok {
+			at, _ = time.Parse(time.RFC3339, stamp)
+			continue
+		}
+		if tok != "" && !at.IsZero() {
+			added[tok] = at.UTC() // newest first: the last is the first added
+		}
+	}
+	return added, nil
+}

@@ -115,3 +115,35 @@ func TestFetchSaysWhenALockStopsItUpdatingARef(t *testing.T) {
 		t.Errorf("fetch once the lock is gone: %+v %v, want global's refspec rejected alone", res, err)
 	}
 }
+
+// TestAddedIsEachFilesFirstCommit: the author's time of the commit that
+// added each file under the directory, not of a later change, nor of a
+// file outside it; a name with a space or starting with '@' is read whole.
+func TestAddedIsEachFilesFirstCommit(t *testing.T) {
+	testEnv(t)
+	dir := t.TempDir()
+	testgit.Run(t, dir, "init", "-q")
+	commit := func(when string, files ...string) {
+		for _, f := range files {
+			full := filepath.Join(dir, filepath.FromSlash(f))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(when+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		testgit.Run(t, dir, "add", "-A")
+		testgit.RunEnv(t, append(os.Environ(), "GIT_AUTHOR_DATE="+when), dir, "commit", "-q", "-m", when)
+	}
+	commit("2021-01-01T10:00:00Z", "adr/0001 first.md", "README.md")
+	commit("2022-02-02T10:00:00Z", "adr/@0002.md", "adr/0001 first.md")
+	got, err := OpenCode(dir).Added(t.Context(), "adr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]time.Time{"adr/0001 first.md": time.Date(2021, 1, 1, 10, 0, 0, 0, time.UTC), "adr/@0002.md": time.Date(2022, 2, 2, 10, 0, 0, 0, time.UTC)}
+	if len(got) != len(want) || !got["adr/0001 first.md"].Equal(want["adr/0001 first.md"]) || !got["adr/@0002.md"].Equal(want["adr/@0002.md"]) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

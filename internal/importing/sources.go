@@ -48,6 +48,9 @@ type Where struct {
 	ClaudeDir, CodexDir string
 	// Instructions are the patterns of the project's instruction files.
 	Instructions []string
+	// ADRDirs are the directories of the project's ADRs; none means
+	// those adrDirs finds.
+	ADRDirs []string
 }
 
 // Read reads the source src: what it says, what it could not take, and
@@ -60,7 +63,7 @@ func Read(ctx context.Context, src string, where Where) (Found, error) {
 	case SourceGit:
 		return gitSource(ctx, where.Code)
 	case SourceADR:
-		return adrSource(ctx, where.Code)
+		return adrSource(ctx, where.Code, where.ADRDirs)
 	case SourceInstructions:
 		return instructionSource(ctx, where.Code, where.Instructions)
 	case SourceAgentMemories:

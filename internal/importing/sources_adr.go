@@ -9,17 +9,56 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/untrusted"
+	"github.com/planq-dev/planq/staterepo"
 )
 
-// ADRDirs are where a bootstrap looks for architecture decision records,
-// relative to the code checkout.
+// ADRDirs are the usual places of architecture decision records,
+// relative to the code checkout: read whenever they exist.
 var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions", "docs/architecture/decisions", "adr"}
+
+// adrDirs are the directories of the checkout at code that hold its ADRs:
+// named is the project's own list (.planq/config's knowledge.adr_dirs),
+// which is all there is when given; otherwise ADRDirs, and any directory
+// the checkout's files put numbered Markdown files in whose path names
+// ADRs or decisions (docs/internal/adr/0007-use-x.md,
+// docs/architecture-decisions/0002-y.md, design/adr-12.md), in path
+// order.
+func adrDirs(ctx context.Context, code string, named []string) ([]string, error) {
+	if len(named) > 0 {
+		return named, nil
+	}
+	dirs := slices.Clone(ADRDirs)
+	files, err := staterepo.OpenCode(code).Files(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return dirs, nil // no git checkout: the usual places alone
+	}
+	var found []string
+	for _, f := range files {
+		dir, name := path.Split(f)
+		dir = strings.TrimSuffix(dir, "/")
+		if dir == "" || slices.Contains(dirs, dir) || slices.Contains(found, dir) || exampleTree(f) != "" {
+			continue
+		}
+		low := strings.ToLower(dir)
+		named := strings.Contains(low, "adr") || strings.Contains(low, "decision") || strings.HasPrefix(strings.ToLower(name), "adr")
+		if named && adrFileRE().MatchString(name) {
+			found = append(found, dir)
+		}
+	}
+	slices.Sort(found)
+	return append(dirs, found...), nil
+}
 
 // An ADR, in Nygard's format (# N. Title, ## Status, ## Context,
 // ## Decision, ## Consequences) or MADR's (frontmatter status and date, or
@@ -30,16 +69,22 @@ var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions",
 // other options the alternatives, the context and consequences in its
 // text. An ADR another supersedes is superseded by it (the newer decision
 // names the older as the version it supersedes); a rejected or proposed
-// one decided nothing and is skipped, and says so.
+// one decided nothing and is skipped, and says so. Its time is its date
+// line's, else that of the commit that added its file.
 
 // adrSource reads the ADRs of the checkout at code.
-func adrSource(ctx context.Context, code string) (Found, error) {
+func adrSource(ctx context.Context, code string, named []string) (Found, error) {
 	var f Found
-	for _, dir := range ADRDirs {
+	dirs, err := adrDirs(ctx, code, named)
+	if err != nil {
+		return f, err
+	}
+	for _, dir := range dirs {
 		entries, err := os.ReadDir(filepath.Join(code, filepath.FromSlash(dir)))
 		if err != nil {
 			continue
 		}
+		var added map[string]time.Time // read once a dir holds an ADR without a date
 		for _, e := range entries {
 			if err := ctx.Err(); err != nil {
 				return f, err
@@ -68,6 +113,15 @@ func adrSource(ctx context.Context, code string) (Found, error) {
 			if err != nil {
 				f.Skipped = append(f.Skipped, lineSkip(SourceADR, rel, err))
 				continue
+			}
+			if p.Record.Timestamp.IsZero() {
+				// No date line: the ADR dates from the commit that added it.
+				if added == nil {
+					if added, err = staterepo.OpenCode(code).Added(ctx, dir); err != nil {
+						added = map[string]time.Time{} // no history: the bootstrap's time
+					}
+				}
+				p.Record.Timestamp = added[rel]
 			}
 			f.Pieces = append(f.Pieces, p)
 		}
@@ -105,10 +159,14 @@ var (
 	adrMetaRE   = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?\**(status|date)\**\s*:\**\s*(.+?)\s*$`)
 	})
+	// Chosen option: "X", because Y; the reasons may follow as a list
+	// (a line that ends in "because").
 	chosenRE = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)chosen option:?\s*"?([^",]+?)"?\s*(?:,\s*because\s+(.+))?$`)
+		return regexp.MustCompile(`(?i)chosen option:?\s*"?([^",]+?)"?\s*(?:,?\s*\bbecause\b:?\s*(.*))?$`)
 	})
 	mdLinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\]\(([^)\s]+\.md)\)`) })
+	// An ADR's file: a number, then its title ("0007-use-x.md", "adr-12.md").
+	adrFileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:adr[-_ ]?)?\d{1,5}([-_ .][^/]*)?\.(?i:md)$`) })
 )
 
 // errNotDecided is an ADR that decided nothing.
@@ -130,13 +188,17 @@ func adrPiece(rel, content string) (Piece, error) {
 		return Piece{}, fmt.Errorf("%w: its status is %q, not decided yet", errNotDecided, changelog.Shorten(d.status, 60))
 	}
 	context := firstParagraph(firstOf(d.sections, "context and problem statement", "context", "problem statement"))
-	decision, because := adrDecision(d.title, firstOf(d.sections, "decision outcome", "decision"))
+	decision, because, chosen := adrDecision(d.title, firstOf(d.sections, "decision outcome", "decision"))
+	if because == "" && chosen != "" {
+		// "see below": the chosen option's pros, under its own heading.
+		because = prosOf(d.sections[strings.ToLower(chosen)])
+	}
 	if decision == "" {
 		return Piece{}, errors.New("no title and no decision: not an ADR planq can read")
 	}
 	rationale := cmp.Or(because, context, "recorded in "+rel)
 	r, err := changelog.NewDecision(changelog.DecisionInput{Decision: changelog.Shorten(decision, 2000), Rationale: changelog.Shorten(rationale, 2000),
-		Alternatives: adrAlternatives(d.sections["considered options"], decision), Subject: subjectOf(d.title)})
+		Alternatives: adrAlternatives(d.sections["considered options"], decision, chosen), Subject: subjectOf(d.title)})
 	if err != nil {
 		return Piece{}, err
 	}
@@ -217,16 +279,25 @@ func (d *adr) readMeta(line string) {
 	}
 }
 
-func adrDecision(title string, outcome []string) (decision, because string) {
-	for _, l := range outcome {
+// adrDecision reads the decision outcome: the chosen option (chosen, ""
+// when the outcome names none) with the ADR's title as the decision, and
+// the reason after its "because", or the list that follows it when the
+// line says none of its own or only MADR's placeholder ("comes out best
+// (see below)").
+func adrDecision(title string, outcome []string) (decision, because, chosen string) {
+	for i, l := range outcome {
 		m := chosenRE().FindStringSubmatch(strings.TrimSpace(l))
 		if m == nil {
 			continue
 		}
-		decision = strings.TrimSpace(m[1])
+		chosen = strings.TrimSpace(m[1])
 		because = strings.TrimSuffix(strings.TrimSpace(m[2]), ".")
-		if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(decision)) {
-			decision = title + ": " + decision
+		if because == "" || saysSeeBelow(because) {
+			because = cmp.Or(listAfter(outcome[i+1:]), because)
+		}
+		decision = chosen
+		if title != "" && !strings.Contains(strings.ToLower(title), strings.ToLower(chosen)) {
+			decision = title + ": " + chosen
 		} else if title != "" {
 			decision = title
 		}
@@ -238,21 +309,76 @@ func adrDecision(title string, outcome []string) (decision, because string) {
 			decision, because = m[1], m[2]
 		}
 	}
-	return decision, because
+	if saysSeeBelow(because) {
+		because = ""
+	}
+	return decision, because, chosen
 }
 
-func adrAlternatives(options []string, decision string) []string {
+// saysSeeBelow: MADR's template reason, which says nothing of its own.
+func saysSeeBelow(because string) bool {
+	low := strings.ToLower(because)
+	return strings.Contains(low, "see below") || strings.Contains(low, "comes out best")
+}
+
+// prosOf are the "Good, because X" items of an option's pros and cons,
+// joined by "; ".
+func prosOf(lines []string) string {
+	var pros []string
+	for _, l := range lines {
+		t := strings.TrimSpace(bulletRE().ReplaceAllString(strings.TrimSpace(l), ""))
+		if len(t) > len("good, because ") && strings.EqualFold(t[:len("good, because ")], "good, because ") {
+			pros = append(pros, strings.TrimSuffix(t[len("good, because "):], "."))
+		}
+	}
+	return strings.Join(pros, "; ")
+}
+
+// listAfter is the list that opens lines (blank lines before it skipped),
+// its items joined by "; ": the reasons a chosen option's line announces.
+func listAfter(lines []string) string {
+	var items []string
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == "" && len(items) == 0:
+			continue
+		case bulletRE().MatchString(t):
+			items = append(items, strings.TrimSuffix(strings.TrimSpace(bulletRE().ReplaceAllString(t, "")), "."))
+			continue
+		}
+		break
+	}
+	return strings.Join(items, "; ")
+}
+
+// adrAlternatives are the considered options but the chosen one, each
+// as listed ("Kafka - the log everyone knows").
+func adrAlternatives(options []string, decision, chosen string) []string {
 	var alternatives []string
 	for _, l := range options {
 		if !bulletRE().MatchString(l) {
 			continue
 		}
 		opt := strings.Trim(strings.TrimSpace(bulletRE().ReplaceAllString(l, "")), `"`)
-		if opt != "" && !strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
-			alternatives = append(alternatives, changelog.Shorten(opt, 200))
+		if opt == "" || isOption(opt, chosen) || chosen == "" && strings.Contains(strings.ToLower(decision), strings.ToLower(opt)) {
+			continue
 		}
+		alternatives = append(alternatives, changelog.Shorten(opt, 200))
 	}
 	return alternatives
+}
+
+// isOption reports whether the listed option opt is the option named
+// chosen: the same, or chosen followed by its description ("RabbitMQ - a
+// broker", "**RabbitMQ**: a broker").
+func isOption(opt, chosen string) bool {
+	if chosen == "" {
+		return false
+	}
+	o, c := strings.ToLower(strings.Trim(opt, "*_` ")), strings.ToLower(chosen)
+	rest, ok := strings.CutPrefix(o, c)
+	return ok && (rest == "" || !unicode.IsLetter(rune(rest[0])) && !unicode.IsDigit(rune(rest[0])))
 }
 
 // adrLinks reads "Supersedes [ADR 1](0001-x.md)" in the newer ADR, or

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/staterepo"
 )
 
@@ -65,6 +66,38 @@ func TestADRMADRTakesTheChosenOptionAndItsReason(t *testing.T) {
 	}
 }
 
+// TestADRMADRReasonsAsAList: 'Chosen option: "X", because' followed by a
+// list lost the reasons and listed the chosen option among the
+// alternatives; MADR's template reason "comes out best (see below)" was
+// taken as the rationale.
+func TestADRMADRReasonsAsAList(t *testing.T) {
+	p, err := adrPiece("docs/decisions/0004-queue.md", readTestdata(t, "madr-list.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := p.Record
+	if r.Decision != "Use a message queue for order events: RabbitMQ" {
+		t.Errorf("decision %q", r.Decision)
+	}
+	if r.Rationale != "it acknowledges each message, so a restart loses none; the team runs it already" {
+		t.Errorf("rationale %q: the list after the chosen option", r.Rationale)
+	}
+	if want := []string{"Kafka - the log everyone knows", "Direct HTTP calls"}; !slices.Equal(r.Alternatives, want) {
+		t.Errorf("alternatives %q, want %q", r.Alternatives, want)
+	}
+	p, err = adrPiece("docs/decisions/0005-sessions.md", readTestdata(t, "madr-template.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = p.Record
+	if r.Decision != "Store sessions in Redis" || r.Rationale != "sessions survive a restart of the web tier" {
+		t.Errorf("decision %q, rationale %q: the template's placeholder is no reason; the chosen option's pros are", r.Decision, r.Rationale)
+	}
+	if !slices.Equal(r.Alternatives, []string{"Memcached"}) {
+		t.Errorf("alternatives %q", r.Alternatives)
+	}
+}
+
 func TestADRMADRBulletStatusAndRejection(t *testing.T) {
 	doc := "# Use Kafka\n\n* Status: rejected\n* Date: 2022-05-01\n\n## Decision Outcome\n\nChosen option: \"Kafka\", because it scales.\n"
 	if _, err := adrPiece("doc/adr/0007-kafka.md", doc); err == nil || !strings.Contains(err.Error(), "did not take") {
@@ -96,7 +129,7 @@ func TestADRSourceLinksSupersessionsAndSkipsBinaries(t *testing.T) {
 	write(t, filepath.Join(dir, "README.md"), "# ADRs\n\n- an index\n")
 	write(t, filepath.Join(dir, "0004-blob.md"), "\x00\x01binary")
 	write(t, filepath.Join(dir, "diagram.png"), "\x89PNG\x00")
-	f, err := adrSource(t.Context(), code)
+	f, err := adrSource(t.Context(), code, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,4 +415,78 @@ func write(t testing.TB, path, content string) {
 func testID(origin string) string {
 	sum := sha256.Sum256([]byte(origin))
 	return changelog.IDPrefix + hex.EncodeToString(sum[:])[:10]
+}
+
+// TestADRFoldersAreFoundByTheirNumberedFiles: docs/internal/adr and
+// docs/architecture-decisions were not read, and a project could not
+// name its own. Any directory named for ADRs or decisions that holds
+// numbered Markdown files is read (not an example tree's, not a tutorial's
+// numbered chapters); a project's knowledge.adr_dirs is all there is.
+func TestADRFoldersAreFoundByTheirNumberedFiles(t *testing.T) {
+	testgit.Isolate(t)
+	code := t.TempDir()
+	testgit.Run(t, code, "init", "-q")
+	adr := func(title string) string {
+		return "# " + title + "\n\n## Status\n\nAccepted\n\n## Context\n\nWe needed one.\n\n## Decision\n\nWe will " + strings.ToLower(title) + ".\n"
+	}
+	for rel, text := range map[string]string{
+		"docs/internal/adr/0001-use-go.md":                 adr("Use Go"),
+		"docs/architecture-decisions/0002-use-postgres.md": adr("Use Postgres"),
+		"docs/tutorial/01-getting-started.md":              adr("Read the tutorial"),
+		"examples/shop/docs/adr/0001-use-php.md":           adr("Use PHP"),
+		"design/records/adr-7.md":                          adr("Use gRPC"),
+	} {
+		write(t, filepath.Join(code, filepath.FromSlash(rel)), text)
+	}
+	testgit.Run(t, code, "add", "-A")
+	decisions := func(named []string) []string {
+		f, err := adrSource(t.Context(), code, named)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, p := range f.Pieces {
+			out = append(out, p.File+": "+p.Record.Decision)
+		}
+		slices.Sort(out)
+		return out
+	}
+	want := []string{"design/records/adr-7.md: We will use grpc.", "docs/architecture-decisions/0002-use-postgres.md: We will use postgres.",
+		"docs/internal/adr/0001-use-go.md: We will use go."}
+	if got := decisions(nil); !slices.Equal(got, want) {
+		t.Errorf("found %q\nwant %q", got, want)
+	}
+	if got := decisions([]string{"docs/tutorial"}); !slices.Equal(got, []string{"docs/tutorial/01-getting-started.md: We will read the tutorial."}) {
+		t.Errorf("the project's own list read %q", got)
+	}
+}
+
+// TestAnADRWithoutADateDatesFromItsFirstCommit: 46 of a real project's
+// 110 ADRs have no date line and were stamped with the day of the
+// bootstrap. Such an ADR takes the time of the commit that added it; a
+// date line still wins.
+func TestAnADRWithoutADateDatesFromItsFirstCommit(t *testing.T) {
+	testgit.Isolate(t)
+	code := t.TempDir()
+	testgit.Run(t, code, "init", "-q")
+	write(t, filepath.Join(code, "docs", "adr", "0001-use-go.md"), "# Use Go\n\n## Decision\n\nWe will use Go.\n")
+	write(t, filepath.Join(code, "docs", "adr", "0002-use-sqlite.md"), readTestdata(t, "madr.md")) // date: 2024-03-05
+	testgit.Run(t, code, "add", "-A")
+	testgit.RunEnv(t, append(os.Environ(), "GIT_AUTHOR_DATE=2021-03-04T05:06:07Z"), code, "commit", "-q", "-m", "ADRs")
+	write(t, filepath.Join(code, "docs", "adr", "0001-use-go.md"), "# Use Go\n\n## Decision\n\nWe will use Go 1.22.\n")
+	testgit.Run(t, code, "commit", "-q", "-am", "a later change")
+	f, err := adrSource(t.Context(), code, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := map[string]time.Time{}
+	for _, p := range f.Pieces {
+		at[p.File] = p.Record.Timestamp
+	}
+	if got := at["docs/adr/0001-use-go.md"]; !got.Equal(time.Date(2021, 3, 4, 5, 6, 7, 0, time.UTC)) {
+		t.Errorf("an ADR without a date: %v, want its first commit's time", got)
+	}
+	if got := at["docs/adr/0002-use-sqlite.md"]; !got.Equal(time.Date(2024, 3, 5, 0, 0, 0, 0, time.UTC)) {
+		t.Errorf("an ADR with a date: %v, want its date", got)
+	}
 }

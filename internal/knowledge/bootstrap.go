@@ -55,6 +55,9 @@ type BootstrapOptions struct {
 	// Instructions are the patterns of the project's instruction files
 	// (none: project.DefaultInstructionFiles).
 	Instructions []string
+	// ADRDirs are the directories of the project's ADRs (none: those
+	// importing finds).
+	ADRDirs []string
 	// Writer is who the records are written as.
 	Writer string
 	// Progress, when set, is told what the bootstrap does as it goes.
@@ -205,7 +208,7 @@ func readSource(ctx context.Context, src string, opts BootstrapOptions, h *heldS
 		return importing.Found{Read: h.records}, nil
 	}
 	return importing.Read(ctx, src, importing.Where{Code: opts.Code, MainCode: opts.MainCode, ClaudeDir: opts.ClaudeDir, CodexDir: opts.CodexDir,
-		Instructions: opts.Instructions})
+		Instructions: opts.Instructions, ADRDirs: opts.ADRDirs})
 }
 
 // heldSet is what the branches hold that a bootstrap must not make again:
