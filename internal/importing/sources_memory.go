@@ -147,21 +147,26 @@ func claudeProjectDirs(opts Where) []string {
 func memorySource(ctx context.Context, opts Where) (Found, error) {
 	var f Found
 	for _, dir := range claudeProjectDirs(opts) {
-		if err := readMemoryDir(ctx, &f, filepath.Join(dir, "memory"), "claude-memory", nil); err != nil {
+		if err := readMemoryDir(ctx, &f, filepath.Join(dir, "memory"), "claude-memory", nil, memoryPieces); err != nil {
 			return f, err
 		}
 	}
 	if opts.CodexDir != "" {
-		if err := readMemoryDir(ctx, &f, filepath.Join(opts.CodexDir, "memories"), "codex-memory", []string{"MEMORY.md", "memory_summary.md"}); err != nil {
+		codex := codexPieces(func(cwd string) bool { return ofProject(cwd, opts) })
+		if err := readMemoryDir(ctx, &f, filepath.Join(opts.CodexDir, "memories"), "codex-memory", []string{"MEMORY.md", "memory_summary.md"}, codex); err != nil {
 			return f, err
 		}
 	}
 	return f, nil
 }
 
+// piecesOf reads one memory file: its origin, its name and text, and
+// whether a link names a file beside it.
+type piecesOf func(origin, name, content string, hasFile func(string) bool) ([]Piece, []Skip, error)
+
 // readMemoryDir reads the memory files of dir (only those named, when
-// names are given), each origin prefixed with prefix.
-func readMemoryDir(ctx context.Context, f *Found, dir, prefix string, names []string) error {
+// names are given) with read, each origin prefixed with prefix.
+func readMemoryDir(ctx context.Context, f *Found, dir, prefix string, names []string, read piecesOf) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil // no memory there
@@ -195,7 +200,7 @@ func readMemoryDir(ctx context.Context, f *Found, dir, prefix string, names []st
 			_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(link)))
 			return err == nil
 		}
-		pieces, skips, err := memoryPieces(prefix+":"+name, name, string(data), siblings)
+		pieces, skips, err := read(prefix+":"+name, name, string(data), siblings)
 		if err != nil {
 			f.Skipped = append(f.Skipped, lineSkip(SourceAgentMemories, full, err))
 			continue

@@ -19,7 +19,8 @@ import (
 //
 //   - two current sources of the article dispute each other by promote's
 //     own rule, changelog.Disputes (one subject, two contents, neither a
-//     report a program wrote);
+//     report a program wrote), unless they are items of one list, read
+//     from one heading of one file (listedTogether);
 //   - a source promote marked disputed contradicts the current record of
 //     its subject that it was promoted against, in the article or not;
 //   - a decision that chooses differently from the article's decision (its
@@ -81,12 +82,24 @@ func (against contradicting) withinKeys(recs []*changelog.Record) {
 		same := byKey[k]
 		for i, a := range same {
 			for _, b := range same[i+1:] {
-				if changelog.Disputes(a, b) {
+				if changelog.Disputes(a, b) && !listedTogether(a, b) {
 					against.link(a, b)
 				}
 			}
 		}
 	}
+}
+
+// listedTogether reports whether a and b are items of one list: read
+// from one heading of one file (their origins name the same
+// "<source>:<file>#<heading>", as a bootstrap writes them). Whoever wrote
+// the list wrote its items as separate facts ("Tests: npm test", "Lint:
+// npm run lint" under "## Commands"), so they never contradict each
+// other, though they share the heading as their subject.
+func listedTogether(a, b *changelog.Record) bool {
+	at, _, okA := strings.Cut(a.Origin, "@")
+	bt, _, okB := strings.Cut(b.Origin, "@")
+	return okA && okB && at == bt && strings.Contains(at, "#")
 }
 
 // betweenDecisions links the first decision to each later one it disputes.

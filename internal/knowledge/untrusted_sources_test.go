@@ -30,7 +30,9 @@ func TestUnrelatedMemoriesDisputeNothing(t *testing.T) {
 	write(t, filepath.Join(mem, "db.md"), "---\nname: database_choice\ndescription: the database\ntype: project\n---\nThe database is SQLite in WAL mode.\n")
 	write(t, filepath.Join(mem, "release.md"), "---\ndescription: when releases happen\ntype: project\n---\n# Release cadence\n\nReleases are cut from main every Monday.\n")
 	codex := t.TempDir()
-	write(t, filepath.Join(codex, "memories", "MEMORY.md"), "# Memory\n\n- The API is versioned by date in its path.\n- Every handler logs its request ID first.\n")
+	write(t, filepath.Join(codex, "memories", "MEMORY.md"), "---\nrollout_summary_files:\n  - 2026-02-12-api.md (success, cwd="+p.Code+
+		", updated_at=2026-02-12T10:30:00Z)\ndescription: API conventions\nkeywords: api, handlers\n---\n\n"+
+		"- The API is versioned by date in its path.\n- Every handler logs its request ID first.\n")
 	res, err := Bootstrap(t.Context(), p.Store, BootstrapOptions{Code: p.Code, ClaudeDir: claude, CodexDir: codex, Writer: "global",
 		From: []string{SourceAgentMemories}})
 	if err != nil {
@@ -47,8 +49,8 @@ func TestUnrelatedMemoriesDisputeNothing(t *testing.T) {
 		}
 		subjects = append(subjects, subject)
 	}
-	// The name, else the first heading; under Codex's "# Memory", none.
-	if want := []string{"database choice", "Release cadence", "(none)", "(none)"}; !slices.Equal(subjects, want) {
+	// The name, else the first heading; a Codex block's description.
+	if want := []string{"database choice", "Release cadence", "API conventions", "API conventions"}; !slices.Equal(subjects, want) {
 		t.Errorf("subjects %q, want %q", subjects, want)
 	}
 	if len(res.Articles.Disputed) != 0 {
@@ -140,4 +142,27 @@ func realOf(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return real
+}
+
+// TestItemsOfOneListDisputeNothing: each bullet of an instruction file
+// takes its heading as its subject, and "Tests: npm test" and "Lint: npm
+// run lint" under "## Commands" made a disputed article (25 of a real
+// project's 33). Items of one list, under one heading of one file, never
+// contradict each other; the same heading in two files, saying two
+// things, still does.
+func TestItemsOfOneListDisputeNothing(t *testing.T) {
+	p := testproject.New(t, map[string]string{
+		"AGENTS.md": "# Agents\n\n## Commands\n\n- Tests: npm test\n- Lint: npm run lint\n- Build: npm run build\n\n## Indentation\n\n- Indent with two spaces.\n",
+		"CLAUDE.md": "# Claude\n\n## Indentation\n\n- Indent with tabs.\n",
+	})
+	res, err := Bootstrap(t.Context(), p.Store, BootstrapOptions{Code: p.Code, Writer: "global", From: []string{SourceInstructions}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Created) != 5 {
+		t.Fatalf("created %+v", res.Created)
+	}
+	if !slices.Equal(res.Articles.Disputed, []string{"knowledge/conventions/indentation.md"}) {
+		t.Errorf("disputed %q, want the two files' indentation alone", res.Articles.Disputed)
+	}
 }
