@@ -438,17 +438,27 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	var body strings.Builder
 	description := d.title
 	if lead := leadOf(shown); lead != nil {
+		description = lineOf(lead)
+	}
+	// Each fact is stated once in the body: the lead in the summary, each
+	// side of a conflict in it, the rest as key facts.
+	facts := slices.DeleteFunc(slices.Clone(shown), func(r *changelog.Record) bool { return len(against[r.ID]) > 0 })
+	if lead := leadOf(facts); lead != nil {
 		heading := "Summary"
 		if lead.Kind == changelog.KindDecision {
 			heading = "Decision"
 		}
-		description = lineOf(lead)
-		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, description, lead.ID)
+		marks := lead.ID
+		if how := rs.endedHow(lead.ID); how != "" {
+			marks += ", " + how
+		}
+		fmt.Fprintf(&body, "# %s\n\n%s (%s)\n", heading, lineOf(lead), marks)
+		facts = slices.DeleteFunc(facts, func(r *changelog.Record) bool { return r == lead })
 	}
 	if len(against) > 0 {
 		body.WriteString("\n" + conflictHeading + "\n\n" + strings.Join(conflictLines(d.slug, live, against, rs), "\n") + "\n")
 	}
-	d.writeSections(&body, rs, shown, related)
+	d.writeSections(&body, rs, shown, facts, related)
 	return changelog.NewArticle(changelog.ArticleInput{
 		Topic: d.topic, Slug: d.slug, Title: derivedLine(d.title, d.slug), Description: derivedLine(description, d.slug),
 		Tags: d.tagsOf(shown), Sources: append(slices.Clone(d.sources), d.other...),
@@ -481,12 +491,17 @@ func (d *draft) liveSince(rs *records, recs []*changelog.Record) ([]*changelog.R
 	return live, updated
 }
 
-func (d *draft) writeSections(body *strings.Builder, rs *records, shown []*changelog.Record, related []link) {
+// writeSections writes the sections after the summary and the conflict:
+// the context and rationale of shown, the facts not stated yet, and the
+// resolutions and related articles.
+func (d *draft) writeSections(body *strings.Builder, rs *records, shown, facts []*changelog.Record, related []link) {
 	if ctx := contextLines(shown); len(ctx) > 0 {
 		body.WriteString("\n# Context\n\n" + strings.Join(ctx, "\n") + "\n")
 	}
-	body.WriteString("\n# Key facts\n\n")
-	for _, r := range shown {
+	if len(facts) > 0 {
+		body.WriteString("\n# Key facts\n\n")
+	}
+	for _, r := range facts {
 		marks := r.ID
 		if how := rs.endedHow(r.ID); how != "" {
 			marks += ", " + how

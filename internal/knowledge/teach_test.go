@@ -41,11 +41,11 @@ func TestAnArticleSaysWhatItsRecordsTeach(t *testing.T) {
 	f.update()
 	pattern := f.article(f.articleAt(slug))
 	if want := slug + ": Extensions keep their state in the session file, e.g. a counter."; pattern.Description != want ||
-		!strings.Contains(pattern.Body, "- "+want+" ("+p+")") {
+		!strings.Contains(pattern.Body, "# Summary\n\n"+want+" ("+p+")") || strings.Count(pattern.Body, want) != 1 {
 		t.Errorf("pattern article, want %q:\n%+v", want, pattern)
 	}
 	decision := f.file(f.articleAt("store-records-as-jsonl-files"))
-	for _, line := range []string{"- Store records as JSONL files (" + d + ")", "# Rationale\n\n- Appends from two branches merge without conflict. (" + d + ")"} {
+	for _, line := range []string{"# Summary\n\nStore records as JSONL files (" + d + ")", "# Rationale\n\n- Appends from two branches merge without conflict. (" + d + ")"} {
 		if !strings.Contains(decision, line) {
 			t.Errorf("decision article lacks %q:\n%s", line, decision)
 		}
