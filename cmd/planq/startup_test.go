@@ -41,9 +41,10 @@ const planqInitBudget = 1024
 
 // planqInitBudgets are the packages allowed more, with why.
 var planqInitBudgets = map[string]int{
-	// 19 regular expressions of the knowledge sources, each behind its own
-	// sync.OnceValue (some 100 bytes apiece).
-	"github.com/planq-dev/planq/internal/knowledge": 2560,
+	// The regular expressions of the sources planq imports from (ADRs,
+	// commits, memories), each behind its own sync.OnceValue (some 100
+	// bytes apiece).
+	"github.com/planq-dev/planq/internal/importing": 2560,
 	// The environment git runs with (staterepo.gitEnv), taken once at
 	// start-up; it grows with the environment, fixed in this test.
 	"github.com/planq-dev/planq/staterepo": 2048,

@@ -33,6 +33,10 @@ import (
 // planq reads it back on every update, so a side set aside never comes
 // back, and the article stays the same on every machine.
 
+// maxContradictsNamed is how many of the sides a side contradicts its
+// Conflict line names.
+const maxContradictsNamed = 5
+
 // Headings of the sections of a dispute.
 const (
 	conflictHeading = "# Conflict"
@@ -164,6 +168,11 @@ func conflictLines(slug string, recs []*changelog.Record, against map[string][]s
 		marks := r.ID
 		if r.Status == changelog.StatusDisputed {
 			marks += ", marked disputed"
+		}
+		if len(others) > maxContradictsNamed {
+			// Every side has a line of its own: naming each other side on
+			// each line would grow as their square.
+			others = append(others[:maxContradictsNamed], fmt.Sprintf("and %d more", len(others)-maxContradictsNamed))
 		}
 		lines = append(lines, fmt.Sprintf("- %s (%s; contradicts %s)", lineOf(r), marks, strings.Join(others, ", ")))
 	}

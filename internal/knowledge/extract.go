@@ -92,6 +92,18 @@ type group struct {
 // search; a subject given to them ('planq edit ID --subject') files them.
 const MaxDomainSources = 100
 
+// Every current decision is in the knowledge base: one that names no
+// subject, and means none, gets an article of its own (its first words
+// its slug), the first MaxOwnDecisions of them, oldest first; the later
+// ones share articles of MaxGroupedDecisions each ("decisions",
+// "decisions-2", ...; by domain, for a decision that has one), so that
+// thousands of decisions make tens of articles, each listed by the index.
+// A decision an article cites stays with it.
+const (
+	MaxOwnDecisions     = 20
+	MaxGroupedDecisions = 100
+)
+
 // groupRecords gathers the current records into candidate articles: a
 // record an article cites already stays with it; else a record with a
 // subject goes to the subject's article; a learning without one to the
@@ -108,8 +120,12 @@ func groupRecords(rs *records, citedBy map[string]string, meanings meaningsFunc)
 	var order []string
 	subjectless := map[string]int{} // a group's records that name no subject
 	meant := subjectsMeant(rs, citedBy, subjectsOfFile, meanings)
+	loose := looseDecisions{}
 	for _, r := range rs.current {
 		slug, ok := groupOf(r, citedBy, meant, subjectsOfFile, subjectless)
+		if !ok && r.Kind == changelog.KindDecision {
+			slug, ok = loose.slugOf(r), true
+		}
 		if !ok {
 			continue
 		}
@@ -148,9 +164,33 @@ func subjectsByFile(recs []*changelog.Record) map[string]map[string]bool {
 	return subjectsOfFile
 }
 
+// looseDecisions counts, by domain, the decisions that name no subject,
+// mean none and no article cites yet, as groupRecords files them.
+type looseDecisions map[string]int
+
+// slugOf is the article of the loose decision r: its own while its domain
+// has had fewer than MaxOwnDecisions, else its domain's shared one.
+func (n looseDecisions) slugOf(r *changelog.Record) string {
+	i := n[r.Domain]
+	n[r.Domain]++
+	if i < MaxOwnDecisions {
+		return changelog.Slugify(firstWords(r.Decision, 6))
+	}
+	slug := changelog.Slugify(strings.TrimSpace(r.Domain + " decisions"))
+	if k := (i-MaxOwnDecisions)/MaxGroupedDecisions + 1; k > 1 {
+		slug += fmt.Sprintf("-%d", k)
+	}
+	return slug
+}
+
 // groupOf is the slug of the group r joins (see groupRecords), false for none.
 func groupOf(r *changelog.Record, citedBy, meant map[string]string, subjectsOfFile map[string]map[string]bool, subjectless map[string]int) (string, bool) {
 	if slug, ok := citedBy[r.ID]; ok {
+		return slug, true
+	}
+	if slug, ok := citedBy[r.Supersedes]; ok && r.Supersedes != "" && r.Subject == "" {
+		// A new version that names no subject joins the article of the
+		// one it replaces; one that names a subject goes to it.
 		return slug, true
 	}
 	if slug, ok := meant[r.ID]; ok {
@@ -214,10 +254,16 @@ func subjectsMeant(rs *records, citedBy map[string]string, subjectsOfFile map[st
 		return nil
 	}
 	out := map[string]string{}
+	joined := map[string]int{} // decisions filed with a subject by their meaning
 	for i, r := range loose {
-		if best := nearestSubject(r, vecs[i], subjected, vecs[len(loose):]); best != "" {
-			out[r.ID] = best
+		best := nearestSubject(r, vecs[i], subjected, vecs[len(loose):])
+		if best == "" || r.Kind == changelog.KindDecision && joined[best] >= MaxGroupedDecisions {
+			continue // a subject's article stays readable: the rest are loose
 		}
+		if r.Kind == changelog.KindDecision {
+			joined[best]++
+		}
+		out[r.ID] = best
 	}
 	return out
 }

@@ -390,7 +390,7 @@ func TestLooseLearningJoinsTheSubjectItMeans(t *testing.T) {
 	other := f.learn("Cookies are secure.", changelog.TypeConvention, "auth", "")
 	elsewhere := f.learn("Credentials lapse after a quarter hour.", changelog.TypePattern, "web", "")
 	// Decisions that name no subject: one that means the subject joins
-	// its article; one alone gets no article of its own.
+	// its article; one alone gets an article of its own, under decisions.
 	meant := f.decide("Credentials lapse after a quarter hour", "so it was agreed", "")
 	alone := f.decide("Cookies are secure", "so it was agreed", "")
 	res, err := Update(f.ctx, f.store, Options{model: model})
@@ -400,10 +400,14 @@ func TestLooseLearningJoinsTheSubjectItMeans(t *testing.T) {
 	if lifetime := f.file(f.articleAt("token-lifetime")); !strings.Contains(lifetime, meant) {
 		t.Errorf("the token-lifetime article does not cite the decision that means it, %s:\n%s", meant, lifetime)
 	}
+	var citing []string
 	for _, p := range res.Created {
 		if strings.Contains(f.file(p), alone) {
-			t.Errorf("the decision that names no subject and means none has an article: %s", p)
+			citing = append(citing, p)
 		}
+	}
+	if !slices.Equal(citing, []string{"knowledge/decisions/cookies-are-secure.md"}) {
+		t.Errorf("the decision that names no subject and means none is cited by %q, want an article of its own", citing)
 	}
 	lifetime := f.file(f.articleAt("token-lifetime"))
 	for _, id := range []string{signed, loose} {

@@ -266,9 +266,21 @@ func finals(st *state) map[string]*changelog.Article {
 	return final
 }
 
+// citedBy is, by record ID, the article that cites it: the first, by
+// slug, that lists it among its sources, else the first whose text names
+// it (a "superseded by" mark names the successor). A record stays with
+// the article it is a source of, though another names it.
 func citedBy(st *state) map[string]string {
 	citedBy := map[string]string{}
-	for _, slug := range st.Slugs() {
+	slugs := st.Slugs()
+	for _, slug := range slugs {
+		for _, id := range st.Articles[slug].Article.Sources {
+			if _, ok := citedBy[id]; !ok {
+				citedBy[id] = slug
+			}
+		}
+	}
+	for _, slug := range slugs {
 		for id := range st.Articles[slug].Mentioned() {
 			if _, ok := citedBy[id]; !ok {
 				citedBy[id] = slug

@@ -1,0 +1,136 @@
+package knowledge
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/project"
+)
+
+// TestEveryCurrentDecisionIsInExactlyOneArticle: over random histories
+// (decisions with a subject or none, some superseding
+// others, written in batches with an update after each), every current
+// decision on global is cited by exactly one current article, and no
+// superseded one stays in a current article's key facts unmarked.
+func TestEveryCurrentDecisionIsInExactlyOneArticle(t *testing.T) {
+	words := strings.Fields("use keep store sign rotate cache queue split merge pin drop add tokens keys sessions logs builds " +
+		"releases redis postgres kafka jwt rs256 weekly daily json yaml grpc rest docker nix")
+	subjects := []string{"", "", "", "auth tokens", "storage"}
+	for seed := range uint64(3) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			f := newFixture(t)
+			rng := rand.New(rand.NewPCG(seed, 7))
+			var written []*changelog.Record
+			for batch := range 3 {
+				var recs []*changelog.Record
+				for range 15 + rng.IntN(30) {
+					n := 3 + rng.IntN(5)
+					text := make([]string, n)
+					for i := range text {
+						text[i] = words[rng.IntN(len(words))]
+					}
+					in := changelog.DecisionInput{Decision: strings.Join(text, " "), Rationale: "it was agreed", Subject: subjects[rng.IntN(len(subjects))]}
+					if len(written) > 0 && rng.IntN(5) == 0 {
+						old := written[rng.IntN(len(written))]
+						in.Supersedes, in.Subject = old.ID, old.Subject
+					}
+					r, err := changelog.NewDecision(in)
+					if err != nil {
+						t.Fatal(err)
+					}
+					recs = append(recs, r)
+				}
+				if _, err := f.store.CommitGlobal(f.ctx, agent.GlobalChange{Writer: "auth", Records: recs, Message: fmt.Sprintf("batch %d\n", batch)}); err != nil {
+					t.Fatal(err)
+				}
+				written = append(written, recs...)
+				f.update()
+				checkDecisionsCitedOnce(t, f)
+			}
+		})
+	}
+}
+
+// checkDecisionsCitedOnce fails t unless every current decision on global
+// is a source of exactly one current article.
+func checkDecisionsCitedOnce(t *testing.T, f *fixture) {
+	t.Helper()
+	set, err := f.store.Records.Branch(project.GlobalBranch, changelog.KindDecision)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := List(f.ctx, f.store.Handle, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	citedBy := map[string][]string{}
+	for _, e := range entries {
+		a := f.article(e.Path)
+		if a.Status == changelog.StatusDeprecated {
+			continue
+		}
+		for _, s := range a.Sources {
+			citedBy[s] = append(citedBy[s], e.Path)
+		}
+	}
+	for _, r := range set.Current() {
+		if got := citedBy[r.ID]; len(got) != 1 {
+			t.Errorf("current decision %s (%q, subject %q) is cited by %d current articles: %q", r.ID, r.Decision, r.Subject, len(got), got)
+		}
+	}
+}
+
+// TestALooseDecisionGetsAnArticleOfItsOwn: "Use RS256 for JWT signing",
+// decided with no subject, had no article: kb search found nothing and
+// the index did not list it. It gets one under decisions, listed by the
+// index with its decision.
+func TestALooseDecisionGetsAnArticleOfItsOwn(t *testing.T) {
+	f := newFixture(t)
+	id := f.decide("Use RS256 for JWT signing", "services verify with the public key", "")
+	res := f.update()
+	p := "knowledge/decisions/use-rs256-for-jwt-signing.md"
+	if !slices.Equal(res.Created, []string{p}) {
+		t.Fatalf("created %q, want %s", res.Created, p)
+	}
+	if body := f.file(p); !strings.Contains(body, "# Decision\n\nUse RS256 for JWT signing ("+id+")") {
+		t.Errorf("the article:\n%s", body)
+	}
+	if index := f.file(IndexPath); !strings.Contains(index, "use-rs256-for-jwt-signing.md") {
+		t.Errorf("the index does not list it:\n%s", index)
+	}
+}
+
+// TestLooseDecisionsShareArticlesAtScale: the first MaxOwnDecisions loose
+// decisions get articles of their own; the rest
+// share articles of MaxGroupedDecisions each, so that every one is in an
+// article and the article count stays small.
+func TestLooseDecisionsShareArticlesAtScale(t *testing.T) {
+	f := newFixture(t)
+	n := MaxOwnDecisions + MaxGroupedDecisions + 5
+	var recs []*changelog.Record
+	for i := range n {
+		r, err := changelog.NewDecision(changelog.DecisionInput{Decision: fmt.Sprintf("Pin tool number %d to its tested version", i), Rationale: "builds repeat"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, r)
+	}
+	if _, err := f.store.CommitGlobal(f.ctx, agent.GlobalChange{Writer: "auth", Records: recs, Message: "many decisions\n"}); err != nil {
+		t.Fatal(err)
+	}
+	res := f.update()
+	if got, want := len(res.Created), MaxOwnDecisions+2; got != want {
+		t.Errorf("%d articles for %d loose decisions, want %d (%d of their own, then 2 shared)", got, n, want, MaxOwnDecisions)
+	}
+	for _, p := range []string{"knowledge/decisions/decisions.md", "knowledge/decisions/decisions-2.md"} {
+		if !slices.Contains(res.Created, p) {
+			t.Errorf("no shared article %s among %q", p, res.Created)
+		}
+	}
+	checkDecisionsCitedOnce(t, f)
+}
