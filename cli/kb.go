@@ -114,7 +114,8 @@ func runKBUpdate(ctx context.Context, env *Env, opts kbUpdateOptions) error {
 }
 
 type kbListOptions struct {
-	json bool
+	json  bool
+	topic string
 }
 
 func newKBListCmd(env *Env) *cobra.Command {
@@ -124,7 +125,8 @@ func newKBListCmd(env *Env) *cobra.Command {
 		Short: "List the articles, by topic",
 		Long: `List the articles on global by topic (the project's topics first, in their
 order) then slug: topic, slug, status, confidence, who curated it (and "edited"
-when a person changed it), its title. Files under knowledge/ planq cannot read,
+when a person changed it), its title; --topic lists one topic's (--topic decisions:
+every decision's article, with the date it was decided). Files under knowledge/ planq cannot read,
 and Markdown nested below a topic (no article: an article is
 knowledge/<topic>/<slug>.md), are named on stderr.
 
@@ -134,11 +136,12 @@ knowledge/<topic>/<slug>.md), are named on stderr.
 		RunE: func(cmd *cobra.Command, _ []string) error { return runKBList(cmd.Context(), env, opts) },
 	}
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	cmd.Flags().StringVar(&opts.topic, "topic", "", "list one topic's articles")
 	return cmd
 }
 
 func runKBList(ctx context.Context, env *Env, opts kbListOptions) error {
-	entries, problems, err := env.service().KBList(ctx)
+	entries, problems, err := env.service().KBList(ctx, session.KBListInput{Topic: opts.topic})
 	if err != nil {
 		return err
 	}
@@ -147,6 +150,10 @@ func runKBList(ctx context.Context, env *Env, opts kbListOptions) error {
 	}
 	if opts.json {
 		return env.writeJSON(entries)
+	}
+	if len(entries) == 0 && opts.topic != "" {
+		env.Log.Info("no articles of this topic", "topic", opts.topic, "hint", "planq kb list")
+		return nil
 	}
 	if len(entries) == 0 {
 		env.Log.Info("no articles yet", "hint", "planq kb update")

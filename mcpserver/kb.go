@@ -23,8 +23,9 @@ type kbIn struct {
 	Slug    string `json:"slug,omitempty"`
 	Article string `json:"article,omitempty" jsonschema:"write: the file"`
 	Keep    string `json:"keep,omitempty" jsonschema:"resolve: side to keep"`
-	Force   bool   `json:"force,omitempty" jsonschema:"write: over a deletion or person's text"`
+	Force   bool   `json:"force,omitempty" jsonschema:"write: over a deletion/edit"`
 	Limit   *int   `json:"limit,omitempty" jsonschema:"curate: candidates (0: all)"`
+	Topic   string `json:"topic,omitempty" jsonschema:"list: one topic"`
 }
 
 // registerKB adds planq_kb: the knowledge base's articles, read and
@@ -32,7 +33,7 @@ type kbIn struct {
 // write them.
 func (s *Server) registerKB(srv *mcp.Server) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "planq_kb", Annotations: annotate("Knowledge base", overwrites),
-		Description: "Knowledge base articles: list, show, disputed; curate, write, resolve.",
+		Description: "Knowledge base articles, by action.",
 		InputSchema: schemaFor[kbIn](enums{"action": values(kbActions)})},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in kbIn) (*mcp.CallToolResult, any, error) {
 			return s.call(func() (string, error) { return s.kb(ctx, in) })
@@ -49,7 +50,7 @@ func (s *Server) kb(ctx context.Context, in kbIn) (string, error) {
 	}
 	switch in.Action {
 	case "list":
-		return s.kbList(ctx)
+		return s.kbList(ctx, in.Topic)
 	case "show":
 		if err := needs("slug", in.Slug); err != nil {
 			return "", err
@@ -94,20 +95,23 @@ func kbCall(action string, args ...any) string {
 	return call("planq_kb", append([]any{"action", action}, args...)...)
 }
 
-func (s *Server) kbList(ctx context.Context) (string, error) {
-	entries, problems, err := s.svc.KBList(ctx)
+func (s *Server) kbList(ctx context.Context, topic string) (string, error) {
+	entries, problems, err := s.svc.KBList(ctx, session.KBListInput{Topic: topic})
 	if err != nil {
 		return "", err
+	}
+	if len(entries) == 0 && topic != "" {
+		return "No articles of topic " + topic + "." + next(kbCall("list")), nil
 	}
 	if len(entries) == 0 {
 		return "No articles yet." + next(kbCall("curate")), nil
 	}
 	var b strings.Builder
-	topic := ""
+	heading := ""
 	for _, e := range entries {
-		if e.Topic != topic {
-			topic = e.Topic
-			fmt.Fprintf(&b, "%s## %s\n", map[bool]string{true: "", false: "\n"}[b.Len() == 0], topic)
+		if e.Topic != heading {
+			heading = e.Topic
+			fmt.Fprintf(&b, "%s## %s\n", map[bool]string{true: "", false: "\n"}[b.Len() == 0], heading)
 		}
 		edited := ""
 		if e.EditedByPerson {

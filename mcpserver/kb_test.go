@@ -111,6 +111,13 @@ func TestKnowledgeBaseToolReads(t *testing.T) {
 		!strings.Contains(text, `Next: planq_kb {"action": "show", "slug": "database"}`) {
 		t.Errorf("list: %v %s", isErr, text)
 	}
+	// A topic narrows the list, as 'planq kb list --topic' does.
+	if text, isErr := kb(map[string]any{"action": "list", "topic": "conventions"}); isErr || !strings.HasPrefix(text, "No articles of topic conventions.") {
+		t.Errorf("list of another topic: %v %s", isErr, text)
+	}
+	if text, isErr := kb(map[string]any{"action": "list", "topic": "decisions"}); isErr || !strings.Contains(text, "## decisions\n- database:") {
+		t.Errorf("list of decisions: %v %s", isErr, text)
+	}
 	text, isErr = kb(map[string]any{"action": "show", "slug": "database"})
 	if isErr || !strings.Contains(text, "database (knowledge/decisions/database.md)\nUse PostgreSQL\ntopic decisions; current, medium confidence; curated_by auto;") ||
 		!strings.Contains(text, "Sources:\n- "+pg+" (current): Use PostgreSQL: We know it well\n") || !strings.Contains(text, "# Decision") {

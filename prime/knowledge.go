@@ -209,10 +209,11 @@ func wordsOf(s string) string {
 	return strings.Join(strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), " ")
 }
 
-// topicOrder numbers the topics of the articles: the project's in its
-// order, then the others by name.
+// topicOrder numbers the topics of the articles: decisions first (what
+// the team decided is what an agent must not undo), then the project's in
+// its order, then the others by name.
 func topicOrder(topics []string, articles []readmodel.Article) map[string]int {
-	order := map[string]int{}
+	order := map[string]int{"decisions": 0}
 	for _, t := range topics {
 		if _, ok := order[t]; !ok {
 			order[t] = len(order)

@@ -29,7 +29,7 @@ func withKnowledge() *Input {
 	gone := article("conventions", "sessions", "Sessions live in Redis", "Gone.")
 	gone.Status = changelog.StatusDeprecated
 	local := article("local-notes", "misc", "Odds and ends", "Misc.")
-	in.Knowledge = Knowledge{Topics: []string{"architecture", "decisions", "conventions", "operations", "preferences"},
+	in.Knowledge = Knowledge{Topics: []string{"architecture", "conventions", "operations", "decisions", "preferences"},
 		Articles: []readmodel.Article{gone, jwt, local, deploy, style},
 		Relevant: []readmodel.Hit{hitOf(jwt), hitOf(deploy)}}
 	return in

@@ -44,7 +44,7 @@ type articleView struct {
 
 func (s *Server) knowledgeOf(ctx context.Context, slug string) (Knowledge, error) {
 	k := Knowledge{Topics: []topicEntries{}}
-	entries, _, err := s.svc.KBList(ctx)
+	entries, _, err := s.svc.KBList(ctx, session.KBListInput{})
 	if err != nil {
 		return k, err
 	}

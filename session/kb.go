@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/planq-dev/planq/agent"
@@ -98,14 +99,33 @@ func (s *Project) kb(ctx context.Context) (*agent.Store, knowledge.Options, erro
 	return store, knowledge.Options{Topics: store.Project.Config.Knowledge.Topics}, nil
 }
 
+// KBListInput narrows a listing of the articles: to one topic ("" for
+// every one).
+type KBListInput struct {
+	Topic string
+}
+
 // KBList lists the articles on global by topic (the project's first, in
 // their order) then slug, and the files under knowledge/ it could not read.
-func (s *Project) KBList(ctx context.Context) ([]ArticleEntry, []knowledge.Problem, error) {
+// A topic that is no topic's name is refused, naming the project's.
+func (s *Project) KBList(ctx context.Context, in KBListInput) ([]ArticleEntry, []knowledge.Problem, error) {
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return knowledge.List(ctx, store.Handle, opts)
+	entries, problems, err := knowledge.List(ctx, store.Handle, opts)
+	if err != nil || in.Topic == "" {
+		return entries, problems, err
+	}
+	topics, err := opts.KnownTopics()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !slices.Contains(topics, in.Topic) && !slices.ContainsFunc(entries, func(e ArticleEntry) bool { return e.Topic == in.Topic }) {
+		return nil, nil, planqerr.New(planqerr.Invalid, "topic "+in.Topic, "is no topic of the knowledge base").
+			WithHint("name one of: %s", strings.Join(topics, ", "))
+	}
+	return slices.DeleteFunc(entries, func(e ArticleEntry) bool { return e.Topic != in.Topic }), problems, nil
 }
 
 // KBShow reads the article slug on global with its sources.

@@ -48,7 +48,7 @@ func TestKBThroughTheService(t *testing.T) {
 	if err != nil || len(up.Created) != 1 || up.Commit == "" {
 		t.Fatalf("update: %+v %v", up, err)
 	}
-	entries, problems, err := svc.KBList(ctx)
+	entries, problems, err := svc.KBList(ctx, session.KBListInput{})
 	if err != nil || len(entries) != 1 || len(problems) != 0 || entries[0].Slug != "deploy" {
 		t.Fatalf("list: %+v %+v %v", entries, problems, err)
 	}

@@ -15,7 +15,10 @@ import (
 
 // DefaultTopics are the knowledge base's topics when the project names
 // none, in the order the index lists them.
-var DefaultTopics = []string{"architecture", "decisions", "conventions", "operations", "project", "preferences", "history"}
+var DefaultTopics = []string{"architecture", decisionsTopic, "conventions", "operations", "project", "preferences", "history"}
+
+// decisionsTopic is the topic of the articles a decision leads.
+const decisionsTopic = "decisions"
 
 // topicOfType is the topic a learning of a type, or a decision, belongs to.
 var topicOfType = map[changelog.Type]string{
@@ -409,14 +412,14 @@ func textOf(r *changelog.Record) string {
 // topic; a topic the project does not have is "project", or
 // its first topic.
 func topicOf(recs []*changelog.Record, topics []string) string {
-	if slices.Contains(topics, "decisions") && slices.ContainsFunc(recs, func(r *changelog.Record) bool { return r.Kind == changelog.KindDecision }) {
-		return "decisions" // an article with a decision is led by it
+	if slices.Contains(topics, decisionsTopic) && slices.ContainsFunc(recs, func(r *changelog.Record) bool { return r.Kind == changelog.KindDecision }) {
+		return decisionsTopic // an article with a decision is led by it
 	}
 	count := map[string]int{}
 	for _, r := range recs {
 		t := topicOfType[r.Type]
 		if r.Kind == changelog.KindDecision {
-			t = "decisions"
+			t = decisionsTopic
 		}
 		if !slices.Contains(topics, t) {
 			t = "project"

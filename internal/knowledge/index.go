@@ -10,7 +10,7 @@ import (
 
 // renderIndex is knowledge/_index.md: the topics, then under each the
 // articles by slug, each its title linked to its file, its description,
-// status and confidence. It depends on the articles alone, so every
+// status and confidence, and under decisions the date it was decided. It depends on the articles alone, so every
 // machine writes the same index; it is regenerated, never merged.
 func renderIndex(articles map[string]*changelog.Article, topics []string) []byte {
 	byTopic := map[string][]*changelog.Article{}
@@ -42,7 +42,12 @@ func renderIndex(articles map[string]*changelog.Article, topics []string) []byte
 		slices.SortFunc(list, func(x, y *changelog.Article) int { return strings.Compare(x.Slug, y.Slug) })
 		fmt.Fprintf(&b, "\n# %s\n\n", t)
 		for _, a := range list {
-			fmt.Fprintf(&b, "* [%s](%s/%s.md) - %s (%s, %s confidence)\n", escapeLinkText(a.Title), a.Topic, a.Slug, a.Description, a.Status, a.Confidence)
+			decided := ""
+			if t == decisionsTopic {
+				// What have we decided, and when: the question a team asks most.
+				decided = ", decided " + a.Created.UTC().Format("2006-01-02")
+			}
+			fmt.Fprintf(&b, "* [%s](%s/%s.md) - %s (%s, %s confidence%s)\n", escapeLinkText(a.Title), a.Topic, a.Slug, a.Description, a.Status, a.Confidence, decided)
 		}
 	}
 	return []byte(b.String())

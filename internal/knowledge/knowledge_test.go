@@ -167,7 +167,7 @@ func TestUpdateGathersRecordsIntoArticlesEachSentenceCited(t *testing.T) {
 	}
 	index := f.file(IndexPath)
 	for _, line := range []string{
-		"# decisions\n\n* [jwt signing](decisions/jwt-signing.md) - Sign tokens with RS256. (current, high confidence)",
+		"# decisions\n\n* [jwt signing](decisions/jwt-signing.md) - Sign tokens with RS256. (current, high confidence, decided ",
 		"# conventions\n\n* [sessions](conventions/sessions.md) - Sessions are stored in Redis. (current, low confidence)",
 	} {
 		if !strings.Contains(index, line) {

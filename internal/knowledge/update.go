@@ -47,6 +47,10 @@ func (o Options) meaningModel() embed.Model {
 	return nil
 }
 
+// KnownTopics are the project's topics (DefaultTopics when it names
+// none), checked.
+func (o Options) KnownTopics() ([]string, error) { return o.topics() }
+
 func (o Options) topics() ([]string, error) {
 	if len(o.Topics) == 0 {
 		return DefaultTopics, nil
