@@ -20,13 +20,13 @@ import (
 	"github.com/planq-dev/planq/staterepo"
 )
 
-// ADRDirs are the usual places of architecture decision records,
+// usualADRDirs are the usual places of architecture decision records,
 // relative to the code checkout: read whenever they exist.
-var ADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions", "docs/architecture/decisions", "adr"}
+var usualADRDirs = []string{"docs/adr", "doc/adr", "docs/decisions", "doc/decisions", "docs/architecture/decisions", "adr"}
 
 // adrDirs are the directories of the checkout at code that hold its ADRs:
 // named is the project's own list (.planq/config's knowledge.adr_dirs),
-// which is all there is when given; otherwise ADRDirs, and any directory
+// which is all there is when given; otherwise usualADRDirs, and any directory
 // the checkout's files put numbered Markdown files in whose path names
 // ADRs or decisions (docs/internal/adr/0007-use-x.md,
 // docs/architecture-decisions/0002-y.md, design/adr-12.md), in path
@@ -35,7 +35,7 @@ func adrDirs(ctx context.Context, code string, named []string) ([]string, error)
 	if len(named) > 0 {
 		return named, nil
 	}
-	dirs := slices.Clone(ADRDirs)
+	dirs := slices.Clone(usualADRDirs)
 	files, err := staterepo.OpenCode(code).Files(ctx)
 	if err != nil {
 		if ctx.Err() != nil {

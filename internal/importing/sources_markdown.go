@@ -214,6 +214,16 @@ func cleanHeading(s string) string {
 
 // itemOrigin names an item of file: its heading and a hash of its text,
 // so that the item keeps its origin while the rest of the file changes.
+// SameList reports whether origins a and b name items of one list, read
+// from one heading of one file: itemOrigin's "<source>:<file>#<heading>"
+// before the "@" and the item's hash. An origin clipped for its length
+// has lost that shape, and is of no list.
+func SameList(a, b string) bool {
+	at, _, okA := strings.Cut(a, "@")
+	bt, _, okB := strings.Cut(b, "@")
+	return okA && okB && at == bt && strings.Contains(at, "#")
+}
+
 func itemOrigin(prefix, file string, it mdItem) string {
 	anchor := "top"
 	if it.heading != "" {

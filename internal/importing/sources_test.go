@@ -490,3 +490,26 @@ func TestAnADRWithoutADateDatesFromItsFirstCommit(t *testing.T) {
 		t.Errorf("an ADR with a date: %v, want its date", got)
 	}
 }
+
+// TestSameListIsOneHeadingOfOneFile: items read from one heading of one
+// file are of one list; another heading, another file, an origin of no
+// heading (a memory file's) or one clipped for its length is not.
+func TestSameListIsOneHeadingOfOneFile(t *testing.T) {
+	it := func(file, heading, text string) string {
+		return itemOrigin("instructions", file, mdItem{heading: heading, text: text})
+	}
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{it("AGENTS.md", "Commands", "Tests: npm test"), it("AGENTS.md", "Commands", "Lint: npm run lint"), true},
+		{it("AGENTS.md", "Commands", "Tests: npm test"), it("AGENTS.md", "Testing", "Lint: npm run lint"), false},
+		{it("AGENTS.md", "Commands", "Tests: npm test"), it("CLAUDE.md", "Commands", "Lint: npm run lint"), false},
+		{"claude-memory:db.md@0123abcd", "claude-memory:db.md@4567ef01", false},
+		{it(strings.Repeat("deep/", 50)+"AGENTS.md", "Commands", "a"), it(strings.Repeat("deep/", 50)+"AGENTS.md", "Commands", "b"), false},
+	} {
+		if got := SameList(c.a, c.b); got != c.want {
+			t.Errorf("SameList(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}

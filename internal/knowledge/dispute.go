@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/internal/importing"
 )
 
 // Contradictions. New knowledge on an article's subject that says something
@@ -95,16 +96,12 @@ func (against contradicting) withinKeys(recs []*changelog.Record) {
 }
 
 // listedTogether reports whether a and b are items of one list: read
-// from one heading of one file (their origins name the same
-// "<source>:<file>#<heading>", as a bootstrap writes them). Whoever wrote
+// from one heading of one file (their origins say so: importing, which
+// writes them, reads them). Whoever wrote
 // the list wrote its items as separate facts ("Tests: npm test", "Lint:
 // npm run lint" under "## Commands"), so they never contradict each
 // other, though they share the heading as their subject.
-func listedTogether(a, b *changelog.Record) bool {
-	at, _, okA := strings.Cut(a.Origin, "@")
-	bt, _, okB := strings.Cut(b.Origin, "@")
-	return okA && okB && at == bt && strings.Contains(at, "#")
-}
+func listedTogether(a, b *changelog.Record) bool { return importing.SameList(a.Origin, b.Origin) }
 
 // betweenDecisions links the first decision to each later one it disputes.
 func (against contradicting) betweenDecisions(slug string, recs []*changelog.Record) {
