@@ -212,8 +212,6 @@ func cleanHeading(s string) string {
 	return changelog.Shorten(strings.Join(strings.Fields(s), " "), 120)
 }
 
-// itemOrigin names an item of file: its heading and a hash of its text,
-// so that the item keeps its origin while the rest of the file changes.
 // SameList reports whether origins a and b name items of one list, read
 // from one heading of one file: itemOrigin's "<source>:<file>#<heading>"
 // before the "@" and the item's hash. An origin clipped for its length
@@ -224,6 +222,8 @@ func SameList(a, b string) bool {
 	return okA && okB && at == bt && strings.Contains(at, "#")
 }
 
+// itemOrigin names an item of file: its heading and a hash of its text,
+// so that the item keeps its origin while the rest of the file changes.
 func itemOrigin(prefix, file string, it mdItem) string {
 	anchor := "top"
 	if it.heading != "" {
