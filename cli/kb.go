@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -125,13 +126,16 @@ func newKBListCmd(env *Env) *cobra.Command {
 		Short: "List the articles, by topic",
 		Long: `List the articles on global by topic (the project's topics first, in their
 order) then slug: topic, slug, status, confidence, who curated it (and "edited"
-when a person changed it), its title; --topic lists one topic's (--topic decisions:
-every decision's article, with the date it was decided). Files under knowledge/ planq cannot read,
-and Markdown nested below a topic (no article: an article is
+when a person changed it), its title; --topic lists one topic's. --topic
+decisions lists every decision's article: its slug, status, the date it was
+decided, how many earlier versions it supersedes (its # Superseded section names
+them, with what replaced each) and its title. Files under knowledge/ planq
+cannot read, and Markdown nested below a topic (no article: an article is
 knowledge/<topic>/<slug>.md), are named on stderr.
 
 --json prints [{"path","slug","topic","title","description","status","confidence",
-"curated_by","updated","sources","edited_by_person"}]: "sources" counts them.`,
+"curated_by","updated","sources","edited_by_person","decided"?,"supersedes"?}]:
+"sources" counts them; "decided" and "supersedes" only under decisions.`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runKBList(cmd.Context(), env, opts) },
 	}
@@ -160,6 +164,14 @@ func runKBList(ctx context.Context, env *Env, opts kbListOptions) error {
 		return nil
 	}
 	tw := newTable(env.Stdout)
+	if opts.topic != "" && entries[0].Decided != nil {
+		// What was decided, when, and what it replaced.
+		fmt.Fprintln(tw, "SLUG\tSTATUS\tDECIDED\tSUPERSEDES\tTITLE")
+		for _, e := range entries {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", e.Slug, e.Status, e.Decided.Local().Format(time.DateOnly), e.Supersedes, e.Title)
+		}
+		return tw.Flush()
+	}
 	fmt.Fprintln(tw, "TOPIC\tSLUG\tSTATUS\tCONFIDENCE\tCURATED\tTITLE")
 	for _, e := range entries {
 		curated := string(e.CuratedBy)

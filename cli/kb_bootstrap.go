@@ -38,11 +38,16 @@ Sources (--from, comma-separated; default all):
                   learning that the change was reverted, and why when the message
                   says); a conventional commit's scope, feat(auth), is the
                   subject. Origin git:<commit>
-  adr             ADRs in docs/adr, doc/adr, docs/decisions, doc/decisions,
-                  docs/architecture/decisions or adr, Nygard's format or MADR: a
-                  decision with its rationale, context and consequences; one
-                  another supersedes is superseded by it; a rejected or proposed
-                  one is skipped. Origin adr:<path>
+  adr             ADRs, Nygard's format or MADR: a decision with its
+                  rationale, context and consequences; one another supersedes
+                  is superseded by it; a rejected or proposed one is skipped;
+                  one without a date line dates from the commit that added it.
+                  Read from docs/adr, doc/adr, docs/decisions, doc/decisions,
+                  docs/architecture/decisions, adr, and any directory whose path
+                  names ADRs or decisions and holds numbered Markdown files
+                  (docs/internal/adr/0007-x.md), example trees aside; or only
+                  from the directories .planq/config names (knowledge:
+                  adr_dirs: [...]). Origin adr:<path>
   instructions    the instruction files curation reads (AGENTS.md, CLAUDE.md,
                   ...): each bullet, and each paragraph, a convention under its
                   heading. Origin instructions:<path>#<heading>@<hash>

@@ -228,6 +228,7 @@ var Sections = []Section{
 	{"# Context", "where it applies: domains, files, the alternatives weighed"},
 	{"# Key facts", "one line per fact, each with its sources"},
 	{"# Rationale", "why: a decision's rationale, a failure's resolution"},
+	{"# Superseded", "earlier versions the sources replaced, each with what replaced it and when"},
 	{"# Related", "relative links to other articles"},
 	{"# Conflict", "only when status is disputed: each side, with its sources"},
 }

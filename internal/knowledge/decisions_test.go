@@ -105,6 +105,54 @@ func TestALooseDecisionGetsAnArticleOfItsOwn(t *testing.T) {
 	}
 }
 
+// TestASupersededDecisionIsShownWithWhatReplacedIt: HS256 replaced by
+// RS256 (and RS256's rationale refined again) leaves one article, whose
+// # Superseded section names each earlier version with what replaced it;
+// the index and the decisions view count them, and the index line says why
+// the decision was taken rather than its title twice.
+func TestASupersededDecisionIsShownWithWhatReplacedIt(t *testing.T) {
+	f := newFixture(t)
+	first := f.decide("Use HS256 for JWT signing", "one shared secret is simplest", "")
+	second := f.write(changelog.NewDecision(changelog.DecisionInput{Decision: "Use RS256 for JWT signing",
+		Rationale: "services verify with the public key", Supersedes: first}))
+	third := f.write(changelog.NewDecision(changelog.DecisionInput{Decision: "Use RS256 for JWT signing",
+		Rationale: "services verify with the public key; the private key stays in the issuer", Supersedes: second}))
+	f.update()
+	p := "knowledge/decisions/use-rs256-for-jwt-signing.md"
+	body := f.file(p)
+	a := f.article(p)
+	if !slices.Equal(a.Sources, []string{third}) || a.Status != changelog.StatusCurrent {
+		t.Fatalf("sources %q status %s, want [%s] current:\n%s", a.Sources, a.Status, third, body)
+	}
+	_, section, _, ok := cutSection(body, supersededHeading)
+	want := []string{
+		"- Use RS256 for JWT signing (" + second + "; superseded by " + third + " on ",
+		"- Use HS256 for JWT signing (" + first + "; superseded by " + second + " on ",
+	}
+	lines := strings.Split(strings.TrimSpace(section), "\n")
+	if !ok || len(lines) != len(want) {
+		t.Fatalf("no # Superseded section naming both earlier versions:\n%s", body)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("superseded line %d = %q, want it to start %q", i, lines[i], w)
+		}
+	}
+	if a.Description != "services verify with the public key; the private key stays in the issuer" {
+		t.Errorf("description %q, want the rationale", a.Description)
+	}
+	if index := f.file(IndexPath); !strings.Contains(index, "supersedes 2 earlier") || !strings.Contains(index, "- services verify with the public key") {
+		t.Errorf("the index does not say what the decision replaced or why:\n%s", index)
+	}
+	entries, _, err := List(f.ctx, f.store.Handle, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 || entries[0].Supersedes != 2 || entries[0].Decided == nil {
+		t.Errorf("the decisions view: %+v", entries)
+	}
+}
+
 // TestLooseDecisionsShareArticlesAtScale: the first MaxOwnDecisions loose
 // decisions get articles of their own; the rest
 // share articles of MaxGroupedDecisions each, so that every one is in an

@@ -485,9 +485,18 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 		status = changelog.StatusDisputed
 	}
 	var body strings.Builder
+	lead := leadOf(shown)
+	if title, ok := retitled(rs, lead, d.title); ok {
+		d.title = title
+	}
 	description := d.title
-	if lead := leadOf(shown); lead != nil {
+	if lead != nil {
 		description = lineOf(lead)
+		// A decision's title is the decision: its description is why,
+		// so that the index says more than the title twice.
+		if why := whyOf(lead); why != "" && plainLine(description) == plainLine(d.title) {
+			description = why
+		}
 	}
 	// Each fact is stated once in the body: the lead in the summary, each
 	// side of a conflict in it, the rest as key facts.
@@ -559,6 +568,9 @@ func (d *draft) writeSections(body *strings.Builder, rs *records, shown, facts [
 	}
 	if why := rationaleLines(shown); len(why) > 0 {
 		body.WriteString("\n# Rationale\n\n" + strings.Join(why, "\n") + "\n")
+	}
+	if was := supersededLines(rs, shown); len(was) > 0 {
+		body.WriteString("\n" + supersededHeading + "\n\n" + strings.Join(was, "\n") + "\n")
 	}
 	if len(d.resolved) > 0 {
 		body.WriteString("\n" + resolvedHeading + "\n\n")
@@ -633,6 +645,77 @@ func contextLines(recs []*changelog.Record) []string {
 		}
 	}
 	return lines
+}
+
+// supersededHeading heads the versions an article's records replaced.
+const supersededHeading = "# Superseded"
+
+// maxSupersededChain bounds how far back supersededLines follows one
+// record's versions.
+const maxSupersededChain = 20
+
+// supersededLines are the earlier versions of shown's records, newest
+// first, each with what replaced it and when: a decision replaced is still
+// what the team once decided, so the article says so rather than dropping
+// it. A version shown already (an ended source of a deprecated article) is
+// not repeated.
+func supersededLines(rs *records, shown []*changelog.Record) []string {
+	in := make(map[string]bool, len(shown))
+	for _, r := range shown {
+		in[r.ID] = true
+	}
+	var lines []string
+	for _, r := range shown {
+		next := r
+		for range maxSupersededChain {
+			old := rs.byID[next.Supersedes]
+			if old == nil || in[old.ID] {
+				break
+			}
+			in[old.ID] = true
+			lines = append(lines, fmt.Sprintf("- %s (%s; superseded by %s on %s)", lineOf(old), old.ID, next.ID, next.Timestamp.UTC().Format(time.DateOnly)))
+			next = old
+		}
+	}
+	return lines
+}
+
+// decisionTitle is the title of an article a decision names: the
+// decision, on one line.
+func decisionTitle(r *changelog.Record) string {
+	return changelog.Shorten(strings.Join(strings.Fields(r.Decision), " "), 120)
+}
+
+// retitled is the title of an article titled after a version of a decision
+// that lead, a later version, replaced: lead's own. The slug stays, as
+// links name it.
+func retitled(rs *records, lead *changelog.Record, title string) (string, bool) {
+	if lead == nil || lead.Kind != changelog.KindDecision || title == decisionTitle(lead) {
+		return "", false
+	}
+	next := lead
+	for range maxSupersededChain {
+		old := rs.byID[next.Supersedes]
+		if old == nil {
+			break
+		}
+		if old.Kind == changelog.KindDecision && decisionTitle(old) == title {
+			return decisionTitle(lead), true
+		}
+		next = old
+	}
+	return "", false
+}
+
+// whyOf is the first sentence of why r was decided or learned: its
+// rationale, a mulch decision's text after its name, or its resolution.
+func whyOf(r *changelog.Record) string {
+	for _, why := range []string{r.Rationale, mulchRationale(r), r.Resolution} {
+		if strings.TrimSpace(why) != "" {
+			return firstSentence(why)
+		}
+	}
+	return ""
 }
 
 // rationaleLines are why: a decision's rationale, a failure's resolution.

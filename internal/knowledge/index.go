@@ -10,8 +10,10 @@ import (
 
 // renderIndex is knowledge/_index.md: the topics, then under each the
 // articles by slug, each its title linked to its file, its description,
-// status and confidence, and under decisions the date it was decided. It depends on the articles alone, so every
-// machine writes the same index; it is regenerated, never merged.
+// status and confidence, and under decisions the date it was decided and
+// how many earlier versions it names as superseded. It depends on the
+// articles alone, so every machine writes the same index; it is
+// regenerated, never merged.
 func renderIndex(articles map[string]*changelog.Article, topics []string) []byte {
 	byTopic := map[string][]*changelog.Article{}
 	for _, a := range articles {
@@ -46,6 +48,9 @@ func renderIndex(articles map[string]*changelog.Article, topics []string) []byte
 			if t == decisionsTopic {
 				// What have we decided, and when: the question a team asks most.
 				decided = ", decided " + a.Created.UTC().Format("2006-01-02")
+				if n := supersededCount(a.Body); n > 0 {
+					decided += fmt.Sprintf(", supersedes %d earlier", n)
+				}
 			}
 			fmt.Fprintf(&b, "* [%s](%s/%s.md) - %s (%s, %s confidence%s)\n", escapeLinkText(a.Title), a.Topic, a.Slug, a.Description, a.Status, a.Confidence, decided)
 		}
@@ -56,4 +61,20 @@ func renderIndex(articles map[string]*changelog.Article, topics []string) []byte
 // escapeLinkText keeps a title from closing its link early.
 func escapeLinkText(s string) string {
 	return strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`).Replace(s)
+}
+
+// supersededCount counts the earlier versions an article's Superseded
+// section names.
+func supersededCount(body string) int {
+	_, section, _, ok := cutSection(body, supersededHeading)
+	if !ok {
+		return 0
+	}
+	n := 0
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "- ") {
+			n++
+		}
+	}
+	return n
 }

@@ -25,6 +25,11 @@ type Entry struct {
 	// EditedByPerson: a person wrote a version of it, so planq only
 	// appends to it.
 	EditedByPerson bool `json:"edited_by_person"`
+	// Decided is when a decision's article was made, the day its decision
+	// was taken; Supersedes counts the earlier versions it names as
+	// superseded. Both only under the decisions topic.
+	Decided    *time.Time `json:"decided,omitempty"`
+	Supersedes int        `json:"supersedes,omitempty"`
 }
 
 // List lists the articles on global, by topic (the project's topics
@@ -42,9 +47,14 @@ func List(ctx context.Context, h *readmodel.Handle, opts Options) ([]Entry, []Pr
 	out := make([]Entry, 0, len(st.Articles))
 	for _, h := range st.Articles {
 		a := h.Article
-		out = append(out, Entry{Path: h.Path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
+		e := Entry{Path: h.Path, Slug: a.Slug, Topic: a.Topic, Title: a.Title, Description: a.Description,
 			Status: a.Status, Confidence: a.Confidence, CuratedBy: a.CuratedBy, Updated: a.Updated, Sources: len(a.Sources),
-			EditedByPerson: h.Person})
+			EditedByPerson: h.Person}
+		if a.Topic == decisionsTopic {
+			decided := a.Created
+			e.Decided, e.Supersedes = &decided, supersededCount(a.Body)
+		}
+		out = append(out, e)
 	}
 	rank := func(t string) int {
 		if i := slices.Index(topics, t); i >= 0 {

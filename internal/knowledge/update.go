@@ -475,7 +475,7 @@ func newDraft(g *group, topics []string) *draft {
 	switch {
 	case d.title != "":
 	case first.Kind == changelog.KindDecision:
-		d.title = changelog.Shorten(strings.Join(strings.Fields(first.Decision), " "), 120)
+		d.title = decisionTitle(first)
 	default:
 		d.title = first.Domain
 	}
