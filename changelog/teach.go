@@ -23,13 +23,31 @@ const maxNamingWords = 3
 // record rather than saying something.
 func OnlyNames(title string) bool { return len(strings.Fields(title)) <= maxNamingWords }
 
+// TitleOnlyNames reports whether r's title only names it: a few words
+// (OnlyNames), or its subject word for word, however long. A mulch record's
+// name is both its subject and its title ("bd CLI JSON normalization"),
+// and its description, after a blank line, is what it teaches.
+func TitleOnlyNames(r *Record) bool {
+	title, _, _ := strings.Cut(strings.TrimSpace(r.Body), "\n")
+	return OnlyNames(title) || r.Subject != "" && strings.EqualFold(strings.Join(strings.Fields(title), " "), strings.Join(strings.Fields(r.Subject), " "))
+}
+
 // Teaching is what body teaches in one phrase: its first line, followed by
 // at most width characters of what the body says after it when that line
 // only names it.
 func Teaching(body string, width int) string {
+	title, _, _ := strings.Cut(strings.TrimSpace(body), "\n")
+	return teaching(body, width, OnlyNames(strings.TrimSpace(title)))
+}
+
+// TeachingOf is what r's body teaches in one phrase, as Teaching, its title
+// read as only naming it when TitleOnlyNames says so.
+func TeachingOf(r *Record, width int) string { return teaching(r.Body, width, TitleOnlyNames(r)) }
+
+func teaching(body string, width int, onlyNames bool) string {
 	title, rest, _ := strings.Cut(strings.TrimSpace(body), "\n")
 	title = strings.TrimSpace(title)
-	if !OnlyNames(title) {
+	if !onlyNames {
 		return title
 	}
 	return title + gist(title, rest, width)

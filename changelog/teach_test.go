@@ -58,3 +58,25 @@ func FuzzGist(f *testing.F) {
 		}
 	})
 }
+
+// A title names its record when it is a few words, or its subject word for
+// word (a mulch name); a sentence of the record's own says something.
+func TestTitleOnlyNames(t *testing.T) {
+	for _, tc := range []struct {
+		body, subject string
+		want          bool
+	}{
+		{"recipe-default-export-strict\n\nRecipes export one default.", "", true},
+		{"bd CLI JSON normalization\n\nbd show returns an array.", "bd CLI  json normalization", true},
+		{"bd CLI JSON normalization\n\nbd show returns an array.", "", false},
+		{"Tokens are signed with RS256 everywhere.", "jwt signing", false},
+	} {
+		if got := TitleOnlyNames(&Record{Body: tc.body, Subject: tc.subject}); got != tc.want {
+			t.Errorf("TitleOnlyNames(%q, subject %q) = %v, want %v", tc.body, tc.subject, got, tc.want)
+		}
+	}
+	r := &Record{Body: "bd CLI JSON normalization\n\nbd show returns an array. Unwrap it.", Subject: "bd CLI JSON normalization"}
+	if got, want := TeachingOf(r, 200), "bd CLI JSON normalization: bd show returns an array."; got != want {
+		t.Errorf("TeachingOf = %q, want %q", got, want)
+	}
+}

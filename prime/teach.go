@@ -22,4 +22,4 @@ func teachingLine(r *changelog.Record) string {
 }
 
 // teaching is what r teaches in one phrase (changelog.Teaching).
-func teaching(r *changelog.Record) string { return changelog.Teaching(r.Body, gistWidth) }
+func teaching(r *changelog.Record) string { return changelog.TeachingOf(r, gistWidth) }

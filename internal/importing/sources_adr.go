@@ -232,7 +232,14 @@ type adr struct {
 // readADR: status and date are the frontmatter's, which win over the body's.
 func readADR(body, status string, date time.Time) adr {
 	d := adr{status: status, date: date, sections: map[string][]string{}}
-	section := ""
+	// open are the sections a line is in, outermost first: a line under
+	// "### Redis" of "## Pros and Cons" is in both, and one under "###
+	// Enforcement patterns" of "## Decision" is still the decision's.
+	type open struct {
+		name  string
+		level int
+	}
+	var in []open
 	for _, line := range strings.Split(body, "\n") {
 		line = strings.TrimRight(line, "\r")
 		if m := headingRE().FindStringSubmatch(line); m != nil {
@@ -240,14 +247,22 @@ func readADR(body, status string, date time.Time) adr {
 				d.title = cmp.Or(strings.TrimSpace(adrNumberRE().ReplaceAllString(cleanHeading(m[2]), "")), cleanHeading(m[2]))
 				continue
 			}
-			section = strings.ToLower(cleanHeading(m[2]))
+			for len(in) > 0 && in[len(in)-1].level >= len(m[1]) {
+				in = in[:len(in)-1]
+			}
+			for _, o := range in {
+				d.sections[o.name] = append(d.sections[o.name], "") // a subheading ends a paragraph
+			}
+			in = append(in, open{strings.ToLower(cleanHeading(m[2])), len(m[1])})
 			continue
 		}
-		if section == "" {
+		if len(in) == 0 {
 			d.readMeta(line)
 			continue
 		}
-		d.sections[section] = append(d.sections[section], line)
+		for _, o := range in {
+			d.sections[o.name] = append(d.sections[o.name], line)
+		}
 	}
 	if d.status == "" {
 		d.status = firstParagraph(d.sections["status"])

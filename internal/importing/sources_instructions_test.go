@@ -51,3 +51,21 @@ func TestInstructionFilesOfExampleTreesAreNotTheProjects(t *testing.T) {
 		t.Errorf("read %d files, want 4 (the skipped ones are read, and named)", f.Read)
 	}
 }
+
+// A table of contents points at knowledge and holds none: its entries,
+// and any bullet that is only a link within the file, are no convention.
+func TestATableOfContentsIsNoConvention(t *testing.T) {
+	pieces, err := instructionPieces("CLAUDE.md", "# Guide\n\n## Table of Contents\n\n- [Infrastructure as Code](#infrastructure-as-code)\n"+
+		"- [Security rules for tenants](#security)\n\n## Security\n\n- Never log sensitive data or keys.\n- [Seeds Issue Tracking](#seeds-issue-tracking)\n"+
+		"- See [the runbook](docs/runbook.md) before each deploy.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	for _, p := range pieces {
+		read = append(read, p.Record.Body)
+	}
+	if want := []string{"Never log sensitive data or keys.", "See [the runbook](docs/runbook.md) before each deploy."}; !slices.Equal(read, want) {
+		t.Errorf("read %q, want %q", read, want)
+	}
+}

@@ -149,12 +149,25 @@ type itemCutter struct {
 func (c *itemCutter) flush() {
 	if c.cur != nil {
 		c.cur.text = strings.TrimSpace(strings.Join(c.text, "\n"))
-		if len(strings.Fields(c.cur.text)) >= 3 {
+		if len(strings.Fields(c.cur.text)) >= 3 && !tableOfContents(c.cur.heading, c.cur.text) {
 			c.items = append(c.items, *c.cur)
 		}
 	}
 	c.cur, c.text = nil, nil
 }
+
+// tableOfContents reports whether an item is an entry of a table of
+// contents: under a heading that says so, or only a link within its file
+// ("[Security](#security)"). It points at knowledge, it holds none.
+func tableOfContents(heading, text string) bool {
+	switch strings.ToLower(heading) {
+	case "table of contents", "contents", "toc":
+		return true
+	}
+	return tocLinkRE().MatchString(text)
+}
+
+var tocLinkRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\d+\.\s*)?\[[^\]]*\]\(#[^)]*\)\s*$`) })
 
 func (c *itemCutter) start(n int, bullet bool) {
 	c.flush()

@@ -49,6 +49,21 @@ func TestADRNygardIsADecisionWithItsRationale(t *testing.T) {
 	}
 }
 
+// A Decision section that opens with a subheading (a real ADR's "###
+// Enforcement patterns") goes on below it: the decision is its first
+// paragraph there, not the ADR's title.
+func TestADRDecisionUnderASubheading(t *testing.T) {
+	p, err := adrPiece("docs/internal/adr/ADR-0115-egress.md", "# ADR-0115: Mandatory Egress Enforcement\n\n## Status\n\nAccepted\n\n"+
+		"## Decision\n\n### Enforcement patterns\n\nDefine two complementary enforcement patterns for agent egress.\n\n#### Pattern A\n\nThe control plane intercepts calls.\n\n"+
+		"## Consequences\n\nOperators choose a pattern.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := p.Record; r.Decision != "Define two complementary enforcement patterns for agent egress." || r.Subject != "Mandatory Egress Enforcement" {
+		t.Errorf("decision %q, subject %q", r.Decision, r.Subject)
+	}
+}
+
 func TestADRMADRTakesTheChosenOptionAndItsReason(t *testing.T) {
 	p, err := adrPiece("docs/adr/0003-use-sqlite.md", readTestdata(t, "madr.md"))
 	if err != nil {

@@ -337,9 +337,9 @@ func bootstrapMessage(res BootstrapResult) string {
 }
 
 // predict is what Update would make of global's records and fresh: the
-// articles that new subjects call for (created), and those fresh records
-// would join (updated, or appended when a person edited them). It writes
-// nothing.
+// articles that new subjects call for (created), those fresh records
+// would join (updated, or appended when a person edited them), and which
+// of them would be disputed. It writes nothing.
 func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record, opts Options) (Result, error) {
 	var res Result
 	topics, err := opts.topics()
@@ -366,15 +366,26 @@ func predict(ctx context.Context, store *agent.Store, fresh []*changelog.Record,
 	}
 	for _, g := range groupRecords(rs, citedBy(st), meaningsOf(ctx, opts.meaningModel())) {
 		h := st.Articles[g.slug]
+		var d *draft
 		switch {
 		case h == nil && (st.Deleted[g.slug] || st.Broken[g.slug] != ""):
 		case h == nil:
-			res.Created = append(res.Created, changelog.ArticlePath(topicOf(g.recs, topics), g.slug))
+			d = newDraft(g, topics)
+			res.Created = append(res.Created, changelog.ArticlePath(d.topic, g.slug))
 		case !slices.ContainsFunc(g.recs, func(r *changelog.Record) bool { return isFresh[r.ID] && !h.Mentioned()[r.ID] }):
 		case h.Personal():
 			res.Appended = append(res.Appended, h.Path)
 		default:
+			d = redraft(h, g.recs, rs)
 			res.Updated = append(res.Updated, h.Path)
+		}
+		// The dry run's disputes are the run's: the same rule, asked of
+		// the same sources.
+		if d != nil {
+			live, _ := d.liveSince(rs, d.sourceRecords(rs))
+			if len(d.contradictions(rs, live)) > 0 {
+				res.Disputed = append(res.Disputed, changelog.ArticlePath(d.topic, g.slug))
+			}
 		}
 	}
 	res.fill()

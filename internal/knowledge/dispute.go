@@ -20,13 +20,17 @@ import (
 //
 //   - two current sources of the article dispute each other by promote's
 //     own rule, changelog.Disputes (one subject, two contents, neither a
-//     report a program wrote), unless they are items of one list, read
+//     report a program wrote), when they give different values for one
+//     thing (differentValues), unless they are items of one list, read
 //     from one heading of one file (listedTogether);
 //   - a source promote marked disputed contradicts the current record of
-//     its subject that it was promoted against, in the article or not;
+//     its subject that it was promoted against, in the article or not,
+//     when the two give different values for one thing;
 //   - a decision that chooses differently from the article's decision (its
 //     first): two decisions of one article are about its subject, and
-//     changelog.Disputes is asked of them as such.
+//     changelog.Disputes is asked of them as such, when one takes what the
+//     other set aside or they read alike but for what each chose
+//     (choosesOtherwise).
 //
 // 'planq kb resolve' settles a conflict by keeping one side: the others
 // leave the article's sources, and a Resolved note names the kept source,
@@ -60,6 +64,12 @@ func contradictions(slug string, recs []*changelog.Record, ofSubject func(string
 	return against
 }
 
+// contradictions are which of live, d's current sources, contradict
+// which (contradictions, below), the sides kb resolve set aside left out.
+func (d *draft) contradictions(rs *records, live []*changelog.Record) map[string][]string {
+	return contradictions(d.slug, live, d.ofSubject(rs))
+}
+
 // contradicting is, by record ID, the IDs it contradicts.
 type contradicting map[string][]string
 
@@ -87,7 +97,7 @@ func (against contradicting) withinKeys(recs []*changelog.Record) {
 		same := byKey[k]
 		for i, a := range same {
 			for _, b := range same[i+1:] {
-				if changelog.Disputes(a, b) && !listedTogether(a, b) {
+				if changelog.Disputes(a, b) && !listedTogether(a, b) && differentValues(a, b) {
 					against.link(a, b)
 				}
 			}
@@ -103,6 +113,113 @@ func (against contradicting) withinKeys(recs []*changelog.Record) {
 // other, though they share the heading as their subject.
 func listedTogether(a, b *changelog.Record) bool { return importing.SameList(a.Origin, b.Origin) }
 
+// differentValues reports whether a and b, two records of one subject,
+// give different values for one thing, rather than two facts about it.
+// Two decisions on one subject are two choices of one thing. Two learnings
+// are when their lines say the same words but where one puts a value the
+// other puts another ("Tests: npm test", "Tests: bun test"; "Indent with
+// two spaces", "Indent with tabs"): read in order, the words they share
+// leave at least one gap both fill, differently, and neither has more than
+// maxSlotWords words the other lacks. Two bullets of one section ("Never
+// log secrets", "Fail closed") are two facts; so are a record and another
+// that says more ("Use bun", "Use bun, npx for CDK"), and two that say one
+// thing in other words ("re-snapshot after navigation: refs are
+// invalidated", "re-snapshot after page navigation to get fresh refs").
+func differentValues(a, b *changelog.Record) bool {
+	if a.Kind == changelog.KindDecision && b.Kind == changelog.KindDecision {
+		return true
+	}
+	wa, wb := valueWords(lineOf(a)), valueWords(lineOf(b))
+	if len(wa)-maxSlotWords > len(wb) || len(wb)-maxSlotWords > len(wa) {
+		return false // cheap: one says more than a value's worth besides
+	}
+	// lcs[i][j]: the longest common subsequence of wa[i:] and wb[j:].
+	lcs := make([][]int, len(wa)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(wb)+1)
+	}
+	for i := len(wa) - 1; i >= 0; i-- {
+		for j := len(wb) - 1; j >= 0; j-- {
+			if wa[i] == wb[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	shared := lcs[0][0]
+	if shared == 0 || len(wa)-shared > maxSlotWords || len(wb)-shared > maxSlotWords {
+		return false
+	}
+	// Walk the alignment: a gap both sides fill is a value each gives.
+	i, j, gapA, gapB, substituted := 0, 0, 0, 0, false
+	for i < len(wa) || j < len(wb) {
+		switch {
+		case i < len(wa) && j < len(wb) && wa[i] == wb[j]:
+			substituted = substituted || gapA > 0 && gapB > 0
+			gapA, gapB = 0, 0
+			i, j = i+1, j+1
+		case j == len(wb) || i < len(wa) && lcs[i+1][j] >= lcs[i][j+1]:
+			gapA++
+			i++
+		default:
+			gapB++
+			j++
+		}
+	}
+	return substituted || gapA > 0 && gapB > 0
+}
+
+// choosesOtherwise reports whether two decisions of one article choose
+// differently: one takes what the other weighed and set aside (its
+// alternatives), or they read alike but for what each chose ("Use RS256
+// for JWT signing", "Use HS256 for JWT signing"). Two decisions that
+// joined one article by their meaning may decide two things ("Use RS256
+// for JWT signing", "Rotate the signing key every 90 days") or one in
+// other words (two ADRs of one number).
+func choosesOtherwise(a, b *changelog.Record) bool {
+	if names(a.Decision, b.Alternatives) || names(b.Decision, a.Alternatives) {
+		return true
+	}
+	x, y := *a, *b
+	x.Kind, y.Kind = changelog.KindLearning, changelog.KindLearning
+	x.Body, y.Body = a.Decision, b.Decision
+	return differentValues(&x, &y)
+}
+
+// names reports whether text names one of options, as a word or words of
+// its own.
+func names(text string, options []string) bool {
+	words := " " + strings.Join(valueWords(text), " ") + " "
+	for _, o := range options {
+		if w := strings.Join(valueWords(o), " "); w != "" && strings.Contains(words, " "+w+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSlotWords is the most words the value two records disagree on takes
+// in each ("two spaces" against "tabs": two and one).
+const maxSlotWords = 3
+
+// fillerWords say nothing of a value.
+var fillerWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "at": true,
+	"for": true, "and": true, "or": true, "is": true, "are": true, "be": true, "with": true, "by": true, "it": true, "this": true, "that": true}
+
+// valueWords are line's words in order, lowercased, without the
+// punctuation around them and without filler.
+func valueWords(line string) []string {
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(line)) {
+		w = strings.Trim(w, ".,;:!?()[]{}\"'`*_-—")
+		if w != "" && !fillerWords[w] {
+			words = append(words, w)
+		}
+	}
+	return words
+}
+
 // betweenDecisions links the first decision to each later one it disputes.
 func (against contradicting) betweenDecisions(slug string, recs []*changelog.Record) {
 	var first *changelog.Record
@@ -116,7 +233,7 @@ func (against contradicting) betweenDecisions(slug string, recs []*changelog.Rec
 		}
 		x, y := *first, *r
 		x.Subject, y.Subject = slug, slug // one article, one subject
-		if changelog.Disputes(&x, &y) {
+		if changelog.Disputes(&x, &y) && choosesOtherwise(first, r) {
 			against.link(first, r)
 		}
 	}
@@ -129,7 +246,7 @@ func (against contradicting) promoted(recs []*changelog.Record, ofSubject func(s
 			continue
 		}
 		for _, other := range ofSubject(changelog.SubjectKey(r)) {
-			if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) {
+			if changelog.Disputes(other, r) && !other.Timestamp.After(r.Timestamp) && differentValues(other, r) {
 				against.link(other, r)
 				break
 			}

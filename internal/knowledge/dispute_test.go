@@ -170,3 +170,55 @@ func TestAContradictionOfAPersonsArticleIsOnlyListed(t *testing.T) {
 		t.Errorf("a person's article was marked %s", a.Status)
 	}
 }
+
+// Two learnings of one subject dispute only when they give different
+// values for one thing; two facts, one that says more, and one fact in
+// other words do not (the shapes read on real projects' instruction files
+// and mulch records).
+func TestDifferentValues(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Tests: npm test", "Tests: bun test", true},
+		{"Indent with two spaces.", "Indent with tabs.", true},
+		{"Tokens expire after 15 minutes.", "Tokens expire after 60 minutes.", true},
+		{"Never log sensitive data.", "Fail closed on authorization errors.", false},
+		{"Use bun.", "Use bun, and npx for CDK.", false},
+		{"Always re-snapshot after navigation or DOM changes — refs are invalidated by page updates.",
+			"Always re-snapshot after page navigation or DOM changes to get fresh refs.", false},
+		{"Config: YAML at `.mulch/mulch.config.yaml`", "Upsert semantics: `ml record` upserts by name.", false},
+		{"Keys rotate every 90 days.", "Keys rotate every 90 days.", false},
+	} {
+		a := &changelog.Record{Kind: changelog.KindLearning, Body: tc.a}
+		b := &changelog.Record{Kind: changelog.KindLearning, Body: tc.b}
+		if got := differentValues(a, b); got != tc.want {
+			t.Errorf("differentValues(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+		if got := differentValues(b, a); got != tc.want {
+			t.Errorf("differentValues(%q, %q) = %v, want %v (the other way)", tc.b, tc.a, got, tc.want)
+		}
+	}
+}
+
+// Two decisions of one article choose otherwise when one takes what the
+// other set aside, or they read alike but for the choice; a decision on
+// another matter, or the same one in other words, does not.
+func TestChoosesOtherwise(t *testing.T) {
+	dec := func(text string, alternatives ...string) *changelog.Record {
+		return &changelog.Record{Kind: changelog.KindDecision, Decision: text, Alternatives: alternatives}
+	}
+	for _, tc := range []struct {
+		a, b *changelog.Record
+		want bool
+	}{
+		{dec("Use RS256 for JWT signing", "HS256"), dec("Sign tokens with HS256 again"), true},
+		{dec("Use RS256 for JWT signing."), dec("Use HS256 for JWT signing."), true},
+		{dec("Use RS256 for JWT signing", "HS256"), dec("Rotate the signing key every 90 days"), false},
+		{dec("Define two complementary enforcement patterns for agent egress."), dec("Adopt a **dual-pattern enforcement model** for agent egress."), false},
+	} {
+		if got := choosesOtherwise(tc.a, tc.b); got != tc.want {
+			t.Errorf("choosesOtherwise(%q, %q) = %v, want %v", tc.a.Decision, tc.b.Decision, got, tc.want)
+		}
+	}
+}

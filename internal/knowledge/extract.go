@@ -374,11 +374,19 @@ func unmarked(text string) string {
 
 // lineOf is an article's line for r, what it teaches: the first sentence
 // of its text, or, when its first line only names it (a mulch pattern's
-// name), that name and what the body says after it.
+// name, a slug or its subject in words), that name and what the body says
+// after it.
 func lineOf(r *changelog.Record) string {
 	text := textOf(r)
-	if changelog.OnlyNames(firstLine(text)) {
-		text = changelog.Teaching(text, 300)
+	switch {
+	case text != r.Body || r.Type == changelog.TypeDecision:
+		// A decision's title is what was decided; its rationale has
+		// lines of its own.
+		if changelog.OnlyNames(firstLine(text)) {
+			text = changelog.Teaching(text, 300)
+		}
+	case changelog.TitleOnlyNames(r):
+		text = changelog.TeachingOf(r, 300)
 	}
 	return firstSentence(text)
 }
@@ -480,7 +488,7 @@ func (d *draft) build(rs *records, related []link) (*changelog.Article, error) {
 	if len(live) == 0 && len(recs) > 0 {
 		status, shown = changelog.StatusDeprecated, recs
 	}
-	against := contradictions(d.slug, live, d.ofSubject(rs))
+	against := d.contradictions(rs, live)
 	if len(against) > 0 {
 		status = changelog.StatusDisputed
 	}

@@ -44,6 +44,13 @@ func TestAnArticleSaysWhatItsRecordsTeach(t *testing.T) {
 		!strings.Contains(pattern.Body, "# Summary\n\n"+want+" ("+p+")") || strings.Count(pattern.Body, want) != 1 {
 		t.Errorf("pattern article, want %q:\n%+v", want, pattern)
 	}
+	// A name of more words is still only a name when it is the subject.
+	named := "bd CLI JSON normalization"
+	n := f.learn(named+"\n\nbd show --json returns an array, not one object. Unwrap it.", changelog.TypePattern, "typescript", named)
+	f.update()
+	if want := named + ": bd show --json returns an array, not one object."; !strings.Contains(f.file(f.articleAt("bd-cli-json-normalization")), want+" ("+n+")") {
+		t.Errorf("long-named pattern's article lacks %q:\n%s", want, f.file(f.articleAt("bd-cli-json-normalization")))
+	}
 	decision := f.file(f.articleAt("store-records-as-jsonl-files"))
 	for _, line := range []string{"# Summary\n\nStore records as JSONL files (" + d + ")", "# Rationale\n\n- Appends from two branches merge without conflict. (" + d + ")"} {
 		if !strings.Contains(decision, line) {
