@@ -42,6 +42,12 @@ import (
 // Conflict line names.
 const maxContradictsNamed = 5
 
+// disputeRuleMark names the rule that decides which sources dispute: the
+// index carries it, and an update that finds another (an index written by
+// an older planq) checks every article's status again. Change it with the
+// rule.
+const disputeRuleMark = "<!-- planq: dispute rule 2 (different values for one thing) -->"
+
 // Headings of the sections of a dispute.
 const (
 	conflictHeading = "# Conflict"

@@ -42,6 +42,10 @@ type records struct {
 	// bySubject are the current ones by subject key, made when a dispute
 	// asks (ofSubject).
 	bySubject map[string][]*changelog.Record
+	// statusesFollowRule: the index was written under today's dispute
+	// rule (disputeRuleMark), so an article whose sources did not change
+	// has the status that rule gives it, and stale need not ask again.
+	statusesFollowRule bool
 }
 
 func newRecords(all, current []*changelog.Record) *records {

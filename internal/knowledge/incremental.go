@@ -18,7 +18,8 @@ import (
 // longer current (the article marks it, or is deprecated), a source was
 // promoted disputed (the record it contradicts may have changed
 // elsewhere), or whether its sources contradict each other is not what its
-// status says.
+// status says (asked only when the index was written under another
+// dispute rule).
 func (d *draft) stale(h *held, rs *records) bool {
 	var live []*changelog.Record
 	for _, r := range d.sourceRecords(rs) {
@@ -29,6 +30,12 @@ func (d *draft) stale(h *held, rs *records) bool {
 	}
 	if len(live) == 0 {
 		return h.Article.Status != changelog.StatusDeprecated
+	}
+	if rs.statusesFollowRule {
+		// Its sources, each immutable, are those it was made from, under
+		// today's rule: the answer is the one it holds. Asking again costs
+		// every article's pairs of sources on every update.
+		return h.Article.Status == changelog.StatusDeprecated
 	}
 	disputed := len(contradictions(d.slug, live, nil)) > 0
 	return disputed != (h.Article.Status == changelog.StatusDisputed)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/agent"
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/project"
 )
@@ -67,5 +68,59 @@ func TestUpdateSkipsAnArticleTheWritePathRefuses(t *testing.T) {
 	}
 	if strings.Contains(string(index), "staging-keys") {
 		t.Errorf("the index lists the refused article:\n%s", index)
+	}
+}
+
+// TestAnIndexOfAnotherDisputeRuleChecksEveryStatus: an update skips asking
+// whether an unchanged article's sources dispute each other when the index
+// was written under today's rule; an index an older planq wrote (without
+// the mark) makes it ask again, so an article disputed under an older rule
+// is set right.
+func TestAnIndexOfAnotherDisputeRuleChecksEveryStatus(t *testing.T) {
+	f := newFixture(t)
+	f.learn("Never log sensitive data.", changelog.TypeConvention, "security", "Security rules")
+	f.learn("Fail closed on authorization errors.", changelog.TypeConvention, "security", "Security rules")
+	f.update()
+	p := f.articleAt("security-rules")
+	if a := f.article(p); a.Status != changelog.StatusCurrent {
+		t.Fatalf("two facts of one subject: status %s", a.Status)
+	}
+	// As an older planq left it: the article disputed, the index unmarked.
+	older := func(index string) {
+		t.Helper()
+		tip, err := f.store.Repo.Tip(project.GlobalBranch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := f.store.Repo.TreeOf(tip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		was, err := f.store.Repo.BlobAt(tree, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wasIndex, err := f.store.Repo.BlobAt(tree, IndexPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := strings.Replace(f.file(p), "status: current", "status: disputed", 1)
+		if _, err := f.store.CommitGlobal(f.ctx, agent.GlobalChange{Writer: "auth", Message: "kb update\n\n" + TrailerKey + ": update\n",
+			Rewrites: map[string]agent.Rewrite{p: {Data: []byte(body), Was: was}, IndexPath: {Data: []byte(index), Was: wasIndex}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	older(f.file(IndexPath)) // marked: the status is taken as the rule gave it
+	f.update()
+	if a := f.article(p); a.Status != changelog.StatusDisputed {
+		t.Fatalf("under today's mark, an unchanged article is not asked again: status %s", a.Status)
+	}
+	older(strings.Replace(f.file(IndexPath), disputeRuleMark+"\n", "", 1))
+	f.update()
+	if a := f.article(p); a.Status != changelog.StatusCurrent {
+		t.Errorf("after an older index, status %s, want current", a.Status)
+	}
+	if !strings.Contains(f.file(IndexPath), disputeRuleMark) {
+		t.Errorf("the index does not carry the rule's mark:\n%s", f.file(IndexPath))
 	}
 }

@@ -236,7 +236,12 @@ func readForUpdate(ctx context.Context, store *agent.Store, readOnly bool) (*sta
 	if err != nil {
 		return nil, nil, err
 	}
-	return st, newRecords(set.Records, set.Current()), nil
+	rs := newRecords(set.Records, set.Current())
+	if !st.Index.IsZero() {
+		index, err := store.Repo.ReadBlob(st.Index)
+		rs.statusesFollowRule = err == nil && bytes.Contains(index, []byte(disputeRuleMark))
+	}
+	return st, rs, nil
 }
 
 // updateRun is one update under way: final is by slug, change by path.

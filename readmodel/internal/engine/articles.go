@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/planq-dev/planq/changelog"
@@ -42,15 +43,18 @@ func (f ArticleFile) file() (string, staterepo.Hash) { return f.Path, f.Blob }
 var articleKind = &docKind[ArticleFile, *changelog.ParseError]{
 	dir:  changelog.KindArticle.Dir(),
 	name: "articles", ext: ".art",
-	magic: "planq-articles\n", version: 1,
+	magic: "planq-articles\n", version: 2,
 	keep: 16,
 	member: func(p string) bool {
 		_, _, ok := changelog.SplitArticlePath(p)
 		return ok // not the index, deletions' markers, READMEs
 	},
-	read:          readArticle,
-	problemFile:   func(pe *changelog.ParseError) (string, staterepo.Hash) { return pe.Path, staterepo.ZeroHash },
-	appendDoc:     appendArticle,
+	read:        readArticle,
+	problemFile: func(pe *changelog.ParseError) (string, staterepo.Hash) { return pe.Path, staterepo.ZeroHash },
+	appendDoc:   appendArticle,
+	size: func(f ArticleFile) int {
+		return len(f.Text) + len(f.Title) + len(f.Description) + 16*len(f.Sources) + 128
+	},
 	decodeDoc:     decodeArticle,
 	appendProblem: appendParseError,
 	decodeProblem: func(d *decoder) *changelog.ParseError {
@@ -106,7 +110,16 @@ func appendArticle(b []byte, f ArticleFile) []byte {
 	b = appendString(b, string(a.Status))
 	b = appendString(b, string(a.CuratedBy))
 	b = appendString(b, a.Slug)
-	b = appendString(b, a.Body)
+	// The body is the file's text after its frontmatter: kept as where it
+	// is in the text, not a second copy of it, which would double a file
+	// every update writes whole.
+	if at := strings.LastIndex(string(f.Text), a.Body); at >= 0 && a.Body != "" {
+		b = binary.AppendUvarint(b, uint64(at)+1)
+		b = binary.AppendUvarint(b, uint64(len(a.Body)))
+	} else {
+		b = binary.AppendUvarint(b, 0)
+		b = appendString(b, a.Body)
+	}
 	return appendString(b, string(f.Text))
 }
 
@@ -117,8 +130,22 @@ func decodeArticle(d *decoder, p string, blob staterepo.Hash) ArticleFile {
 	a.Timestamp = a.Updated
 	a.Sources = d.strs()
 	a.Confidence, a.Status, a.CuratedBy = changelog.Confidence(d.str()), changelog.Status(d.str()), changelog.CuratedBy(d.str())
-	a.Slug, a.Body = d.str(), d.str()
-	return ArticleFile{Article: a, Path: p, Blob: blob, Text: []byte(d.str())}
+	a.Slug = d.str()
+	at, n := d.uint(), uint64(0)
+	if at == 0 {
+		a.Body = d.str()
+	} else {
+		n = d.uint()
+	}
+	text := d.str()
+	if at > 0 {
+		if at-1+n > uint64(len(text)) {
+			d.fail()
+			return ArticleFile{Article: a, Path: p, Blob: blob}
+		}
+		a.Body = text[at-1 : at-1+n]
+	}
+	return ArticleFile{Article: a, Path: p, Blob: blob, Text: []byte(text)}
 }
 
 func appendParseError(b []byte, pe *changelog.ParseError) []byte {

@@ -80,6 +80,9 @@ type docKind[F docFile, P any] struct {
 	decodeDoc     func(d *decoder, p string, blob staterepo.Hash) F
 	appendProblem func(b []byte, pr P) []byte
 	decodeProblem func(d *decoder) P
+	// size guesses the bytes appendDoc appends, so that a file of
+	// thousands of documents is encoded in one buffer; nil guesses none.
+	size func(F) int
 }
 
 func (k *docKind[F, P]) file(rd *Store, tree staterepo.Hash) string {
@@ -256,7 +259,15 @@ func (k *docKind[F, P]) newest(rd *Store) (*DocSet[F, P], []byte) {
 }
 
 func (k *docKind[F, P]) encode(set *DocSet[F, P], index []byte) []byte {
-	b := []byte(k.magic)
+	n := len(k.magic) + len(index) + 64
+	for _, f := range set.List {
+		p, _ := f.file()
+		n += len(p) + 64
+		if k.size != nil {
+			n += k.size(f)
+		}
+	}
+	b := append(make([]byte, 0, n), k.magic...)
 	b = binary.LittleEndian.AppendUint32(b, k.version)
 	b = binary.AppendUvarint(b, uint64(len(set.List)))
 	for _, f := range set.List {
