@@ -106,6 +106,22 @@ func TestBrowserShowsEditsAndResolvesArticles(t *testing.T) {
 		t.Errorf("the article on global:\n%s", body)
 	}
 
+	// Again, from the address the index links to: it is the page's own
+	// already, and Save still shows the article as committed.
+	pg.do(chromedp.Navigate(f.base + "/?article=database#knowledge"))
+	file = evaluate[string](pg, `document.querySelector('`+art+` textarea.kb-edit').value`)
+	pg.do(chromedp.Click(chromedp.CSS(art+" button.kb-edit-open")),
+		chromedp.WaitVisible(chromedp.CSS(art+" textarea.kb-edit")),
+		chromedp.SetValue(chromedp.CSS(art+" textarea.kb-edit"), strings.TrimRight(file, "\n")+"\n\nReviewed in **2025**.\n"),
+		chromedp.Click(chromedp.CSS(art+" button.kb-save")),
+		chromedp.WaitVisible(`//article[@data-slug="database"]//div[contains(@class,"kb-body")]//strong[text()="2025"]`))
+	if pg.shown(art+" textarea.kb-edit") || !pg.shown(art+" button.kb-edit-open") {
+		t.Error("after Save from the index's address, the editor is still open")
+	}
+	if blob := testgit.Run(t, state, "rev-parse", "global:knowledge/decisions/database.md"); evaluate[string](pg, `document.querySelector('`+art+`').dataset.blob`) != blob {
+		t.Error("after Save from the index's address, the page holds an older version of the article")
+	}
+
 	// Resolve, keeping the later side.
 	dispute := `article.kb-dispute[data-slug="timeout"]`
 	if text := pg.text(dispute); !strings.Contains(text, "The timeout is 5s. ("+ids[1]) || !strings.Contains(text, "The timeout is 9s. ("+ids[2]) {

@@ -53,7 +53,7 @@ func TestPageListsDisputedArticles(t *testing.T) {
 	}
 
 	pg := openPage(t, f)
-	sel := `article.dispute[data-slug="timeout"]`
+	sel := `article.kb-dispute[data-slug="timeout"]`
 	if !pg.shown(sel) {
 		t.Fatal("the page does not show the disputed article")
 	}
@@ -63,7 +63,10 @@ func TestPageListsDisputedArticles(t *testing.T) {
 			t.Errorf("the disputed article on the page lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(pg.text("#promotion"), "No article of the knowledge base is disputed") {
-		t.Error("the page says no article is disputed")
+	if promo := pg.text("#promotion"); strings.Contains(promo, "No article of the knowledge base is disputed") || !strings.Contains(promo, "1 disputed in the knowledge base") {
+		t.Errorf("the promotion section does not point at the disputed article:\n%s", promo)
+	}
+	if n := evaluate[int](pg, `[...document.querySelectorAll("h2, h3")].filter((h) => h.textContent.trim() === "Disputed articles").length`); n != 1 {
+		t.Errorf("%d headings say Disputed articles, want one", n)
 	}
 }

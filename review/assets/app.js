@@ -157,7 +157,20 @@ document.querySelectorAll("article.kb-article").forEach((article) => {
         return;
       }
       say(article, "Committed " + r.commit.slice(0, 12) + " on global as yours: " + r.path, true);
-      window.location.assign("/?article=" + encodeURIComponent(slug) + "#knowledge");
+      // Load the page again to show the article as committed. Opened from
+      // the index, the address is this one already, and assigning it again
+      // (or one that differs by its #fragment alone) only scrolls.
+      const there = new URL(window.location.href);
+      there.searchParams.set("article", slug);
+      there.hash = "";
+      const here = new URL(window.location.href);
+      here.hash = "";
+      if (there.href === here.href) {
+        window.location.hash = "knowledge";
+        window.location.reload();
+      } else {
+        window.location.assign(there.href + "#knowledge");
+      }
     } catch (err) {
       save.disabled = false;
       say(article, err.message, false);
