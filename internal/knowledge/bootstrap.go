@@ -314,12 +314,14 @@ func breakRings(fresh []*changelog.Record) {
 	}
 }
 
-// titleOf is a record's one line: its subject, or its first sentence.
+// titleOf is a record's one line: its subject, then what it teaches (its
+// article line), the subject once when that line starts with it.
 func titleOf(r *changelog.Record) string {
-	if r.Subject != "" {
-		return r.Subject + ": " + firstSentence(textOf(r))
+	line := lineOf(r)
+	if r.Subject == "" || strings.HasPrefix(strings.ToLower(line), strings.ToLower(r.Subject)) {
+		return line
 	}
-	return firstSentence(textOf(r))
+	return r.Subject + ": " + line
 }
 
 func bootstrapMessage(res BootstrapResult) string {

@@ -103,3 +103,18 @@ func FuzzFirstSentence(f *testing.F) {
 		}
 	})
 }
+
+// A bootstrap lists each record it created by its subject and what it
+// teaches, the subject once.
+func TestBootstrapTitleOf(t *testing.T) {
+	for _, tc := range []struct{ subject, body, want string }{
+		{"Commands", "Tests: npm test", "Commands: Tests: npm test"},
+		{"bd CLI JSON normalization", "bd CLI JSON normalization\n\nbd show returns an array. Unwrap it.", "bd CLI JSON normalization: bd show returns an array."},
+		{"", "Deploys need a green main. Always.", "Deploys need a green main."},
+	} {
+		r := &changelog.Record{Kind: changelog.KindLearning, Type: changelog.TypeConvention, Subject: tc.subject, Body: tc.body}
+		if got := titleOf(r); got != tc.want {
+			t.Errorf("titleOf(%q, %q) = %q, want %q", tc.subject, tc.body, got, tc.want)
+		}
+	}
+}

@@ -155,6 +155,12 @@ func TestItemsOfOneListDisputeNothing(t *testing.T) {
 		"AGENTS.md": "# Agents\n\n## Commands\n\n- Tests: npm test\n- Lint: npm run lint\n- Build: npm run build\n\n## Indentation\n\n- Indent with two spaces.\n",
 		"CLAUDE.md": "# Claude\n\n## Indentation\n\n- Indent with tabs.\n",
 	})
+	// The dry run says which articles the run disputes: the same rule,
+	// asked of the same sources.
+	dry, err := Bootstrap(t.Context(), p.Store, BootstrapOptions{Code: p.Code, Writer: "global", From: []string{SourceInstructions}, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
 	res, err := Bootstrap(t.Context(), p.Store, BootstrapOptions{Code: p.Code, Writer: "global", From: []string{SourceInstructions}})
 	if err != nil {
 		t.Fatal(err)
@@ -164,5 +170,8 @@ func TestItemsOfOneListDisputeNothing(t *testing.T) {
 	}
 	if !slices.Equal(res.Articles.Disputed, []string{"knowledge/conventions/indentation.md"}) {
 		t.Errorf("disputed %q, want the two files' indentation alone", res.Articles.Disputed)
+	}
+	if !slices.Equal(dry.Articles.Disputed, res.Articles.Disputed) {
+		t.Errorf("the dry run disputed %q, the run %q", dry.Articles.Disputed, res.Articles.Disputed)
 	}
 }
