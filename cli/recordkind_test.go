@@ -11,7 +11,7 @@ import (
 )
 
 // TestRecordKindCmdFollowsTheRow builds 'planq record KIND' for a row this
-// build does not have (cli's newkind test writes through one it has): a
+// build does not have (e2e's newkind test writes through one it has): a
 // flag per field of its own, --type for a kind with types, and what the
 // flags say handed to changelog.NewRecord, which refuses a kind outside
 // the table.

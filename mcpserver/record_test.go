@@ -9,7 +9,7 @@ import (
 )
 
 // TestRecordSchemaFollowsTheRows holds planq_record's schema to the rows of
-// the generic kinds it writes (the build has none; cli's newkind test
+// the generic kinds it writes (the build has none; e2e's newkind test
 // writes through it with one): the kinds and their types enumerated, each
 // field of their own under extra with its type, nothing else there.
 func TestRecordSchemaFollowsTheRows(t *testing.T) {

@@ -1,4 +1,4 @@
-package cli
+package e2e
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/planq-dev/planq/internal/testkit/scriptenv"
 	"github.com/planq-dev/planq/internal/testkit/testgit"
 )
 
@@ -89,16 +90,17 @@ func TestKindAddedToTableReachesEveryFrontEnd(t *testing.T) {
 	if err := os.Symlink(filepath.Join(built, "planq"), planq); err != nil {
 		t.Fatal(err)
 	}
+	planqs := binDir(t) // planq as built, for what the script compares
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/newkind",
 		RequireExplicitExec: true,
 		Setup: func(e *testscript.Env) error {
-			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
-			return setupScriptEnv(e)
+			e.Setenv("PATH", bin+string(os.PathListSeparator)+planqs+string(os.PathListSeparator)+e.Getenv("PATH"))
+			return scriptenv.Setup(e)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":   cmdExits,
-			"gitrepo": cmdGitRepo,
+			"exits":   scriptenv.Exits,
+			"gitrepo": scriptenv.GitRepo,
 			"capture": cmdCapture,
 			"mcpcall": func(ts *testscript.TestScript, neg bool, args []string) { cmdMCPCall(ts, neg, planq, args) },
 		},
@@ -110,7 +112,7 @@ func TestKindAddedToTableReachesEveryFrontEnd(t *testing.T) {
 // needs code of its own reads "N. FILE: what to do".
 func recipeFiles(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "changelog", "doc.go"))
+	data, err := os.ReadFile(filepath.Join(moduleRoot, "changelog", "doc.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,10 +191,7 @@ func cmdMCPCall(ts *testscript.TestScript, neg bool, planq string, args []string
 // ignore) into a temporary directory.
 func copySource(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := moduleRoot
 	out := testgit.Run(t, root, "ls-files", "--cached", "--others", "--exclude-standard")
 	dst := t.TempDir()
 	for _, rel := range strings.Split(out, "\n") {
