@@ -40,7 +40,9 @@ Sources (--from, comma-separated; default all):
                   subject. Origin git:<commit>
   adr             ADRs, Nygard's format or MADR: a decision with its
                   rationale, context and consequences; one another supersedes
-                  is superseded by it; a rejected or proposed one is skipped;
+                  is superseded by it, and of two with one number and one
+                  title the later supersedes the earlier; a rejected or
+                  proposed one is skipped;
                   one without a date line dates from the commit that added it.
                   Read from docs/adr, doc/adr, docs/decisions, doc/decisions,
                   docs/architecture/decisions, adr, and any directory whose path

@@ -138,12 +138,66 @@ func linkSupersessions(pieces []Piece) {
 	for i, p := range pieces {
 		byOrigin[p.Record.Origin] = i
 	}
+	superseded := map[string]bool{}
 	for _, p := range pieces {
 		if i, ok := byOrigin[p.SupersededBy]; ok && pieces[i].Supersedes == "" && p.SupersededBy != p.Record.Origin {
 			pieces[i].Supersedes = p.Record.Origin
+			superseded[p.Record.Origin] = true
+		}
+	}
+	linkRevisions(pieces, superseded)
+}
+
+// linkRevisions: two ADRs of one number and one title are one decision
+// record written twice (a real repository holds ADR-0115 as two files, a
+// day apart, saying one thing in other words); the later revises the
+// earlier, which its article then names as superseded, rather than the
+// two disputing each other. ADRs of one number and two titles are two
+// decisions that took the same number, and stay two.
+func linkRevisions(pieces []Piece, superseded map[string]bool) {
+	type key struct{ number, title string }
+	byKey := map[key][]int{}
+	var keys []key
+	for i, p := range pieces {
+		n := adrNumberOf(p.File)
+		if n == "" || p.Record.Subject == "" {
+			continue
+		}
+		k := key{n, strings.ToLower(strings.Join(strings.Fields(p.Record.Subject), " "))}
+		if byKey[k] == nil {
+			keys = append(keys, k)
+		}
+		byKey[k] = append(byKey[k], i)
+	}
+	for _, k := range keys {
+		same := byKey[k]
+		slices.SortStableFunc(same, func(a, b int) int {
+			if c := pieces[a].Record.Timestamp.Compare(pieces[b].Record.Timestamp); c != 0 {
+				return c
+			}
+			return strings.Compare(pieces[a].File, pieces[b].File)
+		})
+		for j := 1; j < len(same); j++ {
+			older, newer := &pieces[same[j-1]], &pieces[same[j]]
+			if newer.Supersedes == "" && !superseded[older.Record.Origin] {
+				newer.Supersedes = older.Record.Origin
+				superseded[older.Record.Origin] = true
+			}
 		}
 	}
 }
+
+// adrNumberOf is the number an ADR's file name gives it ("0115" of
+// ADR-0115-egress.md), without its leading zeros; "" when it has none.
+func adrNumberOf(file string) string {
+	m := adrNumberInName().FindString(path.Base(file))
+	if m == "" {
+		return ""
+	}
+	return cmp.Or(strings.TrimLeft(m, "0"), "0")
+}
+
+var adrNumberInName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d{1,5}`) })
 
 // notADR tells the files of an ADR directory that are no ADR: its index
 // and its templates, hidden files.

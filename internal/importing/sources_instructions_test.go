@@ -1,6 +1,7 @@
 package importing
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,5 +68,24 @@ func TestATableOfContentsIsNoConvention(t *testing.T) {
 	}
 	if want := []string{"Never log sensitive data or keys.", "See [the runbook](docs/runbook.md) before each deploy."}; !slices.Equal(read, want) {
 		t.Errorf("read %q, want %q", read, want)
+	}
+}
+
+// A table's rows are its facts, each read with its column names, not one
+// line of pipes.
+func TestATablesRowsAreItsFacts(t *testing.T) {
+	pieces, err := instructionPieces("CLAUDE.md", "# Guide\n\n## Commands\n\n| Command | Usage | Notes |\n|---------|:------|-------|\n"+
+		"| `bun install` | Install dependencies | Never use `npm install` |\n| `bun test` | Run tests | |\n\nRun them from the root.\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var read []string
+	for _, p := range pieces {
+		read = append(read, fmt.Sprintf("%d %s", p.Line, p.Record.Body))
+	}
+	want := []string{"7 Command: `bun install`; Usage: Install dependencies; Notes: Never use `npm install`",
+		"8 Command: `bun test`; Usage: Run tests", "10 Run them from the root."}
+	if !slices.Equal(read, want) {
+		t.Errorf("read %q\nwant %q", read, want)
 	}
 }

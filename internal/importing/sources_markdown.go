@@ -147,14 +147,78 @@ type itemCutter struct {
 }
 
 func (c *itemCutter) flush() {
-	if c.cur != nil {
-		c.cur.text = strings.TrimSpace(strings.Join(c.text, "\n"))
-		if len(strings.Fields(c.cur.text)) >= 3 && !tableOfContents(c.cur.heading, c.cur.text) {
-			c.items = append(c.items, *c.cur)
+	switch {
+	case c.cur == nil:
+	case !c.cur.bullet && isTable(c.text):
+		// A table's rows are its facts, each read with its column names
+		// ("Command: bun test; Usage: Run tests"), not one line of pipes.
+		for i, row := range tableRows(c.text) {
+			item := *c.cur
+			item.line, item.text = c.cur.line+i, row
+			c.keep(item)
 		}
+	default:
+		c.cur.text = strings.TrimSpace(strings.Join(c.text, "\n"))
+		c.keep(*c.cur)
 	}
 	c.cur, c.text = nil, nil
 }
+
+// keep adds it to the items, unless it says too little or points at what
+// others say (a table of contents).
+func (c *itemCutter) keep(it mdItem) {
+	if len(strings.Fields(it.text)) >= 3 && !tableOfContents(it.heading, it.text) {
+		c.items = append(c.items, it)
+	}
+}
+
+// isTable reports whether lines are a Markdown table: a header row, the
+// row of dashes under it, and rows, every line between pipes.
+func isTable(lines []string) bool {
+	if len(lines) < 3 || !tableRuleRE().MatchString(strings.TrimSpace(lines[1])) {
+		return false
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(strings.TrimSpace(l), "|") {
+			return false
+		}
+	}
+	return true
+}
+
+// tableRows are a table's lines, by line ("" for the header's and the
+// rule's): each row its cells named by their column, "Name: cell" joined
+// by "; ".
+func tableRows(lines []string) []string {
+	header := tableCells(lines[0])
+	rows := make([]string, 2, len(lines))
+	for _, l := range lines[2:] {
+		var parts []string
+		for j, cell := range tableCells(l) {
+			switch {
+			case cell == "":
+			case j < len(header) && header[j] != "":
+				parts = append(parts, header[j]+": "+cell)
+			default:
+				parts = append(parts, cell)
+			}
+		}
+		rows = append(rows, strings.Join(parts, "; "))
+	}
+	return rows
+}
+
+func tableCells(line string) []string {
+	line = strings.TrimSpace(line)
+	line = strings.TrimSuffix(strings.TrimPrefix(line, "|"), "|")
+	cells := strings.Split(line, "|")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
+	}
+	return cells
+}
+
+var tableRuleRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$`) })
 
 // tableOfContents reports whether an item is an entry of a table of
 // contents: under a heading that says so, or only a link within its file

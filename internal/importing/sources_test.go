@@ -528,3 +528,31 @@ func TestSameListIsOneHeadingOfOneFile(t *testing.T) {
 		}
 	}
 }
+
+// Two ADRs of one number and one title are one decision record written
+// twice: the later revises the earlier. Two of one number and two titles
+// are two decisions that took the same number.
+func TestADRsOfOneNumberAndTitleAreRevisions(t *testing.T) {
+	adr := func(file, title, date, decision string) Piece {
+		t.Helper()
+		p, err := adrPiece(file, "# "+title+"\n\n## Status\n\nAccepted\n\nDate: "+date+"\n\n## Decision\n\n"+decision+"\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.File = file
+		return p
+	}
+	pieces := []Piece{
+		adr("docs/adr/ADR-0115-egress-model.md", "ADR-0115: Egress Enforcement", "2026-03-02", "Adopt a dual-pattern enforcement model for agent egress."),
+		adr("docs/adr/ADR-0115-mandatory-egress.md", "ADR-0115: Egress Enforcement", "2026-03-01", "Define two complementary enforcement patterns for agent egress."),
+		adr("docs/adr/0116-cache.md", "Cache results", "2026-03-03", "Cache results for a day."),
+		adr("docs/adr/0116-queue.md", "Queue jobs", "2026-03-04", "Queue jobs in Redis."),
+	}
+	linkSupersessions(pieces)
+	if pieces[0].Supersedes != pieces[1].Record.Origin || pieces[1].Supersedes != "" {
+		t.Errorf("the later ADR-0115 supersedes %q, the earlier %q; want the earlier's origin, and none", pieces[0].Supersedes, pieces[1].Supersedes)
+	}
+	if pieces[2].Supersedes != "" || pieces[3].Supersedes != "" {
+		t.Errorf("two decisions of one number and two titles: %q, %q", pieces[2].Supersedes, pieces[3].Supersedes)
+	}
+}

@@ -209,9 +209,15 @@ func names(text string, options []string) bool {
 // in each ("two spaces" against "tabs": two and one).
 const maxSlotWords = 3
 
-// fillerWords say nothing of a value.
-var fillerWords = map[string]bool{"a": true, "an": true, "the": true, "of": true, "to": true, "in": true, "on": true, "at": true,
-	"for": true, "and": true, "or": true, "is": true, "are": true, "be": true, "with": true, "by": true, "it": true, "this": true, "that": true}
+// filler reports whether w says nothing of a value. A switch, not a map:
+// nothing built at every planq process's start.
+func filler(w string) bool {
+	switch w {
+	case "a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "is", "are", "be", "with", "by", "it", "this", "that":
+		return true
+	}
+	return false
+}
 
 // valueWords are line's words in order, lowercased, without the
 // punctuation around them and without filler.
@@ -219,7 +225,7 @@ func valueWords(line string) []string {
 	var words []string
 	for _, w := range strings.Fields(strings.ToLower(line)) {
 		w = strings.Trim(w, ".,;:!?()[]{}\"'`*_-—")
-		if w != "" && !fillerWords[w] {
+		if w != "" && !filler(w) {
 			words = append(words, w)
 		}
 	}
