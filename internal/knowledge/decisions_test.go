@@ -182,3 +182,30 @@ func TestLooseDecisionsShareArticlesAtScale(t *testing.T) {
 	}
 	checkDecisionsCitedOnce(t, f)
 }
+
+// TestSupersededIsBounded: three decisions revised 24 times each keep an
+// article a reader reads: its Superseded section follows each back 20
+// versions, names the first 50 of those 60 and counts the other 10, and
+// the decisions view counts all 60.
+func TestSupersededIsBounded(t *testing.T) {
+	f := newFixture(t)
+	for i := range 3 {
+		// Each decision revised 24 times: 3 x 20 versions followed back,
+		// 50 named and 10 counted.
+		prev := ""
+		for v := range 25 {
+			prev = f.write(changelog.NewDecision(changelog.DecisionInput{Decision: fmt.Sprintf("Keep store %d at version %d", i, v), Rationale: "measured",
+				Subject: "storage", Supersedes: prev}))
+		}
+	}
+	f.update()
+	body := f.file(f.articleAt("storage"))
+	_, section, _, ok := cutSection(body, supersededHeading)
+	lines := strings.Split(strings.TrimSpace(section), "\n")
+	if !ok || len(lines) != maxSupersededLines+1 || lines[len(lines)-1] != fmt.Sprintf(supersededMore, 10) {
+		t.Fatalf("%d lines, the last %q:\n%s", len(lines), lines[len(lines)-1], body)
+	}
+	if n := supersededCount(body); n != 60 {
+		t.Errorf("supersededCount = %d, want 60", n)
+	}
+}

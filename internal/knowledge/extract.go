@@ -663,8 +663,14 @@ func contextLines(recs []*changelog.Record) []string {
 const supersededHeading = "# Superseded"
 
 // maxSupersededChain bounds how far back supersededLines follows one
-// record's versions.
-const maxSupersededChain = 20
+// record's versions, and maxSupersededLines the lines it writes in all:
+// an article of a hundred sources, each revised often, stays an article.
+const (
+	maxSupersededChain = 20
+	maxSupersededLines = 50
+	// supersededMore ends a section cut short, counting what it leaves out.
+	supersededMore = "- and %d earlier versions more: 'planq show ID --history' lists a source's"
+)
 
 // supersededLines are the earlier versions of shown's records, newest
 // first, each with what replaced it and when: a decision replaced is still
@@ -677,6 +683,7 @@ func supersededLines(rs *records, shown []*changelog.Record) []string {
 		in[r.ID] = true
 	}
 	var lines []string
+	more := 0
 	for _, r := range shown {
 		next := r
 		for range maxSupersededChain {
@@ -685,9 +692,16 @@ func supersededLines(rs *records, shown []*changelog.Record) []string {
 				break
 			}
 			in[old.ID] = true
-			lines = append(lines, fmt.Sprintf("- %s (%s; superseded by %s on %s)", lineOf(old), old.ID, next.ID, next.Timestamp.UTC().Format(time.DateOnly)))
+			if len(lines) < maxSupersededLines {
+				lines = append(lines, fmt.Sprintf("- %s (%s; superseded by %s on %s)", lineOf(old), old.ID, next.ID, next.Timestamp.UTC().Format(time.DateOnly)))
+			} else {
+				more++
+			}
 			next = old
 		}
+	}
+	if more > 0 {
+		lines = append(lines, fmt.Sprintf(supersededMore, more))
 	}
 	return lines
 }

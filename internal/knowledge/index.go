@@ -64,7 +64,7 @@ func escapeLinkText(s string) string {
 }
 
 // supersededCount counts the earlier versions an article's Superseded
-// section names.
+// section names, and those its last line says it left out.
 func supersededCount(body string) int {
 	_, section, _, ok := cutSection(body, supersededHeading)
 	if !ok {
@@ -72,7 +72,10 @@ func supersededCount(body string) int {
 	}
 	n := 0
 	for _, line := range strings.Split(section, "\n") {
-		if strings.HasPrefix(line, "- ") {
+		var more int
+		if _, err := fmt.Sscanf(line, supersededMore, &more); err == nil {
+			n += more
+		} else if strings.HasPrefix(line, "- ") {
 			n++
 		}
 	}
