@@ -139,7 +139,7 @@ func decodeArticle(d *decoder, p string, blob staterepo.Hash) ArticleFile {
 	}
 	text := d.str()
 	if at > 0 {
-		if at-1+n > uint64(len(text)) {
+		if at-1 > uint64(len(text)) || n > uint64(len(text))-(at-1) {
 			d.fail()
 			return ArticleFile{Article: a, Path: p, Blob: blob}
 		}

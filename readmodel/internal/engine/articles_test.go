@@ -2,8 +2,10 @@ package engine
 
 import (
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,5 +166,44 @@ func TestSearchFindsArticles(t *testing.T) {
 	only := ask([]changelog.Kind{changelog.KindArticle}, "RS256")
 	if len(only.Hits) != 1 || only.Hits[0].Article == nil || only.Hits[0].Article.Path != "knowledge/decisions/jwt-signing.md" {
 		t.Errorf("articles alone: %+v", only.Hits)
+	}
+}
+
+// An article's body is kept as where it is in its file's text: read back,
+// it is the body; an offset past the text (a damaged file) fails the
+// read, it never slices out of bounds.
+func TestArticleBodyIsKeptAsItsPlaceInTheText(t *testing.T) {
+	body := "# Summary\n\n" + strings.TrimSpace(strings.Repeat("Said once. ", 100))
+	text := "---\ntitle: T\n---\n\n" + body + "\n"
+	a := &changelog.Article{Title: "T", Slug: "t", Topic: "project", Body: body}
+	f := ArticleFile{Article: a, Path: "knowledge/project/t.md", Text: []byte(text)}
+	b := appendArticle(nil, f)
+	if len(b) >= len(text)+100 {
+		t.Errorf("the body is kept again beside the text: %d bytes for a %d-byte file", len(b), len(text))
+	}
+	d := &decoder{b: b}
+	if got := decodeArticle(d, f.Path, f.Blob); d.err != nil || got.Body != a.Body || string(got.Text) != text {
+		t.Fatalf("read back: %v, body %q", d.err, got.Body)
+	}
+	for _, at := range []uint64{uint64(len(text)) + 2, 1<<64 - 1} {
+		bad := appendString(nil, "T") // title, then description and topic
+		for range 2 {
+			bad = appendString(bad, "")
+		}
+		bad = binary.AppendUvarint(bad, 0) // tags
+		bad = binary.AppendVarint(bad, 0)
+		bad = binary.AppendVarint(bad, 0)
+		bad = binary.AppendUvarint(bad, 0) // sources
+		for range 4 {                      // confidence, status, curated_by, slug
+			bad = appendString(bad, "")
+		}
+		bad = binary.AppendUvarint(bad, at)
+		bad = binary.AppendUvarint(bad, 5)
+		bad = appendString(bad, text)
+		d := &decoder{b: bad}
+		decodeArticle(d, f.Path, f.Blob)
+		if d.err == nil {
+			t.Errorf("a body at %d of a %d-byte text read without an error", at, len(text))
+		}
 	}
 }
