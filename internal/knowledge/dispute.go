@@ -99,11 +99,24 @@ func (against contradicting) withinKeys(recs []*changelog.Record) {
 		}
 		byKey[k] = append(byKey[k], r)
 	}
+	// Each record's words once, not once per pair it is in.
+	words := map[*changelog.Record][]string{}
+	wordsOf := func(r *changelog.Record) []string {
+		w, ok := words[r]
+		if !ok {
+			w = valueWords(lineOf(r))
+			words[r] = w
+		}
+		return w
+	}
 	for _, k := range keys {
 		same := byKey[k]
 		for i, a := range same {
 			for _, b := range same[i+1:] {
-				if changelog.Disputes(a, b) && !listedTogether(a, b) && differentValues(a, b) {
+				if !changelog.Disputes(a, b) || listedTogether(a, b) {
+					continue
+				}
+				if a.Kind == changelog.KindDecision && b.Kind == changelog.KindDecision || valuesDiffer(wordsOf(a), wordsOf(b)) {
 					against.link(a, b)
 				}
 			}
@@ -135,7 +148,11 @@ func differentValues(a, b *changelog.Record) bool {
 	if a.Kind == changelog.KindDecision && b.Kind == changelog.KindDecision {
 		return true
 	}
-	wa, wb := valueWords(lineOf(a)), valueWords(lineOf(b))
+	return valuesDiffer(valueWords(lineOf(a)), valueWords(lineOf(b)))
+}
+
+// valuesDiffer is differentValues of two lines' valueWords.
+func valuesDiffer(wa, wb []string) bool {
 	if len(wa)-maxSlotWords > len(wb) || len(wb)-maxSlotWords > len(wa) {
 		return false // cheap: one says more than a value's worth besides
 	}
