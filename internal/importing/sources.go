@@ -16,8 +16,9 @@ const (
 	// SourceGit is the code repository's history: decisions stated in
 	// commit messages, and reverts.
 	SourceGit = "git"
-	// SourceADR are architecture decision records (docs/adr/, doc/adr/,
-	// docs/decisions/), in Nygard's format or MADR.
+	// SourceADR are architecture decision records, in Nygard's format or
+	// MADR: in the usual folders, any folder of numbered ADR files, or
+	// the folders .planq/config names (adrDirs).
 	SourceADR = "adr"
 	// SourceInstructions are the instruction files curation knows
 	// (AGENTS.md, CLAUDE.md, ...): each bullet or section a convention.
