@@ -239,7 +239,6 @@ func (s *Store) globalBlob(path string) (staterepo.Hash, error) {
 func (s *Store) commitOnGlobal(ctx context.Context, message string, edit func(tree staterepo.Hash) (staterepo.Hash, error)) (staterepo.Hash, error) {
 	repo := s.Repo
 	retry := staterepo.NewRetry(project.GlobalBranch)
-	globalRef := project.BranchRef(project.GlobalBranch)
 	for {
 		tip, err := repo.Tip(project.GlobalBranch)
 		if err != nil {
@@ -261,7 +260,7 @@ func (s *Store) commitOnGlobal(ctx context.Context, message string, edit func(tr
 			return staterepo.ZeroHash, err
 		}
 		failpoint.Hit(failpoint.GlobalWritten)
-		err = repo.UpdateRefs(ctx, "planq: "+strings.SplitN(message, "\n", 2)[0], []staterepo.RefUpdate{{Ref: globalRef, New: commit, Old: tip}})
+		err = s.MoveGlobal(ctx, "planq: "+strings.SplitN(message, "\n", 2)[0], tip, commit)
 		if err == nil {
 			return commit, nil
 		}
@@ -269,6 +268,21 @@ func (s *Store) commitOnGlobal(ctx context.Context, message string, edit func(tr
 			return staterepo.ZeroHash, err
 		}
 	}
+}
+
+// MoveGlobal moves global from one commit to the next, provided it is
+// still at from (staterepo.ErrRefMoved otherwise: read again and retry),
+// then tells GlobalMoved. Every move of global goes through it: the
+// commits of CommitGlobal, promote's and pull's merges, a pull's
+// fast-forward.
+func (s *Store) MoveGlobal(ctx context.Context, reason string, from, to staterepo.Hash) error {
+	if err := s.Repo.SwapGlobal(ctx, reason, from, to); err != nil {
+		return err
+	}
+	if s.GlobalMoved != nil {
+		s.GlobalMoved(ctx, from, to)
+	}
+	return nil
 }
 
 func firstLine(s string) string {

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/planq-dev/planq/internal/testkit/testproject"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/project"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // TestRegeneratedFilesAreCheckedAsText: a file sync regenerates goes
@@ -72,5 +74,41 @@ func TestPlanReplacesThePlanItRead(t *testing.T) {
 		if err != nil || string(data) != plan+"\n" {
 			t.Fatalf("plan.md = %q, %v; want %q", data, err, plan)
 		}
+	}
+}
+
+// TestEveryMoveOfGlobalIsHeard: the writer of global tells GlobalMoved of
+// each move it makes, with the commits before and after, and of nothing
+// else: a commit that changes nothing and a move that lost its race are
+// not moves. staterepo moves global for no one else.
+func TestEveryMoveOfGlobalIsHeard(t *testing.T) {
+	ctx := context.Background()
+	store, _ := testproject.Auth(t)
+	type move struct{ from, to staterepo.Hash }
+	var heard []move
+	store.GlobalMoved = func(_ context.Context, from, to staterepo.Hash) { heard = append(heard, move{from, to}) }
+	before, err := store.Repo.Tip(project.GlobalBranch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := store.SetPlan(ctx, "1. Token refresh", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(heard) != 1 || heard[0] != (move{before, after}) {
+		t.Fatalf("a plan set: heard %v, want one move %s -> %s", heard, before, after)
+	}
+	if _, err := store.SetPlan(ctx, "1. Token refresh", false); err != nil || len(heard) != 1 {
+		t.Fatalf("the same plan again: %v; heard %d moves, want still 1", err, len(heard))
+	}
+	if err := store.MoveGlobal(ctx, "test", before, after); !errors.Is(err, staterepo.ErrRefMoved) || len(heard) != 1 {
+		t.Fatalf("a move from where global no longer is: %v, heard %d moves; want ErrRefMoved and none heard", err, len(heard))
+	}
+	err = store.Repo.UpdateRefs(ctx, "test", []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: before, Old: after}})
+	if err == nil || !strings.Contains(err.Error(), "SwapGlobal") {
+		t.Fatalf("UpdateRefs of global: %v; want a refusal naming SwapGlobal", err)
+	}
+	if tip, err := store.Repo.Tip(project.GlobalBranch); err != nil || tip != after {
+		t.Fatalf("global at %s after the refused update, want %s (%v)", tip, after, err)
 	}
 }

@@ -17,6 +17,11 @@ type Store struct {
 	// Repo is the state repository itself, for the writers: a reader
 	// holds the handle alone, which keeps git behind the read model.
 	Repo *staterepo.Repo
+	// GlobalMoved, when set, hears of each move of global this store
+	// makes (MoveGlobal), once it has landed, with global's commits
+	// before and after: the project service brings the knowledge base in
+	// step by it, whichever write moved global.
+	GlobalMoved func(ctx context.Context, from, to staterepo.Hash)
 }
 
 // OpenStore opens the project's state repository and its record cache. Its

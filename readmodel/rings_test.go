@@ -10,7 +10,6 @@ import (
 	"github.com/planq-dev/planq/changelog"
 	"github.com/planq-dev/planq/internal/testkit/testrecords"
 	"github.com/planq-dev/planq/project"
-	"github.com/planq-dev/planq/staterepo"
 )
 
 // ringRecords are two learnings that supersede each other (as a hand-made
@@ -57,7 +56,7 @@ func TestReadersShowTheNewestOfARing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.UpdateRefs(t.Context(), "test", []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: tip, Old: old}}); err != nil {
+	if err := repo.SwapGlobal(t.Context(), "test", old, tip); err != nil {
 		t.Fatal(err)
 	}
 	marked := func(what string, recs []*changelog.Record) {

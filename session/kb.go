@@ -164,6 +164,7 @@ func (s *Project) KBDisputes(ctx context.Context) ([]ArticleDispute, error) {
 // KBUpdate brings the articles in step with global's learnings and
 // decisions, in one commit (none when nothing changed).
 func (s *Project) KBUpdate(ctx context.Context) (knowledge.Result, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return knowledge.Result{}, err
@@ -174,6 +175,7 @@ func (s *Project) KBUpdate(ctx context.Context) (knowledge.Result, error) {
 // KBDelete deletes the article slug from global and remembers it, so no
 // update makes it again.
 func (s *Project) KBDelete(ctx context.Context, slug string) (knowledge.DeleteResult, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return knowledge.DeleteResult{}, err
@@ -184,6 +186,7 @@ func (s *Project) KBDelete(ctx context.Context, slug string) (knowledge.DeleteRe
 // KBWrite checks a curating agent's article and commits it to global as
 // planq's, with the index regenerated.
 func (s *Project) KBWrite(ctx context.Context, in KBWriteInput) (ArticleWritten, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return ArticleWritten{}, err
@@ -193,6 +196,7 @@ func (s *Project) KBWrite(ctx context.Context, in KBWriteInput) (ArticleWritten,
 
 // KBResolve settles the disputed article in.Slug by keeping in.Keep.
 func (s *Project) KBResolve(ctx context.Context, in KBResolveInput) (knowledge.ResolveResult, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return knowledge.ResolveResult{}, err
@@ -224,6 +228,7 @@ func (s *Project) KBOpen(ctx context.Context, slug, base string) (OpenedArticle,
 // as theirs (git's user.name and user.email), never over a change they did
 // not see: that is refused with a *StaleEdit.
 func (s *Project) KBEdit(ctx context.Context, in KBEditInput) (ArticleWritten, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return ArticleWritten{}, err
@@ -249,6 +254,7 @@ func (s *Project) KBCurate(ctx context.Context, in KBCurateInput) (knowledge.Pac
 // as records on global written as the agent mounted here (or global),
 // then brings the articles in step.
 func (s *Project) KBBootstrap(ctx context.Context, in KBBootstrapInput) (knowledge.BootstrapResult, error) {
+	defer s.writingKnowledge()()
 	store, opts, err := s.kb(ctx)
 	if err != nil {
 		return knowledge.BootstrapResult{}, err
@@ -280,4 +286,15 @@ func codingAgentDir(variable, name string) string {
 		return ""
 	}
 	return filepath.Join(home, name)
+}
+
+// writingKnowledge marks what follows, until the function it returns runs,
+// as the knowledge base's own writer at work (an update, a person's
+// article, a bootstrap, which brings the articles in step itself once its
+// records are written): the moves of global it makes call for no update of
+// the writer's hook (see attach).
+func (s *Project) writingKnowledge() func() {
+	was := s.updating
+	s.updating = true
+	return func() { s.updating = was }
 }

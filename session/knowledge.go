@@ -29,22 +29,19 @@ type Promoted struct {
 	Knowledge *knowledge.Summary `json:"knowledge,omitempty"`
 }
 
-// Promote promotes the agent's records into global (team.Promote), then,
-// once records landed, brings the knowledge base in step with them in a
-// commit of its own (knowledge.Update). The promote has landed by then: a
-// failed update is reported in Knowledge, never returned, and 'planq kb
-// update' does it again.
+// Promote promotes the agent's records into global (team.Promote); the
+// knowledge base follows the records that landed in a commit of its own
+// (see attach). The promote has landed by then: a failed update is
+// reported in Knowledge, never returned, and 'planq kb update' does it
+// again.
 func (s *Project) Promote(ctx context.Context, in PromoteInput) (Promoted, error) {
 	a, err := s.agent(ctx, in.Agent)
 	if err != nil {
 		return Promoted{}, err
 	}
+	s.takeStep()
 	res, err := team.Promote(ctx, s.store, a, team.PromoteOptions{IDs: in.IDs, DryRun: in.DryRun})
-	out := Promoted{PromoteResult: res}
-	if err == nil && res.Commit != "" && !res.MarkedMerged {
-		out.Knowledge = knowledgeInStep(ctx, s.store)
-	}
-	return out, err
+	return Promoted{PromoteResult: res, Knowledge: s.takeStep()}, err
 }
 
 // PullInput says what a pull takes.
@@ -68,22 +65,19 @@ type Pulled struct {
 }
 
 // Pull pulls the team's global (team.Pull), regenerating
-// knowledge/_index.md in a merge as changelog.md is (never merged), then,
-// when global moved, brings the knowledge base in step with what came, in
-// a commit of its own. A failed update is reported in Knowledge, never
+// knowledge/_index.md in a merge as changelog.md is (never merged); when
+// global moved, the knowledge base follows what came in a commit of its
+// own (see attach). A failed update is reported in Knowledge, never
 // returned: the pull has landed.
 func (s *Project) Pull(ctx context.Context, in PullInput) (Pulled, error) {
 	store, err := s.openStore(ctx)
 	if err != nil {
 		return Pulled{}, err
 	}
+	s.takeStep()
 	res, err := team.Pull(ctx, store, in.Remote,
 		team.PullOptions{Agents: in.Agents, AllowUnrelated: in.AllowUnrelated, Regenerate: regenerate(store)})
-	out := Pulled{PullResult: res}
-	if err == nil && (res.Outcome == "fast-forward" || res.Outcome == "merged") {
-		out.Knowledge = knowledgeInStep(ctx, store)
-	}
-	return out, err
+	return Pulled{PullResult: res, Knowledge: s.takeStep()}, err
 }
 
 // PushInput says what a push publishes.
@@ -109,21 +103,20 @@ type Pushed struct {
 }
 
 // Push publishes global (team.Push) with the knowledge base in step:
-// updated before, and after each merge the push makes when a teammate
-// pushed first, so that what it publishes is what every pull of it would
-// make, and the pulls change nothing. A failed update is reported in
-// Knowledge, never returned.
+// updated before (what an update that failed, or a global written by an
+// older planq, left behind), and after each merge the push makes when a
+// teammate pushed first (see attach), so that what it publishes is what
+// every pull of it would make, and the pulls change nothing. A failed
+// update is reported in Knowledge, never returned.
 func (s *Project) Push(ctx context.Context, in PushInput) (Pushed, error) {
 	store, err := s.openStore(ctx)
 	if err != nil {
 		return Pushed{}, err
 	}
-	var out Pushed
-	out.Knowledge = knowledgeInStep(ctx, store)
-	opts := team.PushOptions{Agents: in.Agents, AllowSecret: in.AllowSecret, AllowUnrelated: in.AllowUnrelated, Regenerate: regenerate(store),
-		AfterPull: func(ctx context.Context) { out.Knowledge = knowledgeInStep(ctx, store) }}
-	out.PushResult, err = team.Push(ctx, store, in.Remote, opts)
-	return out, err
+	s.stepKnowledge(ctx)
+	opts := team.PushOptions{Agents: in.Agents, AllowSecret: in.AllowSecret, AllowUnrelated: in.AllowUnrelated, Regenerate: regenerate(store)}
+	res, err := team.Push(ctx, store, in.Remote, opts)
+	return Pushed{PushResult: res, Knowledge: s.takeStep()}, err
 }
 
 // regenerate regenerates, in a merge of global (a pull, or a push's own
@@ -134,11 +127,4 @@ func regenerate(store *agent.Store) func(staterepo.Hash) (staterepo.Hash, error)
 	return func(tree staterepo.Hash) (staterepo.Hash, error) {
 		return knowledge.WithIndex(store.Repo, tree, topics)
 	}
-}
-
-// knowledgeInStep brings the knowledge base in step after a change to
-// global, in a commit of its own. The change has landed: a failed update
-// is reported in the summary, never returned.
-func knowledgeInStep(ctx context.Context, store *agent.Store) *knowledge.Summary {
-	return knowledge.UpdateAfter(ctx, store, knowledge.Options{Topics: store.Project.Config.Knowledge.Topics})
 }

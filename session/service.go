@@ -5,8 +5,10 @@ import (
 	"errors"
 
 	"github.com/planq-dev/planq/agent"
+	"github.com/planq-dev/planq/internal/knowledge"
 	"github.com/planq-dev/planq/project"
 	"github.com/planq-dev/planq/readmodel"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // Project is planq's project service: the one door every front end (the
@@ -28,6 +30,14 @@ type Project struct {
 	findErr error
 
 	store *agent.Store
+
+	// updating: the knowledge base's own writer is at work (the hook of
+	// the writer, a kb command), and a move of global it makes calls for no
+	// update of the hook's.
+	updating bool
+	// stepped is what the last update the writer's hook ran did, until a
+	// method reports it (takeStep).
+	stepped *knowledge.Summary
 }
 
 // Open returns the service for the planq project dir is in. Nothing is
@@ -50,7 +60,8 @@ func OpenStore(ctx context.Context, dir string) (*Project, error) {
 // closes it. Front ends open the service (Open, OpenStore); a test holding
 // a store in a state no file on disk expresses uses this.
 func Wrap(store *agent.Store) *Project {
-	s := &Project{located: true, found: store.Project, store: store}
+	s := &Project{located: true, found: store.Project}
+	s.attach(store)
 	if store.Project != nil {
 		s.dir = store.Project.Workspace
 	} else {
@@ -120,8 +131,44 @@ func (s *Project) openStore(ctx context.Context) (*agent.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.store = store
+	s.attach(store)
 	return store, nil
+}
+
+// attach makes store the service's, with the knowledge base kept in step
+// as a hook of its writer: whichever write moves global (a promote, a
+// pull's merge or fast-forward, a push's pulls, a prune, a restore, a
+// bootstrap's records), the articles follow the learnings and decisions it
+// brought, and no method has a step of its own to remember.
+func (s *Project) attach(store *agent.Store) {
+	s.store = store
+	store.GlobalMoved = s.globalMoved
+}
+
+// globalMoved brings the knowledge base in step after global moved from
+// one commit to another, when the learnings or decisions changed. The
+// move has landed: a failed update is kept in the summary, never returned,
+// and 'planq kb update' does it again.
+func (s *Project) globalMoved(ctx context.Context, from, to staterepo.Hash) {
+	if s.updating || !knowledge.SourcesChanged(s.store.Repo, from, to) {
+		return
+	}
+	s.stepKnowledge(ctx)
+}
+
+// stepKnowledge brings the knowledge base in step, as its own writer, and
+// keeps what that did for the method that reports it (takeStep).
+func (s *Project) stepKnowledge(ctx context.Context) {
+	defer s.writingKnowledge()()
+	s.stepped = knowledge.UpdateAfter(ctx, s.store, knowledge.Options{Topics: s.store.Project.Config.Knowledge.Topics})
+}
+
+// takeStep is what the updates the writer's hook ran since the last call
+// did (the last one's summary), nil when none ran.
+func (s *Project) takeStep() *knowledge.Summary {
+	step := s.stepped
+	s.stepped = nil
+	return step
 }
 
 // agent resolves the agent a write acts for: the one named, or the one

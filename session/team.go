@@ -236,21 +236,18 @@ type Pruned struct {
 	Knowledge *KnowledgeSummary `json:"-"`
 }
 
-// Prune archives global's learnings past their shelf life, as Writer, then
-// brings the knowledge base in step: an article that still lists an
+// Prune archives global's learnings past their shelf life, as Writer; the
+// knowledge base follows (see attach): an article that still lists an
 // archived learning would tell every reader what the team set aside.
 func (s *Project) Prune(ctx context.Context, in PruneInput) (Pruned, error) {
 	store, err := s.openStore(ctx)
 	if err != nil {
 		return Pruned{}, err
 	}
+	s.takeStep()
 	res, err := lifecycle.Prune(ctx, store, lifecycle.PruneOptions{Now: time.Now(), DryRun: in.DryRun, Writer: s.Writer(ctx),
 		Stale: in.Stale, CodeDir: store.Project.Root})
-	out := Pruned{PruneResult: res}
-	if err == nil && !in.DryRun && res.Commit != "" {
-		out.Knowledge = knowledgeInStep(ctx, store)
-	}
-	return out, err
+	return Pruned{PruneResult: res, Knowledge: s.takeStep()}, err
 }
 
 // Unarchived is what restoring an archived learning did: the new version
@@ -264,16 +261,14 @@ type RestoredLearning struct {
 	Knowledge *KnowledgeSummary `json:"-"`
 }
 
-// Restore brings back learning id that a prune archived, as Writer, then
-// brings the knowledge base in step.
+// Restore brings back learning id that a prune archived, as Writer; the
+// knowledge base follows (see attach).
 func (s *Project) Restore(ctx context.Context, id string) (RestoredLearning, error) {
 	store, err := s.openStore(ctx)
 	if err != nil {
 		return RestoredLearning{}, err
 	}
+	s.takeStep()
 	r, err := lifecycle.Restore(ctx, store, id, s.Writer(ctx))
-	if err != nil {
-		return RestoredLearning{Unarchived: r}, err
-	}
-	return RestoredLearning{Unarchived: r, Knowledge: knowledgeInStep(ctx, store)}, nil
+	return RestoredLearning{Unarchived: r, Knowledge: s.takeStep()}, err
 }

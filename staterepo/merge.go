@@ -198,8 +198,8 @@ func (r *Repo) MergeBase(ctx context.Context, a, b Hash) (Hash, bool, error) {
 
 // IsAncestor reports whether commit a is an ancestor of (or equal to) b.
 func (r *Repo) IsAncestor(ctx context.Context, a, b Hash) (bool, error) {
-	if a == b {
-		return true, nil
+	if found, sure := r.nearAncestor(a, b, nearAncestorWalk); sure {
+		return found, nil
 	}
 	_, err := r.git.Run(ctx, "merge-base", "--is-ancestor", a.String(), b.String())
 	switch {
@@ -209,6 +209,43 @@ func (r *Repo) IsAncestor(ctx context.Context, a, b Hash) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("failed to compare %s and %s: %w", a, b, err)
+}
+
+// nearAncestorWalk is how many commits of b's history IsAncestor reads in
+// this process before it asks git: most questions planq asks are of
+// commits a few apart (a pull's fast-forward, a promote's merged tip),
+// and a git process costs more than a walk of that many.
+const nearAncestorWalk = 64
+
+// nearAncestor walks b's history breadth first, reading at most budget
+// commits, for a. sure is false when the walk ran out of budget or could
+// not read a commit: git answers then.
+func (r *Repo) nearAncestor(a, b Hash, budget int) (found, sure bool) {
+	if a == b {
+		return true, true
+	}
+	seen := map[Hash]bool{b: true}
+	queue := []Hash{b}
+	for ; len(queue) > 0; queue = queue[1:] {
+		if budget == 0 {
+			return false, false
+		}
+		budget--
+		c, err := r.readCommit(queue[0])
+		if err != nil {
+			return false, false
+		}
+		for _, p := range c.Parents {
+			if p == a {
+				return true, true
+			}
+			if !seen[p] {
+				seen[p] = true
+				queue = append(queue, p)
+			}
+		}
+	}
+	return false, true // b's whole history, without a
 }
 
 // exitedWith says whether err is git's exit with code, and nothing else.

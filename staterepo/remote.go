@@ -14,6 +14,7 @@ import (
 
 	"github.com/planq-dev/planq/internal/plural"
 	"github.com/planq-dev/planq/planqerr"
+	"github.com/planq-dev/planq/project"
 )
 
 // ErrRemoteMoved means a push was refused because the remote ref is not
@@ -45,6 +46,9 @@ func transport(args ...string) []string {
 
 // RemoteURL returns the URL of a configured remote, "" when there is none.
 func (r *Repo) RemoteURL(ctx context.Context, name string) (string, error) {
+	if url, ok := r.ownRemoteURL(name); ok {
+		return url, nil
+	}
 	out, err := r.git.Run(ctx, "config", "--get", "remote."+name+".url")
 	if err != nil {
 		var ge *GitError
@@ -54,6 +58,23 @@ func (r *Repo) RemoteURL(ctx context.Context, name string) (string, error) {
 		return "", err
 	}
 	return out, nil
+}
+
+// ownRemoteURL reads remote name's URL from the repository's own config,
+// where SetRemote writes it, in this process: a pull or push spares a git
+// process. ok is false when git must read it: a config that does not
+// parse, or includes others.
+func (r *Repo) ownRemoteURL(name string) (url string, ok bool) {
+	cfg, err := r.st.Config()
+	if err != nil || cfg.Raw.HasSection("include") || cfg.Raw.HasSection("includeIf") {
+		return "", false
+	}
+	for _, sub := range cfg.Raw.Section("remote").Subsections {
+		if urls := sub.Options.GetAll("url"); sub.IsName(name) && len(urls) > 0 {
+			url = urls[len(urls)-1] // git's last value wins
+		}
+	}
+	return url, true
 }
 
 // SetRemote records a remote's URL. planq gives remotes no default fetch
@@ -263,8 +284,30 @@ type RefUpdate struct {
 
 // UpdateRefs applies updates atomically (`git update-ref --stdin`): all of
 // them, each only if its ref is still at Old, or none. A lost race returns
-// ErrRefMoved.
+// ErrRefMoved. Global is not among the refs it moves: SwapGlobal does that.
 func (r *Repo) UpdateRefs(ctx context.Context, reason string, updates []RefUpdate) error {
+	for _, u := range updates {
+		if u.Ref == globalRef {
+			return fmt.Errorf("failed to update refs: %s moves through SwapGlobal, whose caller hears of it", globalRef)
+		}
+	}
+	return r.updateRefs(ctx, reason, updates)
+}
+
+// globalRef is the team's memory, which moves through SwapGlobal alone.
+const globalRef = "refs/heads/" + project.GlobalBranch
+
+// SwapGlobal moves global from one commit to another, provided it is still
+// at from (ErrRefMoved otherwise: read again and retry). Its one caller is
+// the writer of global (agent.Store.MoveGlobal), which tells the project
+// service that global moved: what follows every change of the team's
+// memory (the knowledge base brought in step) is no step a caller of its
+// own can forget.
+func (r *Repo) SwapGlobal(ctx context.Context, reason string, from, to Hash) error {
+	return r.updateRefs(ctx, reason, []RefUpdate{{Ref: globalRef, New: to, Old: from}})
+}
+
+func (r *Repo) updateRefs(ctx context.Context, reason string, updates []RefUpdate) error {
 	var in strings.Builder
 	in.WriteString("start\n")
 	for _, u := range updates {

@@ -2,9 +2,12 @@ package staterepo
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/testkit/testgit"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -45,4 +48,54 @@ func TestDeclined(t *testing.T) {
 			t.Errorf("%s: %q carries the server's escape sequence", c.name, msg)
 		}
 	}
+}
+
+// TestRemoteURLReadsWhatGitReads: the URL planq reads of a remote in its
+// own process is the one git config gives, through every way the config
+// can say it: set by planq, changed by git, said twice, in a section
+// written twice, and in a config that includes another (which git reads).
+func TestRemoteURLReadsWhatGitReads(t *testing.T) {
+	ctx := t.Context()
+	r := newRepo(t)
+	check := func(what, want string) {
+		t.Helper()
+		got, err := r.RemoteURL(ctx, "origin")
+		if err != nil || got != want {
+			t.Fatalf("%s: RemoteURL = %q, %v; want %q", what, got, err, want)
+		}
+		byGit, _ := r.ConfigValue(ctx, "remote.origin.url")
+		if byGit != want {
+			t.Fatalf("%s: git config says %q, the test wants %q", what, byGit, want)
+		}
+	}
+	check("no remote", "")
+	if err := r.SetRemote(ctx, "origin", "/srv/team.git"); err != nil {
+		t.Fatal(err)
+	}
+	check("set by planq", "/srv/team.git")
+	testgit.Run(t, r.Path, "config", "remote.origin.url", "/srv/other.git")
+	check("changed by git", "/srv/other.git")
+	testgit.Run(t, r.Path, "config", "--add", "remote.origin.url", "/srv/last.git")
+	check("said twice", "/srv/last.git")
+	appendConfig := func(text string) {
+		t.Helper()
+		f, err := os.OpenFile(filepath.Join(r.Path, "config"), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendConfig("[remote \"origin\"]\n\turl = /srv/again.git\n")
+	check("a section written twice", "/srv/again.git")
+	included := filepath.Join(t.TempDir(), "more.config")
+	if err := os.WriteFile(included, []byte("[remote \"origin\"]\n\turl = /srv/included.git\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	appendConfig("[include]\n\tpath = " + included + "\n")
+	check("included from another file", "/srv/included.git")
 }

@@ -130,7 +130,7 @@ func Promote(ctx context.Context, store *agent.Store, a *agent.Agent, opts Promo
 			return res, err
 		}
 		failpoint.Hit(failpoint.PromoteMerged)
-		err = repo.UpdateRefs(ctx, "planq: promote "+a.Name, []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: commit, Old: globalTip}})
+		err = store.MoveGlobal(ctx, "planq: promote "+a.Name, globalTip, commit)
 		if err == nil {
 			res.Commit, res.Choices = commit.String(), choices
 			return res, nil

@@ -238,9 +238,10 @@ type PullOptions struct {
 }
 
 // Pull fetches the team's global from remote and merges it into global: a
-// fast-forward when possible (done by the fetch itself, which only ever
-// fast-forwards), else a three-way, per-path merge committed with both tips
-// as parents. With agents it also fetches teammates' agent branches, read
+// fast-forward when possible, else a three-way, per-path merge committed
+// with both tips as parents. The fetch moves only the remote's tracking
+// ref: global moves once the fetched global is checked, through the
+// writer of global (agent.Store.MoveGlobal). With agents it also fetches teammates' agent branches, read
 // only, under refs/planq/remotes/<remote>/agents/.
 func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptions) (PullResult, error) {
 	repo := store.Repo
@@ -280,7 +281,7 @@ func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptio
 // made anew) what was remembered of it is forgotten: a push leasing on it
 // would be refused for ever.
 func fetchGlobal(ctx context.Context, repo *staterepo.Repo, remote string, agents bool) (bool, error) {
-	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote), remoteGlobal + ":" + localGlobalRef}
+	specs := []string{"+" + remoteGlobal + ":" + trackingGlobal(remote)}
 	if agents {
 		specs = append(specs, "+"+project.RemoteAgentsRefPrefix+"*:"+project.TrackingAgentsRefPrefix(remote)+"*")
 	}
@@ -309,15 +310,6 @@ func (pl *pull) again() string {
 	return "planq state pull --allow-unrelated " + pl.remote
 }
 
-// undo moves global back where it was: the fetch fast-forwards it when it
-// can, and a refusal undoes that.
-func (pl *pull) undo() {
-	repo := pl.store.Repo
-	if ours, terr := repo.Tip(project.GlobalBranch); terr == nil && ours == pl.theirs && ours != pl.before {
-		_ = repo.UpdateRefs(pl.ctx, "planq: pull refused "+pl.remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: pl.before, Old: ours}})
-	}
-}
-
 // check refuses a fetched global that is not planq state, or, unless
 // allowed, is another project's not merged before; it returns the project
 // it names.
@@ -326,7 +318,6 @@ func (pl *pull) check() (string, error) {
 	if ok, err := IsPlanqState(repo, pl.theirs); err != nil || !ok {
 		if err == nil {
 			err = notPlanqState(pl.remote, pl.theirs, repo.Path)
-			pl.undo()
 		}
 		return "", err
 	}
@@ -344,37 +335,26 @@ func (pl *pull) check() (string, error) {
 		return name, err
 	}
 	if !taken {
-		pl.undo()
 		return name, refusal
 	}
 	return name, nil
 }
 
-// merge brings global up to theirs: nothing to do, the fetch's
-// fast-forward, or a merge commit, tried again while global moves.
+// merge brings global up to theirs: nothing to do, a fast-forward, or a
+// merge commit, tried again while global moves.
 func (pl *pull) merge(res PullResult) (PullResult, error) {
-	repo := pl.store.Repo
 	retry := staterepo.NewRetry(project.GlobalBranch)
 	for {
-		ours, err := repo.Tip(project.GlobalBranch)
+		ours, err := pl.store.Repo.Tip(project.GlobalBranch)
 		if err != nil {
 			return res, err
 		}
 		res.After = ours.String()
-		if done, err := pl.settled(ours, &res); done || err != nil {
-			return res, err
+		done, err := pl.settled(ours, &res)
+		if err == nil && !done {
+			err = pl.mergeInto(ours, &res)
 		}
-		if err := pl.checkRelated(ours); err != nil {
-			return res, err
-		}
-		commit, choices, err := mergeCommits(pl.ctx, repo, ours, pl.theirs, "pull "+pl.remote, pl.finish)
-		if err != nil {
-			return res, err
-		}
-		failpoint.Hit(failpoint.PullMerged)
-		err = repo.UpdateRefs(pl.ctx, "planq: pull "+pl.remote, []staterepo.RefUpdate{{Ref: localGlobalRef, New: commit, Old: ours}})
 		if err == nil {
-			res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
 			return res, nil
 		}
 		if again, err := retry.Again(pl.ctx, err); !again {
@@ -383,26 +363,52 @@ func (pl *pull) merge(res PullResult) (PullResult, error) {
 	}
 }
 
-// settled says whether global at ours has theirs already, with the
-// outcome in res: up to date, fast-forwarded by the fetch, or ahead.
+// mergeInto commits the merge of theirs into global at ours.
+func (pl *pull) mergeInto(ours staterepo.Hash, res *PullResult) error {
+	if err := pl.checkRelated(ours); err != nil {
+		return err
+	}
+	commit, choices, err := mergeCommits(pl.ctx, pl.store.Repo, ours, pl.theirs, "pull "+pl.remote, pl.finish)
+	if err != nil {
+		return err
+	}
+	failpoint.Hit(failpoint.PullMerged)
+	if err := pl.store.MoveGlobal(pl.ctx, "planq: pull "+pl.remote, ours, commit); err != nil {
+		return err
+	}
+	res.Outcome, res.After, res.Choices = "merged", commit.String(), choices
+	return nil
+}
+
+// settled says whether global at ours has theirs already, or has it now by
+// a fast-forward, with the outcome in res: up to date, fast-forward, or
+// ahead. false: the two have to be merged.
 func (pl *pull) settled(ours staterepo.Hash, res *PullResult) (bool, error) {
-	switch ahead, err := pl.store.Repo.IsAncestor(pl.ctx, pl.theirs, ours); {
-	case err != nil:
-		return true, err
-	case ahead && ours == pl.before && ours == pl.theirs:
+	if ours == pl.theirs {
 		res.Outcome = "up-to-date"
-	case ahead && ours != pl.before:
-		res.Outcome = "fast-forward"
-		if pl.opts.AllowUnrelated && res.Project != pl.store.Project.Config.Project {
-			// Another project's global, taken whole: it is ours now.
-			tip, err := nameGlobal(pl.ctx, pl.store)
-			res.After = tip.String()
-			return true, err
+		return true, nil
+	}
+	repo := pl.store.Repo
+	behind, err := repo.IsAncestor(pl.ctx, ours, pl.theirs)
+	if err != nil {
+		return true, err
+	}
+	if !behind {
+		ahead, err := repo.IsAncestor(pl.ctx, pl.theirs, ours)
+		if ahead {
+			res.Outcome = "ahead"
 		}
-	case ahead:
-		res.Outcome = "ahead"
-	default:
-		return false, nil
+		return ahead || err != nil, err
+	}
+	if err := pl.store.MoveGlobal(pl.ctx, "planq: pull "+pl.remote+" (fast-forward)", ours, pl.theirs); err != nil {
+		return true, err
+	}
+	res.Outcome, res.After = "fast-forward", pl.theirs.String()
+	if pl.opts.AllowUnrelated && res.Project != pl.store.Project.Config.Project {
+		// Another project's global, taken whole: it is ours now.
+		tip, err := nameGlobal(pl.ctx, pl.store)
+		res.After = tip.String()
+		return true, err
 	}
 	return true, nil
 }
@@ -497,17 +503,6 @@ type PushOptions struct {
 	AllowUnrelated bool
 	// Regenerate is PullOptions.Regenerate, for the merges of a push.
 	Regenerate func(tree staterepo.Hash) (staterepo.Hash, error)
-	// AfterPull, when set, runs after each merge a push makes before it
-	// pushes again (the knowledge base's update: what is pushed is then in
-	// step, and a teammate's pull has nothing to change). Its outcome is
-	// its own: it never fails the push.
-	AfterPull func(ctx context.Context)
-}
-
-func (o PushOptions) afterPull(ctx context.Context) {
-	if o.AfterPull != nil {
-		o.AfterPull(ctx)
-	}
 }
 
 // Push publishes global to remote, with a lease on the remote value it last
@@ -570,7 +565,6 @@ func (ps *push) pullFirst() error {
 		return err
 	}
 	ps.res.Pulls++
-	ps.opts.afterPull(ps.ctx)
 	return nil
 }
 

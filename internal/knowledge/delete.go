@@ -57,7 +57,7 @@ func Delete(ctx context.Context, store *agent.Store, slug string, opts Options) 
 	final := finals(st)
 	delete(final, slug)
 	var ignored Result
-	if err := indexChange(repo, st, final, topics, change, &ignored); err != nil {
+	if err := indexChange(repo, st, final, topics, "", change, &ignored); err != nil {
 		return res, err
 	}
 	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change,

@@ -31,6 +31,13 @@
 // changes it, and its List, Show and ListDisputed present what the read
 // model read.
 //
+// The index names, in a line of its own, what the update that wrote it
+// read (the learnings', decisions' and articles' trees, the topics, the
+// dispute rule) and its own text: an update that finds global holding
+// just that, and the index as it was written, has nothing to do and reads
+// no record. A pull's fast-forward to a global a teammate pushed in step,
+// and a push's update before it sends, cost a few tree reads.
+//
 // Every change is one commit on global, through the one write path
 // (agent.Store.CommitGlobal: sizes, UTF-8, credentials), and a rewrite
 // never replaces an article changed on global since it was read.

@@ -214,14 +214,16 @@ func groupOf(r *changelog.Record, citedBy, meant map[string]string, subjectsOfFi
 // there is no model to embed by.
 type meaningsFunc func(recs []*changelog.Record) [][]float32
 
-// meaningsOf embeds by m the text search embeds of each record
-// (search.DocOf), so that extraction compares records as search and
-// dedupe do. nil for no model; a record the model fails on has no vector.
-func meaningsOf(ctx context.Context, m embed.Model) meaningsFunc {
-	if m == nil {
-		return nil
-	}
+// meaningsOf embeds by the model load returns (nil: none) the text search
+// embeds of each record (search.DocOf), so that extraction compares
+// records as search and dedupe do; nil vectors when there is no model or
+// it fails.
+func meaningsOf(ctx context.Context, load func() embed.Model) meaningsFunc {
 	return func(recs []*changelog.Record) [][]float32 {
+		m := load()
+		if m == nil {
+			return nil
+		}
 		texts := make([]string, len(recs))
 		for i, r := range recs {
 			texts[i] = search.DocOf(r).Text()

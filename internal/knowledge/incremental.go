@@ -1,9 +1,12 @@
 package knowledge
 
 import (
+	"errors"
+	"io/fs"
 	"slices"
 
 	"github.com/planq-dev/planq/changelog"
+	"github.com/planq-dev/planq/staterepo"
 )
 
 // An update makes again only the articles of planq's whose sources changed:
@@ -85,3 +88,32 @@ func changedTags(drafts map[string]*draft, st *state, final map[string]*changelo
 	}
 	return tags
 }
+
+// SourcesChanged reports whether what an update reads differs between two
+// commits of global: the learnings and decisions articles are made from,
+// or the knowledge base itself (a pull brings a teammate's edit or
+// deletion of an article). It decides whether a move of global calls for
+// an update: a proposal, the plan or a log entry moves global without
+// changing what articles say. In doubt (a commit that does not read) it
+// says yes.
+func SourcesChanged(repo *staterepo.Repo, from, to staterepo.Hash) bool {
+	fromTree, err := repo.TreeOf(from)
+	if err != nil {
+		return true
+	}
+	toTree, err := repo.TreeOf(to)
+	if err != nil {
+		return true
+	}
+	for _, k := range []changelog.Kind{changelog.KindLearning, changelog.KindDecision, changelog.KindArticle} {
+		was, wasErr := repo.BlobAt(fromTree, k.Dir())
+		is, isErr := repo.BlobAt(toTree, k.Dir())
+		if was != is || unread(wasErr) || unread(isErr) {
+			return true
+		}
+	}
+	return false
+}
+
+// unread: a tree that did not read, not a directory that is not there.
+func unread(err error) bool { return err != nil && !errors.Is(err, fs.ErrNotExist) }

@@ -12,9 +12,10 @@ import (
 // articles by slug, each its title linked to its file, its description,
 // status and confidence, and under decisions the date it was decided and
 // how many earlier versions it names as superseded. It depends on the
-// articles alone, so every machine writes the same index; it is
-// regenerated, never merged.
-func renderIndex(articles map[string]*changelog.Article, topics []string) []byte {
+// articles alone, and on what the update that writes it read (key, see
+// stepKey; "" for a merge's, which claims nothing), so every machine
+// writes the same index; it is regenerated, never merged.
+func renderIndex(articles map[string]*changelog.Article, topics []string, key string) []byte {
 	byTopic := map[string][]*changelog.Article{}
 	for _, a := range articles {
 		byTopic[a.Topic] = append(byTopic[a.Topic], a)
@@ -55,7 +56,10 @@ func renderIndex(articles map[string]*changelog.Article, topics []string) []byte
 			fmt.Fprintf(&b, "* [%s](%s/%s.md) - %s (%s, %s confidence%s)\n", escapeLinkText(a.Title), a.Topic, a.Slug, a.Description, a.Status, a.Confidence, decided)
 		}
 	}
-	return []byte(b.String())
+	if key == "" {
+		return []byte(b.String())
+	}
+	return markInStep([]byte(b.String()), key)
 }
 
 // escapeLinkText keeps a title from closing its link early.

@@ -42,7 +42,7 @@ func WithIndex(repo *staterepo.Repo, tree staterepo.Hash, topics []string) (stat
 	if len(articles) == 0 && !had {
 		return tree, nil
 	}
-	blob, err := repo.WriteBlob(renderIndex(articles, order))
+	blob, err := repo.WriteBlob(renderIndex(articles, order, ""))
 	if err != nil {
 		return staterepo.ZeroHash, err
 	}

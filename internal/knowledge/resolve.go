@@ -87,7 +87,13 @@ func Resolve(ctx context.Context, store *agent.Store, slug, keep string, opts Op
 	}
 	final[slug] = a
 	var ignored Result
-	if err := indexChange(repo, st, final, topics, change, &ignored); err != nil {
+	// A resolve leaves a knowledge base in step as it found it: the next
+	// update keeps the side it kept.
+	key, err := keyFor(repo, st, change, topics)
+	if err != nil {
+		return res, err
+	}
+	if err := indexChange(repo, st, final, topics, key, change, &ignored); err != nil {
 		return res, err
 	}
 	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change,

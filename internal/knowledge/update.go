@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/agent"
@@ -37,14 +38,18 @@ type Options struct {
 // planq, never the project's search model, so that every machine of a
 // team, whatever endpoint it can reach, files a record with the same
 // article and writes the same bytes. nil when this build carries none.
-func (o Options) meaningModel() embed.Model {
+// It is loaded on first use: an update with no record to file by meaning
+// (a pull's fast-forward to a global in step) reads no table.
+func (o Options) meaningModel() func() embed.Model {
 	if o.model != nil {
-		return o.model
+		return func() embed.Model { return o.model }
 	}
-	if m, err := embed.Default(); err == nil {
-		return m
-	}
-	return nil
+	return sync.OnceValue(func() embed.Model {
+		if m, err := embed.Default(); err == nil {
+			return m
+		}
+		return nil
+	})
 }
 
 // KnownTopics are the project's topics (DefaultTopics when it names
@@ -116,9 +121,11 @@ func (r *Result) fill() {
 // makes the articles new subjects call for, adds new sources to planq's
 // articles and deprecates those whose sources are all gone, lists new
 // sources at the end of the articles a person edited, remembers the
-// articles a person deleted, and regenerates knowledge/_index.md. What it
-// writes depends on global alone, so a second run changes nothing, and
-// promote and pull can run it after they land. An update that lost the
+// articles a person deleted, and regenerates knowledge/_index.md, which
+// names what the update read (see stepKey): an update that finds global
+// holding just that returns at once. What it writes depends on global
+// alone, so a second run changes nothing, and every move of global can
+// run it. An update that lost the
 // race for an article to another writer (two promotes at once, each with
 // its update) runs again from the new global, a few times.
 //
@@ -175,6 +182,12 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 	if err != nil {
 		return res, err
 	}
+	if opts.derived == nil && len(refused) == 0 {
+		if done, err := globalInStep(store.Repo, topics); err == nil && done {
+			res.fill()
+			return res, nil
+		}
+	}
 	st, rs, err := readForUpdate(ctx, store, opts.derived == nil)
 	if err != nil {
 		return res, err
@@ -198,7 +211,17 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 		u.change[DeletedPath(g[0], g[1])] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
 		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
 	}
-	if err := indexChange(store.Repo, st, u.final, topics, u.change, &res); err != nil {
+	// The index claims the knowledge base in step, so that the next
+	// update has nothing to read, unless this one has something to say
+	// again next time (a file it could not read, an article it left out)
+	// or is a dry run (which writes no object).
+	key := ""
+	if opts.derived == nil && len(res.Skipped) == 0 && len(refused) == 0 {
+		if key, err = keyAfter(store.Repo, st.Tree, u.change, topics); err != nil {
+			return res, err
+		}
+	}
+	if err := indexChange(store.Repo, st, u.final, topics, key, u.change, &res); err != nil {
 		return res, err
 	}
 	res.fill()
@@ -605,18 +628,18 @@ func updateMessage(r Result) string {
 
 // indexChange regenerates knowledge/_index.md from the articles and puts
 // it in change when it differs from global's.
-func indexChange(repo *staterepo.Repo, st *state, final map[string]*changelog.Article, topics []string, change map[string]agent.Rewrite, res *Result) error {
+func indexChange(repo *staterepo.Repo, st *state, final map[string]*changelog.Article, topics []string, key string, change map[string]agent.Rewrite, res *Result) error {
 	if len(final) == 0 && st.Index.IsZero() {
 		return nil
 	}
-	data := renderIndex(final, topics)
+	data := renderIndex(final, topics, key)
 	if !st.Index.IsZero() {
 		old, err := repo.ReadBlob(st.Index)
 		if err != nil {
 			return err
 		}
-		if bytes.Equal(old, data) {
-			return nil
+		if bytes.Equal(old, data) || len(change) == 0 && bytes.Equal(withoutInStep(old), withoutInStep(data)) {
+			return nil // a new claim alone is worth no commit
 		}
 	}
 	change[IndexPath] = agent.Rewrite{Data: data, Was: st.Index}

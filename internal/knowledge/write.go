@@ -388,7 +388,7 @@ func commitArticle(ctx context.Context, store *agent.Store, d *derivation, h *he
 	final := finals(st)
 	final[a.Slug] = a
 	var ignored Result
-	if err := indexChange(store.Repo, st, final, d.topics, change, &ignored); err != nil {
+	if err := indexChange(store.Repo, st, final, d.topics, "", change, &ignored); err != nil {
 		return res, err
 	}
 	commit, err := store.CommitGlobal(ctx, agent.GlobalChange{Rewrites: change, Message: message})

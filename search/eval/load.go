@@ -84,8 +84,7 @@ func writeGlobal(ctx context.Context, repo *staterepo.Repo, files map[string][]b
 	if err != nil {
 		return fmt.Errorf("failed to write global's commit: %w", err)
 	}
-	update := []staterepo.RefUpdate{{Ref: project.BranchRef(project.GlobalBranch), New: commit, Old: tip}}
-	if err := repo.UpdateRefs(ctx, "searcheval: load corpus", update); err != nil {
+	if err := repo.SwapGlobal(ctx, "searcheval: load corpus", tip, commit); err != nil {
 		return fmt.Errorf("failed to move global: %w", err)
 	}
 	return nil
