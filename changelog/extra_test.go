@@ -2,6 +2,7 @@ package changelog
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -159,4 +160,40 @@ func TestNewRecordFollowsTheRow(t *testing.T) {
 	if err := Validate(tomb); err != nil {
 		t.Errorf("a memo's tombstone: %v", err)
 	}
+}
+
+// checkRows holds the table's extra fields to what their readers need: a
+// key of their own that a flag and an MCP property can take, of one type in
+// every row that declares it.
+func checkRows(rows []Spec) error {
+	list := map[Field]bool{}
+	for _, s := range rows {
+		for _, f := range s.Extra {
+			if !validExtraKey(string(f.Key)) || knownKeys()[string(f.Key)] || slices.Contains(frontEndNames, string(f.Key)) {
+				return fmt.Errorf("kind %s: extra field %q is not a key of its own (lower-case letters, digits, '_'; no Record key, no name of %s)",
+					s.Kind, f.Key, strings.Join(frontEndNames, ", "))
+			}
+			if was, ok := list[f.Key]; ok && was != f.List {
+				return fmt.Errorf("kind %s: extra field %q is a list in one row and a string in another", s.Kind, f.Key)
+			}
+			list[f.Key] = f.List
+		}
+	}
+	return nil
+}
+
+// frontEndNames are what the writers of a generic kind call their own
+// flags and properties beside its fields.
+var frontEndNames = []string{"json", "help", "dir", "verbose", "quiet", "text", "extra"}
+
+func validExtraKey(k string) bool {
+	if k == "" || k[0] < 'a' || k[0] > 'z' {
+		return false
+	}
+	for _, c := range k {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
 }

@@ -146,9 +146,6 @@ func StaleList(notes []string) string {
 	return "(may be stale: " + strings.Join(notes, "; ") + ")"
 }
 
-// Stale counts the records the check marked.
-func (s Staleness) Stale() int { return len(s.Notes) }
-
 // MarkExcerpt notes on ex what moved on of the code files its record cites,
 // when ex is a record's and the record has anchors.
 func (rd *Reader) MarkExcerpt(ctx context.Context, codeDir string, ex *Excerpt) {

@@ -45,9 +45,6 @@ type LogView struct {
 // only the entries it shows and each agent's latest.
 func (rd *Reader) Log(opts LogOptions) (*LogView, error) { return rd.log(opts, rd.e.LogEntries) }
 
-// logWalk is Log by a walk over every entry, which Log answers alike.
-func (rd *Reader) logWalk(opts LogOptions) (*LogView, error) { return rd.log(opts, rd.e.EntriesWalk) }
-
 // entriesFinder finds the entries of a log: engine.Store.LogEntries or
 // EntriesWalk.
 type entriesFinder func(tips []staterepo.Hash, keep func(agent string) bool, since int64, limit int, latest bool) (engine.Entries, []*changelog.ParseError, error)

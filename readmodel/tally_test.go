@@ -400,3 +400,6 @@ func TestTalliesAnswerAsTheWalks(t *testing.T) {
 		})
 	}
 }
+
+// logWalk is Log by a walk over every entry, which Log answers alike.
+func (rd *Reader) logWalk(opts LogOptions) (*LogView, error) { return rd.log(opts, rd.e.EntriesWalk) }

@@ -176,3 +176,14 @@ func rowsBeyond(b []byte) []byte {
 	sum := crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli))
 	return append(body, byte(sum), byte(sum>>8), byte(sum>>16), byte(sum>>24))
 }
+
+// OfKind keeps the records of kind k, in order.
+func OfKind(recs []*changelog.Record, k changelog.Kind) []*changelog.Record {
+	var out []*changelog.Record
+	for _, r := range recs {
+		if r.Kind == k {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -27,17 +27,6 @@ func Rank(recs []*changelog.Record) {
 	})
 }
 
-// OfKind keeps the records of kind k, in order.
-func OfKind(recs []*changelog.Record, k changelog.Kind) []*changelog.Record {
-	var out []*changelog.Record
-	for _, r := range recs {
-		if r.Kind == k {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // PendingHandoff is the latest pending handoff for agent among recs (oldest
 // first, current versions only): one it left for its own next session, or
 // one another agent addressed to it.

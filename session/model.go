@@ -58,9 +58,6 @@ func ModelHub() string {
 	return embed.DefaultHub
 }
 
-// HasDefaultModel says whether this planq carries a model of its own.
-func HasDefaultModel() bool { return embed.HasDefault() }
-
 // FetchModel downloads the model2vec model name (owner/name) from the hub
 // into $PLANQ_HOME/models, whole or not at all, and converts it once to
 // planq's table format, which every search then reads. A model fetched
