@@ -182,7 +182,8 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 	if err != nil {
 		return res, err
 	}
-	if opts.derived == nil && len(refused) == 0 {
+	claims := opts.derived == nil && len(refused) == 0 // see claimedStep
+	if claims {
 		if done, err := globalInStep(store.Repo, topics); err == nil && done {
 			res.fill()
 			return res, nil
@@ -207,19 +208,10 @@ func update(ctx context.Context, store *agent.Store, opts Options, refused map[s
 			return res, err
 		}
 	}
-	for _, g := range st.Gone {
-		u.change[DeletedPath(g[0], g[1])] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
-		res.Remembered = append(res.Remembered, changelog.ArticlePath(g[0], g[1]))
-	}
-	// The index claims the knowledge base in step, so that the next
-	// update has nothing to read, unless this one has something to say
-	// again next time (a file it could not read, an article it left out)
-	// or is a dry run (which writes no object).
-	key := ""
-	if opts.derived == nil && len(res.Skipped) == 0 && len(refused) == 0 {
-		if key, err = keyAfter(store.Repo, st.Tree, u.change, topics); err != nil {
-			return res, err
-		}
+	u.rememberGone()
+	key, err := u.claimedStep(store.Repo, claims, topics)
+	if err != nil {
+		return res, err
 	}
 	if err := indexChange(store.Repo, st, u.final, topics, key, u.change, &res); err != nil {
 		return res, err
@@ -275,6 +267,25 @@ type updateRun struct {
 	change map[string]agent.Rewrite
 	guard  func(string, []byte) error
 	res    *Result
+}
+
+// rememberGone remembers the articles a person deleted without planq.
+func (u *updateRun) rememberGone() {
+	for _, g := range u.st.Gone {
+		u.change[DeletedPath(g[0], g[1])] = agent.Rewrite{Data: deletedNote(g[0], g[1])}
+		u.res.Remembered = append(u.res.Remembered, changelog.ArticlePath(g[0], g[1]))
+	}
+}
+
+// claimedStep is the key the index claims (see stepKey), so that the next
+// update has nothing to read: "" when the run may not claim (a dry run,
+// which writes no object; a run after a refusal) or has something to say
+// again next time (a file it could not read, an article it left out).
+func (u *updateRun) claimedStep(repo *staterepo.Repo, claims bool, topics []string) (string, error) {
+	if !claims || len(u.res.Skipped) > 0 {
+		return "", nil
+	}
+	return keyAfter(repo, u.st.Tree, u.change, topics)
 }
 
 // keepDeleted: an article of planq's deleted on one side of a merge and
