@@ -146,7 +146,8 @@ func (s *Project) attach(store *agent.Store) {
 }
 
 // globalMoved brings the knowledge base in step after global moved from
-// one commit to another, when the learnings or decisions changed. The
+// one commit to another, when the learnings, decisions or articles changed
+// (knowledge.SourcesChanged). The
 // move has landed: a failed update is kept in the summary, never returned,
 // and 'planq kb update' does it again.
 func (s *Project) globalMoved(ctx context.Context, from, to staterepo.Hash) {

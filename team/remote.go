@@ -241,8 +241,9 @@ type PullOptions struct {
 // fast-forward when possible, else a three-way, per-path merge committed
 // with both tips as parents. The fetch moves only the remote's tracking
 // ref: global moves once the fetched global is checked, through the
-// writer of global (agent.Store.MoveGlobal). With agents it also fetches teammates' agent branches, read
-// only, under refs/planq/remotes/<remote>/agents/.
+// writer of global (agent.Store.MoveGlobal). With agents it also fetches
+// teammates' agent branches, read only, under
+// refs/planq/remotes/<remote>/agents/.
 func Pull(ctx context.Context, store *agent.Store, remote string, opts PullOptions) (PullResult, error) {
 	repo := store.Repo
 	res := PullResult{Remote: remote}
