@@ -59,6 +59,8 @@ search uses it once .planq/config says search: {model: NAME}.
 	}
 	cmd.Flags().BoolVar(&opts.force, "force", false, "replace the model if it was fetched before")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print as JSON")
+	// A download is planq-server's: planq links no HTTP client.
+	handedOff(env, cmd)
 	return cmd
 }
 

@@ -321,7 +321,7 @@ var commandGroups = []struct {
 	{"record", []namedCmd{{"scratch", newScratchCmd}, {"log", newLogCmd}, {"learn", newLearnCmd}, {"decide", newDecideCmd}, {"checkpoint", newCheckpointCmd}, {"handoff", newHandoffCmd}, {"note", newNoteCmd}, {"propose", newProposeCmd}, {"retract", newRetractCmd}, {"edit", newEditCmd}, {"revalidate", newRevalidateCmd}, {"artifact", newArtifactCmd}, {"record", newRecordCmd}, {"adopt", newAdoptCmd}}},
 	{"read", []namedCmd{{"context", newContextCmd}, {"search", newSearchCmd}, {"get", newGetCmd}, {"show", newShowCmd}, {"query", newQueryCmd}, {"notes", newNotesCmd}, {"curate", newCurateCmd}, {"proposals", newProposalsCmd}, {"kb", newKBCmd}, {"ui", newUICmd}, {"status", newStatusCmd}, {"branch", newBranchCmd}, {"plan", newPlanCmd}, {"prime", newPrimeCmd}}},
 	{"upkeep", []namedCmd{{"validate", newValidateCmd}, {"prune", newPruneCmd}, {"archive", newArchiveCmd}, {"restore", newRestoreRecordCmd}, {"dedupe", newDedupeCmd}, {"import", newImportCmd}, {"export", newExportCmd}}},
-	{"agents", []namedCmd{{"setup", newSetupCmd}, {"onboard", newOnboardCmd}, {"hook", newHookCmd}, {"mcp", newMCPCmd}, {"memtool", newMemtoolCmd}}},
+	{"agents", []namedCmd{{"setup", newSetupCmd}, {"onboard", newOnboardCmd}, {"hook", newHookCmd}, {"mcp", newMCPCmd}, {"memtool", newMemtoolCmd}, {"post", newPostCmd}}},
 }
 
 // commandsFor says which commands a run of args needs: none for

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/failpoint"
+	"github.com/planq-dev/planq/internal/netpost"
 	"github.com/planq-dev/planq/internal/testkit/scriptenv"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -17,8 +19,11 @@ import (
 func TestMain(m *testing.M) {
 	failpoint.Enable() // this test binary is planq in the tests that crash it
 	testscript.Main(m, map[string]func(){
-		"planq":        func() { os.Exit(runRecordingHints(nil)) },
-		"planq-server": func() { os.Exit(runRecordingHints(&testServers)) },
+		"planq": func() { os.Exit(runRecordingHints(nil)) },
+		"planq-server": func() {
+			embed.Network = embed.Net{Post: netpost.Post, Get: netpost.Get} // as cmd/planq-server's main
+			os.Exit(runRecordingHints(&testServers))
+		},
 	})
 }
 

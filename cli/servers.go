@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
+	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
 	"github.com/planq-dev/planq/session"
 )
@@ -52,15 +52,12 @@ func handedOff(env *Env, cmds ...*cobra.Command) {
 	}
 }
 
-// serverProgram is the program that holds the servers.
-const serverProgram = "planq-server"
-
 // handOff runs the command in planq-server, with planq's arguments and
 // streams, and ends as it ends. A process of its own (planq run from a
 // terminal or by an agent) becomes planq-server where the platform can
 // (exec), so signals and the exit code are planq-server's own.
 func (e *Env) handOff(ctx context.Context) error {
-	bin, err := findServerProgram()
+	bin, err := platform.ServerProgram()
 	if err != nil {
 		return err
 	}
@@ -88,29 +85,5 @@ func (e *Env) handOff(ctx context.Context) error {
 	case ctx.Err() != nil:
 		return ctx.Err()
 	}
-	return planqerr.New(planqerr.Failure, serverProgram, "failed to run: %w", err)
-}
-
-// findServerProgram finds planq-server beside planq (the same
-// installation), else on PATH.
-func findServerProgram() (string, error) {
-	name := serverProgram
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if self, err := os.Executable(); err == nil {
-		if p := filepath.Join(filepath.Dir(self), name); isFile(p) {
-			return p, nil
-		}
-	}
-	if p, err := exec.LookPath(serverProgram); err == nil {
-		return p, nil
-	}
-	return "", planqerr.New(planqerr.NotFound, serverProgram, "is not installed beside planq or on PATH; it serves planq's MCP server and review page").
-		WithHint("install it as planq was installed: go install github.com/planq-dev/planq/cmd/planq-server@latest (a release archive holds both)")
-}
-
-func isFile(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular()
+	return planqerr.New(planqerr.Failure, platform.ServerProgramName, "failed to run: %w", err)
 }

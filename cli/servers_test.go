@@ -25,7 +25,7 @@ func serving(env *Env) *cobra.Command {
 // to saying how to install it when there is none.
 func TestServerCommandsAreHandedOff(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // no planq-server beside the test binary or on PATH
-	for _, args := range [][]string{{"mcp", "serve", "--project", "x"}, {"mcp", "tools", "--json"}, {"ui", "--help"}, {"mcp", "serve", "--help"}} {
+	for _, args := range [][]string{{"mcp", "serve", "--project", "x"}, {"mcp", "tools", "--json"}, {"ui", "--help"}, {"mcp", "serve", "--help"}, {"model", "fetch", "owner/name"}} {
 		out, code := runWith(t, newRootCmd, args)
 		if code != ExitNotFound || !strings.Contains(out, "planq-server: is not installed beside planq or on PATH") {
 			t.Errorf("planq %s: exit %d, want planq-server's absence told (exit %d)\n%s", strings.Join(args, " "), code, ExitNotFound, out)
@@ -50,11 +50,12 @@ func TestServerCommandsAreHandedOff(t *testing.T) {
 }
 
 // TestServersAreLinkedOnlyIntoPlanqServer holds planq's hot path to its
-// budget: neither the MCP SDK nor the Markdown renderer reaches planq
-// (agents and hooks start it thousands of times a day), and planq-server
-// has both.
+// budget: neither the MCP SDK, the Markdown renderer nor the HTTP client
+// (net/http and TLS: 2 ms of every start) reaches planq (agents and hooks
+// start it thousands of times a day), and planq-server has them all.
 func TestServersAreLinkedOnlyIntoPlanqServer(t *testing.T) {
-	heavy := []string{"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/yuin/goldmark", "github.com/planq-dev/planq/mcpserver", "github.com/planq-dev/planq/review"}
+	heavy := []string{"github.com/modelcontextprotocol/go-sdk/mcp", "github.com/yuin/goldmark", "github.com/planq-dev/planq/mcpserver", "github.com/planq-dev/planq/review",
+		"net/http", "crypto/tls", "github.com/planq-dev/planq/internal/netpost"}
 	deps := func(pkg string) map[string]bool {
 		out, err := exec.Command("go", "list", "-deps", pkg).Output()
 		if err != nil {

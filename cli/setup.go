@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
+	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -106,7 +107,7 @@ func warnNoServerProgram(env *Env, mode hooks.Mode) {
 	if mode != hooks.ModeInstall && mode != hooks.ModeCheck {
 		return
 	}
-	if _, err := findServerProgram(); err != nil {
+	if _, err := platform.ServerProgram(); err != nil {
 		env.Log.Warn("planq-server is not installed beside planq or on PATH, so the MCP server these settings start cannot run",
 			"hint", "go install github.com/planq-dev/planq/cmd/planq-server@latest, as planq was installed")
 	}

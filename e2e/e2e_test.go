@@ -1,11 +1,17 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -71,6 +77,55 @@ func TestScripts(t *testing.T) {
 			e.Setenv("PATH", bin+string(os.PathListSeparator)+e.Getenv("PATH"))
 			return scriptenv.Setup(e)
 		},
-		Cmds: scriptenv.Commands(),
+		Cmds: commands(),
 	})
+}
+
+// commands are scriptenv's, and endpoint.
+func commands() map[string]func(ts *testscript.TestScript, neg bool, args []string) {
+	cmds := scriptenv.Commands()
+	cmds["endpoint"] = cmdEndpoint
+	return cmds
+}
+
+// cmdEndpoint starts, for the rest of the script, an OpenAI-compatible
+// embeddings endpoint whose base URL is $ENDPOINT: each text's vector is
+// its letters counted in eight buckets, so texts of the same words are
+// near. It counts the calls it answered in $WORK/endpoint-calls.
+func cmdEndpoint(ts *testscript.TestScript, neg bool, _ []string) {
+	if neg {
+		ts.Fatalf("unsupported: ! endpoint")
+	}
+	var calls atomic.Int64
+	callsFile := filepath.Join(ts.Getenv("WORK"), "endpoint-calls")
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "not an embeddings request", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float64 `json:"embedding"`
+		}
+		ans := struct {
+			Data []item `json:"data"`
+		}{}
+		for i, text := range req.Input {
+			v := make([]float64, 8)
+			for _, c := range strings.ToLower(text) {
+				if c >= 'a' && c <= 'z' {
+					v[(c-'a')%8]++
+				}
+			}
+			ans.Data = append(ans.Data, item{Index: i, Embedding: v})
+		}
+		n := calls.Add(1)
+		_ = os.WriteFile(callsFile, []byte(strconv.FormatInt(n, 10)+"\n"), 0o644)
+		_ = json.NewEncoder(w).Encode(ans)
+	}))
+	ts.Defer(srv.Close)
+	ts.Setenv("ENDPOINT", srv.URL+"/v1")
 }

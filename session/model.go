@@ -188,3 +188,20 @@ func dirBytes(dir string) (int64, error) {
 	}
 	return n, nil
 }
+
+// PostRequest is a post planq asks planq-server to make for it (see
+// embed.PostViaServer).
+type PostRequest = embed.PostRequest
+
+// PostAnswer is what came of a PostRequest.
+type PostAnswer = embed.PostAnswer
+
+// ServePost makes req with this program's network, planq-server's, and
+// says what came: 'planq-server post', by which planq, which links no HTTP
+// client, reaches an embeddings endpoint.
+func ServePost(ctx context.Context, req PostRequest) PostAnswer {
+	if embed.Network.Post == nil {
+		return PostAnswer{Failed: "this program reaches no network: planq-server posts for planq"}
+	}
+	return embed.ServePost(ctx, req, embed.Network.Post)
+}

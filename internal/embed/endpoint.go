@@ -1,14 +1,12 @@
 package embed
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -68,7 +66,6 @@ type Endpoint struct {
 	timeout          time.Duration
 	batch            int
 	maxAnswer        int64
-	client           *http.Client
 	dim              atomic.Int64
 }
 
@@ -83,11 +80,10 @@ func NewEndpoint(s EndpointSettings) (*Endpoint, error) {
 		return nil, planqerr.New(planqerr.Invalid, subject, "names no model").
 			WithHint("set search: endpoint: model: in .planq/config to the model the server serves, like nomic-embed-text")
 	}
-	// No redirect is followed: one could send the texts and the key's
-	// request to another host (a cloud's metadata address, say). The
-	// answer is read as it is and refused (redirected).
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	e := &Endpoint{base: base, post: post, model: s.Model, timeout: s.Timeout, batch: s.Batch, maxAnswer: s.MaxAnswer, client: client}
+	// No redirect is followed (Network.Post follows none): one could send
+	// the texts and the key's request to another host (a cloud's metadata
+	// address, say). The answer is read as it is and refused (redirected).
+	e := &Endpoint{base: base, post: post, model: s.Model, timeout: s.Timeout, batch: s.Batch, maxAnswer: s.MaxAnswer}
 	if e.timeout <= 0 {
 		e.timeout = DefaultTimeout
 	}
@@ -237,35 +233,30 @@ func (e *Endpoint) call(ctx context.Context, texts []string) ([][]float32, error
 	}
 	cctx, cancel := context.WithTimeout(ctx, e.timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(cctx, http.MethodPost, e.post, bytes.NewReader(body))
-	if err != nil {
-		return nil, fmt.Errorf("failed to build the embeddings request: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
+	header := map[string]string{"Content-Type": "application/json", "Accept": "application/json"}
 	if e.key != "" {
-		req.Header.Set("Authorization", "Bearer "+e.key)
+		header["Authorization"] = "Bearer " + e.key
 	}
-	resp, err := e.client.Do(req)
+	status, length, answer, location, err := post(cctx, e.post, header, body, e.maxAnswer)
 	if err != nil {
 		return nil, e.failed(ctx, cctx, err)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.ContentLength > e.maxAnswer {
+	defer func() { _ = answer.Close() }()
+	if length > e.maxAnswer {
 		return nil, e.tooLarge()
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, e.maxAnswer+1))
+	data, err := io.ReadAll(io.LimitReader(answer, e.maxAnswer+1))
 	if err != nil {
 		return nil, e.failed(ctx, cctx, err)
 	}
 	if int64(len(data)) > e.maxAnswer {
 		return nil, e.tooLarge()
 	}
-	if resp.StatusCode >= 300 && resp.StatusCode <= 399 {
-		return nil, e.redirected(resp)
+	if status >= 300 && status <= 399 {
+		return nil, e.redirected(status, location)
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, e.httpError(resp.StatusCode, data)
+	if status < 200 || status > 299 {
+		return nil, e.httpError(status, data)
 	}
 	vecs, dim, err := parseAnswer(data, len(texts))
 	if err != nil {
@@ -283,9 +274,9 @@ func (e *Endpoint) call(ctx context.Context, texts []string) ([][]float32, error
 func (e *Endpoint) httpError(status int, data []byte) error {
 	err := planqerr.New(planqerr.Failure, e.subject(), "answered HTTP %d%s", status, serverMessage(data))
 	switch status {
-	case http.StatusUnauthorized, http.StatusForbidden:
+	case 401, 403: // unauthorised, forbidden
 		return err.WithHint("give the endpoint's key in a variable and name it in search: endpoint: key_env: in .planq/config")
-	case http.StatusNotFound, http.StatusBadRequest:
+	case 404, 400: // not found, bad request
 		return err.WithHint("check that %s serves the model %q (for a local Ollama: ollama pull %s; its URL ends in /v1)", e.base, e.model, e.model)
 	}
 	return err.WithHint("check the server's log; until it answers, search uses words alone")
@@ -294,12 +285,12 @@ func (e *Endpoint) httpError(status int, data []byte) error {
 // redirected refuses a redirect, naming where it pointed without its
 // query or user part, where a key could hide (url.URL escapes the path's
 // control characters).
-func (e *Endpoint) redirected(resp *http.Response) error {
+func (e *Endpoint) redirected(status int, location string) error {
 	where := "elsewhere"
-	if loc, err := resp.Location(); err == nil && loc.Host != "" {
+	if loc, err := url.Parse(location); err == nil && loc.Host != "" {
 		where = "to " + (&url.URL{Scheme: loc.Scheme, Host: loc.Host, Path: loc.Path}).String()
 	}
-	return planqerr.New(planqerr.Failure, e.subject(), "redirected %s (HTTP %d); planq follows no redirect", where, resp.StatusCode).
+	return planqerr.New(planqerr.Failure, e.subject(), "redirected %s (HTTP %d); planq follows no redirect", where, status).
 		WithHint("if that is the endpoint, set search: endpoint: url: in .planq/config to its base URL (the part before /embeddings)")
 }
 
@@ -316,7 +307,7 @@ func (e *Endpoint) failed(ctx, cctx context.Context, err error) error {
 	switch {
 	case ctx.Err() != nil:
 		return fmt.Errorf("failed to call the embeddings endpoint: %w", ctx.Err())
-	case errors.Is(cctx.Err(), context.DeadlineExceeded):
+	case errors.Is(cctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return planqerr.New(planqerr.Failure, e.subject(), "gave no answer within %s", e.timeout).
 			WithHint("check the server, or give it longer: search: endpoint: timeout: in .planq/config")
 	}

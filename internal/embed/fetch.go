@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -126,7 +126,11 @@ func Fetch(ctx context.Context, name, dest string, opts FetchOptions) (Fetched, 
 		return Fetched{}, fmt.Errorf("failed to make a directory to download into: %w", err)
 	}
 	defer func() { _ = os.RemoveAll(tmp) }() // gone once renamed into place
-	f := fetcher{hub: hub, name: name, subject: subject, opts: opts, client: &http.Client{}}
+	if Network.Get == nil {
+		return Fetched{}, planqerr.New(planqerr.Failure, subject, "this program reaches no network; %s fetches models", platform.ServerProgramName).
+			WithHint("run planq model fetch %s, which %s runs", name, platform.ServerProgramName)
+	}
+	f := fetcher{hub: hub, name: name, subject: subject, opts: opts}
 	if f.opts.MaxModelBytes <= 0 {
 		f.opts.MaxModelBytes = DefaultMaxModelBytes
 	}
@@ -184,7 +188,6 @@ func hubBase(given string) (string, error) {
 type fetcher struct {
 	hub, name, subject, token string
 	opts                      FetchOptions
-	client                    *http.Client
 }
 
 // limit is the most bytes file may hold.
@@ -208,27 +211,28 @@ func (f *fetcher) download(ctx context.Context, dir, file string) (FetchedFile, 
 	stalled := fmt.Errorf("no byte of %s came for %s", file, f.opts.Stall)
 	timer := time.AfterFunc(f.opts.Stall, func() { cancel(stalled) })
 	defer timer.Stop()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
-	if err != nil {
-		return FetchedFile{}, fmt.Errorf("failed to build the request for %s: %w", file, err)
-	}
-	if f.token != "" {
-		req.Header.Set("Authorization", "Bearer "+f.token)
-	}
-	resp, err := f.client.Do(req)
+	status, length, body, err := Network.Get(ctx, src, f.token)
 	if err != nil {
 		return FetchedFile{}, f.failed(ctx, file, src, err)
 	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode != http.StatusOK {
-		return FetchedFile{}, f.httpError(file, src, resp.StatusCode)
+	defer func() { _ = body.Close() }()
+	if status != 200 {
+		return FetchedFile{}, f.httpError(file, src, status)
 	}
-	return f.save(ctx, dir, file, src, resp, timer)
+	return f.save(ctx, dir, file, src, download{length: length, body: body, timer: timer})
 }
 
-func (f *fetcher) save(ctx context.Context, dir, file, src string, resp *http.Response, timer *time.Timer) (FetchedFile, error) {
+// download is a file's answer under way: its length (-1: not said), its
+// body, and the timer a stall sets off.
+type download struct {
+	length int64
+	body   io.Reader
+	timer  *time.Timer
+}
+
+func (f *fetcher) save(ctx context.Context, dir, file, src string, resp download) (FetchedFile, error) {
 	limit := f.limit(file)
-	if resp.ContentLength > limit {
+	if resp.length > limit {
 		return FetchedFile{}, f.tooLarge(file, limit)
 	}
 	tmp, err := os.CreateTemp(dir, "."+file+"-")
@@ -237,7 +241,7 @@ func (f *fetcher) save(ctx context.Context, dir, file, src string, resp *http.Re
 	}
 	defer func() { _ = os.Remove(tmp.Name()) }() // gone once renamed
 	h := sha256.New()
-	body := &stallReader{r: resp.Body, timer: timer, stall: f.opts.Stall}
+	body := &stallReader{r: resp.body, timer: resp.timer, stall: f.opts.Stall}
 	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, limit+1))
 	if err == nil {
 		err = tmp.Sync()
@@ -252,8 +256,8 @@ func (f *fetcher) save(ctx context.Context, dir, file, src string, resp *http.Re
 		return FetchedFile{}, fmt.Errorf("failed to download %s of %s: %w", file, f.name, err)
 	case n > limit:
 		return FetchedFile{}, f.tooLarge(file, limit)
-	case resp.ContentLength >= 0 && n != resp.ContentLength:
-		return FetchedFile{}, planqerr.New(planqerr.Failure, f.subject, "%s came cut short: %d of %d bytes", file, n, resp.ContentLength).
+	case resp.length >= 0 && n != resp.length:
+		return FetchedFile{}, planqerr.New(planqerr.Failure, f.subject, "%s came cut short: %d of %d bytes", file, n, resp.length).
 			WithHint("fetch it again")
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(dir, file)); err != nil {
@@ -292,10 +296,10 @@ func (f *fetcher) failed(ctx context.Context, file, src string, err error) error
 
 func (f *fetcher) httpError(file, src string, status int) error {
 	switch status {
-	case http.StatusNotFound:
+	case 404: // not found
 		return planqerr.New(planqerr.NotFound, f.subject, "has no %s on %s (HTTP 404 from %s)", file, f.hub, src).
 			WithHint("check the name; a model2vec model has %s", strings.Join(ModelFiles, ", "))
-	case http.StatusUnauthorized, http.StatusForbidden:
+	case 401, 403: // unauthorised, forbidden
 		return planqerr.New(planqerr.Failure, f.subject, "%s was refused (HTTP %d from %s)", file, status, src).
 			WithHint("the hub answers so for a name it does not have, and for a private or gated model: check the name, or export HF_TOKEN=<your token>")
 	}

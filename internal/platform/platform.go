@@ -58,3 +58,31 @@ func shellBesideGit(git string) string {
 	}
 	return ""
 }
+
+// ServerProgramName is the program that holds planq's servers and its
+// network (the MCP server, the review page, the HTTP client).
+const ServerProgramName = "planq-server"
+
+// ServerProgram finds planq-server beside the running program (the same
+// installation), else on PATH.
+func ServerProgram() (string, error) {
+	name := ServerProgramName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), name); isFile(p) {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(ServerProgramName); err == nil {
+		return p, nil
+	}
+	return "", planqerr.New(planqerr.NotFound, ServerProgramName, "is not installed beside planq or on PATH; it serves planq's MCP server and review page, and reaches the network for planq").
+		WithHint("install it as planq was installed: go install github.com/planq-dev/planq/cmd/planq-server@latest (a release archive holds both)")
+}
+
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}
