@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Git runs the git binary in one directory. It is the single place where
@@ -20,10 +19,8 @@ type Git struct {
 	Dir string
 }
 
-// gitEnv is the environment of every git process (envFor), made at the
-// first: a command that runs no git (planq --version, a hook outside a
-// project) pays nothing for it.
-var gitEnv = sync.OnceValue(func() []string { return envFor(os.Environ()) })
+// gitEnv is the environment of every git process (envFor).
+var gitEnv = envFor(os.Environ())
 
 // envFor is the environment of git made from environ: the user's, minus
 // variables that would point git at another repository. Git hooks export
@@ -85,7 +82,7 @@ func (g Git) Run(ctx context.Context, args ...string) (string, error) {
 func (g Git) RunInput(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = g.Dir
-	cmd.Env = gitEnv()
+	cmd.Env = gitEnv
 	cmd.Stdin = stdin
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout = &stdout

@@ -45,6 +45,9 @@ var planqInitBudgets = map[string]int{
 	// commits, memories), each behind its own sync.OnceValue (some 100
 	// bytes apiece).
 	"github.com/planq-dev/planq/internal/importing": 2560,
+	// The environment git runs with (staterepo.gitEnv), taken once at
+	// start-up; it grows with the environment, fixed in this test.
+	"github.com/planq-dev/planq/staterepo": 2048,
 	// mulch's built-in types (builtins) stay a map: internal/mulch/convert.go reads it.
 	"github.com/planq-dev/planq/internal/mulch": 1536,
 	// Git's transports by kind (networkSchemes, refusedTransports), small
