@@ -397,18 +397,7 @@ func buildWithRandomModel(dir, spec string) string {
 	info, err := os.Stat(table)
 	check(err)
 	// The build's embedded model file, replaced by the random table.
-	root, err := filepath.Abs(".")
-	check(err)
-	overlay := filepath.Join(dir, "overlay.json")
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "internal", "embed", "model", "default.pqemb"): table}})
-	check(err)
-	check(os.WriteFile(overlay, data, 0o644))
-	bin := filepath.Join(dir, "planq-random-model")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, "./cmd/planq")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		check(fmt.Errorf("go build with the random model: %w\n%s", err, out))
-	}
+	bin := buildOverlaid(dir, "planq-random-model", "./cmd/planq", filepath.Join("internal", "embed", "model", "default.pqemb"), table)
 	fmt.Printf("scale: a second planq carries a random table of %s as its model (%.1f MiB)\n", spec, float64(info.Size())/(1<<20))
 	return bin
 }

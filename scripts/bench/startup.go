@@ -123,19 +123,27 @@ func requiredFloor(dir string) (string, int) {
 	src.WriteString(")\n\nfunc main() {}\n")
 	main := filepath.Join(dir, "floor.go")
 	check(os.WriteFile(main, []byte(src.String()), 0o644))
+	bin := buildOverlaid(dir, "floor-bin", "./cmd/planq-floor", filepath.Join("cmd", "planq-floor", "main.go"), main)
+	return bin, len(imported)
+}
+
+// buildOverlaid builds pkg into dir/name as planq is built, with the
+// module's file at rel (from the module's root) replaced by, or added as,
+// the file with.
+func buildOverlaid(dir, name, pkg, rel, with string) string {
 	root, err := filepath.Abs(".")
 	check(err)
-	overlay := filepath.Join(dir, "floor-overlay.json")
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, "cmd", "planq-floor", "main.go"): main}})
+	overlay := filepath.Join(dir, name+"-overlay.json")
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {filepath.Join(root, rel): with}})
 	check(err)
 	check(os.WriteFile(overlay, data, 0o644))
-	bin := filepath.Join(dir, "floor-bin")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, "./cmd/planq-floor")
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-overlay", overlay, "-o", bin, pkg)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		check(fmt.Errorf("go build of the required libraries alone: %w\n%s", err, out))
+		check(fmt.Errorf("go build of %s (%s over %s): %w\n%s", pkg, with, rel, err, out))
 	}
-	return bin, len(imported)
+	return bin
 }
 
 // timedFaults runs a command and returns its wall time and its minor page
