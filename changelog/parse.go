@@ -177,6 +177,7 @@ func Parse(path string, data []byte) (*Record, error) {
 	}
 	rec.Body = strings.TrimRight(string(body), "\n")
 	rec.Path = path
+	noEmptyLists(rec)
 	if err := validateFields(rec); err != nil {
 		var fe *FieldError
 		if errors.As(err, &fe) {
@@ -189,6 +190,31 @@ func Parse(path string, data []byte) (*Record, error) {
 			Msg: fmt.Sprintf("record %s belongs at %s", rec.ID, want)}
 	}
 	return rec, nil
+}
+
+// noEmptyLists makes each list or map the YAML held with no item (a key
+// whose items are all empty, "tags:\n  -") none, as Render leaves it out:
+// a record reads back as it was written.
+func noEmptyLists(r *Record) {
+	nilIfEmpty(&r.DependsOn)
+	nilIfEmpty(&r.Sources)
+	nilIfEmpty(&r.Tags)
+	nilIfEmpty(&r.Alternatives)
+	nilIfEmpty(&r.Anchors)
+	nilIfEmpty(&r.Files)
+	nilIfEmpty(&r.EntriesUsed)
+	if len(r.EntriesDiscarded) == 0 {
+		r.EntriesDiscarded = nil
+	}
+	if r.Evidence != nil {
+		nilIfEmpty(&r.Evidence.Files)
+	}
+}
+
+func nilIfEmpty[T any](list *[]T) {
+	if len(*list) == 0 {
+		*list = nil
+	}
 }
 
 // frontmatterOffset is the file line just before the YAML block's first line.
