@@ -97,23 +97,38 @@ func changedTags(drafts map[string]*draft, st *state, final map[string]*changelo
 // changing what articles say. In doubt (a commit that does not read) it
 // says yes.
 func SourcesChanged(repo *staterepo.Repo, from, to staterepo.Hash) bool {
-	fromTree, err := repo.TreeOf(from)
+	was, err := sourcesOfCommit(repo, from)
 	if err != nil {
 		return true
 	}
-	toTree, err := repo.TreeOf(to)
-	if err != nil {
-		return true
-	}
-	for _, k := range []changelog.Kind{changelog.KindLearning, changelog.KindDecision, changelog.KindArticle} {
-		was, wasErr := repo.BlobAt(fromTree, k.Dir())
-		is, isErr := repo.BlobAt(toTree, k.Dir())
-		if was != is || unread(wasErr) || unread(isErr) {
-			return true
-		}
-	}
-	return false
+	is, err := sourcesOfCommit(repo, to)
+	return err != nil || was != is
 }
 
-// unread: a tree that did not read, not a directory that is not there.
-func unread(err error) bool { return err != nil && !errors.Is(err, fs.ErrNotExist) }
+// sourceKinds are what an update reads: the kinds of its sources, and the
+// articles themselves.
+var sourceKinds = [3]changelog.Kind{changelog.KindLearning, changelog.KindDecision, changelog.KindArticle}
+
+// sourceTrees are the trees of sourceKinds' directories in a tree of
+// global, in that order; zero for a directory that is not there.
+type sourceTrees [3]staterepo.Hash
+
+func sourcesOf(repo *staterepo.Repo, tree staterepo.Hash) (sourceTrees, error) {
+	var out sourceTrees
+	for i, k := range sourceKinds {
+		sub, err := repo.BlobAt(tree, k.Dir())
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return out, err
+		}
+		out[i] = sub
+	}
+	return out, nil
+}
+
+func sourcesOfCommit(repo *staterepo.Repo, commit staterepo.Hash) (sourceTrees, error) {
+	tree, err := repo.TreeOf(commit)
+	if err != nil {
+		return sourceTrees{}, err
+	}
+	return sourcesOf(repo, tree)
+}

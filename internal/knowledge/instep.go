@@ -86,16 +86,16 @@ func withoutInStep(index []byte) []byte {
 func stepKey(repo *staterepo.Repo, tree staterepo.Hash, topics []string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%s\n", disputeRuleMark, strings.Join(topics, ","))
-	for _, k := range []changelog.Kind{changelog.KindLearning, changelog.KindDecision, changelog.KindArticle} {
-		sub, err := repo.BlobAt(tree, k.Dir())
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
+	subs, err := sourcesOf(repo, tree)
+	if err != nil {
+		return "", err
+	}
+	for i, k := range sourceKinds {
 		if k != changelog.KindArticle {
-			fmt.Fprintf(h, "%s %s\n", k.Dir(), sub)
+			fmt.Fprintf(h, "%s %s\n", k.Dir(), subs[i])
 			continue
 		}
-		entries, err := repo.TreeEntries(sub)
+		entries, err := repo.TreeEntries(subs[i])
 		if err != nil {
 			return "", err
 		}
