@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/planq-dev/planq/hooks"
 	"github.com/planq-dev/planq/internal/embed"
 	"github.com/planq-dev/planq/internal/failpoint"
+	"github.com/planq-dev/planq/internal/jsonedit"
 	"github.com/planq-dev/planq/internal/netpost"
 	"github.com/planq-dev/planq/internal/testkit/scriptenv"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,6 +24,7 @@ func TestMain(m *testing.M) {
 		"planq": func() { os.Exit(runRecordingHints(nil)) },
 		"planq-server": func() {
 			embed.Network = embed.Net{Post: netpost.Post, Get: netpost.Get} // as cmd/planq-server's main
+			hooks.JSON = jsonedit.Editor{}
 			os.Exit(runRecordingHints(&testServers))
 		},
 	})

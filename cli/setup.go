@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/planq-dev/planq/hooks"
-	"github.com/planq-dev/planq/internal/platform"
 	"github.com/planq-dev/planq/planqerr"
 )
 
@@ -58,6 +57,7 @@ instead of the project's.`,
 	f.BoolVar(&opts.local, "local", false, "claude: edit .claude/settings.local.json")
 	f.BoolVar(&opts.json, "json", false, "print file states as JSON")
 	cmd.MarkFlagsMutuallyExclusive("check", "remove", "dry-run")
+	handedOff(env, cmd) // it edits JSON settings (hooks.JSON)
 	return cmd
 }
 
@@ -95,22 +95,7 @@ func runSetup(ctx context.Context, env *Env, agentName string, opts setupOptions
 		}
 	}
 	states, err := hooks.Apply(edits, mode, tracked)
-	warnNoServerProgram(env, mode)
 	return reportSetup(env, agentName, states, err, opts.json, mode == hooks.ModeCheck)
-}
-
-// warnNoServerProgram says so, when settings are written or checked, if
-// the MCP server they start ('planq mcp serve') cannot start: planq hands
-// it to a planq-server it cannot find, and an agent whose server died at
-// start cannot say why.
-func warnNoServerProgram(env *Env, mode hooks.Mode) {
-	if mode != hooks.ModeInstall && mode != hooks.ModeCheck {
-		return
-	}
-	if _, err := platform.ServerProgram(); err != nil {
-		env.Log.Warn("planq-server is not installed beside planq or on PATH, so the MCP server these settings start cannot run",
-			"hint", "go install github.com/planq-dev/planq/cmd/planq-server@latest, as planq was installed")
-	}
 }
 
 // reportSetup prints the state of each file setup edited (or checked),
@@ -170,6 +155,7 @@ func newMCPInstallCmd(env *Env) *cobra.Command {
 	cmd.Flags().BoolVar(&opts.check, "check", false, "only check; exit 1 when missing")
 	cmd.Flags().BoolVar(&opts.remove, "remove", false, "take the registration out")
 	cmd.Flags().BoolVar(&opts.global, "global", false, "edit the user's settings, not the project's")
+	handedOff(env, cmd)
 	return cmd
 }
 

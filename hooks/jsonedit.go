@@ -1,22 +1,11 @@
 package hooks
 
-import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
-
-	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
-)
+import "errors"
 
 // JSONEntries is planq's part of a JSON settings file: object members it
 // owns (an MCP server entry) and array elements it owns (hook groups),
-// edited in place with sjson so the user's keys, their order and their
-// formatting stay as they are.
+// edited in place so the user's keys, their order and their formatting
+// stay as they are.
 type JSONEntries struct {
 	Path string
 	// Members maps a gjson path ("mcpServers.planq") to the value planq sets.
@@ -28,171 +17,35 @@ type JSONEntries struct {
 	Owns func(raw string) bool
 }
 
+// JSONEditor edits JSON settings in place (internal/jsonedit).
+type JSONEditor interface {
+	Install(data []byte, exists bool, j JSONEntries) ([]byte, error)
+	Remove(data []byte, j JSONEntries) (out []byte, remove bool, err error)
+}
+
+// JSON is the JSON settings editor. planq-server sets it, and planq hands
+// the commands that edit settings (setup, mcp install) to planq-server:
+// the JSON library that keeps a user's formatting then costs nothing to
+// the planq every hook and agent call starts.
+var JSON JSONEditor
+
+var errNoJSONEditor = errors.New("cannot edit JSON settings here: planq-server edits them")
+
 // File implements Edit.
 func (j JSONEntries) File() string { return j.Path }
 
-func parseJSON(data []byte) (string, error) {
-	text := string(data)
-	if strings.TrimSpace(text) == "" {
-		return "{}", nil
-	}
-	if !json.Valid(data) {
-		return "", errors.New("is not valid JSON (comments or trailing commas?)")
-	}
-	if !gjson.Parse(text).IsObject() {
-		return "", errors.New("is not a JSON object")
-	}
-	return text, nil
-}
-
-func compact(raw string) string {
-	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(raw)); err != nil {
-		return raw
-	}
-	return b.String()
-}
-
-func mustRaw(v any) string {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("planq: settings value cannot be encoded: %v", err)) // values are planq's own literals
-	}
-	return string(data)
-}
-
 // Install implements Edit.
 func (j JSONEntries) Install(data []byte, exists bool) ([]byte, error) {
-	text, err := parseJSON(data)
-	if err != nil {
-		return nil, err
+	if JSON == nil {
+		return nil, errNoJSONEditor
 	}
-	created := !exists || strings.TrimSpace(string(data)) == ""
-	// sjson edits the document, not what follows it: keep the trailing
-	// white space as it was.
-	text, trail := splitTrail(text)
-	for _, path := range sortedKeys(j.Members) {
-		if text, err = setMember(text, path, mustRaw(j.Members[path])); err != nil {
-			return nil, err
-		}
-	}
-	for _, path := range sortedKeys(j.Elements) {
-		if text, err = j.setElement(text, path, mustRaw(j.Elements[path])); err != nil {
-			return nil, err
-		}
-	}
-	if created {
-		var b bytes.Buffer
-		if err := json.Indent(&b, []byte(text), "", "  "); err == nil {
-			text, trail = b.String(), "\n"
-		}
-	}
-	return []byte(text + trail), nil
+	return JSON.Install(data, exists, j)
 }
 
-// setMember sets the member at path to want, unless it is so already.
-func setMember(text, path, want string) (string, error) {
-	if cur := gjson.Get(text, path); cur.Exists() && compact(cur.Raw) == want {
-		return text, nil
-	}
-	out, err := sjson.SetRaw(text, path, want)
-	if err != nil {
-		return text, fmt.Errorf("failed to set %s: %w", path, err)
-	}
-	return out, nil
-}
-
-// setElement makes want planq's one element of the list at path: the
-// elements planq owns there go, and want is appended, unless it is there
-// already as planq's only one.
-func (j JSONEntries) setElement(text, path, want string) (string, error) {
-	arr := gjson.Get(text, path)
-	if arr.Exists() && !arr.IsArray() {
-		return text, fmt.Errorf("%s is not a list", path)
-	}
-	var ours []int
-	for i, el := range arr.Array() {
-		if j.Owns(el.Raw) {
-			ours = append(ours, i)
-		}
-	}
-	if len(ours) == 1 && compact(arr.Array()[ours[0]].Raw) == want {
-		return text, nil
-	}
-	var err error
-	for k := len(ours) - 1; k >= 0; k-- {
-		if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, ours[k])); err != nil {
-			return text, err
-		}
-	}
-	out, err := sjson.SetRaw(text, path+".-1", want)
-	if err != nil {
-		return text, fmt.Errorf("failed to add to %s: %w", path, err)
-	}
-	return out, nil
-}
-
-func splitTrail(text string) (string, string) {
-	body := strings.TrimRight(text, " \t\r\n")
-	return body, text[len(body):]
-}
-
-// Remove implements Edit: delete planq's members and elements, then any
-// list or object that planq's removal left empty.
+// Remove implements Edit.
 func (j JSONEntries) Remove(data []byte) ([]byte, bool, error) {
-	text, err := parseJSON(data)
-	if err != nil {
-		return nil, false, err
+	if JSON == nil {
+		return nil, false, errNoJSONEditor
 	}
-	text, trail := splitTrail(text)
-	for _, path := range sortedKeys(j.Members) {
-		if gjson.Get(text, path).Exists() {
-			if text, err = sjson.Delete(text, path); err != nil {
-				return nil, false, err
-			}
-			text = pruneEmpty(text, parent(path))
-		}
-	}
-	for _, path := range sortedKeys(j.Elements) {
-		arr := gjson.Get(text, path)
-		els := arr.Array()
-		removed := false
-		for i := len(els) - 1; i >= 0; i-- {
-			if j.Owns(els[i].Raw) {
-				if text, err = sjson.Delete(text, fmt.Sprintf("%s.%d", path, i)); err != nil {
-					return nil, false, err
-				}
-				removed = true
-			}
-		}
-		if removed {
-			text = pruneEmpty(text, path)
-		}
-	}
-	return []byte(text + trail), compact(text) == "{}", nil
+	return JSON.Remove(data, j)
 }
-
-// pruneEmpty deletes path, and then its parents, while they are empty.
-func pruneEmpty(text, path string) string {
-	for path != "" {
-		v := gjson.Get(text, path)
-		if !v.Exists() || compact(v.Raw) != "{}" && compact(v.Raw) != "[]" {
-			return text
-		}
-		out, err := sjson.Delete(text, path)
-		if err != nil {
-			return text
-		}
-		text, path = out, parent(path)
-	}
-	return text
-}
-
-func parent(path string) string {
-	if i := strings.LastIndex(path, "."); i >= 0 {
-		return path[:i]
-	}
-	return ""
-}
-
-func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }

@@ -1,4 +1,4 @@
-package hooks
+package jsonedit
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/planq-dev/planq/hooks"
 )
 
 // randomSettings builds a settings document the way people write them: some
@@ -20,18 +22,18 @@ func randomSettings(rng *rand.Rand) []byte {
 		doc[fmt.Sprintf("key%d", rng.Intn(100))] = rng.Intn(1000)
 	}
 	if rng.Intn(2) == 0 {
-		hooks := map[string]any{}
+		groups := map[string]any{}
 		for _, ev := range []string{"SessionStart", "PostToolUse", "PreCompact"} {
 			if rng.Intn(2) == 0 {
-				hooks[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "./own-" + ev}}}}
+				groups[ev] = []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": "./own-" + ev}}}}
 			}
 		}
-		if rng.Intn(3) == 0 || len(hooks) == 0 {
+		if rng.Intn(3) == 0 || len(groups) == 0 {
 			// An empty container the user wrote and planq filled cannot be
 			// told from one planq made: remove would drop it. Not generated.
-			hooks["enabled"] = true
+			groups["enabled"] = true
 		}
-		doc["hooks"] = hooks
+		doc["hooks"] = groups
 	}
 	if rng.Intn(2) == 0 {
 		doc["mcpServers"] = map[string]any{"other": map[string]any{"command": "other"}}
@@ -52,14 +54,16 @@ func randomSettings(rng *rand.Rand) []byte {
 // entries and keeps every other value, installing twice changes nothing, and
 // remove gives back the original bytes.
 func TestJSONEntriesRoundTrip(t *testing.T) {
-	edits := []JSONEntries{}
+	hooks.JSON = Editor{}
+	t.Cleanup(func() { hooks.JSON = nil })
+	edits := []hooks.JSONEntries{}
 	for _, agent := range []string{"claude", "gemini", "codex", "copilot", "opencode"} {
-		recipe, err := Recipe(agent, Target{Root: "/project"})
+		recipe, err := hooks.Recipe(agent, hooks.Target{Root: "/project"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range recipe {
-			if j, ok := e.(JSONEntries); ok {
+			if j, ok := e.(hooks.JSONEntries); ok {
 				edits = append(edits, j)
 			}
 		}
@@ -118,31 +122,6 @@ func TestJSONEntriesRoundTrip(t *testing.T) {
 			if !bytes.Equal(removed, orig) {
 				t.Fatalf("seed %d %s: remove did not restore the file\noriginal:\n%s\nremoved:\n%s", seed, e.Path, orig, removed)
 			}
-		}
-	}
-}
-
-func TestMarkdownBlockRoundTrip(t *testing.T) {
-	for _, orig := range []string{"", "# Rules\n", "# Rules\n\nText.\n", "no newline at end"} {
-		b := MarkdownBlock{Path: "AGENTS.md", Content: Snippet}
-		out, err := b.Install([]byte(orig), orig != "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, _ := b.Install(out, true)
-		if !bytes.Equal(again, out) {
-			t.Fatalf("installing twice changed %q", orig)
-		}
-		back, remove, err := b.Remove(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := orig
-		if orig == "no newline at end" {
-			want = orig + "\n" // the one byte planq cannot know it added
-		}
-		if orig == "" && !remove || orig != "" && string(back) != want {
-			t.Fatalf("remove of %q gave %q (remove file: %v)", orig, back, remove)
 		}
 	}
 }
