@@ -6,9 +6,10 @@
 //
 // Two binaries run it: planq (cmd/planq) and planq-server
 // (cmd/planq-server), which links in the MCP server and the review page
-// through Servers. planq hands their commands to planq-server (servers.go),
-// so that what agents and hooks start many times a day does not initialise
-// the libraries only those two need.
+// through Servers, and the network (embed.Network) and the JSON settings
+// editor (hooks.JSON) as package values. planq hands their commands to
+// planq-server (servers.go), so that what agents and hooks start many times
+// a day does not initialise the libraries only those need.
 //
 // # Adding a command
 //

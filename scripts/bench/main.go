@@ -35,6 +35,9 @@ var (
 )
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == measuredFlag {
+		os.Exit(measuredChild(os.Args[2:]))
+	}
 	flag.Parse()
 	if err := platformSupported(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -343,18 +346,27 @@ func homeOf() string {
 }
 
 func timed(dir, name string, args ...string) time.Duration {
-	d, _ := timedRSS(dir, name, args...)
+	d, _ := timedRun(dir, name, args...)
 	return d
 }
 
-// timedRSS runs a command and returns its wall time and peak RSS in KiB.
+// timedRSS runs a command and returns its wall time and peak RSS in KiB,
+// measured apart from the bench's own (runMeasured).
 func timedRSS(dir, name string, args ...string) (time.Duration, int64) {
-	d, state := timedRun(dir, name, args...)
-	return d, exitedPeakKiB(state)
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	d, rss, err := runMeasured(cmd)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %v: %v\n%s", name, args, err, stderr.String())
+		os.Exit(2)
+	}
+	return d, rss
 }
 
 // timedRun runs a command, exiting the bench when it fails, and returns
-// its wall time and how it ended (for its peak RSS, its page faults).
+// its wall time and how it ended (for its page faults).
 func timedRun(dir, name string, args ...string) (time.Duration, *os.ProcessState) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir, cmd.Env = dir, env

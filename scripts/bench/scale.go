@@ -466,14 +466,11 @@ func timedIn(dir, stdin, name string, args ...string) (time.Duration, int64, str
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	d := time.Since(start)
+	d, rss, err := runMeasured(cmd)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s %v (in %s): %v\n%s", name, args, dir, err, stderr.String())
 		os.Exit(2)
 	}
-	rss := exitedPeakKiB(cmd.ProcessState)
 	return d, rss, stdout.String()
 }
 
