@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 
 	"github.com/spf13/cobra"
 
@@ -16,27 +17,33 @@ const maxPostRequest = 64 << 20
 
 // newPostCmd is 'planq-server post', hidden: planq links no HTTP client,
 // whose initialisation every start would pay, and reaches an embeddings
-// endpoint through it. It reads a session.PostRequest on stdin, makes it,
-// and writes what came, a session.PostAnswer, on stdout.
+// endpoint through it. It reads session.PostRequests on stdin, one JSON
+// line each, makes each, and writes what came, a session.PostAnswer, on a
+// line of stdout, until stdin ends: one planq-server serves a planq's every
+// post.
 func newPostCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:    "post",
-		Short:  "Make an HTTP post for planq (planq-server)",
+		Short:  "Make HTTP posts for planq (planq-server)",
 		Hidden: true,
-		Args:   exactArgs(0, "nothing: the post comes on stdin"),
+		Args:   exactArgs(0, "nothing: the posts come on stdin"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			data, err := io.ReadAll(io.LimitReader(env.Stdin, maxPostRequest+1))
-			if err != nil {
-				return fmt.Errorf("failed to read the post: %w", err)
+			lines := bufio.NewScanner(env.Stdin)
+			lines.Buffer(make([]byte, 0, 64<<10), maxPostRequest)
+			answers := json.NewEncoder(env.raw())
+			for lines.Scan() {
+				var req session.PostRequest
+				if err := json.Unmarshal(lines.Bytes(), &req); err != nil {
+					return fmt.Errorf("failed to read a post: %w", err)
+				}
+				if err := answers.Encode(session.ServePost(cmd.Context(), req)); err != nil {
+					return fmt.Errorf("failed to answer a post: %w", err)
+				}
 			}
-			if len(data) > maxPostRequest {
-				return fmt.Errorf("the post is larger than %d bytes", maxPostRequest)
+			if errors.Is(lines.Err(), bufio.ErrTooLong) {
+				return fmt.Errorf("a post is larger than %d bytes", maxPostRequest)
 			}
-			var req session.PostRequest
-			if err := json.Unmarshal(data, &req); err != nil {
-				return fmt.Errorf("failed to read the post: %w", err)
-			}
-			return env.writeJSON(session.ServePost(cmd.Context(), req))
+			return lines.Err()
 		},
 	}
 }

@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -91,14 +92,16 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 // cmdEndpoint starts, for the rest of the script, an OpenAI-compatible
 // embeddings endpoint whose base URL is $ENDPOINT: each text's vector is
 // its letters counted in eight buckets, so texts of the same words are
-// near. It counts the calls it answered in $WORK/endpoint-calls.
+// near. It counts the calls it answered in $WORK/endpoint-calls, and the
+// connections they came on in $WORK/endpoint-connections.
 func cmdEndpoint(ts *testscript.TestScript, neg bool, _ []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! endpoint")
 	}
-	var calls atomic.Int64
+	var calls, conns atomic.Int64
 	callsFile := filepath.Join(ts.Getenv("WORK"), "endpoint-calls")
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	connsFile := filepath.Join(ts.Getenv("WORK"), "endpoint-connections")
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var req struct {
 			Input []string `json:"input"`
 		}
@@ -126,6 +129,12 @@ func cmdEndpoint(ts *testscript.TestScript, neg bool, _ []string) {
 		_ = os.WriteFile(callsFile, []byte(strconv.FormatInt(n, 10)+"\n"), 0o644)
 		_ = json.NewEncoder(w).Encode(ans)
 	}))
+	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			_ = os.WriteFile(connsFile, []byte(strconv.FormatInt(conns.Add(1), 10)+"\n"), 0o644)
+		}
+	}
+	srv.Start()
 	ts.Defer(srv.Close)
 	ts.Setenv("ENDPOINT", srv.URL+"/v1")
 }

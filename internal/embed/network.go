@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/planq-dev/planq/internal/platform"
@@ -41,7 +42,7 @@ func post(ctx context.Context, address string, header map[string]string, body []
 }
 
 // PostRequest is one post planq asks planq-server to make ('planq-server
-// post' reads it on stdin).
+// post' reads them on stdin, one after another).
 type PostRequest struct {
 	URL    string            `json:"url"`
 	Header map[string]string `json:"header,omitempty"`
@@ -53,8 +54,9 @@ type PostRequest struct {
 	Timeout time.Duration `json:"timeout,omitempty"`
 }
 
-// PostAnswer is what planq-server answers ('planq-server post' writes it
-// on stdout): the endpoint's answer, or why there was none.
+// PostAnswer is what planq-server answers ('planq-server post' writes one
+// on stdout for each PostRequest): the endpoint's answer, or why there was
+// none.
 type PostAnswer struct {
 	Status   int    `json:"status,omitempty"`
 	Length   int64  `json:"length"`
@@ -69,41 +71,138 @@ type PostAnswer struct {
 // what planq's Network is when it is planq. The answer's body is read
 // whole (at most Limit and one byte), its status and redirect as they
 // came; no answer is an error, context.DeadlineExceeded when the time ran
-// out.
+// out. One planq-server serves every post of this process (a vector build
+// posts once a batch): it starts with the first and ends with this
+// process, whose end closes its stdin.
 func PostViaServer(ctx context.Context, req PostRequest) (int, int64, io.ReadCloser, string, error) {
-	bin, err := platform.ServerProgram()
-	if err != nil {
-		return 0, 0, nil, "", err
-	}
 	if deadline, ok := ctx.Deadline(); ok {
 		req.Timeout = time.Until(deadline)
 	}
-	in, err := json.Marshal(req)
-	if err != nil {
-		return 0, 0, nil, "", fmt.Errorf("failed to encode the post: %w", err)
-	}
-	cmd := exec.CommandContext(ctx, bin, "post")
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if ctx.Err() != nil {
-		return 0, 0, nil, "", ctx.Err()
-	}
-	if err != nil {
-		return 0, 0, nil, "", fmt.Errorf("%s post: %w: %s", platform.ServerProgramName, err, strings.TrimSpace(stderr.String()))
-	}
-	var ans PostAnswer
-	if err := json.Unmarshal(out, &ans); err != nil {
-		return 0, 0, nil, "", fmt.Errorf("%s post answered what planq does not read: %w", platform.ServerProgramName, err)
-	}
+	ans, err := viaServer.post(ctx, req)
 	switch {
+	case err != nil:
+		return 0, 0, nil, "", err
 	case ans.TimedOut:
 		return 0, 0, nil, "", fmt.Errorf("%s: %w", ans.Failed, context.DeadlineExceeded)
 	case ans.Failed != "":
 		return 0, 0, nil, "", errors.New(ans.Failed)
 	}
 	return ans.Status, ans.Length, io.NopCloser(bytes.NewReader(ans.Body)), ans.Location, nil
+}
+
+// viaServer is this process's planq-server for posts.
+var viaServer poster
+
+// poster is a 'planq-server post' kept running: it reads one PostRequest
+// after another on its stdin and answers each with a PostAnswer on its
+// stdout, one at a time.
+type poster struct {
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *json.Decoder
+	stderr *lockedBuffer
+}
+
+type posted struct {
+	ans PostAnswer
+	err error
+}
+
+// post sends req and waits for its answer, or for ctx: a post given up
+// on, or a planq-server that failed, is stopped, and the next post starts
+// another.
+func (p *poster) post(ctx context.Context, req PostRequest) (PostAnswer, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return PostAnswer{}, err // no time left to start one
+	}
+	if p.cmd == nil {
+		if err := p.start(); err != nil {
+			return PostAnswer{}, err
+		}
+	}
+	in, out := p.in, p.out
+	done := make(chan posted, 1)
+	go func() {
+		var r posted
+		if r.err = json.NewEncoder(in).Encode(req); r.err == nil {
+			r.err = out.Decode(&r.ans)
+		}
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			why := strings.TrimSpace(p.stderr.String())
+			p.stop()
+			return PostAnswer{}, fmt.Errorf("%s post: %w: %s", platform.ServerProgramName, r.err, why)
+		}
+		return r.ans, nil
+	case <-ctx.Done():
+		p.stop()
+		return PostAnswer{}, ctx.Err()
+	}
+}
+
+func (p *poster) start() error {
+	bin, err := platform.ServerProgram()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, "post")
+	p.stderr = &lockedBuffer{}
+	cmd.Stderr = p.stderr
+	// A stopped planq-server whose stderr something else still holds
+	// open must not hold up the post that stopped it.
+	cmd.WaitDelay = time.Second
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return fmt.Errorf("failed to start %s post: %w", platform.ServerProgramName, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("failed to start %s post: %w", platform.ServerProgramName, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("failed to start %s post: %w", platform.ServerProgramName, err)
+	}
+	p.cmd, p.in, p.out = cmd, in, json.NewDecoder(out)
+	return nil
+}
+
+// stop ends the planq-server, whatever it was doing.
+func (p *poster) stop() {
+	_ = p.in.Close()
+	_ = p.cmd.Process.Kill()
+	_ = p.cmd.Wait()
+	p.cmd, p.in, p.out = nil, nil, nil
+}
+
+// lockedBuffer is planq-server's stderr, written by exec's copying while a
+// failed post reads it; it keeps the first maxStderr bytes, for the
+// planq-server serves a whole process.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(data []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if room := maxStderr - b.buf.Len(); room > 0 {
+		b.buf.Write(data[:min(len(data), room)])
+	}
+	return len(data), nil
+}
+
+const maxStderr = 64 << 10
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // ServePost makes req with post (planq-server's Network.Post) and says
