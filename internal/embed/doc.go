@@ -20,7 +20,8 @@
 // own: planq links no HTTP client (its initialisation would cost every
 // start), so an endpoint's calls and a model's download go through
 // Network, which planq-server sets to internal/netpost; planq's posts go
-// through planq-server ('planq-server post', PostViaServer). A model2vec directory is read in pure
+// through planq-server ('planq-server post', PostViaServer: one process
+// serves a planq's every post). A model2vec directory is read in pure
 // Go (LoadModel2Vec) once, when it is fetched or first searched with, and
 // converted to a table that keeps its tokenizer; every process after reads
 // the table (LoadConverted). Tokens is the one tokenizer of planq's tables, used

@@ -28,7 +28,7 @@ import (
 
 var (
 	runs     = flag.Int("runs", 21, "timed runs per measurement")
-	only     = flag.String("only", "", "comma-separated measurements: start,startup,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime,memtool")
+	only     = flag.String("only", "", "comma-separated measurements: start,startup,logadd,flat,read,create,promote,pull,gc,prime,mcp,search,allprojects,scale,lifecycle,mulch,anchors,review,kb,userprime,memtool,endpoint")
 	keep     = flag.Bool("keep", false, "keep the temporary directory")
 	planqBin string
 	env      []string
@@ -65,7 +65,7 @@ func main() {
 	}{{"start", benchStart}, {"startup", benchStartup}, {"logadd", benchLogAdd}, {"memtool", benchMemtool}, {"flat", benchFlat}, {"read", benchRead}, {"create", benchCreate},
 		{"promote", benchPromote}, {"pull", benchPull}, {"gc", benchGC},
 		{"prime", benchPrime}, {"mcp", benchMCP}, {"search", benchSearch}, {"allprojects", benchAllProjects}, {"scale", benchScale},
-		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}, {"kb", benchKB}, {"userprime", benchUserPrime}} {
+		{"lifecycle", benchLifecycle}, {"mulch", benchMulch}, {"anchors", benchAnchors}, {"review", benchReview}, {"kb", benchKB}, {"userprime", benchUserPrime}, {"endpoint", benchEndpoint}} {
 		if *only == "" || slices.Contains(strings.Split(*only, ","), m.name) {
 			dir := filepath.Join(tmp, m.name)
 			check(os.MkdirAll(dir, 0o755))
