@@ -38,9 +38,10 @@ func helloWorld(dir string) string {
 func benchStartup(dir string) bool {
 	helloBin := helloWorld(dir)
 	floorBin, floorPkgs := requiredFloor(dir)
+	initsBin := planqInitsAlone(dir)
 	n := max(*runs, 101)
-	var version, base, floor []time.Duration
-	var planqFaults, helloFaults, floorFaults []int64
+	var version, base, floor, inits []time.Duration
+	var planqFaults, helloFaults, floorFaults, initsFaults []int64
 	for i := 0; i < n; i++ {
 		d, f := timedFaults(dir, planqBin, "--version")
 		version, planqFaults = append(version, d), append(planqFaults, f)
@@ -48,14 +49,19 @@ func benchStartup(dir string) bool {
 		base, helloFaults = append(base, d), append(helloFaults, f)
 		d, f = timedFaults(dir, floorBin)
 		floor, floorFaults = append(floor, d), append(floorFaults, f)
+		d, f = timedFaults(dir, initsBin)
+		inits, initsFaults = append(inits, d), append(initsFaults, f)
 	}
 	ratio := float64(median(version)) / float64(median(base))
 	fmt.Printf("startup: %d alternating runs of each, medians\n", n)
 	fmt.Printf("  %-44s %7s  minor page faults %d\n", "Go hello-world", ms(median(base)), medianInt(helloFaults))
 	fmt.Printf("  %-44s %7s  minor page faults %d  %.2fx hello-world\n", "the required libraries alone (see below)", ms(median(floor)), medianInt(floorFaults),
 		float64(median(floor))/float64(median(base)))
+	fmt.Printf("  %-44s %7s  minor page faults %d  %.2fx hello-world\n", "planq's packages, initialised, and no command", ms(median(inits)), medianInt(initsFaults),
+		float64(median(inits))/float64(median(base)))
 	fmt.Printf("  %-44s %7s  minor page faults %d  %.2fx hello-world (target <= 2x)\n", "planq --version", ms(median(version)), medianInt(planqFaults), ratio)
-	fmt.Printf("  (a program that links the %d packages planq imports of cobra, go-git, frontmatter and charmbracelet/log, and does nothing)\n", floorPkgs)
+	fmt.Printf("  (the required libraries alone: a program that links the %d packages planq imports of cobra, go-git, frontmatter and charmbracelet/log, and does nothing;\n", floorPkgs)
+	fmt.Printf("   planq's packages and no command: planq's main replaced by one that returns, so every package initialises and the commands' code is not linked)\n")
 
 	planqInit := initTraces(dir, planqBin, max(*runs, 51), "--version")
 	helloInit := initTraces(dir, helloBin, max(*runs, 51))
@@ -125,6 +131,16 @@ func requiredFloor(dir string) (string, int) {
 	check(os.WriteFile(main, []byte(src.String()), 0o644))
 	bin := buildOverlaid(dir, "floor-bin", "./cmd/planq-floor", filepath.Join("cmd", "planq-floor", "main.go"), main)
 	return bin, len(imported)
+}
+
+// planqInitsAlone builds planq with a main that returns at once: every
+// package planq links initialises as in planq, but no command's code is
+// linked, so the difference from planq --version is what planq's size
+// and its command cost.
+func planqInitsAlone(dir string) string {
+	main := filepath.Join(dir, "inits-alone.go")
+	check(os.WriteFile(main, []byte("package main\n\nimport _ \"github.com/planq-dev/planq/cli\"\n\nfunc main() {}\n"), 0o644))
+	return buildOverlaid(dir, "inits-alone-bin", "./cmd/planq", filepath.Join("cmd", "planq", "main.go"), main)
 }
 
 // buildOverlaid builds pkg into dir/name as planq is built, with the
