@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,13 +9,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/planq-dev/planq/internal/testkit/fakeembed"
 	"github.com/planq-dev/planq/internal/testkit/scriptenv"
 )
 
@@ -90,10 +89,10 @@ func commands() map[string]func(ts *testscript.TestScript, neg bool, args []stri
 }
 
 // cmdEndpoint starts, for the rest of the script, an OpenAI-compatible
-// embeddings endpoint whose base URL is $ENDPOINT: each text's vector is
-// its letters counted in eight buckets, so texts of the same words are
-// near. It counts the calls it answered in $WORK/endpoint-calls, and the
-// connections they came on in $WORK/endpoint-connections.
+// embeddings endpoint whose base URL is $ENDPOINT (fakeembed: texts of the
+// same words are near). It counts the calls it answered in
+// $WORK/endpoint-calls, and the connections they came on in
+// $WORK/endpoint-connections.
 func cmdEndpoint(ts *testscript.TestScript, neg bool, _ []string) {
 	if neg {
 		ts.Fatalf("unsupported: ! endpoint")
@@ -101,33 +100,8 @@ func cmdEndpoint(ts *testscript.TestScript, neg bool, _ []string) {
 	var calls, conns atomic.Int64
 	callsFile := filepath.Join(ts.Getenv("WORK"), "endpoint-calls")
 	connsFile := filepath.Join(ts.Getenv("WORK"), "endpoint-connections")
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Input []string `json:"input"`
-		}
-		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
-			http.Error(w, "not an embeddings request", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float64 `json:"embedding"`
-		}
-		ans := struct {
-			Data []item `json:"data"`
-		}{}
-		for i, text := range req.Input {
-			v := make([]float64, 8)
-			for _, c := range strings.ToLower(text) {
-				if c >= 'a' && c <= 'z' {
-					v[(c-'a')%8]++
-				}
-			}
-			ans.Data = append(ans.Data, item{Index: i, Embedding: v})
-		}
-		n := calls.Add(1)
-		_ = os.WriteFile(callsFile, []byte(strconv.FormatInt(n, 10)+"\n"), 0o644)
-		_ = json.NewEncoder(w).Encode(ans)
+	srv := httptest.NewUnstartedServer(fakeembed.Handler(func() {
+		_ = os.WriteFile(callsFile, []byte(strconv.FormatInt(calls.Add(1), 10)+"\n"), 0o644)
 	}))
 	srv.Config.ConnState = func(_ net.Conn, state http.ConnState) {
 		if state == http.StateNew {

@@ -1,15 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/planq-dev/planq/internal/testkit/fakeembed"
 )
 
 // benchEndpoint: a search whose project names an embeddings endpoint. planq
@@ -19,33 +19,10 @@ import (
 func benchEndpoint(dir string) bool {
 	project(dir, "endpoint", []string{"a0"}, 2000)
 	var calls, served atomic.Int64
+	endpoint := fakeembed.Handler(func() { calls.Add(1) })
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		began := time.Now()
-		var req struct {
-			Input []string `json:"input"`
-		}
-		if json.NewDecoder(r.Body).Decode(&req) != nil {
-			http.Error(w, "not an embeddings request", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float64 `json:"embedding"`
-		}
-		var ans struct {
-			Data []item `json:"data"`
-		}
-		for i, text := range req.Input {
-			v := make([]float64, 16)
-			for _, c := range strings.ToLower(text) {
-				if c >= 'a' && c <= 'z' {
-					v[(c-'a')%16]++
-				}
-			}
-			ans.Data = append(ans.Data, item{Index: i, Embedding: v})
-		}
-		_ = json.NewEncoder(w).Encode(ans)
-		calls.Add(1)
+		endpoint.ServeHTTP(w, r)
 		served.Add(int64(time.Since(began)))
 	}))
 	defer srv.Close()
