@@ -52,6 +52,10 @@ type Query struct {
 	// hidden are kinds searched and counted like the others, so that the
 	// ranking is planq search's, but never returned.
 	hidden []changelog.Kind
+	// noSnippets leaves the hits' lines out, for a caller that reads only
+	// which documents were found (prime's articles): finding the best
+	// lines of a long article costs more than the search itself.
+	noSnippets bool
 }
 
 // phrasings are the query's phrasings, Text first.
@@ -193,7 +197,7 @@ func (rd *Reader) SearchContext(ctx context.Context, q Query) (Results, error) {
 		res.Phrasings = nil
 	}
 	for _, h := range found.Hits {
-		res.Hits = append(res.Hits, hitOf(h, found.Terms))
+		res.Hits = append(res.Hits, hitOf(h, found.Terms, !q.noSnippets))
 	}
 	return res, nil
 }
@@ -278,8 +282,12 @@ func (rd *Reader) startModel(ctx context.Context) func() openedModel {
 }
 
 // hitOf is the hit h shows, with the lines around the best match of terms.
-func hitOf(h engine.FoundHit, terms []string) Hit {
-	from, to, snippet := search.Snippet(string(h.Text), terms, maxSnippet)
+func hitOf(h engine.FoundHit, terms []string, withSnippet bool) Hit {
+	var from, to int
+	var snippet string
+	if withSnippet {
+		from, to, snippet = search.Snippet(string(h.Text), terms, maxSnippet)
+	}
 	if a := h.Article; a != nil {
 		return Hit{Path: a.Path, Kind: changelog.KindArticle, Time: a.Updated, Status: a.Status,
 			Title: a.Title, Score: h.Score, From: from, To: to, Snippet: snippet, Explain: hitExplain(h.Explain)}
@@ -345,14 +353,15 @@ func (rd *Reader) RelevantContext(ctx context.Context, task []string, limit int)
 // RelevantArticles is what a session start shows of the knowledge base
 // for the agent's task: the best limit of global's articles for what it
 // says of the task, found by Search as planq search --kind article finds
-// them. Deprecated articles are not found.
+// them, without their lines (a session start lists the articles by
+// title). Deprecated articles are not found.
 func (rd *Reader) RelevantArticles(ctx context.Context, task []string, limit int) ([]Hit, error) {
 	phrasings := taskPhrasings(task)
 	if len(phrasings) == 0 {
 		return nil, nil
 	}
 	return rd.relevant(ctx, Query{Phrasings: phrasings, Limit: limit, Branch: project.GlobalBranch,
-		Filters: search.Filters{Kinds: []changelog.Kind{changelog.KindArticle}}})
+		Filters: search.Filters{Kinds: []changelog.Kind{changelog.KindArticle}}, noSnippets: true})
 }
 
 // relevant is a search of the task, in which text with no word to look
