@@ -15,12 +15,26 @@ func Snippet(text string, terms []string, max int) (from, to int, snippet string
 	}
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
 	best, bestScore := 0, -1
+	// A line's score is its terms that are wanted, counted word by word;
+	// each distinct word is cut into terms once, for a long document (an
+	// article gathering a hundred decisions) says the same words again and
+	// again.
+	wantedOf := map[string]int{}
+	var buf []string
 	for i, l := range lines {
 		score := 0
-		for _, t := range Terms(l) {
-			if want[t] {
-				score++
+		for _, w := range words(l) {
+			n, ok := wantedOf[w]
+			if !ok {
+				buf = appendWordTerms(buf[:0], w)
+				for _, t := range buf {
+					if want[t] {
+						n++
+					}
+				}
+				wantedOf[w] = n
 			}
+			score += n
 		}
 		if score > bestScore {
 			best, bestScore = i, score

@@ -15,17 +15,23 @@ import (
 func Terms(text string) []string {
 	var out []string
 	for _, word := range words(text) {
-		parts := splitIdentifier(word)
-		if len(parts) > 1 {
-			whole := strings.ToLower(strings.Join(parts, ""))
-			if len(whole) <= maxTermLen {
-				out = append(out, whole)
-			}
+		out = appendWordTerms(out, word)
+	}
+	return out
+}
+
+// appendWordTerms appends the index terms of one word (see Terms) to out.
+func appendWordTerms(out []string, word string) []string {
+	parts := splitIdentifier(word)
+	if len(parts) > 1 {
+		whole := strings.ToLower(strings.Join(parts, ""))
+		if len(whole) <= maxTermLen {
+			out = append(out, whole)
 		}
-		for _, p := range parts {
-			if t := term(p); t != "" {
-				out = append(out, t)
-			}
+	}
+	for _, p := range parts {
+		if t := term(p); t != "" {
+			out = append(out, t)
 		}
 	}
 	return out
