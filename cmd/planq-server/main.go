@@ -3,9 +3,10 @@
 // tools'), the review page ('planq ui'), the HTTP client that fetches
 // models ('planq model fetch') and posts to an embeddings endpoint
 // ('planq-server post', planq's way to one), and the JSON editor of an
-// agent's settings ('planq setup', 'planq mcp install'). planq hands those commands to
-// it, so that what agents and hooks start thousands of times a day does
-// not initialise their libraries; any other command runs as in planq.
+// agent's settings ('planq setup', 'planq mcp install'). planq hands those
+// commands to it, so that what agents and hooks start thousands of times a
+// day does not initialise their libraries; any other command runs as in
+// planq.
 package main
 
 import (

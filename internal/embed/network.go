@@ -135,8 +135,8 @@ func (p *poster) post(ctx context.Context, req PostRequest) (PostAnswer, error) 
 	select {
 	case r := <-done:
 		if r.err != nil {
+			p.stop() // and so its stderr is all read
 			why := strings.TrimSpace(p.stderr.String())
-			p.stop()
 			return PostAnswer{}, fmt.Errorf("%s post: %w: %s", platform.ServerProgramName, r.err, why)
 		}
 		return r.ans, nil
